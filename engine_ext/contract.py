@@ -1,0 +1,479 @@
+"""The engine contract every game implements: actions, events, views, results, the state.
+
+A match is a :class:`GameState`. The referee, the bots and the tests only use this surface:
+
+>>> from levata.engine import game
+>>> state = game("whist").new_match(players=4, seed=7)
+>>> state.to_act()
+(1,)
+>>> [str(a) for a in state.legal_actions(1)]
+['bid 0', 'bid 1']
+>>> state.apply(1, Action.parse("bid 1"))
+>>> state.events()[-1].kind
+'bid'
+
+Games subclass :class:`GameState` and fill in the underscored hooks; the public methods here
+hold the guarantees that are the same for every game (an illegal action raises and changes
+nothing, events carry their audience, a seat's history holds only what it may see).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from levata.engine.cards import Card
+
+__all__ = [
+    "Action",
+    "BadConfig",
+    "Event",
+    "GameSpec",
+    "GameState",
+    "IllegalAction",
+    "Option",
+    "Result",
+    "SeatView",
+    "Zone",
+]
+
+
+class IllegalAction(Exception):  # noqa: N818 - the name a card player would use
+    """An action the rules do not allow now; the state is unchanged. ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class BadConfig(ValueError):
+    """A match cannot be created: unknown game, wrong player count or a bad option."""
+
+
+# --------------------------------------------------------------------------------------------
+# Actions
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One atomic decision. Multi-card plays are sequences of atomic actions.
+
+    ``kind`` names the move (``bid``, ``play``, ``draw``, ``accept``, ``done``, ``request``,
+    ``pass``, ``wait``...); ``card``, ``number`` and ``choice`` carry its argument.
+
+    >>> str(Action("play", card=Card.parse("10S")))
+    'play 10S'
+    >>> Action.parse("bid 3") == Action("bid", number=3)
+    True
+    >>> Action.parse("request H")
+    Action('request H')
+    """
+
+    kind: str
+    card: Card | None = None
+    number: int | None = None
+    choice: str | None = None
+
+    def __str__(self) -> str:
+        parts = [self.kind]
+        if self.card is not None:
+            parts.append(str(self.card))
+        if self.number is not None:
+            parts.append(str(self.number))
+        if self.choice is not None:
+            parts.append(self.choice)
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"Action({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read the notation back: ``kind [card | number | choice]``.
+
+        An argument that parses as a card is a card, an integer is a number, anything else is
+        a choice (``request 8`` names a rank, so it is a choice: see :meth:`choice_of`).
+        """
+        words = text.split()
+        if not words:
+            raise ValueError("empty action")
+        kind, args = words[0], words[1:]
+        if not args:
+            return cls(kind)
+        if len(args) > 1:
+            raise ValueError(f"an action takes one argument at most: {text!r}")
+        arg = args[0]
+        if kind in _CHOICE_KINDS:
+            return cls(kind, choice=arg)
+        if arg.lstrip("-").isdigit():
+            return cls(kind, number=int(arg))
+        try:
+            return cls(kind, card=Card.parse(arg))
+        except ValueError:
+            return cls(kind, choice=arg)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind}
+        if self.card is not None:
+            d["card"] = str(self.card)
+        if self.number is not None:
+            d["number"] = self.number
+        if self.choice is not None:
+            d["choice"] = self.choice
+        return d
+
+
+#: Action kinds whose argument is always a free-form choice (a rank or suit name).
+_CHOICE_KINDS = frozenset({"request"})
+
+
+# --------------------------------------------------------------------------------------------
+# Events and views
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, with who may see it.
+
+    ``audience`` is ``None`` for a public event, else the seats allowed to see it.
+    ``data`` holds small JSON-able facts (numbers, strings, lists of them).
+    """
+
+    seq: int
+    kind: str
+    audience: frozenset[int] | None = None
+    seat: int | None = None
+    cards: tuple[Card, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def visible_to(self, seat: int) -> bool:
+        return self.audience is None or seat in self.audience
+
+    def __str__(self) -> str:
+        who = f"seat {self.seat} " if self.seat is not None else ""
+        cards = " ".join(str(c) for c in self.cards)
+        extra = " ".join(f"{k}={v}" for k, v in self.data.items())
+        return " ".join(p for p in (f"{who}{self.kind}", cards, extra) if p)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "audience": None if self.audience is None else sorted(self.audience),
+            "seat": self.seat,
+            "cards": [str(c) for c in self.cards],
+            "data": dict(self.data),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A physical place on the table holding cards, and who can see its faces.
+
+    ``seen_by`` is ``None`` when every seat sees the cards (face up), else the seats that do
+    (``{s}`` for s's own hand, ``frozenset()`` for a face-down stock). This is the truth the
+    conformance suite checks views and events against; it is never sent to a bot.
+    """
+
+    name: str
+    cards: tuple[Card, ...]
+    seen_by: frozenset[int] | None
+    owner: int | None = None
+
+    def visible_to(self, seat: int) -> bool:
+        return self.seen_by is None or seat in self.seen_by
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything one seat is entitled to know, and nothing more.
+
+    ``hand``: the seat's own cards it can see. ``zones``: other visible cards by name
+    (``trick``, ``trump``, ``discard``...). ``counts``: sizes of zones, hidden ones included
+    (``hand:2``, ``stock``). ``counters``: game numbers (``bid:0``, ``tricks:1``, ``deal``).
+    ``facts``: small JSON-able extras (a pending penalty, a request). ``history``: the events
+    this seat has seen, in order.
+    """
+
+    game: str
+    seat: int
+    players: int
+    phase: str
+    to_act: tuple[int, ...]
+    hand: tuple[Card, ...]
+    zones: Mapping[str, tuple[Card, ...]]
+    counts: Mapping[str, int]
+    counters: Mapping[str, int]
+    trump: str | None
+    scores: tuple[float, ...]
+    facts: Mapping[str, Any]
+    history: tuple[Event, ...]
+
+    def cards_named(self) -> list[Card]:
+        """Every card this view names (hand, zones, history): what the no-leak check reads."""
+        out = list(self.hand)
+        for cards in self.zones.values():
+            out.extend(cards)
+        for ev in self.history:
+            out.extend(ev.cards)
+        return out
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a match.
+
+    ``scores``: final score per seat. ``ranks``: 1 = best, tied seats share a rank.
+    ``winners``: the seats that won by the game's own rule. ``deals``: one dict per deal with
+    its breakdown. ``reason``: ``complete`` or why the match stopped early (``cap``...).
+    """
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[int, ...]
+    deals: tuple[Mapping[str, Any], ...] = ()
+    reason: str = "complete"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "winners": list(self.winners),
+            "deals": [dict(d) for d in self.deals],
+            "reason": self.reason,
+        }
+
+
+def ranks_from_scores(scores: Sequence[float], higher_is_better: bool = True) -> tuple[int, ...]:
+    """Competition ranks (1 = best, ties share the better rank).
+
+    >>> ranks_from_scores([40, 0, 35])
+    (1, 3, 2)
+    >>> ranks_from_scores([5, 5, 1], higher_is_better=False)
+    (2, 2, 1)
+    """
+    sign = -1 if higher_is_better else 1
+    return tuple(1 + sum(1 for o in scores if sign * o < sign * s) for s in scores)
+
+
+# --------------------------------------------------------------------------------------------
+# Options and specs
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule option fixed at match start, with its default and its allowed values."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def validate(self, value: Any) -> Any:
+        """Coerce ``value`` to the option's type or raise :class:`BadConfig` saying why."""
+        if isinstance(self.default, bool):
+            if isinstance(value, str):
+                low = value.lower()
+                if low in ("1", "true", "yes", "on"):
+                    return True
+                if low in ("0", "false", "no", "off"):
+                    return False
+            if isinstance(value, bool):
+                return value
+            raise BadConfig(f"option {self.name}: expected true or false, got {value!r}")
+        if isinstance(self.default, int) or (self.default is None and self.minimum is not None):
+            try:
+                value = int(value)
+            except (TypeError, ValueError):
+                raise BadConfig(f"option {self.name}: expected an integer, got {value!r}") from None
+            if self.minimum is not None and value < self.minimum:
+                raise BadConfig(f"option {self.name}: {value} is below {self.minimum}")
+            if self.maximum is not None and value > self.maximum:
+                raise BadConfig(f"option {self.name}: {value} is above {self.maximum}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise BadConfig(f"option {self.name}: {value!r} is not one of {allowed}")
+        return value
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A registered game: its name, player counts, options and how to start a match."""
+
+    name: str
+    title: str
+    players: tuple[int, ...]
+    options: tuple[Option, ...]
+    factory: Callable[..., GameState]
+    summary: str = ""
+
+    def option(self, name: str) -> Option:
+        for o in self.options:
+            if o.name == name:
+                return o
+        known = ", ".join(o.name for o in self.options) or "none"
+        raise BadConfig(f"game {self.name} has no option {name!r} (options: {known})")
+
+    def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Defaults overlaid with ``options``, each validated."""
+        resolved = {o.name: o.default for o in self.options}
+        for name, value in (options or {}).items():
+            resolved[name] = self.option(name).validate(value)
+        return resolved
+
+    def new_match(
+        self,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        deal: Sequence[Card] | None = None,
+    ) -> GameState:
+        """Start a match. ``deal`` (a deck order, top card first) replaces the first shuffle."""
+        if players not in self.players:
+            counts = _describe_counts(self.players)
+            raise BadConfig(f"{self.name} is played by {counts} players, not {players}")
+        return self.factory(
+            spec=self, players=players, options=self.resolve_options(options), seed=seed,
+            deal=deal,
+        )
+
+
+def _describe_counts(counts: tuple[int, ...]) -> str:
+    if len(counts) > 2 and counts == tuple(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]}"
+    return ", ".join(str(c) for c in counts)
+
+
+# --------------------------------------------------------------------------------------------
+# The state
+
+
+class GameState(ABC):
+    """One match in progress. Subclasses implement the underscored hooks.
+
+    Attributes every game sets: ``spec``, ``players``, ``options``, ``seed``, ``rng`` (a
+    :class:`random.Random` seeded from ``seed``: the only source of chance).
+    """
+
+    def __init__(self, spec: GameSpec, players: int, options: dict[str, Any], seed: int) -> None:
+        self.spec = spec
+        self.players = players
+        self.options = options
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self._log: list[Event] = []
+
+    # -- what a subclass provides -------------------------------------------------------------
+
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that must act now: one in turn-based play, several when simultaneous."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal action of ``seat`` now, in a fixed order; empty if it is not to act."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> None:
+        """Apply an action already checked to be legal."""
+
+    @abstractmethod
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know now."""
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def result(self) -> Result:
+        """The outcome; raises :class:`RuntimeError` before the match is over."""
+
+    @abstractmethod
+    def table(self) -> tuple[Zone, ...]:
+        """Every card of the game, by physical zone, with who sees it (the truth)."""
+
+    @abstractmethod
+    def sample_world(self, seat: int, rng: random.Random) -> GameState:
+        """A full state that ``seat`` cannot tell apart from this one (same ``view(seat)``).
+
+        The hidden cards are redealt at random under every constraint the seat knows, and the
+        copy's own random stream is reseeded from ``rng`` so it says nothing of the real deck.
+        """
+
+    # -- the shared guarantees ----------------------------------------------------------------
+
+    @property
+    def game(self) -> str:
+        return self.spec.name
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply ``action`` for ``seat`` or raise :class:`IllegalAction` leaving all unchanged."""
+        if self.is_over():
+            raise IllegalAction("the match is over")
+        if seat not in self.to_act():
+            raise IllegalAction(f"seat {seat} is not to act now")
+        legal = self.legal_actions(seat)
+        if action not in legal:
+            raise IllegalAction(
+                f"{action} is not legal for seat {seat} now "
+                f"(legal: {', '.join(str(a) for a in legal[:12])}{' ...' if len(legal) > 12 else ''})"
+            )
+        self._apply(seat, action)
+
+    def events(self, since: int = 0, seat: int | None = None) -> list[Event]:
+        """Events from sequence number ``since``; only those ``seat`` may see when given."""
+        evs = self._log[since:]
+        if seat is None:
+            return list(evs)
+        return [e for e in evs if e.visible_to(seat)]
+
+    def history(self, seat: int) -> tuple[Event, ...]:
+        return tuple(e for e in self._log if e.visible_to(seat))
+
+    def clone(self) -> GameState:
+        """An independent copy: acting on it never changes this state."""
+        return copy.deepcopy(self)
+
+    #: True for a real-time game (actions applied in arrival order, timers on the referee's
+    #: clock). Turn-based and tick-based games leave it False.
+    realtime: bool = False
+
+    def advance_clock(self, now_ms: int) -> None:
+        """Tell a real-time game the referee's clock (ms since the match started).
+
+        The referee calls it before each ``apply`` and whenever it wakes; the match record
+        keeps the times so a replay feeds the same clock. Other games ignore it.
+        """
+
+    def _emit(
+        self,
+        kind: str,
+        *,
+        audience: frozenset[int] | set[int] | None = None,
+        seat: int | None = None,
+        cards: Sequence[Card] = (),
+        **data: Any,
+    ) -> Event:
+        ev = Event(
+            seq=len(self._log),
+            kind=kind,
+            audience=None if audience is None else frozenset(audience),
+            seat=seat,
+            cards=tuple(cards),
+            data=data,
+        )
+        self._log.append(ev)
+        return ev
+
+    def _reseed_for_sample(self, rng: random.Random) -> None:
+        """Give a sampled world a fresh random stream drawn from the sampler's ``rng``."""
+        self.rng = random.Random(rng.getrandbits(64))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.game} players={self.players} seed={self.seed}>"

@@ -1,0 +1,1 @@
+"""levata.server: the referee, match records, tournaments and the ``levata`` command line."""

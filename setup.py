@@ -1,0 +1,39 @@
+"""Build the Cython kernels; everything else is declared in pyproject.toml.
+
+The kernels live in ``engine_ext/`` but import as ``levata.engine.*``. Cython finds a
+module's ``.pxd`` (and any ``cimport levata.engine.x``) by its qualified name, so the
+declaration files are staged under ``build/pxd/levata/engine/`` and put on the include path.
+"""
+
+import shutil
+from pathlib import Path
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+HERE = Path(__file__).parent
+STAGE = HERE / "build" / "pxd"
+
+
+def stage_declarations() -> Path:
+    target = STAGE / "levata" / "engine"
+    target.mkdir(parents=True, exist_ok=True)
+    for pxd in (HERE / "engine_ext").glob("*.pxd"):
+        shutil.copyfile(pxd, target / pxd.name)
+    return STAGE
+
+
+KERNELS = ["cardmask"]
+
+extensions = [
+    Extension(f"levata.engine.{name}", [f"engine_ext/{name}.pyx"]) for name in KERNELS
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        include_path=[str(stage_declarations())],
+        language_level=3,
+        compiler_directives={"boundscheck": False, "wraparound": False},
+    ),
+)
