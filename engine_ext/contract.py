@@ -24,7 +24,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from levata.engine.cards import Card
 
@@ -440,6 +440,10 @@ class GameState(ABC):
         """An independent copy: acting on it never changes this state."""
         return copy.deepcopy(self)
 
+    #: Callbacks run as each event is emitted, keyed by ``id(state)``: the conformance suite
+    #: reads the table at that instant. Kept off the instance so clones and pickles ignore it.
+    _emit_hooks: ClassVar[dict[int, Callable[[GameState, Event], None]]] = {}
+
     #: True for a real-time game (actions applied in arrival order, timers on the referee's
     #: clock). Turn-based and tick-based games leave it False.
     realtime: bool = False
@@ -450,6 +454,18 @@ class GameState(ABC):
         The referee calls it before each ``apply`` and whenever it wakes; the match record
         keeps the times so a replay feeds the same clock. Other games ignore it.
         """
+
+    def watch(self, hook: Callable[[GameState, Event], None] | None) -> None:
+        """Call ``hook(state, event)`` as each event is emitted (``None`` stops it).
+
+        Games emit an event only once the table shows what it describes (a played card is
+        on the trick before ``play`` is emitted), so a watcher can check each event against
+        the table at that instant.
+        """
+        if hook is None:
+            GameState._emit_hooks.pop(id(self), None)
+        else:
+            GameState._emit_hooks[id(self)] = hook
 
     def _emit(
         self,
@@ -469,6 +485,9 @@ class GameState(ABC):
             data=data,
         )
         self._log.append(ev)
+        hook = GameState._emit_hooks.get(id(self))
+        if hook is not None:
+            hook(self, ev)
         return ev
 
     def _reseed_for_sample(self, rng: random.Random) -> None:
