@@ -10,5 +10,6 @@ through the SDK, over gRPC.
 """
 
 from levata.bots.base import Bot, RandomBot, bot_names, make_bot
+from levata.bots.play import play_match
 
-__all__ = ["Bot", "RandomBot", "bot_names", "make_bot"]
+__all__ = ["Bot", "RandomBot", "bot_names", "make_bot", "play_match"]

@@ -1,0 +1,122 @@
+"""A Whist player that counts its likely winners and then plays to make its bid exactly.
+
+Bidding: an Ace is about one trick, a King with a guard about half, every trump a little
+and high trumps most; the estimate shrinks with the table size (more players, more ruffs).
+The bid is the legal number closest to that estimate (the last bidder may be forced off it).
+
+Play: while short of the bid, win cheaply (the lowest card that takes the trick; lead the
+strongest card). Once the bid is made, duck: the highest card that still loses, and lead low.
+
+>>> from levata.engine import game
+>>> state = game("whist").new_match(players=4, options={"deal_size": 5}, seed=4)
+>>> bot = HeuristicBot()
+>>> seat = state.to_act()[0]
+>>> bot.act(state.view(seat), state.legal_actions(seat)).kind
+'bid'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from levata.engine import Action, Card, SeatView, Suit
+from levata.engine.trick import beats
+
+__all__ = ["HeuristicBot", "estimate_tricks"]
+
+
+def estimate_tricks(hand: Sequence[Card], trump: Suit | None, players: int) -> float:
+    """Expected tricks of a hand, counted the way a player sizes up his cards.
+
+    >>> from levata.engine import parse_cards
+    >>> round(estimate_tricks(parse_cards("AS KS AH 9C"), Suit.HEARTS, 4), 2)
+    2.5
+    """
+    by_suit: dict[Suit, list[Card]] = {}
+    for c in hand:
+        by_suit.setdefault(c.suit, []).append(c)
+    total = 0.0
+    for suit, cards in by_suit.items():
+        ranks = sorted((c.rank for c in cards), reverse=True)
+        if suit == trump:
+            # Every trump may take a trick; the top ones almost surely do.
+            total += sum(1.0 if r >= 13 else 0.7 if r >= 11 else 0.45 for r in ranks)
+            continue
+        for i, r in enumerate(ranks):
+            if r == 14:
+                total += 0.9
+            elif r == 13 and i >= 1:
+                total += 0.6  # a guarded King
+            elif r == 13:
+                total += 0.3
+            elif r == 12 and i >= 2:
+                total += 0.25
+    # Long side suits get ruffed when many players hold trumps.
+    return total * (1.0 if players <= 4 else 0.85)
+
+
+def _trick(view: SeatView) -> list[tuple[int, Card]]:
+    return list(zip(view.facts["trick_seats"], view.zones["trick"], strict=True))
+
+
+def _suit(letter: str | None) -> Suit | None:
+    return Suit.parse(letter) if letter else None
+
+
+class HeuristicBot:
+    """Counts winners to bid, then wins or ducks to hit the bid exactly."""
+
+    name = "heuristic"
+
+    def __init__(self, game: str = "whist", seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if legal[0].kind == "bid":
+            return self._bid(view, legal)
+        if len(legal) == 1:
+            return legal[0]
+        return self._play(view, legal)
+
+    def _bid(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        trump = _suit(view.trump)
+        if view.hand:
+            want = estimate_tricks(view.hand, trump, view.players)
+        else:  # forehead: the others' cards are all we know; a fair share
+            want = view.counters["cards"] / view.players
+        return min(legal, key=lambda a: (abs(a.number - want), a.number))  # type: ignore[operator]
+
+    def _play(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        seat = view.seat
+        need = view.counters.get(f"bid:{seat}", 0) - view.counters[f"tricks:{seat}"]
+        trump = _suit(view.trump)
+        cards = [a.card for a in legal if a.card is not None]
+        trick = _trick(view)
+        power = _power_key(trump)
+        if not trick:  # leading
+            pick = max(cards, key=power) if need > 0 else min(cards, key=power)
+            return Action("play", card=pick)
+        best = trick[0][1]
+        for _, c in trick[1:]:
+            if beats(c, best, trump):
+                best = c
+        winners = [c for c in cards if beats(c, best, trump)]
+        losers = [c for c in cards if not beats(c, best, trump)]
+        if need > 0 and winners:
+            # Last to play wins with the cheapest card; earlier, with the strongest.
+            last = len(trick) == view.players - 1
+            pick = min(winners, key=power) if last else max(winners, key=power)
+        elif need <= 0 and losers:
+            pick = max(losers, key=power)  # shed the most dangerous card that still loses
+        else:
+            pick = min(cards, key=power)
+        return Action("play", card=pick)
+
+
+def _power_key(trump: Suit | None):
+    """Sort key: trumps above all else, then by rank."""
+
+    def key(card: Card) -> tuple[int, int]:
+        return (1 if card.suit == trump else 0, card.rank)
+
+    return key

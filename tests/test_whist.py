@@ -1,0 +1,274 @@
+"""Romanian Whist: every test scenario of rules/whist.md section 6, and the deal mechanics."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from levata.engine import Action, BadConfig, Card, IllegalAction, game, parse_cards
+from levata.engine.games.whist import WhistState, deal_points, schedule, whist_deck
+from levata.engine.trick import legal_plays
+
+SPEC = game("whist")
+
+
+def seed_with_first(players: int, first: int) -> int:
+    """A seed whose first deal starts at seat ``first``."""
+    for seed in range(1000):
+        if random.Random(seed).randrange(players) == first:
+            return seed
+    raise AssertionError("no seed found")
+
+
+def deck_order(players: int, first: int, hands: dict[int, str], trump: str | None) -> list[Card]:
+    """A deck order that deals ``hands`` (by seat) from ``first`` and turns ``trump``."""
+    held = {s: parse_cards(h) for s, h in hands.items()}
+    size = len(next(iter(held.values())))
+    order = [held[(first + i) % players][i // players] for i in range(size * players)]
+    if trump:
+        order.append(Card.parse(trump))
+    rest = [c for c in whist_deck(players) if c not in order]
+    return order + rest
+
+
+def new_deal(players: int, first: int, hands: dict[int, str], trump: str | None) -> WhistState:
+    size = len(hands[first].split())
+    return SPEC.new_match(
+        players=players,
+        options={"deal_size": size},
+        seed=seed_with_first(players, first),
+        deal=deck_order(players, first, hands, trump),
+    )
+
+
+def play(state: WhistState, seat: int, text: str) -> None:
+    state.apply(seat, Action.parse(text))
+
+
+# 1. Deck
+def test_deck_sizes_and_ranks():
+    five = whist_deck(5)
+    assert len(five) == 40 and {c.rank for c in five} == set(range(5, 15))
+    three = whist_deck(3)
+    assert len(three) == 24 and {c.rank for c in three} == set(range(9, 15))
+    state = SPEC.new_match(players=5, seed=1)
+    assert sum(len(z.cards) for z in state.table()) == 40
+
+
+# 2. Schedule
+def test_schedule_and_no_trump_on_eight_card_deals():
+    assert schedule(3) == [1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 7, 6, 5, 4, 3, 2, 1, 1, 1]
+    assert schedule(4) == [1] * 4 + [2, 3, 4, 5, 6, 7] + [8] * 4 + [7, 6, 5, 4, 3, 2] + [1] * 4
+    state = SPEC.new_match(players=3, seed=9)
+    rng = random.Random(0)
+    while not state.is_over():
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    deals = [e for e in state.events() if e.kind == "deal"]
+    assert [e.data["size"] for e in deals] == schedule(3)
+    for e in deals:
+        assert (e.data["trump"] is None) == (e.data["size"] == 8)
+        assert (len(e.cards) == 0) == (e.data["size"] == 8)
+    assert len(state.result().deals) == 21
+
+
+# 3. Bid constraint
+def test_last_bidder_constraint():
+    state = SPEC.new_match(players=3, options={"deal_size": 4}, seed=seed_with_first(3, 0))
+    play(state, 0, "bid 2")
+    play(state, 1, "bid 1")
+    assert [a.number for a in state.legal_actions(2)] == [0, 2, 3, 4]
+    with pytest.raises(IllegalAction):
+        play(state, 2, "bid 1")
+    state4 = SPEC.new_match(players=4, options={"deal_size": 1}, seed=seed_with_first(4, 0))
+    for s in range(3):
+        play(state4, s, "bid 0")
+    assert state4.legal_actions(3) == [Action("bid", number=0)]
+    with pytest.raises(IllegalAction):
+        play(state4, 3, "bid 1")
+
+
+def test_only_the_last_bidder_is_constrained():
+    state = SPEC.new_match(players=3, options={"deal_size": 2}, seed=seed_with_first(3, 1))
+    assert [a.number for a in state.legal_actions(1)] == [0, 1, 2]
+    play(state, 1, "bid 2")
+    assert [a.number for a in state.legal_actions(2)] == [0, 1, 2]
+    play(state, 2, "bid 0")
+    assert [a.number for a in state.legal_actions(0)] == [1, 2]  # the dealer (seat 0) bids last
+
+
+# 4. Must trump, no over-trump duty
+def test_must_trump_without_overtrumping():
+    hand = parse_cards("9H JH AD")
+    trump = Card.parse("10H").suit
+    assert legal_plays(hand, led=Card.parse("AS").suit, trump=trump) == parse_cards("9H JH")
+    # Through the engine: seat 0 leads a spade, seat 1 trumps high, seat 2 (void) must trump.
+    state = new_deal(
+        3, 0, {0: "KS QC KC", 1: "QH AS 10C", 2: "9H JH AD"}, trump="10H"
+    )
+    for s in range(3):
+        play(state, s, "bid 1" if s < 2 else "bid 0")
+    play(state, 0, "play KS")
+    assert [str(a) for a in state.legal_actions(1)] == ["play AS"]
+    play(state, 1, "play AS")
+    assert [str(a) for a in state.legal_actions(2)] == ["play 9H", "play JH"]
+    with pytest.raises(IllegalAction):
+        play(state, 2, "play AD")
+
+
+def test_trump_played_higher_still_allows_any_trump():
+    state = new_deal(3, 0, {0: "KS QC KC", 1: "QH 9C 10C", 2: "9H JH AD"}, trump="10H")
+    for s, b in enumerate((1, 1, 0)):
+        play(state, s, f"bid {b}")
+    play(state, 0, "play KS")
+    play(state, 1, "play QH")  # trumps, higher than anything seat 2 holds
+    assert [str(a) for a in state.legal_actions(2)] == ["play 9H", "play JH"]
+
+
+# 5. No-trump deal
+def test_no_trump_deal_void_player_plays_anything():
+    hands = {
+        0: "AC KC QC JC 10C 9C AD KD",
+        1: "AH KH QH JH 10H 9H QD JD",
+        2: "AS KS QS JS 10S 9S 10D 9D",
+    }
+    state = new_deal(3, 0, hands, trump=None)
+    assert state.trump is None and state.view(0).trump is None
+    for s, b in enumerate((3, 3, 3)):
+        play(state, s, f"bid {b}")
+    play(state, 0, "play AC")
+    assert len(state.legal_actions(1)) == 8
+
+
+# 6. Scoring
+def test_deal_points():
+    assert deal_points(2, 2) == 7
+    assert deal_points(0, 0) == 5
+    assert deal_points(4, 1) == -3
+    assert deal_points(1, 3) == -2
+
+
+def test_trick_winner_and_points_through_play():
+    state = new_deal(3, 0, {0: "AS 9C", 1: "KS 9D", 2: "QS 10H"}, trump="JH")
+    for s, b in enumerate((2, 0, 1)):
+        play(state, s, f"bid {b}")
+    for s, c in ((0, "AS"), (1, "KS"), (2, "QS")):
+        play(state, s, f"play {c}")
+    assert state.tricks == [1, 0, 0] and state.leader == 0
+    play(state, 0, "play 9C")
+    play(state, 1, "play 9D")  # void in clubs, no trump: discards
+    play(state, 2, "play 10H")  # trumps and wins
+    assert state.is_over()
+    assert state.result().scores == (-1.0, 5.0, 6.0)
+
+
+# 7. Streaks
+def score_as(state: WhistState, exact: dict[int, bool]) -> None:
+    """Finish the current deal with the given seats exact (bid 0, 0 tricks) or not."""
+    state.bids = [0] * state.players
+    state.tricks = [0 if exact.get(s, True) else 1 for s in range(state.players)]
+    state._score_deal()
+
+
+def test_streak_bonus_skips_one_card_deals():
+    state = SPEC.new_match(players=4, seed=1)
+    points = []
+    for _ in range(8):  # four 1-card deals, then 2, 3, 4, 5
+        score_as(state, {})
+        points.append(state.deal_log[-1]["points"][0])
+    assert state.hits[0] == 4 and points == [5] * 8
+    score_as(state, {})  # c = 6: the fifth exact deal of two cards or more
+    assert state.deal_log[-1]["size"] == 6
+    assert state.deal_log[-1]["points"][0] == 5 + 10 and state.hits[0] == 0
+    score_as(state, {0: False})  # c = 7, a miss resets hits
+    assert state.hits[0] == 0 and state.misses[0] == 1
+
+
+def test_streak_not_completed_by_closing_one_card_deals():
+    state = SPEC.new_match(players=4, seed=1)
+    for _ in range(16):  # up to and including the descending c = 6
+        score_as(state, {0: state.cards != 6})
+    assert state.hits[0] == 0 and state.deal_log[-1]["size"] == 6
+    while not state.is_over():  # exact on 5, 4, 3, 2 and the four closing 1-card deals
+        score_as(state, {})
+    assert state.hits[0] == 4
+    assert all(d["points"][0] == 5 for d in state.deal_log[-8:])
+
+
+def test_five_misses_cost_ten():
+    state = SPEC.new_match(players=4, seed=1)
+    for _ in range(4):
+        score_as(state, {})
+    for _ in range(5):  # c = 2..6 all missed by one
+        score_as(state, {0: False})
+    assert state.deal_log[-1]["points"][0] == -1 - 10 and state.misses[0] == 0
+
+
+# 8. Rotation
+def test_first_player_rotates_clockwise():
+    state = SPEC.new_match(players=4, seed=seed_with_first(4, 2))
+    assert state.first == 2 and state.to_act() == (2,)
+    score_as(state, {})
+    assert state.first == 3 and state.dealer == 2
+    assert state.view(0).counters["first"] == 3 and state.view(0).counters["dealer"] == 2
+
+
+# 9. Forehead
+def test_forehead_seat_sees_others_not_its_own():
+    state = SPEC.new_match(
+        players=4, options={"one_card_mode": "forehead"}, seed=seed_with_first(4, 1)
+    )
+    own = state.hands[0][0]
+    view = state.view(0)
+    assert view.hand == ()
+    assert view.counts["hand:0"] == 1
+    assert {view.zones[f"hand:{t}"][0] for t in (1, 2, 3)} == {state.hands[t][0] for t in (1, 2, 3)}
+    assert own not in view.cards_named()
+    for s in (1, 2, 3, 0):
+        play(state, s, "bid 0" if s != 0 else f"bid {state.legal_actions(0)[0].number}")
+    assert state.legal_actions(1) == [Action("play_own")]
+    for s in (1, 2, 3):
+        play(state, s, "play_own")
+        assert own not in state.view(0).cards_named()
+    play(state, 0, "play_own")
+    assert own in state.view(0).cards_named()  # public once played
+
+
+def test_forehead_only_on_one_card_deals():
+    state = SPEC.new_match(players=3, options={"one_card_mode": "forehead", "deal_size": 2})
+    assert len(state.view(0).hand) == 2
+
+
+# 10. Zero wins
+def test_zero_total_also_wins():
+    for zero_wins, expected in ((True, (0, 1)), (False, (0,))):
+        state = SPEC.new_match(players=3, options={"zero_wins": zero_wins})
+        state.totals, state.over = [40, 0, 35], True
+        assert state.result().winners == expected
+        assert state.result().ranks == (1, 3, 2)
+
+
+def test_options_are_validated():
+    with pytest.raises(BadConfig, match="one_card_mode"):
+        SPEC.new_match(players=4, options={"one_card_mode": "sideways"})
+    with pytest.raises(BadConfig, match="deal_size"):
+        SPEC.new_match(players=4, options={"deal_size": 9})
+    with pytest.raises(BadConfig, match="3-6 players"):
+        SPEC.new_match(players=7)
+    with pytest.raises(BadConfig, match="no option"):
+        SPEC.new_match(players=4, options={"colour": "red"})
+    with pytest.raises(BadConfig, match="deck"):
+        SPEC.new_match(players=4, deal=parse_cards("AS KS"))
+
+
+def test_voids_are_public_and_constrain_sampled_worlds():
+    state = new_deal(3, 0, {0: "AS KS", 1: "9C 10C", 2: "QS JS"}, trump="9H")
+    for s, b in enumerate((2, 0, 1)):
+        play(state, s, f"bid {b}")
+    play(state, 0, "play AS")
+    play(state, 1, "play 9C")  # shows out of spades (and of hearts: it could not trump)
+    assert state.view(2).facts["voids"]["1"] == ["H", "S"]
+    for k in range(50):
+        world = state.sample_world(2, random.Random(k))
+        assert all(c.suit.letter not in "HS" for c in world.hands[1])
