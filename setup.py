@@ -25,9 +25,7 @@ def stage_declarations() -> Path:
 
 KERNELS = ["cardmask"]
 
-extensions = [
-    Extension(f"levata.engine.{name}", [f"engine_ext/{name}.pyx"]) for name in KERNELS
-]
+extensions = [Extension(f"levata.engine.{name}", [f"engine_ext/{name}.pyx"]) for name in KERNELS]
 
 setup(
     ext_modules=cythonize(

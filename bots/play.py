@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from levata.engine import Action, GameState, Result
 from levata.bots.base import Bot
+from levata.engine import Action, GameState, Result
 
 __all__ = ["CLOCK_STEP_MS", "play_match"]
 

@@ -19,7 +19,7 @@ from levata.engine.contract import (
     SeatView,
     Zone,
 )
-from levata.engine.registry import game, games, register
+from levata.engine.registry import all_games, game, register
 
 __all__ = [
     "Action",
@@ -34,9 +34,9 @@ __all__ = [
     "SeatView",
     "Suit",
     "Zone",
+    "all_games",
     "french_deck",
     "game",
-    "games",
     "italian_deck",
     "parse_cards",
     "register",

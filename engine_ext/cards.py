@@ -102,11 +102,15 @@ FRENCH_RANKS: dict[str, int] = {str(r): r for r in range(2, 11)} | {
     "A": 14,
 }
 #: Italian ranks 1..10 (A=1, Fante J=8, Cavallo C=9, Re K=10).
-ITALIAN_RANKS: dict[str, int] = {"A": 1} | {str(r): r for r in range(2, 8)} | {
-    "J": 8,
-    "C": 9,
-    "K": 10,
-}
+ITALIAN_RANKS: dict[str, int] = (
+    {"A": 1}
+    | {str(r): r for r in range(2, 8)}
+    | {
+        "J": 8,
+        "C": 9,
+        "K": 10,
+    }
+)
 _FRENCH_NAME = {v: k for k, v in FRENCH_RANKS.items()}
 _ITALIAN_NAME = {v: k for k, v in ITALIAN_RANKS.items()}
 

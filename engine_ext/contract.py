@@ -5,10 +5,10 @@ A match is a :class:`GameState`. The referee, the bots and the tests only use th
 >>> from levata.engine import game
 >>> state = game("whist").new_match(players=4, seed=7)
 >>> state.to_act()
-(1,)
->>> [str(a) for a in state.legal_actions(1)]
+(2,)
+>>> [str(a) for a in state.legal_actions(2)]
 ['bid 0', 'bid 1']
->>> state.apply(1, Action.parse("bid 1"))
+>>> state.apply(2, Action.parse("bid 1"))
 >>> state.events()[-1].kind
 'bid'
 
@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 
-class IllegalAction(Exception):  # noqa: N818 - the name a card player would use
+class IllegalAction(Exception):
     """An action the rules do not allow now; the state is unchanged. ``reason`` says why."""
 
     def __init__(self, reason: str) -> None:
@@ -339,7 +339,10 @@ class GameSpec:
             counts = _describe_counts(self.players)
             raise BadConfig(f"{self.name} is played by {counts} players, not {players}")
         return self.factory(
-            spec=self, players=players, options=self.resolve_options(options), seed=seed,
+            spec=self,
+            players=players,
+            options=self.resolve_options(options),
+            seed=seed,
             deal=deal,
         )
 
@@ -420,10 +423,8 @@ class GameState(ABC):
             raise IllegalAction(f"seat {seat} is not to act now")
         legal = self.legal_actions(seat)
         if action not in legal:
-            raise IllegalAction(
-                f"{action} is not legal for seat {seat} now "
-                f"(legal: {', '.join(str(a) for a in legal[:12])}{' ...' if len(legal) > 12 else ''})"
-            )
+            shown = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
+            raise IllegalAction(f"{action} is not legal for seat {seat} now (legal: {shown})")
         self._apply(seat, action)
 
     def events(self, since: int = 0, seat: int | None = None) -> list[Event]:
@@ -454,6 +455,7 @@ class GameState(ABC):
         The referee calls it before each ``apply`` and whenever it wakes; the match record
         keeps the times so a replay feeds the same clock. Other games ignore it.
         """
+        return None
 
     def watch(self, hook: Callable[[GameState, Event], None] | None) -> None:
         """Call ``hook(state, event)`` as each event is emitted (``None`` stops it).

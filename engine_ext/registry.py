@@ -1,7 +1,7 @@
 """The game registry: every game module registers its :class:`GameSpec` here.
 
->>> from levata.engine import game, games
->>> "whist" in [g.name for g in games()]
+>>> from levata.engine import all_games, game
+>>> "whist" in [g.name for g in all_games()]
 True
 >>> game("whist").players
 (3, 4, 5, 6)
@@ -32,7 +32,7 @@ def _load() -> None:
         importlib.import_module(f"levata.engine.games.{module}")
 
 
-def games() -> list[GameSpec]:
+def all_games() -> list[GameSpec]:
     """Every registered game, by name."""
     _load()
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]

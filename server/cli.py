@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from levata.bots import make_bot, play_match
-from levata.engine import BadConfig, GameState, game, games
+from levata.engine import BadConfig, GameState, all_games, game
 from levata.engine.seeds import derive
 from levata.server.narrate import narrate
 
@@ -29,7 +29,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 EXIT_USAGE = 2
 
@@ -47,7 +47,7 @@ def list_games() -> None:
     table.add_column("game")
     table.add_column("players")
     table.add_column("options")
-    for spec in games():
+    for spec in all_games():
         opts = "\n".join(
             f"{o.name} [{o.default}]"
             + (f" {'|'.join(str(c) for c in o.choices)}" if o.choices else "")
@@ -91,14 +91,19 @@ def build_match(
 def play(
     game_name: Annotated[str, typer.Option("--game", "-g", help="Game name (see `levata games`).")],
     players: Annotated[
-        int | None, typer.Option("--players", "-n", help="Number of players (default: one per bot).")
+        int | None,
+        typer.Option("--players", "-n", help="Number of players (default: one per bot)."),
     ] = None,
     bots: Annotated[
-        str, typer.Option(help="Comma-separated bot per seat: random or heuristic; one name fills every seat.")
+        str,
+        typer.Option(
+            help="Comma-separated bot per seat: random or heuristic; one name fills every seat."
+        ),
     ] = "random",
     seed: Annotated[int, typer.Option(help="Seed of the match: the same seed replays it.")] = 0,
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")
+        list[str] | None,
+        typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable)."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final standings.")] = False,
 ) -> None:

@@ -121,8 +121,7 @@ class LeakWatch:
     def _check(self, seat: int, cards: Any, where: str) -> None:
         leaked = [c for c in cards if c not in self.entitled[seat]]
         assert not leaked, (
-            f"leak: seat {seat} is told {[str(c) for c in leaked]} in {where} "
-            f"of {self.state.game}"
+            f"leak: seat {seat} is told {[str(c) for c in leaked]} in {where} of {self.state.game}"
         )
 
 

@@ -7,6 +7,9 @@ import random
 from collections import Counter
 
 import pytest
+
+from levata.engine import all_games
+
 from conformance import (
     check_sample,
     hidden_cards,
@@ -15,9 +18,7 @@ from conformance import (
     random_steps,
 )
 
-from levata.engine import games
-
-GAMES = [spec.name for spec in games()]
+GAMES = [spec.name for spec in all_games()]
 RANDOM_MATCHES = 1000
 CHECKED_MATCHES = 12
 
@@ -97,9 +98,7 @@ def test_sampled_worlds_cover_every_holder(spec):
             for zone in world.table():
                 for c in zone.cards:
                     seen[(c, zone.name)] += 1
-        missed = [
-            (str(c), z) for c, zones in hidden.items() for z in zones if not seen[(c, z)]
-        ]
+        missed = [(str(c), z) for c, zones in hidden.items() for z in zones if not seen[(c, z)]]
         assert not missed, f"cards never sampled into their true zone: {missed[:5]}"
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from conformance import play_checked
 
 from levata.engine import SeatView, game
 from levata.engine.games.whist import WhistState
+
+from conformance import play_checked
 
 
 class ViewLeakWhist(WhistState):

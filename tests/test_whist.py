@@ -104,9 +104,7 @@ def test_must_trump_without_overtrumping():
     trump = Card.parse("10H").suit
     assert legal_plays(hand, led=Card.parse("AS").suit, trump=trump) == parse_cards("9H JH")
     # Through the engine: seat 0 leads a spade, seat 1 trumps high, seat 2 (void) must trump.
-    state = new_deal(
-        3, 0, {0: "KS QC KC", 1: "QH AS 10C", 2: "9H JH AD"}, trump="10H"
-    )
+    state = new_deal(3, 0, {0: "KS QC KC", 1: "QH AS 10C", 2: "9H JH AD"}, trump="10H")
     for s in range(3):
         play(state, s, "bid 1" if s < 2 else "bid 0")
     play(state, 0, "play KS")

@@ -83,7 +83,7 @@ class HeuristicBot:
         if view.hand:
             want = estimate_tricks(view.hand, trump, view.players)
         else:  # forehead: the others' cards are all we know; a fair share
-            want = view.counters["cards"] / view.players
+            want = view.counters["size"] / view.players
         return min(legal, key=lambda a: (abs(a.number - want), a.number))  # type: ignore[operator]
 
     def _play(self, view: SeatView, legal: Sequence[Action]) -> Action:

@@ -14,7 +14,7 @@ duplicate-tournament unit).
 
 >>> from levata.engine import game, Action
 >>> state = game("whist").new_match(players=3, options={"deal_size": 2}, seed=3)
->>> state.view(state.to_act()[0]).counters["cards"]
+>>> state.view(state.to_act()[0]).counters["size"]
 2
 >>> while not state.is_over():
 ...     seat = state.to_act()[0]
@@ -155,7 +155,9 @@ class WhistState(GameState):
             if self.forehead:  # s sees every card but its own
                 others = [t for t in range(n) if t != s]
                 ev = self._emit(
-                    "foreheads", audience={s}, cards=[self.hands[t][0] for t in others],
+                    "foreheads",
+                    audience={s},
+                    cards=[self.hands[t][0] for t in others],
                     seats=others,
                 )
             else:

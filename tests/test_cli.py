@@ -1,0 +1,77 @@
+"""The levata command line, run as a real process."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+
+def levata(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "levata.server.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_games_lists_every_game_with_options():
+    run = levata("games")
+    assert run.returncode == 0, run.stderr
+    for name in ("whist", "macao", "repezita", "one_card_mode", "deal_size"):
+        assert name in run.stdout
+
+
+def test_play_whist_prints_a_readable_log_and_standings():
+    run = levata(
+        "play",
+        "--game",
+        "whist",
+        "--players",
+        "4",
+        "--bots",
+        "heuristic,random,random,random",
+        "--seed",
+        "7",
+    )
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "-- deal 1: 1 card(s) each" in out and "-- deal 24: 1 card(s) each" in out
+    assert "bids" in out and "trick to seat" in out and "score:" in out
+    assert "final standings" in out and "winner" in out
+    assert "Traceback" not in run.stderr
+
+
+def test_same_seed_same_log():
+    args = ("play", "--game", "whist", "--bots", "heuristic", "--seed", "3", "-n", "5")
+    assert levata(*args).stdout == levata(*args).stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--game", "poker"), "unknown game 'poker'"),
+        (("--game", "whist", "--players", "8"), "whist is played by 3-6 players, not 8"),
+        (("--game", "whist", "-o", "deal_size=9"), "option deal_size: 9 is above 8"),
+        (("--game", "whist", "-o", "one_card_mode=upside"), "option one_card_mode"),
+        (("--game", "whist", "-o", "trumps"), "is not NAME=VALUE"),
+        (("--game", "whist", "-o", "colour=red"), "has no option 'colour'"),
+        (("--game", "whist", "--bots", "genius,random,random"), "unknown bot 'genius'"),
+        (("--game", "whist", "--players", "4", "--bots", "random,random"), "4 players need 4"),
+    ],
+)
+def test_bad_input_is_one_clear_line_and_status_2(args, message):
+    run = levata("play", *args)
+    assert run.returncode == 2
+    assert message in run.stderr
+    assert "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("game", ["macao", "repezita"])
+def test_play_other_games(game):
+    run = levata("play", "--game", game, "--bots", "heuristic,random,random", "--seed", "2")
+    assert run.returncode == 0, run.stderr
+    assert "final standings" in run.stdout
