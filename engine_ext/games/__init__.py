@@ -1,0 +1,1 @@
+"""One module per game; importing a module registers its game."""
