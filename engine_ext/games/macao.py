@@ -1,0 +1,822 @@
+"""Macao: shed your hand by matching suit or rank; 2, 3 and K make someone draw.
+
+Rules (seed 001, section MACAO, specified in ``rules/macao.md``; every [D#] there holds):
+
+* 2-6 players, one 52-card deck, 5 cards each. The dealer is drawn from the RNG, seat
+  ``dealer + 1`` starts. The starter card is face up and has no effect (D1).
+* On a turn, play a group of same-rank cards whose first card ``matches`` the top (same suit
+  or rank; under a request the named rank or a J, the named suit or an A), or ``draw`` one
+  card and play it at once if it matches (only the drawn card may start that group, D10).
+  ``pass`` is legal only when nothing can be drawn, even after a reshuffle (D15, D8).
+* 2, 3 and K make the target draw 2, 3 and 5 each, unless it ``stacks`` a penalty card
+  (same rank; 2 and 3 of one suit; K with 2 or 3 of one colour, D3). Red K, 2 and 3 hit the
+  next seat; a black K hits the previous one, who answers out of turn (D5, D19). A 4 makes the
+  next seat lose a turn; 4s stack and a longer stack costs more turns (D12). Targets ignore
+  skip counters (D14). A penalty larger than what can be drawn is cut short (D2).
+* A J may name a rank (5-10, Q), an A a suit. The request lasts one lap (D6), or only for the
+  next seat with option ``request_scope=next_player``. A J answers a rank request and an A a
+  suit request (option ``wild_changers``: J and A match anything, D13).
+* A seat finishes when its hand empties. With 2-4 players the last seat left loses; with 5-6
+  the game stops when the third seat finishes and the rest rank by fewest cards (D7). Scores
+  are ``players - rank``. Deadlock and an action cap end stuck games (D8).
+
+Atomic actions: ``play <card>`` starts a group (only this card is tested against the table)
+and the same seat adds cards with ``play <card>`` until ``done``; after a J or A group comes
+``request <value>`` or ``no_request``. Other kinds: ``draw``, ``end_turn`` (keep a playable
+drawn card), ``accept`` (take a penalty or the lost turns), ``pass``.
+
+Decisions added to the spec:
+
+* Each card of a group is public when it is played; the group's effect, and the finish of a
+  seat whose hand it empties, happen at ``done``. A finishing J or A still names (D18).
+* A seat is served by a request when its part ends (a finished group, a draw it does not
+  play, ``end_turn``, ``accept``, ``pass``, or being skipped), not at the draw that precedes
+  playing the drawn card, which must still obey the request.
+* ``request_scope=next_player``: the request binds only ``nextActive(requester)``; if that
+  seat is skipped the request is spent.
+* ``group_same_suit``: on a normal turn a group may be one suit instead of one rank, and only
+  its last card's effect applies (2, 3 or 5 cards, one skip, a request). Answers to a penalty
+  or to a 4 are always one rank (the spec's 4.2 and 4.3).
+* ``wild_changers``: J and A match any top and any request, never a pending penalty.
+* ``action_cap`` counts atomic actions. Deadlock: every active seat has passed since the last
+  play. Play stopped by the cap mid-group leaves that group on the table, unfinished.
+* ``sample_world`` redeals a hidden card only among slots of its stock "epoch": after a
+  reshuffle the new stock is a publicly known set, so cards drawn from it came from that set.
+
+>>> state = MacaoState.from_position(players=2, hands=["9S 3H KC 7C", "5D 6D"], top="9H")
+>>> [str(a) for a in state.legal_actions(0)]
+['play 3H', 'play 9S', 'draw']
+>>> state.apply(0, Action.parse("play 9S"))
+>>> [str(a) for a in state.legal_actions(0)]
+['done']
+>>> state.apply(0, Action.parse("done"))
+>>> state.to_act(), str(state.discard[-1])
+((1,), '9S')
+"""
+
+from __future__ import annotations
+
+import bisect
+import copy
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from levata.engine.cards import FRENCH_RANKS, Card, Suit, french_deck, parse_cards
+from levata.engine.contract import (
+    Action,
+    BadConfig,
+    Event,
+    GameSpec,
+    GameState,
+    Option,
+    Result,
+    SeatView,
+    Zone,
+)
+from levata.engine.deal import shuffled
+from levata.engine.registry import register
+
+__all__ = ["SPEC", "MacaoState", "Pending", "Request", "matches", "stacks"]
+
+HAND_SIZE = 5
+FOUR, JACK, KING, ACE = 4, 11, 13, 14
+PENALTY = {2: 2, 3: 3, KING: 5}  # cards to draw per penalty card
+RANK_REQUESTS = ("5", "6", "7", "8", "9", "10", "Q")  # what a J may name
+SUIT_REQUESTS = ("C", "D", "H", "S")  # what an A may name
+
+DRAW, END_TURN, ACCEPT, PASS, DONE, NO_REQUEST = (
+    Action(k) for k in ("draw", "end_turn", "accept", "pass", "done", "no_request")
+)
+#: A request's value as the number matching compares: the rank, or the suit's number.
+_REQUEST_KEY = {v: FRENCH_RANKS[v] for v in RANK_REQUESTS} | {
+    v: int(Suit.parse(v)) for v in SUIT_REQUESTS
+}
+_PLAY = {c: Action("play", card=c) for c in french_deck()}
+_REQUEST_ACTIONS = {
+    JACK: [Action("request", choice=v) for v in RANK_REQUESTS] + [NO_REQUEST],
+    ACE: [Action("request", choice=v) for v in SUIT_REQUESTS] + [NO_REQUEST],
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A penalty waiting for its target: ``draw`` cards or ``skip`` turns."""
+
+    kind: str  # "draw" | "skip"
+    amount: int
+    target: int
+    dir: str  # "fwd" | "back"
+    last: int  # the seat that played the penalty
+
+    def facts(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "amount": self.amount,
+            "target": self.target,
+            "dir": self.dir,
+            "last": self.last,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A J's rank or an A's suit, binding the ``unserved`` seats."""
+
+    kind: str  # "rank" | "suit"
+    value: str  # "8", "Q", "H"...
+    requester: int
+    unserved: frozenset[int]
+
+    @property
+    def key(self) -> int:
+        """The requested rank number, or the requested suit's number."""
+        return _REQUEST_KEY[self.value]
+
+    def facts(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "value": self.value,
+            "requester": self.requester,
+            "unserved": sorted(self.unserved),
+        }
+
+
+def stacks(card: Card, top: Card) -> bool:
+    """Whether ``card`` may answer the draw penalty whose last card is ``top`` (D3).
+
+    >>> [stacks(Card.parse(c), Card.parse("2S")) for c in ("2H", "3S", "3D", "KC", "KH")]
+    [True, True, False, True, False]
+    """
+    if card.rank not in PENALTY:
+        return False
+    if card.rank == top.rank:
+        return True
+    if KING in (card.rank, top.rank):
+        return card.suit.red == top.suit.red
+    return card.suit == top.suit  # a 2 on a 3 or a 3 on a 2
+
+
+def matches(card: Card, top: Card, request: Request | None, wild: bool = False) -> bool:
+    """Whether ``card`` may start a group on a normal turn.
+
+    >>> nine = Card.parse("9H")
+    >>> [matches(Card.parse(c), nine, None) for c in ("9S", "3H", "KC")]
+    [True, True, False]
+    >>> eights = Request("rank", "8", 0, frozenset({1}))
+    >>> [matches(Card.parse(c), nine, eights) for c in ("8C", "JD", "9S")]
+    [True, True, False]
+    """
+    if wild and card.rank in (JACK, ACE):
+        return True
+    if request is None:
+        return card.suit == top.suit or card.rank == top.rank
+    if request.kind == "rank":
+        return card.rank == request.key or card.rank == JACK
+    return int(card.suit) == request.key or card.rank == ACE
+
+
+def _cards(value: str | Card | Sequence[Card | str] | None) -> list[Card]:
+    """Cards from notation or objects (test and position helpers)."""
+    if value is None:
+        return []
+    if isinstance(value, Card):
+        return [value]
+    if isinstance(value, str):
+        return parse_cards(value)
+    return [c if isinstance(c, Card) else Card.parse(c) for c in value]
+
+
+class MacaoState(GameState):
+    """A Macao match in progress (one deal)."""
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        players: int,
+        options: dict[str, Any],
+        seed: int,
+        deal: Sequence[Card] | None = None,
+    ) -> None:
+        super().__init__(spec, players, options, seed)
+        self._reset()
+        self._deal(list(deal) if deal is not None else None)
+
+    def _reset(self) -> None:
+        n = self.players
+        self.hands: list[list[Card]] = [[] for _ in range(n)]  # each kept sorted
+        self.stock: list[Card] = []  # face down, top card LAST (pop)
+        self.discard: list[Card] = []  # face up, top card last
+        self.group: list[Card] = []  # the group being played, face up
+        self.finished: list[int] = []
+        self.active = [True] * n
+        self.skips = [0] * n
+        self.pending: Pending | None = None
+        self.request: Request | None = None
+        self.phase = "turn"  # turn | drawn | group | request | respond | over
+        self.actor = 0  # the one seat to act
+        self.turn = 0
+        self.cursor = 0  # the seat that most recently acted in turn
+        self.dealer = 0
+        self.drawn: Card | None = None  # a playable drawn card awaiting play or end_turn
+        self.actions_taken = 0
+        self.passed: set[int] = set()  # seats that passed since the last play
+        self.epoch = 0  # reshuffles so far
+        # card in a hand -> (epoch it was drawn in, seq of the private event naming it):
+        # what sample_world needs to redeal hidden cards consistently with public history.
+        self._acq: dict[Card, tuple[int, int]] = {}
+        self._seen: list[list[Event]] = [[] for _ in range(n)]  # each seat's history
+        self.reason: str | None = None
+
+    # -- setting up ---------------------------------------------------------------------------
+
+    def _deal(self, order: list[Card] | None) -> None:
+        n = self.players
+        self.dealer = self.rng.randrange(n)
+        if order is None:
+            order = shuffled(french_deck(), self.rng)
+        elif sorted(order) != sorted(french_deck()):
+            raise BadConfig("the deal must be the 52-card French deck, each card once")
+        first = (self.dealer + 1) % n
+        for i in range(HAND_SIZE * n):  # one card at a time, from the dealer's left
+            self.hands[(first + i) % n].append(order[i])
+        starter = order[HAND_SIZE * n]
+        self.discard = [starter]
+        self.stock = order[HAND_SIZE * n + 1 :][::-1]
+        for hand in self.hands:
+            hand.sort()
+        self._emit(
+            "deal",
+            cards=(starter,),
+            dealer=self.dealer,
+            first=first,
+            hands=[HAND_SIZE] * n,
+            stock=len(self.stock),
+        )
+        self._emit_hands()
+        self._start_turn(first)
+
+    def _emit_hands(self) -> None:
+        for s in range(self.players):
+            ev = self._emit("hand", audience={s}, seat=s, cards=self.hands[s])
+            for c in self.hands[s]:
+                self._acq[c] = (0, ev.seq)
+
+    @classmethod
+    def from_position(
+        cls,
+        players: int,
+        hands: Sequence[str | Sequence[Card | str]],
+        top: str | Card,
+        *,
+        discard: str | Sequence[Card | str] = (),
+        stock: str | Sequence[Card | str] | None = None,
+        rest: str | int = "stock",
+        turn: int = 0,
+        skips: Sequence[int] | None = None,
+        pending: dict[str, Any] | None = None,
+        request: dict[str, Any] | None = None,
+        finished: Sequence[int] = (),
+        cursor: int | None = None,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+    ) -> MacaoState:
+        """A position set up directly (for tests and puzzles).
+
+        ``discard`` lists the cards under ``top`` (bottom first), ``stock`` the stock (top
+        first). Cards named nowhere go to ``rest``: the bottom of the ``stock``, under the
+        ``discard``, or into the hand of the seat numbered ``rest``. ``pending`` and
+        ``request`` take the keys of :meth:`Pending.facts` and :meth:`Request.facts`.
+
+        >>> s = MacaoState.from_position(3, ["7D", "8D", "9D"], "2D", stock="5C", rest="discard")
+        >>> len(s.stock), len(s.discard), s.to_act()
+        (1, 48, (0,))
+        """
+        state = cls.__new__(cls)
+        GameState.__init__(state, SPEC, players, SPEC.resolve_options(options), seed)
+        state._reset()
+        placed = [_cards(h) for h in hands]
+        under, top_card = _cards(discard), _cards(top)[0]
+        pile = _cards(stock)
+        named = [c for h in placed for c in h] + under + [top_card] + pile
+        if len(set(named)) != len(named):
+            raise BadConfig("a card is named twice in the position")
+        left = [c for c in french_deck() if c not in set(named)]
+        if rest == "stock":
+            pile += left
+        elif rest == "discard":
+            under = left + under
+        else:
+            placed[int(rest)] += left
+        state.hands = [sorted(h) for h in placed]
+        state.discard = [*under, top_card]
+        state.stock = pile[::-1]
+        state.skips = list(skips) if skips is not None else [0] * players
+        for s in finished:
+            state.finished.append(s)
+            state.active[s] = False
+        state._emit("position", cards=tuple(state.discard), hands=[len(h) for h in state.hands])
+        state._emit_hands()
+        state._start_turn(turn)
+        if cursor is not None:
+            state.cursor = cursor
+        if request is not None:
+            unserved = frozenset(request.get("unserved", set(state._active_seats()) - {turn}))
+            state.request = Request(
+                request["kind"], str(request["value"]), request.get("requester", turn), unserved
+            )
+        if pending is not None:
+            state.pending = Pending(**{"dir": "fwd", "last": turn, **pending})
+            state.phase, state.actor = "respond", state.pending.target
+        return state
+
+    # -- seats and turns ----------------------------------------------------------------------
+
+    def _active_seats(self) -> list[int]:
+        return [s for s in range(self.players) if self.active[s]]
+
+    def next_active(self, s: int) -> int:
+        """The nearest active seat clockwise from ``s``, not counting ``s``."""
+        n = self.players
+        t = (s + 1) % n
+        while not self.active[t]:
+            t = (t + 1) % n
+        return t
+
+    def prev_active(self, s: int) -> int:
+        """The nearest active seat counter-clockwise from ``s``, not counting ``s``."""
+        n = self.players
+        t = (s - 1) % n
+        while not self.active[t]:
+            t = (t - 1) % n
+        return t
+
+    def advance(self, s: int) -> int:
+        """The seat whose normal turn follows ``s``, serving any skips on the way."""
+        t = self.next_active(s)
+        while self.skips[t] > 0:
+            self.skips[t] -= 1
+            self._emit("skipped", seat=t, left=self.skips[t])
+            self._serve(t)
+            t = self.next_active(t)
+        return t
+
+    def _turn_over(self, seat: int) -> None:
+        """``seat`` ends its normal turn: it is served, and the turn moves on."""
+        self._serve(seat)
+        self._start_turn(self.advance(seat))
+
+    def _start_turn(self, seat: int) -> None:
+        self.phase = "turn"
+        self.turn = self.actor = self.cursor = seat
+        self.drawn = None
+
+    def _serve(self, seat: int) -> None:
+        """``seat`` has had its go under the current request; end the request once all have."""
+        req = self.request
+        if req is not None and seat in req.unserved:
+            unserved = req.unserved - {seat}
+            self.request = replace(req, unserved=unserved) if unserved else None
+            if not unserved:
+                self._emit("request_over", seat=req.requester, reason="served")
+
+    def available(self) -> int:
+        """Cards a draw could reach: the stock plus what a reshuffle would give."""
+        return len(self.stock) + len(self.discard) - 1
+
+    # -- what is legal ------------------------------------------------------------------------
+
+    @property
+    def top(self) -> Card:
+        return self.discard[-1]
+
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.phase == "over" else (self.actor,)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.phase == "over" or seat != self.actor:
+            return []
+        hand = self.hands[seat]
+        phase = self.phase
+        if phase == "turn":
+            top, req, wild = self.top, self.request, self.options["wild_changers"]
+            out = [_PLAY[c] for c in hand if matches(c, top, req, wild)]
+            out.append(DRAW if self.available() > 0 else PASS)
+            return out
+        if phase == "group":
+            rank, suit = self._group_extends()
+            out = [_PLAY[c] for c in hand if c.rank == rank or c.suit is suit]
+            out.append(DONE)
+            return out
+        if phase == "respond":
+            if self.pending.kind == "draw":  # type: ignore[union-attr]
+                top = self.top
+                out = [_PLAY[c] for c in hand if stacks(c, top)]
+            else:
+                out = [_PLAY[c] for c in hand if c.rank == FOUR]
+            out.append(ACCEPT)
+            return out
+        if phase == "drawn":
+            return [_PLAY[self.drawn], END_TURN]  # type: ignore[index]
+        return list(_REQUEST_ACTIONS[self.top.rank])  # phase "request"
+
+    def _group_extends(self) -> tuple[int | None, Suit | None]:
+        """The rank, and the suit, a card may share to join the group in progress (D4).
+
+        A group is one rank; with ``group_same_suit`` a normal turn's group may instead be one
+        suit. Its first two cards tell which. Answers to a penalty always stay one rank.
+        """
+        first = self.group[0]
+        if len(self.group) == 1:
+            by_suit = self.options["group_same_suit"] and self.pending is None
+            return first.rank, first.suit if by_suit else None
+        if self.group[1].rank == first.rank:
+            return first.rank, None
+        return None, first.suit
+
+    # -- applying -----------------------------------------------------------------------------
+
+    def _apply(self, seat: int, action: Action) -> None:
+        self.actions_taken += 1
+        kind = action.kind
+        if kind == "play":
+            self._play(seat, action.card)  # type: ignore[arg-type]
+        elif kind == "done":
+            self._done(seat)
+        elif kind == "request":
+            self._name(seat, action.choice)
+        elif kind == "no_request":
+            self._name(seat, None)
+        elif kind == "draw":
+            self._draw_on_turn(seat)
+        elif kind == "end_turn":
+            self._emit("end_turn", seat=seat)
+            self._turn_over(seat)
+        elif kind == "accept":
+            self._accept(seat)
+        elif kind == "pass":
+            self._pass(seat)
+        if self.phase != "over" and self.actions_taken >= self.options["action_cap"]:
+            self._end("cap")
+
+    def _responds_in_turn(self) -> bool:
+        """A draw penalty is answered in turn only if it came from the seat holding the turn."""
+        p = self.pending
+        return p.kind == "skip" or (p.dir == "fwd" and p.last == self.cursor)  # type: ignore[union-attr]
+
+    def _play(self, seat: int, card: Card) -> None:
+        data: dict[str, Any] = {}
+        if self.phase != "group":  # the group starts: the drawn card, if any, is public now
+            if self.phase == "respond" and self._responds_in_turn():
+                self.cursor = seat
+            data = {"first": True, "drawn": self.phase == "drawn"}
+            self.phase, self.drawn = "group", None
+            self.passed.clear()
+        self.hands[seat].remove(card)
+        del self._acq[card]
+        self.group.append(card)
+        self._emit("play", seat=seat, cards=(card,), **data)
+
+    def _done(self, seat: int) -> None:
+        group = self.group
+        self.discard.extend(group)
+        self.group = []
+        self._emit("done", seat=seat, cards=group)
+        if not self.hands[seat]:
+            self._finish(seat)
+            if self.phase == "over":
+                return
+        by_rank = len(group) == 1 or group[1].rank == group[0].rank
+        effective = group if by_rank else group[-1:]  # a suit group: only the last card acts
+        rank = group[-1].rank
+        if rank in PENALTY:
+            self._set_pending("draw", sum(PENALTY[c.rank] for c in effective), seat)
+        elif rank == FOUR:
+            self._set_pending("skip", len(effective), seat)
+        elif rank in (JACK, ACE):
+            self.phase = "request"
+        else:
+            self._turn_over(seat)
+
+    def _set_pending(self, kind: str, amount: int, seat: int) -> None:
+        old = self.pending
+        if old is not None and old.kind == kind:
+            amount += old.amount  # a stack adds to what is pending
+        target, direction = self.next_active(seat), "fwd"
+        last = self.top  # the group's last card decides the direction
+        if (
+            kind == "draw"
+            and last.rank == KING
+            and not last.red
+            and self.prev_active(seat) != target
+        ):
+            target, direction = self.prev_active(seat), "back"
+        self.pending = Pending(kind, amount, target, direction, seat)
+        facts = self.pending.facts()
+        facts["penalty"] = facts.pop("kind")  # "kind" is the event's own
+        self._emit("penalty", seat=seat, **facts)
+        self._serve(seat)
+        self.phase, self.actor = "respond", target
+
+    def _name(self, seat: int, value: str | None) -> None:
+        """The request (or none) after a J or A group; any earlier request ends here."""
+        old = self.request
+        if value is None:
+            self.request = None
+            if old is not None:
+                self._emit("request_over", seat=old.requester, reason="changed")
+        else:
+            kind = "rank" if self.top.rank == JACK else "suit"
+            if self.options["request_scope"] == "lap":
+                unserved = frozenset(self._active_seats()) - {seat}
+            else:
+                unserved = frozenset({self.next_active(seat)})
+            self.request = Request(kind, value, seat, unserved)
+            facts = self.request.facts()
+            facts["request"] = facts.pop("kind")  # "kind" is the event's own
+            self._emit("request", seat=seat, **facts)
+        self._turn_over(seat)
+
+    def _draw_on_turn(self, seat: int) -> None:
+        card = self.draw(seat, 1)[0]
+        if matches(card, self.top, self.request, self.options["wild_changers"]):
+            self.phase, self.drawn = "drawn", card
+        else:  # the turn ends by itself
+            self._turn_over(seat)
+
+    def _accept(self, seat: int) -> None:
+        p = self.pending
+        assert p is not None
+        if self._responds_in_turn():
+            self.cursor = seat
+        self._emit("accept", seat=seat, penalty=p.kind, amount=p.amount)
+        self.pending = None
+        if p.kind == "draw":
+            got = len(self.draw(seat, p.amount))
+            if got < p.amount:
+                self._emit("short", seat=seat, missing=p.amount - got)
+        else:
+            self.skips[seat] += p.amount - 1  # this turn is the first one lost
+        self._serve(seat)
+        # In turn the cursor is this seat; out of turn play resumes after the last in-turn seat.
+        self._start_turn(self.advance(self.cursor))
+
+    def _pass(self, seat: int) -> None:
+        self._emit("pass", seat=seat)
+        self.passed.add(seat)
+        if all(s in self.passed for s in self._active_seats()):
+            self._end("deadlock")
+        else:
+            self._turn_over(seat)
+
+    def draw(self, seat: int, n: int) -> list[Card]:
+        """Move up to ``n`` stock cards to ``seat``, reshuffling when the stock runs out (D2)."""
+        got: list[Card] = []
+        batch: list[Card] = []
+        for _ in range(n):
+            if not self.stock:
+                self._give(seat, batch)
+                batch = []
+                if not self._reshuffle():
+                    break
+            batch.append(self.stock.pop())
+            got.append(batch[-1])
+        self._give(seat, batch)
+        return got
+
+    def _give(self, seat: int, cards: list[Card]) -> None:
+        """Put drawn cards in the hand: the count is public, the cards private."""
+        if not cards:
+            return
+        hand = self.hands[seat]
+        for c in cards:
+            bisect.insort(hand, c)
+        self._emit("draw", seat=seat, count=len(cards))
+        ev = self._emit("drawn", audience={seat}, seat=seat, cards=cards)
+        for c in cards:
+            self._acq[c] = (self.epoch, ev.seq)
+
+    def _reshuffle(self) -> bool:
+        """Turn the discard pile but its top into a new stock (D15); False if nothing is there."""
+        cards = self.discard[:-1]
+        if not cards:
+            return False
+        del self.discard[:-1]
+        self.rng.shuffle(cards)
+        self.stock = cards
+        self.epoch += 1
+        self._emit("reshuffle", count=len(cards))
+        return True
+
+    def _finish(self, seat: int) -> None:
+        self.active[seat] = False
+        self.finished.append(seat)
+        self._emit("finish", seat=seat, place=len(self.finished))
+        req = self.request
+        if req is not None and seat in req.unserved:
+            self._serve(seat)
+        active = self.players - len(self.finished)
+        if (self.players <= 4 and active == 1) or (self.players >= 5 and len(self.finished) == 3):
+            self._end("complete")
+
+    def _end(self, reason: str) -> None:
+        self.pending = None  # any effect still waiting is cancelled
+        self.phase, self.reason = "over", reason
+        res = self.result()
+        self._emit(
+            "end",
+            reason=reason,
+            ranks=list(res.ranks),
+            scores=list(res.scores),
+            winners=list(res.winners),
+        )
+
+    # -- outcome ------------------------------------------------------------------------------
+
+    def ranks(self) -> tuple[int, ...]:
+        """Finishers by finish order, then the rest by fewest cards, ties sharing (D7)."""
+        ranks = [0] * self.players
+        for i, s in enumerate(self.finished):
+            ranks[s] = i + 1
+        base = len(self.finished) + 1
+        rest = self._active_seats()
+        for s in rest:
+            mine = len(self.hands[s])
+            ranks[s] = base + sum(1 for t in rest if len(self.hands[t]) < mine)
+        return tuple(ranks)
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def result(self) -> Result:
+        if self.phase != "over":
+            raise RuntimeError("the match is not over")
+        ranks = self.ranks()
+        scores = tuple(float(self.players - r) for r in ranks)
+        record = {
+            "dealer": self.dealer,
+            "finished": list(self.finished),
+            "hands": [len(h) for h in self.hands],
+            "actions": self.actions_taken,
+        }
+        winners = tuple(s for s, r in enumerate(ranks) if r == 1)
+        return Result(scores, ranks, winners, (record,), self.reason or "complete")
+
+    # -- what a seat may know -----------------------------------------------------------------
+
+    def _emit(self, kind: str, **kwargs: Any) -> Event:
+        ev = super()._emit(kind, **kwargs)
+        seen = self._seen
+        if ev.audience is None:
+            for lst in seen:
+                lst.append(ev)
+        else:
+            for s in ev.audience:
+                seen[s].append(ev)
+        return ev
+
+    def history(self, seat: int) -> tuple[Event, ...]:
+        return tuple(self._seen[seat])
+
+    def view(self, seat: int) -> SeatView:
+        n = self.players
+        counters = {f"skips:{s}": self.skips[s] for s in range(n)}
+        counters["pending_amount"] = self.pending.amount if self.pending else 0
+        counters["actions"] = self.actions_taken
+        counts = {f"hand:{s}": len(self.hands[s]) for s in range(n)}
+        counts["stock"] = len(self.stock)
+        counts["discard"] = len(self.discard)
+        facts: dict[str, Any] = {
+            "pending": self.pending.facts() if self.pending else None,
+            "request": self.request.facts() if self.request else None,
+            "finished": list(self.finished),
+            "turn": self.turn,
+            "cursor": self.cursor,
+            "dealer": self.dealer,
+        }
+        if self.drawn is not None and seat == self.actor:
+            facts["drawn"] = str(self.drawn)
+        over = self.phase == "over"
+        return SeatView(
+            game=self.game,
+            seat=seat,
+            players=n,
+            phase=self.phase,
+            to_act=self.to_act(),
+            hand=tuple(self.hands[seat]),
+            zones={
+                "discard_top": (self.discard[-1],),
+                "discard": tuple(self.discard),
+                "group": tuple(self.group),
+            },
+            counts=counts,
+            counters=counters,
+            trump=None,
+            scores=self.result().scores if over else (0.0,) * n,
+            facts=facts,
+            history=tuple(self._seen[seat]),
+        )
+
+    def table(self) -> tuple[Zone, ...]:
+        zones = [
+            Zone(f"hand:{s}", tuple(h), frozenset({s}), owner=s) for s, h in enumerate(self.hands)
+        ]
+        zones.append(Zone("stock", tuple(reversed(self.stock)), frozenset()))
+        zones.append(Zone("discard", tuple(self.discard), None))
+        zones.append(Zone("group", tuple(self.group), None, owner=self.actor))
+        return tuple(zones)
+
+    # -- copies and determinization -----------------------------------------------------------
+
+    def clone(self) -> MacaoState:
+        """An independent copy, without the cost of a deep copy (cards and events are frozen)."""
+        new = copy.copy(self)
+        new.hands = [list(h) for h in self.hands]
+        new.stock = list(self.stock)
+        new.discard = list(self.discard)
+        new.group = list(self.group)
+        new.finished = list(self.finished)
+        new.active = list(self.active)
+        new.skips = list(self.skips)
+        new.passed = set(self.passed)
+        new._acq = dict(self._acq)
+        new._log = list(self._log)
+        new._seen = [list(h) for h in self._seen]
+        new.options = dict(self.options)
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        return new
+
+    def sample_world(self, seat: int, rng: random.Random) -> MacaoState:
+        """Redeal every card ``seat`` cannot see, keeping what public history fixes.
+
+        Hidden cards are exchangeable only within one stock "epoch": after a reshuffle the new
+        stock is a publicly known set, so a card drawn from it came from that set. Cards are
+        shuffled among the hidden slots of their own epoch (other hands' cards by the epoch
+        they were drawn in, the stock in the current one), and the private events that named
+        the moved cards are rewritten to match.
+        """
+        world = self.clone()
+        world._reseed_for_sample(rng)
+        slots: dict[int, list[tuple[int, int]]] = {}  # epoch -> (seat or -1 for stock, index)
+        for s, hand in enumerate(self.hands):
+            if s != seat:
+                for i, c in enumerate(hand):
+                    slots.setdefault(self._acq[c][0], []).append((s, i))
+        slots.setdefault(self.epoch, []).extend((-1, i) for i in range(len(self.stock)))
+        moved: dict[Card, Card] = {}
+        for places in slots.values():
+            old = [self.stock[i] if s < 0 else self.hands[s][i] for s, i in places]
+            new = list(old)
+            rng.shuffle(new)
+            for (s, i), a, b in zip(places, old, new, strict=True):
+                (world.stock if s < 0 else world.hands[s])[i] = b
+                moved[a] = b
+        world._relabel(seat, moved)
+        return world
+
+    def _relabel(self, seat: int, moved: dict[Card, Card]) -> None:
+        """After hidden cards moved (old -> new): re-sort hands, fix private events and marks."""
+        for s, hand in enumerate(self.hands):
+            if s != seat:
+                hand.sort()
+        acq = self._acq
+        swaps: dict[int, dict[Card, Card]] = {}  # event seq -> the cards it now names instead
+        new_acq = {c: v for c, v in acq.items() if c not in moved}
+        for old, new in moved.items():
+            if old in acq:  # a hand card (not a stock card): the event that gave it changes
+                new_acq[new] = acq[old]
+                swaps.setdefault(acq[old][1], {})[old] = new
+        self._acq = new_acq
+        owners: set[int] = set()
+        for seq, swap in swaps.items():
+            ev = self._log[seq]
+            self._log[seq] = replace(ev, cards=tuple(swap.get(c, c) for c in ev.cards))
+            owners |= ev.audience or set()
+        for s in owners:
+            self._seen[s] = [e for e in self._log if e.visible_to(s)]
+        if self.drawn in moved:
+            self.drawn = moved[self.drawn]  # type: ignore[index]
+
+
+SPEC = register(
+    GameSpec(
+        name="macao",
+        title="Macao",
+        players=(2, 3, 4, 5, 6),
+        summary="Shed your cards by suit or rank; 2, 3 and K make others draw, 4 skips.",
+        options=(
+            Option(
+                "request_scope",
+                "lap",
+                "how long a J/A request binds: lap (every other seat once) or next_player",
+                choices=("lap", "next_player"),
+            ),
+            Option("group_same_suit", False, "a group may also be cards of one suit (D4)"),
+            Option("wild_changers", False, "J and A may be played on any card (D13)"),
+            Option("action_cap", 1000, "the match stops after this many actions (D8)", minimum=1),
+        ),
+        factory=MacaoState,
+    )
+)
