@@ -296,6 +296,8 @@ class Option:
                 raise BadConfig(f"option {self.name}: {value} is below {self.minimum}")
             if self.maximum is not None and value > self.maximum:
                 raise BadConfig(f"option {self.name}: {value} is above {self.maximum}")
+        if self.choices is not None and all(isinstance(c, str) for c in self.choices):
+            value = str(value)  # "decks=2" from a command line or 2 from Python: the same
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
             raise BadConfig(f"option {self.name}: {value!r} is not one of {allowed}")
@@ -312,6 +314,9 @@ class GameSpec:
     options: tuple[Option, ...]
     factory: Callable[..., GameState]
     summary: str = ""
+    #: Options that bound the length of a match of random moves (a lower cap, say), which
+    #: the conformance suite and the benchmarks use so that random play stays quick.
+    short_options: Mapping[str, Any] = field(default_factory=dict)
 
     def option(self, name: str) -> Option:
         for o in self.options:
@@ -472,6 +477,7 @@ class GameState(ABC):
     def _emit(
         self,
         kind: str,
+        /,
         *,
         audience: frozenset[int] | set[int] | None = None,
         seat: int | None = None,

@@ -25,7 +25,7 @@ CLOCK_STEP_MS = 50
 
 def option_variants(spec: GameSpec, i: int) -> dict[str, Any]:
     """Options for the ``i``-th random match: every choice and flag gets its turn."""
-    opts: dict[str, Any] = {}
+    opts: dict[str, Any] = dict(spec.short_options)
     for k, o in enumerate(spec.options):
         if o.choices:
             opts[o.name] = o.choices[(i + k) % len(o.choices)]

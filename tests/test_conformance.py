@@ -11,6 +11,7 @@ import pytest
 from levata.engine import all_games
 
 from conformance import (
+    CLOCK_STEP_MS,
     check_sample,
     hidden_cards,
     new_random_match,
@@ -57,10 +58,10 @@ def test_same_seed_same_match(spec):
         a, _ = new_random_match(spec, i, seed=77 + i)
         actions = list(random_steps(a, random.Random(i)))
         b, _ = new_random_match(spec, i, seed=77 + i)
-        for seat, action in actions:
-            if b.realtime:
-                b.advance_clock(actions.index((seat, action)) * 50)
+        for step, (seat, action) in enumerate(actions):
+            b.advance_clock(step * CLOCK_STEP_MS)  # the clock the first run saw (if real-time)
             b.apply(seat, action)
+        b.advance_clock(len(actions) * CLOCK_STEP_MS)
         assert [e.to_dict() for e in a.events()] == [e.to_dict() for e in b.events()]
         assert a.result() == b.result()
 

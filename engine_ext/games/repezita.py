@@ -1,0 +1,666 @@
+"""Repezita: a speed game. Be the first to shed your hand onto one shared pile (spec
+``rules/repezita.md``).
+
+There is no turn order. The pile starts with an Ace; after that any card one rank above or below
+the top lands (ranks wrap: ``K-A-2``, suits do not matter). A card that is wrong on the pile its
+player saw costs the whole pile. The first seat to empty its hand wins, and the last seat still
+holding cards loses.
+
+Two timing models:
+
+* **tick** (default, tournament play): every unfinished seat submits ``pass`` or ``play <card>``
+  once per tick, hidden from the others. When the last one is in, the tick resolves in the
+  rotating priority ``P_t`` (seats sorted by ``(seat - t) mod N``). Each play in turn lands
+  (valid on the current pile), bounces (valid on the tick-start pile ``T0`` but beaten to it),
+  is rejected (non-Ace on an empty ``T0``) or is a wrong card (the seat takes the pile plus the
+  card, and every later play of the tick bounces).
+* **realtime**: any unfinished seat may act at any moment. A play is judged at the clock set by
+  :meth:`RepezitaState.advance_clock`; ``T0`` becomes the *race window*, i.e. every pile state
+  that existed in the last ``race_ms``. ``pass`` is accepted and does nothing (so one bot plays
+  both modes); it emits nothing.
+
+Stall rules: after ``idle_ticks`` ticks (``idle_ms`` in realtime) without a pile change, a
+non-empty pile dies (moves face up to the dead area), and an empty pile opens (any card may
+start it until one lands). Hard cap: ``tick_cap`` ticks (``time_cap_ms``), after which unfinished
+seats rank by fewest cards, ties sharing. Scores are ``players - rank``.
+
+Choices made here beyond the spec:
+
+* The deal gives card ``i`` of the deck order to seat ``i mod N``; the last ``cards mod N`` cards
+  are set aside unseen.
+* ``P_t`` lists the unfinished seats only (finished seats never play).
+* A submission emits no event at all, not even a private acknowledgement: the seat's own view
+  (``counters["submitted"]``) and ``to_act`` say it is in, and nothing names the card.
+* ``sample_world`` keeps the cards a seat publicly picked up (``facts["known"]``) in that seat's
+  hand and redeals every other unseen card. Other seats' unresolved submissions of the current
+  tick become ``pass`` (they stay submitted, so ``to_act`` and the view are unchanged): the real
+  card must not survive into a sampled world, and inventing one would be a policy, not a rule.
+* Soft inferences (a bounce means the seat held a card adjacent to ``T0``) are not used when
+  sampling.
+
+>>> state = RepezitaState.from_position(players=2, hands=["AD 2C", "KH 5S"])
+>>> state.apply(0, Action.parse("play AD"))
+>>> state.apply(1, Action.parse("play KH"))
+>>> [str(e) for e in state.events()]
+['tick tick=0 priority=[0, 1]', 'seat 0 landed AD tick=0', 'seat 1 landed KH tick=0']
+>>> state.view(0).zones["pile"]
+(Card('AD'), Card('KH'))
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from levata.engine.cards import Card, french_deck, parse_cards
+from levata.engine.contract import (
+    Action,
+    BadConfig,
+    Event,
+    GameSpec,
+    GameState,
+    Option,
+    Result,
+    SeatView,
+    Zone,
+)
+from levata.engine.deal import deal_hidden, shuffled
+from levata.engine.registry import register
+
+__all__ = ["PASS", "SPEC", "RepezitaState", "adjacent", "deck_count", "lands", "play"]
+
+ACE = 14  # French ranks run 2..14, so the cycle A-2 wraps 14 -> 2
+RANKS_IN_CYCLE = 13
+
+PASS = Action("pass")
+_PLAYS: dict[Card, Action] = {}
+
+
+def play(card: Card) -> Action:
+    """The (shared, immutable) ``play <card>`` action.
+
+    >>> str(play(Card.parse("10S")))
+    'play 10S'
+    """
+    action = _PLAYS.get(card)
+    if action is None:
+        action = _PLAYS[card] = Action("play", card=card)
+    return action
+
+
+def adjacent(a: Card, b: Card) -> bool:
+    """Whether two cards are neighbours in the rank cycle ``A,2,...,K,A`` (suits ignored).
+
+    >>> [adjacent(Card.parse("AD"), Card.parse(c)) for c in ("KS", "2H", "QC", "AC")]
+    [True, True, False, False]
+    """
+    return (a.rank - b.rank) % RANKS_IN_CYCLE in (1, RANKS_IN_CYCLE - 1)
+
+
+def lands(card: Card, top: Card | None, open_start: bool = False) -> bool:
+    """Whether ``card`` is a valid placement on a pile whose top is ``top`` (None: empty).
+
+    >>> lands(Card.parse("AC"), None), lands(Card.parse("9C"), None)
+    (True, False)
+    >>> lands(Card.parse("9C"), None, open_start=True), lands(Card.parse("8D"), Card.parse("7H"))
+    (True, True)
+    """
+    if top is None:
+        return open_start or card.rank == ACE
+    return adjacent(card, top)
+
+
+def deck_count(players: int, decks: Any = "auto") -> int:
+    """How many 52-card decks a table uses: ``auto`` is one for 2-6 players, two for 7-12.
+
+    >>> deck_count(6), deck_count(7), deck_count(12, "1")
+    (1, 2, 1)
+    """
+    if str(decks) == "auto":
+        return 1 if players <= 6 else 2
+    return int(decks)
+
+
+class RepezitaState(GameState):
+    """A Repezita match in progress (tick or real-time mode).
+
+    Hands are lists (two decks mean duplicate cards). ``known[s]`` is the part of seat ``s``'s
+    hand everybody knows: cards it picked up face up with a wrong card and has not played since.
+    """
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        players: int,
+        options: dict[str, Any],
+        seed: int,
+        deal: Sequence[Card] | None = None,
+    ) -> None:
+        self._configure(spec, players, options, seed)
+        deck = self.deck()
+        if deal is None:
+            order = shuffled(deck, self.rng)
+        else:
+            order = list(deal)
+            if Counter(order) != Counter(deck):
+                raise BadConfig(
+                    f"the deal must be the {len(deck)}-card deck of {self.decks} "
+                    f"deck(s) that {players} players use"
+                )
+        per_seat = len(order) // players
+        dealt = per_seat * players
+        self._place(
+            hands=[order[s:dealt:players] for s in range(players)],
+            aside=order[dealt:],
+        )
+        self._emit("deal", hand=per_seat, aside=len(order) - dealt, decks=self.decks)
+
+    def _configure(self, spec: GameSpec, players: int, options: dict[str, Any], seed: int) -> None:
+        super().__init__(spec, players, options, seed)
+        self.mode: str = options["mode"]
+        self.realtime = self.mode == "realtime"
+        self.decks = deck_count(players, options["decks"])
+
+    def deck(self) -> list[Card]:
+        """Every card of this table's deck(s), in a fixed order."""
+        return list(french_deck()) * self.decks
+
+    def _place(
+        self,
+        hands: Sequence[Sequence[Card]],
+        aside: Sequence[Card],
+        pile: Sequence[Card] = (),
+        dead: Sequence[Card] = (),
+        known: Sequence[Sequence[Card]] | None = None,
+        finished: Sequence[int] = (),
+        tick: int = 0,
+        idle: int = 0,
+        open_start: bool = False,
+        clock_ms: int = 0,
+    ) -> None:
+        n = self.players
+        self.hands: list[list[Card]] = [list(h) for h in hands]
+        self.aside: list[Card] = list(aside)
+        self.pile: list[Card] = list(pile)
+        self.dead: list[Card] = list(dead)
+        self.known: list[list[Card]] = [list(k) for k in known] if known else [[] for _ in hands]
+        self.finished: list[int] = list(finished)
+        self.tick = tick
+        self.idle = idle
+        self.open_start = open_start
+        self.over = False
+        self.reason = ""
+        self.ranks: list[int] = []
+        self.submissions: list[Action | None] = [None] * n
+        # Realtime: the referee's clock, when the pile last changed, and the pile states
+        # (start_ms, top, open_start) still inside the race window, oldest first.
+        self.clock_ms = clock_ms
+        self.last_change_ms = clock_ms
+        self.pile_states: list[tuple[int, Card | None, bool]] = [
+            (clock_ms, self.pile[-1] if self.pile else None, open_start)
+        ]
+        # Caches kept current on every change (never filled lazily by a query, so a query
+        # leaves the state byte-for-byte as it was).
+        self._plays: list[list[Action]] = [self._plays_of(s) for s in range(n)]
+        self._waiting: tuple[int, ...] = ()
+        self._history: tuple[Event, ...] = ()
+        self._open_tick()
+
+    @classmethod
+    def from_position(
+        cls,
+        players: int,
+        hands: Sequence[str | Iterable[Card]],
+        *,
+        pile: str | Iterable[Card] = (),
+        dead: str | Iterable[Card] = (),
+        aside: str | Iterable[Card] | None = None,
+        known: Sequence[str | Iterable[Card]] | None = None,
+        finished: Sequence[int] = (),
+        tick: int = 0,
+        idle: int = 0,
+        open_start: bool = False,
+        clock_ms: int = 0,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+    ) -> RepezitaState:
+        """Set up a position directly (tests, puzzles). Cards are lists or strings.
+
+        ``aside`` defaults to every card of the deck not placed elsewhere, so the table still
+        holds exactly the deck. ``finished`` lists finished seats in finish order (their hands
+        must be empty). In realtime mode the pile is taken to have last changed at ``clock_ms``.
+
+        >>> s = RepezitaState.from_position(3, ["8C", "6S", "KH"], pile="AD 2C 7D")
+        >>> s.counts_of("pile"), s.counts_of("aside")
+        (3, 46)
+        """
+        if players not in SPEC.players:
+            raise BadConfig(f"repezita is played by 2-12 players, not {players}")
+        if len(hands) != players:
+            raise ValueError(f"{len(hands)} hands for {players} players")
+        state = cls.__new__(cls)
+        state._configure(SPEC, players, SPEC.resolve_options(options), seed)
+        hand_cards = [_cards(h) for h in hands]
+        pile_cards, dead_cards = _cards(pile), _cards(dead)
+        placed = Counter(pile_cards) + Counter(dead_cards)
+        for h in hand_cards:
+            placed.update(h)
+        if aside is None:
+            rest = Counter(state.deck())
+            rest.subtract(placed)
+            if any(v < 0 for v in rest.values()):
+                extra = sorted(str(c) for c, v in rest.items() if v < 0)
+                raise ValueError(f"more copies than the deck holds: {extra}")
+            aside_cards = list(rest.elements())
+        else:
+            aside_cards = _cards(aside)
+        known_cards = [_cards(k) for k in known] if known else None
+        if known_cards and any(
+            Counter(k) - Counter(h) for k, h in zip(known_cards, hand_cards, strict=True)
+        ):
+            raise ValueError("a seat's known cards must be in its hand")
+        empty = {s for s in range(players) if not hand_cards[s]}
+        if empty != set(finished):
+            raise ValueError("the finished seats must be exactly those with empty hands")
+        if players - len(empty) < 2:
+            raise ValueError("a position needs two seats still holding cards")
+        state._place(
+            hands=hand_cards,
+            aside=aside_cards,
+            pile=pile_cards,
+            dead=dead_cards,
+            known=known_cards,
+            finished=finished,
+            tick=tick,
+            idle=idle,
+            open_start=open_start,
+            clock_ms=clock_ms,
+        )
+        return state
+
+    # -- small helpers --------------------------------------------------------------------------
+
+    @property
+    def top(self) -> Card | None:
+        """The pile's top card, or None on an empty pile."""
+        return self.pile[-1] if self.pile else None
+
+    def counts_of(self, zone: str) -> int:
+        """Cards in a named zone: ``pile``, ``dead``, ``aside`` or ``hand:<seat>``."""
+        if zone.startswith("hand:"):
+            return len(self.hands[int(zone[5:])])
+        return len({"pile": self.pile, "dead": self.dead, "aside": self.aside}[zone])
+
+    def priority(self) -> list[int]:
+        """``P_t``: the unfinished seats in this tick's resolution order (empty in realtime)."""
+        if self.realtime:
+            return []
+        n, t = self.players, self.tick
+        return sorted((s for s in range(n) if self.hands[s]), key=lambda s: (s - t) % n)
+
+    def _plays_of(self, seat: int) -> list[Action]:
+        return [play(c) for c in sorted(set(self.hands[seat]), key=_by_rank)]
+
+    def _hand_changed(self, seat: int) -> None:
+        self._plays[seat] = self._plays_of(seat)
+
+    def _open_tick(self) -> None:
+        self.submissions = [None] * self.players
+        self._waiting = () if self.over else tuple(self.unfinished())
+
+    def unfinished(self) -> list[int]:
+        """Seats still holding cards, in seat order."""
+        return [s for s in range(self.players) if self.hands[s]]
+
+    def _stamp(self) -> dict[str, int]:
+        """When an outcome happened: the tick, or the referee's clock in realtime."""
+        return {"at_ms": self.clock_ms} if self.realtime else {"tick": self.tick}
+
+    # -- whose turn and what is legal ----------------------------------------------------------
+
+    def to_act(self) -> tuple[int, ...]:
+        return self._waiting
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self._waiting:
+            return []
+        # A card that is wrong on the pile is still legal: the rules penalise it.
+        return [PASS, *self._plays[seat]]
+
+    # -- applying -------------------------------------------------------------------------------
+
+    def _apply(self, seat: int, action: Action) -> None:
+        if self.realtime:
+            if action.kind == "play":
+                self._play_now(seat, action.card)  # type: ignore[arg-type]
+            return
+        self.submissions[seat] = action
+        self._waiting = tuple(s for s in self._waiting if s != seat)
+        if not self._waiting:
+            self._resolve_tick()
+
+    def _resolve_tick(self) -> None:
+        order = self.priority()
+        top0, open0 = self.top, self.open_start  # what every seat saw when it chose
+        self._emit("tick", tick=self.tick, priority=order)
+        changed = wrong = False
+        for seat in order:
+            action = self.submissions[seat]
+            if action is None or action.kind != "play":
+                continue
+            card: Card = action.card  # type: ignore[assignment]
+            if wrong:  # [D5] after a wrong card the rest of the tick bounces
+                self._emit("bounced", seat=seat, **self._stamp())
+            elif lands(card, self.top, self.open_start):
+                self._land(seat, card)
+                changed = True
+            elif lands(card, top0, open0):  # [D4] right on what it saw, beaten to it
+                self._emit("bounced", seat=seat, **self._stamp())
+            elif top0 is None:  # [D6] no pile to take
+                self._emit("rejected", seat=seat, **self._stamp())
+            else:
+                self._wrong_card(seat, card)
+                changed = wrong = True
+        self.submissions = [None] * self.players
+        self._finish_empty_hands(order)
+        if not self.over:
+            self._count_idle(changed)
+            self.tick += 1
+            if self.tick >= self.options["tick_cap"]:
+                self._end("cap")
+        self._open_tick()
+
+    def _land(self, seat: int, card: Card) -> None:
+        self.hands[seat].remove(card)
+        if card in self.known[seat]:
+            self.known[seat].remove(card)
+        self._hand_changed(seat)
+        self.pile.append(card)
+        self.open_start = False
+        self._pile_changed()
+        self._emit("landed", seat=seat, cards=(card,), **self._stamp())
+
+    def _wrong_card(self, seat: int, card: Card) -> None:
+        # The card is laid face up on the pile first (the event shows it there), then the seat
+        # picks the whole pile up: every one of those cards is now known to be in its hand.
+        self.hands[seat].remove(card)
+        self.pile.append(card)
+        taken = tuple(self.pile)
+        self._emit("wrong_card", seat=seat, cards=taken, card=str(card), **self._stamp())
+        if card in self.known[seat]:
+            self.known[seat].remove(card)
+        self.hands[seat].extend(taken)
+        self.known[seat].extend(taken)
+        self._hand_changed(seat)
+        self.pile.clear()
+        self._pile_changed()
+
+    def _kill_pile(self) -> None:
+        self.dead.extend(self.pile)
+        dead = tuple(self.pile)
+        self.pile.clear()
+        self._pile_changed()
+        self._emit("pile_dead", cards=dead, **self._stamp())
+
+    def _start_open(self) -> None:
+        self.open_start = True
+        if self.realtime:
+            self._record_pile_state()
+        self._emit("open_start", **self._stamp())
+
+    def _pile_changed(self) -> None:
+        self.idle = 0
+        if self.realtime:
+            self.last_change_ms = self.clock_ms
+            self._record_pile_state()
+
+    def _record_pile_state(self) -> None:
+        self.pile_states.append((self.clock_ms, self.top, self.open_start))
+        # A state that ended before the window opened can never matter again (clocks only
+        # move forward), so keep the list short.
+        window_opens = self.clock_ms - self.options["race_ms"]
+        while len(self.pile_states) > 1 and self.pile_states[1][0] <= window_opens:
+            self.pile_states.pop(0)
+
+    def _count_idle(self, changed: bool) -> None:
+        """[D7] The idle counter, the blocked pile and the open start, after each tick."""
+        if changed:
+            return  # every change already reset the counter
+        self.idle += 1
+        if self.idle >= self.options["idle_ticks"]:
+            if self.pile:
+                self._kill_pile()
+            elif not self.open_start:
+                self._start_open()
+
+    def _finish_empty_hands(self, order: Sequence[int]) -> None:
+        for seat in order:
+            if not self.hands[seat] and seat not in self.finished:
+                self.finished.append(seat)
+                self._emit("finish", seat=seat, rank=len(self.finished))
+        if sum(1 for h in self.hands if h) <= 1:
+            self._end("complete")
+
+    def _end(self, reason: str) -> None:
+        n = self.players
+        ranks = [0] * n
+        for i, seat in enumerate(self.finished):
+            ranks[seat] = i + 1
+        holding = [s for s in range(n) if self.hands[s]]
+        for seat in holding:  # fewest cards ranks best; ties share the better rank
+            fewer = sum(1 for o in holding if len(self.hands[o]) < len(self.hands[seat]))
+            ranks[seat] = len(self.finished) + 1 + fewer
+        self.ranks = ranks
+        self.reason = reason
+        self.over = True
+        self._waiting = ()
+        self._emit("end", ranks=list(ranks), reason=reason)
+
+    # -- realtime --------------------------------------------------------------------------------
+
+    def _play_now(self, seat: int, card: Card) -> None:
+        """Judge one play at the current clock against the pile and the race window (§4.2)."""
+        if lands(card, self.top, self.open_start):
+            self._land(seat, card)
+        else:
+            window_opens = self.clock_ms - self.options["race_ms"]
+            seen = [
+                (top, flag)
+                for i, (_, top, flag) in enumerate(self.pile_states)
+                if i + 1 == len(self.pile_states) or self.pile_states[i + 1][0] > window_opens
+            ]
+            if any(lands(card, top, flag) for top, flag in seen):
+                self._emit("bounced", seat=seat, **self._stamp())
+            elif any(top is None for top, _ in seen):
+                self._emit("rejected", seat=seat, **self._stamp())
+            else:
+                self._wrong_card(seat, card)
+        self._finish_empty_hands([seat])
+        if not self.over:
+            self._waiting = tuple(self.unfinished())
+
+    def advance_clock(self, now_ms: int) -> None:
+        """Move the referee's clock to ``now_ms`` and fire every timer due by then, in order.
+
+        A clock that goes backwards is ignored. Timers: a pile that has not changed for
+        ``idle_ms`` dies; an empty pile unchanged for ``idle_ms`` opens; ``time_cap_ms`` ends
+        the match.
+        """
+        if not self.realtime or self.over or now_ms <= self.clock_ms:
+            return
+        cap = self.options["time_cap_ms"]
+        while True:
+            stall = self.last_change_ms + self.options["idle_ms"]
+            stall_due = bool(self.pile) or not self.open_start
+            due = min(cap, stall) if stall_due else cap
+            if due > now_ms:
+                break
+            self.clock_ms = max(self.clock_ms, due)
+            if due == cap:
+                self._end("cap")
+                return
+            if self.pile:
+                self._kill_pile()
+            else:
+                self._start_open()
+        self.clock_ms = now_ms
+
+    # -- what a seat may know ----------------------------------------------------------------
+
+    def history(self, seat: int) -> tuple[Event, ...]:
+        # Every Repezita event is public, so each seat's history is the whole log; keep one
+        # tuple of it instead of filtering the log for every view.
+        if len(self._history) != len(self._log):
+            self._history = tuple(self._log)
+        return self._history
+
+    def view(self, seat: int) -> SeatView:
+        n = self.players
+        counts = {f"hand:{s}": len(self.hands[s]) for s in range(n)}
+        counts.update(pile=len(self.pile), dead=len(self.dead), aside=len(self.aside))
+        # Realtime has no ticks: "idle" is then the ms since the pile last changed.
+        idle = self.clock_ms - self.last_change_ms if self.realtime else self.idle
+        return SeatView(
+            game=self.game,
+            seat=seat,
+            players=n,
+            phase="over" if self.over else "race",
+            to_act=self.to_act(),
+            hand=tuple(sorted(self.hands[seat], key=_by_rank)),
+            zones={"pile": tuple(self.pile), "dead": tuple(self.dead)},
+            counts=counts,
+            counters={
+                "tick": self.tick,
+                "idle": idle,
+                "open_start": int(self.open_start),
+                "submitted": int(self.submissions[seat] is not None),
+                "clock_ms": self.clock_ms,
+            },
+            trump=None,
+            scores=self._scores(),
+            facts={
+                "mode": self.mode,
+                "priority": [] if self.over else self.priority(),
+                "finished": list(self.finished),
+                "known": [[str(c) for c in k] for k in self.known],
+            },
+            history=self.history(seat),
+        )
+
+    def table(self) -> tuple[Zone, ...]:
+        zones = [
+            Zone(f"hand:{s}", tuple(h), frozenset({s}), owner=s) for s, h in enumerate(self.hands)
+        ]
+        zones.append(Zone("pile", tuple(self.pile), None))
+        zones.append(Zone("dead", tuple(self.dead), None))
+        zones.append(Zone("aside", tuple(self.aside), frozenset()))
+        return tuple(zones)
+
+    # -- outcome ----------------------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def _scores(self) -> tuple[float, ...]:
+        if not self.over:
+            return (0.0,) * self.players
+        return tuple(float(self.players - r) for r in self.ranks)
+
+    def result(self) -> Result:
+        if not self.over:
+            raise RuntimeError("the match is not over")
+        best = min(self.ranks)
+        return Result(
+            scores=self._scores(),
+            ranks=tuple(self.ranks),
+            winners=tuple(s for s, r in enumerate(self.ranks) if r == best),
+            reason=self.reason,
+        )
+
+    # -- copies and determinization ---------------------------------------------------------------
+
+    def clone(self) -> RepezitaState:
+        """An independent copy, without deepcopy (cards, actions and events are immutable)."""
+        other = copy.copy(self)
+        other.hands = [list(h) for h in self.hands]
+        other.known = [list(k) for k in self.known]
+        other.aside = list(self.aside)
+        other.pile = list(self.pile)
+        other.dead = list(self.dead)
+        other.finished = list(self.finished)
+        other.ranks = list(self.ranks)
+        other.submissions = list(self.submissions)
+        other.pile_states = list(self.pile_states)
+        other._plays = list(self._plays)  # the inner lists are replaced, never mutated
+        other._log = list(self._log)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        return other
+
+    def sample_world(self, seat: int, rng: random.Random) -> RepezitaState:
+        world = self.clone()
+        others = [s for s in range(self.players) if s != seat]
+        pool: list[Card] = list(self.aside)
+        sizes: dict[int | str, int] = {}
+        for s in others:
+            hidden = Counter(self.hands[s])
+            hidden.subtract(self.known[s])
+            pool.extend(hidden.elements())
+            sizes[s] = len(self.hands[s]) - len(self.known[s])
+        sizes["aside"] = len(self.aside)
+        dealt = deal_hidden(pool, sizes, rng)
+        for s in others:
+            world.hands[s] = list(self.known[s]) + dealt[s]
+            world._hand_changed(s)
+            if world.submissions[s] is not None:
+                world.submissions[s] = PASS  # the real card must not leak into the sample
+        world.aside = dealt["aside"]
+        world._reseed_for_sample(rng)
+        return world
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The history tuple is a cache of the log filled by queries; leave it out so that a
+        # query never changes what the state pickles to.
+        state = self.__dict__.copy()
+        state["_history"] = ()
+        return state
+
+
+def _cards(cards: str | Iterable[Card]) -> list[Card]:
+    return parse_cards(cards) if isinstance(cards, str) else list(cards)
+
+
+def _by_rank(card: Card) -> tuple[int, int]:
+    return (card.rank, int(card.suit))
+
+
+SPEC = register(
+    GameSpec(
+        name="repezita",
+        title="Repezita",
+        players=tuple(range(2, 13)),
+        summary="Race to shed your hand on one pile, one rank up or down; a wrong card costs it.",
+        options=(
+            Option(
+                "mode", "tick", "tick (simultaneous, default) or realtime", ("tick", "realtime")
+            ),
+            Option("race_ms", 300, "realtime: race window for a bounce, in ms", minimum=0),
+            Option("idle_ticks", 3, "idle ticks before a pile dies or opens", minimum=1),
+            Option("idle_ms", 3000, "realtime: idle ms before a pile dies or opens", minimum=1),
+            Option("tick_cap", 5000, "ticks before the match stops", minimum=1),
+            Option("time_cap_ms", 900_000, "realtime: ms before the match stops", minimum=1),
+            Option(
+                "decks",
+                "auto",
+                "52-card decks: auto (1 for 2-6, 2 for 7-12), 1 or 2",
+                ("auto", "1", "2"),
+            ),
+        ),
+        factory=RepezitaState,
+        # Random seats rarely finish (a wrong card takes the pile): cap random matches early.
+        short_options={"tick_cap": 150, "time_cap_ms": 15_000},
+    )
+)
