@@ -1,0 +1,210 @@
+"""Play a bot over gRPC: the same ``act(view, legal)`` that plays in-process.
+
+    levata bot run heuristic --game whist --server localhost:50051 --token SECRET
+
+The client says Hello, then for every match the referee seats it in keeps the events it is
+sent (so the view it hands the bot has the full history, exactly as in-process) and answers
+each DecisionRequest with the index of the bot's action. If the stream breaks it reconnects
+with its resume token and the last event it saw, within ``reconnect_s``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import grpc
+
+from levata.bots.base import Bot
+from levata.bots.wire import action_from_pb, action_to_pb, event_from_pb, view_from_pb
+from levata.engine import Event
+from levata.v1 import arena_pb2, arena_pb2_grpc
+
+__all__ = ["PROTOCOL_VERSION", "BotClient", "MatchSession"]
+
+PROTOCOL_VERSION = "1"
+log = logging.getLogger("levata.bots.sdk")
+
+BotFactory = Callable[[str, int, str], Bot]
+"""Makes the bot for one match: ``factory(game, seat, match_id)``."""
+
+
+@dataclass
+class MatchSession:
+    """What the client knows of one match."""
+
+    match_id: str
+    game: str
+    seat: int
+    bot: Bot
+    history: list[Event] = field(default_factory=list)
+    last_seq: int = -1
+    result: arena_pb2.MatchEnd | None = None
+
+
+class BotClient:
+    """Connects one bot to a referee and plays until told to stop."""
+
+    def __init__(
+        self,
+        factory: BotFactory,
+        server: str,
+        token: str,
+        name: str = "",
+        games: tuple[str, ...] = (),
+        tls_ca: bytes | None = None,
+        max_matches: int | None = None,
+        reconnect_s: float = 10.0,
+        on_message: Callable[[arena_pb2.PlayResponse], None] | None = None,
+        decider: Decider | None = None,
+    ) -> None:
+        self.factory = factory
+        self.server = server
+        self.token = token
+        self.name = name
+        self.games = games
+        self.tls_ca = tls_ca
+        self.max_matches = max_matches
+        self.reconnect_s = reconnect_s
+        self.on_message = on_message
+        self.decider = decider or decide_with_bot
+        self.sessions: dict[str, MatchSession] = {}
+        self.finished: list[MatchSession] = []
+        self.resume_token = ""
+        self._out: asyncio.Queue[arena_pb2.PlayRequest | None] | None = None
+
+    def _channel(self) -> grpc.aio.Channel:
+        if self.tls_ca is not None:
+            return grpc.aio.secure_channel(self.server, grpc.ssl_channel_credentials(self.tls_ca))
+        return grpc.aio.insecure_channel(self.server)
+
+    async def run(self) -> list[MatchSession]:
+        """Play until ``max_matches`` matches ended or the server closes the stream."""
+        deadline = None
+        while True:
+            try:
+                await self._stream()
+                return self.finished
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() in (
+                    grpc.StatusCode.UNAUTHENTICATED,
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                ):
+                    raise
+                loop = asyncio.get_running_loop()
+                deadline = deadline or loop.time() + self.reconnect_s
+                if loop.time() > deadline:
+                    raise
+                log.warning("stream lost (%s); reconnecting", exc.code().name)
+                await asyncio.sleep(0.2)
+
+    def _hello(self) -> arena_pb2.PlayRequest:
+        return arena_pb2.PlayRequest(
+            hello=arena_pb2.Hello(
+                token=self.token,
+                name=self.name,
+                protocol_version=PROTOCOL_VERSION,
+                games=list(self.games),
+                resume_token=self.resume_token,
+                last_seen={m: s.last_seq for m, s in self.sessions.items()},
+            )
+        )
+
+    async def _stream(self) -> None:
+        out: asyncio.Queue[arena_pb2.PlayRequest | None] = asyncio.Queue()
+        self._out = out
+        out.put_nowait(self._hello())
+
+        async def outgoing():
+            while (msg := await out.get()) is not None:
+                yield msg
+
+        async with self._channel() as channel:
+            call = arena_pb2_grpc.ArenaServiceStub(channel).Play(outgoing())
+            async for msg in call:
+                if self.on_message is not None:
+                    self.on_message(msg)
+                if self._handle(msg):
+                    out.put_nowait(None)
+                    call.cancel()
+                    return
+
+    def send(self, msg: arena_pb2.PlayRequest) -> None:
+        """Queue a raw message on the current stream (tests use it to misbehave)."""
+        assert self._out is not None
+        self._out.put_nowait(msg)
+
+    def _handle(self, msg: arena_pb2.PlayResponse) -> bool:
+        """Handle one message; True when the client is done."""
+        kind = msg.WhichOneof("message")
+        if kind == "welcome":
+            self.resume_token = msg.welcome.resume_token
+        elif kind == "match_start":
+            s = msg.match_start
+            if s.match_id not in self.sessions:
+                bot = self.factory(s.game, s.seat, s.match_id)
+                self.sessions[s.match_id] = MatchSession(s.match_id, s.game, s.seat, bot)
+        elif kind == "event":
+            session = self.sessions.get(msg.event.match_id)
+            if session is not None and msg.event.event.seq > session.last_seq:
+                session.history.append(event_from_pb(msg.event.event))
+                session.last_seq = msg.event.event.seq
+        elif kind == "request":
+            self._decide(msg.request)
+        elif kind == "error":
+            log.warning(
+                "reply refused: %s %s",
+                arena_pb2.ReplyErrorCode.Name(msg.error.code),
+                msg.error.message,
+            )
+        elif kind == "match_end":
+            session = self.sessions.pop(msg.match_end.match_id, None)
+            if session is not None:
+                session.result = msg.match_end
+                self.finished.append(session)
+            if self.max_matches is not None and len(self.finished) >= self.max_matches:
+                return True
+        return False
+
+    def _decide(self, req: arena_pb2.DecisionRequest) -> None:
+        session = self.sessions.get(req.match_id)
+        if session is None:
+            return
+        reply = self.decider(req, session)
+        reply.match_id, reply.request_id = req.match_id, req.request_id
+        reply.state_version = req.state_version
+        self.send(arena_pb2.PlayRequest(reply=reply))
+
+
+Decider = Callable[[arena_pb2.DecisionRequest, MatchSession], arena_pb2.ActionReply]
+"""Turns a request into a reply; the client fills in the match, request id and version."""
+
+
+def decide_with_bot(req: arena_pb2.DecisionRequest, session: MatchSession) -> arena_pb2.ActionReply:
+    """Ask the session's bot with the full view (the events received so far as history)."""
+    view = view_from_pb(req.view, history=session.history)
+    legal = [action_from_pb(la.action) for la in req.legal]
+    action = session.bot.act(view, legal)
+    reply = arena_pb2.ActionReply()
+    if action in legal:
+        reply.index = legal.index(action)
+    else:  # let the referee say why it is wrong
+        reply.action.CopyFrom(action_to_pb(action))
+    return reply
+
+
+def run_client(client: BotClient) -> int:
+    """Run a client to the end; exit status 0, or 1 with one line on stderr."""
+    try:
+        asyncio.run(client.run())
+    except grpc.aio.AioRpcError as exc:
+        print(f"error: {exc.code().name.lower()}: {exc.details()}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return 0
