@@ -54,10 +54,10 @@ class Policy:
     resume_window_ms: int = 10_000
 
     def overlay(self, msg: arena_pb2.MatchPolicy | None) -> Policy:
-        """This policy with the non-zero fields of ``msg`` in place."""
+        """This policy with the fields ``msg`` sets in place."""
         if msg is None:
             return self
-        changes = {f: getattr(msg, f) for f in asdict(self) if getattr(msg, f)}
+        changes = {f: getattr(msg, f) for f in asdict(self) if msg.HasField(f)}
         return Policy(**{**asdict(self), **changes})
 
     def to_pb(self) -> arena_pb2.MatchPolicy:
@@ -191,7 +191,7 @@ class Referee:
                 seat = self.seats[item.seat]
                 seat.outbox, seat.ever_connected = item.outbox, True
                 seat.sent_seq = -1
-            elif isinstance(item, _Detach) and self.seats[item.seat].outbox is item.outbox:
+            elif isinstance(item, _Detach) and self.seats[item.seat].outbox == item.outbox:
                 self.seats[item.seat].outbox = None
             elif isinstance(item, _Reply):
                 self._error(
@@ -280,7 +280,7 @@ class Referee:
             self._on_attach(item)
         elif isinstance(item, _Detach):
             seat = self.seats[item.seat]
-            if seat.outbox is item.outbox:
+            if seat.outbox == item.outbox:
                 seat.outbox, seat.gone_since = None, self.clock()
         elif isinstance(item, _Reply):
             self._on_reply(item)

@@ -1,0 +1,542 @@
+"""Referee throughput and decision latency: random bots, each in its own process, over gRPC.
+
+    python benchmarks/referee.py [--levels 1,8,64] [--deal-size 0] [--matches-per-level 8]
+
+What runs:
+
+* the referee as its own process (``levata serve`` on a free loopback port, a temporary
+  ``--db``, tokens for the bots ``seat0`` .. ``seat3``), so its memory can be read from
+  ``/proc/PID/status``;
+* four random-bot processes (``python -m levata.bots run random --game whist``), one per seat
+  position. One connection can hold seats in many matches at once, so bot ``seatN`` sits in
+  seat N of every concurrent match;
+* 4-player Whist, the full 24-deal schedule by default (about 470 decisions a match) or one
+  deal of ``--deal-size`` cards. A warm-up match connects the bots before anything is timed.
+
+For each concurrency level C the benchmark creates C matches at once (``AdminService.
+CreateMatch``, distinct seeds, a policy generous enough that no seat is ever struck), waits
+until all have finished (polling ``GetMatch``) and repeats that round until at least
+``--matches-per-level`` matches were played. Then, from the referee's own SQLite records:
+
+* **decisions**: the actions the bots chose (``replies`` rows with outcome ``applied``);
+* **wall s**: per round, first match created to last match finished (the referee's clock),
+  summed over the rounds;
+* **decisions/s**: decisions / wall s, all C matches together;
+* **p50 / p99 ms**: the ``latency_ms`` of those replies: the referee's time from building a
+  DecisionRequest to handling the reply, so serialising, both loopback hops, the bot's own
+  decision and any queueing in the referee's event loop are all in it;
+* **server RSS MB**: the referee's peak VmRSS while the round ran (sampled every 20 ms);
+  **RSS/match MB**: that peak less the idle VmRSS just before the matches were created,
+  divided by C; **retained MB**: idle VmRSS after the level less idle VmRSS before it (what
+  finished matches keep holding).
+
+Both the referee and the bots share this machine's cores, as they would on one host. Targets
+(issue text): p50 <= 1 ms, p99 <= 5 ms, >= 2,000 decisions/s at 64 concurrent matches. Every
+figure is reported, met or not. ``--server-profile FILE`` runs the referee under cProfile and
+writes its stats there (profiling slows it down: do not compare those figures to the targets).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import os
+import re
+import secrets
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
+
+PLAYERS = 4
+GAME = "whist"
+BOTS = [f"seat{i}" for i in range(PLAYERS)]
+#: Clocks no random bot can run out of: a strike would put a default move in the figures.
+POLICY = arena_pb2.MatchPolicy(
+    move_ms=60_000, bank_ms=600_000, startup_ms=120_000, max_strikes=1000
+)
+TARGET_P50_MS = 1.0
+TARGET_P99_MS = 5.0
+TARGET_RATE = 2_000.0
+TARGET_LEVEL = 64
+TABLE_STYLE = {"box": box.SIMPLE_HEAD, "pad_edge": False, "collapse_padding": True}
+DONE = (admin_pb2.MATCH_STATUS_FINISHED, admin_pb2.MATCH_STATUS_ABORTED)
+
+console = Console(highlight=False)
+
+
+# -- processes ---------------------------------------------------------------------------------
+
+
+def rss_mb(pid: int) -> float:
+    """Resident set size of ``pid`` in MiB (0 once the process is gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    m = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
+    return int(m.group(1)) / 1024 if m else 0.0
+
+
+def cpu_s(pid: int) -> float:
+    """User plus system CPU seconds ``pid`` has used so far (0 once it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0
+    fields = stat.rsplit(")", 1)[1].split()  # the name in parentheses may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class RssSampler:
+    """Samples a process's RSS in a thread; :meth:`peak` since the last :meth:`reset`."""
+
+    def __init__(self, pid: int, every_s: float = 0.02) -> None:
+        self.pid = pid
+        self.every_s = every_s
+        self._peak = 0.0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.every_s):
+            value = rss_mb(self.pid)
+            with self._lock:
+                self._peak = max(self._peak, value)
+
+    def reset(self) -> None:
+        with self._lock:
+            self._peak = rss_mb(self.pid)
+
+    def peak(self) -> float:
+        with self._lock:
+            return max(self._peak, rss_mb(self.pid))
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+@dataclass
+class Processes:
+    """Every child process this benchmark started, so all of them can be stopped."""
+
+    workdir: Path
+    server: subprocess.Popen[str] | None = None
+    bots: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    logs: list[Path] = field(default_factory=list)
+
+    def start_server(self, tokens: dict[str, str], profile: Path | None) -> str:
+        """Start ``levata serve`` on a free port; returns its ``HOST:PORT``."""
+        db = self.workdir / "bench.db"
+        cmd = [sys.executable]
+        if profile is not None:
+            cmd += ["-m", "cProfile", "-o", str(profile)]
+        cmd += ["-m", "levata.server.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
+        cmd += ["--db", str(db)]
+        for name, token in tokens.items():
+            cmd += ["--token", f"{name}={token}"]
+        log = self.workdir / "server.log"
+        self.logs.append(log)
+        self.server = subprocess.Popen(
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=log.open("w"),
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"},
+        )
+        assert self.server.stdout is not None
+        line = self.server.stdout.readline()  # "levata referee serving on HOST:PORT (...)"
+        m = re.search(r"serving on (\S+):(\d+)", line)
+        if m is None:
+            raise RuntimeError(f"the referee did not start: {line!r}\n{self.tail(log)}")
+        return f"{m.group(1)}:{m.group(2)}"
+
+    def start_bot(self, seat: int, server: str, token: str, matches: int) -> None:
+        log = self.workdir / f"seat{seat}.log"
+        self.logs.append(log)
+        cmd = [sys.executable, "-m", "levata.bots", "run", "random", "--game", GAME]
+        cmd += ["--server", server, "--token", token, "--seed", str(seat)]
+        cmd += ["--matches", str(matches), "--quiet"]
+        self.bots.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log.open("wb")))
+
+    def cpu(self) -> tuple[float, float]:
+        """CPU seconds used so far by the referee and by all the bots together."""
+        server = cpu_s(self.server.pid) if self.server is not None else 0.0
+        return server, sum(cpu_s(p.pid) for p in self.bots)
+
+    def check_alive(self) -> None:
+        """Raise with the logs' tails if the referee stopped or a bot failed."""
+        named = [("the referee", self.server)] + [(f"bot seat{i}", p) for i, p in enumerate(self.bots)]
+        for name, p in named:
+            if p is None or p.poll() is None or (p is not self.server and p.returncode == 0):
+                continue  # a bot leaves with status 0 once it has played all its matches
+            raise RuntimeError(
+                f"{name} exited with status {p.returncode}\n"
+                + "\n".join(self.tail(log) for log in self.logs)
+            )
+
+    @staticmethod
+    def tail(log: Path, lines: int = 15) -> str:
+        try:
+            text = log.read_text(errors="replace").splitlines()[-lines:]
+        except OSError:
+            return ""
+        return f"--- {log.name}\n" + "\n".join(text) if text else ""
+
+    def stop(self) -> None:
+        """Bots first (they may already have left), then the referee: SIGINT lets it flush
+        its records and, under cProfile, write the profile; SIGKILL whatever lingers."""
+        for p in self.bots:
+            if p.poll() is None:
+                p.terminate()
+        for p in self.bots:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                p.wait(timeout=5)
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        if self.server is not None and self.server.poll() is None:
+            self.server.send_signal(signal.SIGINT)
+            try:
+                self.server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.server.kill()
+                self.server.wait()
+
+
+# -- matches -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Level:
+    concurrent: int
+    matches: int = 0
+    decisions: int = 0
+    wall_s: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    peak_rss: float = 0.0
+    idle_before: float = 0.0
+    idle_after: float = 0.0
+    aborted: int = 0
+    substituted: int = 0
+    elapsed_s: float = 0.0  # this side's clock around the rounds, polling included
+    server_cpu_s: float = 0.0
+    bots_cpu_s: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        return self.decisions / self.wall_s if self.wall_s else 0.0
+
+    def percentile(self, q: float) -> float:
+        """Nearest-rank percentile of the latencies, ``q`` in 0..1."""
+        if not self.latencies:
+            return math.nan
+        ordered = sorted(self.latencies)
+        return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+    @property
+    def rss_per_match(self) -> float:
+        return (self.peak_rss - self.idle_before) / self.concurrent
+
+
+def play_round(
+    admin: admin_pb2_grpc.AdminServiceStub,
+    count: int,
+    first_seed: int,
+    options: dict[str, str],
+    procs: Processes,
+    timeout_s: float,
+) -> list[str]:
+    """Create ``count`` matches back to back and wait until all are over; returns their ids."""
+    ids = []
+    for k in range(count):
+        created = admin.CreateMatch(
+            admin_pb2.CreateMatchRequest(
+                game=GAME,
+                players=PLAYERS,
+                options=options,
+                seed=first_seed + k,
+                seat_bots=BOTS,
+                policy=POLICY,
+            ),
+            timeout=30,
+        )
+        ids.append(created.match.match_id)
+    deadline = time.monotonic() + timeout_s
+    waiting = list(ids)
+    while waiting:  # one GetMatch at a time: polling must not load the referee
+        status = admin.GetMatch(admin_pb2.GetMatchRequest(match_id=waiting[0]), timeout=30)
+        if status.match.status in DONE:
+            waiting.pop(0)
+            continue
+        procs.check_alive()
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{len(waiting)} matches still running after {timeout_s:g} s")
+        time.sleep(0.02)
+    return ids
+
+
+def read_records(db: Path, ids: list[str], level: Level) -> None:
+    """Add the records of matches ``ids`` to ``level``, from the referee's SQLite file."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        marks = ",".join("?" * len(ids))
+        first, last, aborted = con.execute(
+            f"SELECT MIN(created_at), MAX(finished_at), SUM(status != 'finished')"
+            f" FROM matches WHERE id IN ({marks})",
+            ids,
+        ).fetchone()
+        level.wall_s += last - first
+        level.aborted += aborted or 0
+        rows = con.execute(
+            f"SELECT latency_ms FROM replies WHERE outcome = 'applied' AND match_id IN ({marks})",
+            ids,
+        ).fetchall()
+        level.latencies += [r[0] for r in rows]
+        level.decisions += len(rows)
+        (subs,) = con.execute(
+            f"SELECT COUNT(*) FROM actions WHERE substituted = 1 AND match_id IN ({marks})", ids
+        ).fetchone()
+        level.substituted += subs
+        level.matches += len(ids)
+    finally:
+        con.close()
+
+
+def settle(sampler: RssSampler, seconds: float = 0.5) -> float:
+    """The idle RSS after a short pause (the referee finishes its last writes)."""
+    time.sleep(seconds)
+    return rss_mb(sampler.pid)
+
+
+# -- report ------------------------------------------------------------------------------------
+
+
+def report(levels: list[Level], deal: str) -> None:
+    table = Table(
+        title=f"referee on loopback: 4-player whist, {deal}, random bots in own processes",
+        caption="matches played per level: "
+        + ", ".join(str(lv.matches) for lv in levels)
+        + "\nRSS MB/match: (peak RSS - idle RSS before) / C;"
+        " kept MB: idle RSS after the level - before it",
+        **TABLE_STYLE,
+    )
+    cols = (
+        "matches\nat once",
+        "decisions",
+        "wall s",
+        "decisions\n/s",
+        "p50\nms",
+        "p99\nms",
+        "server\nRSS MB",
+        "RSS MB\n/match",
+        "kept\nMB",
+    )
+    for col in cols:
+        table.add_column(col, justify="right")
+    for lv in levels:
+        table.add_row(
+            str(lv.concurrent),
+            f"{lv.decisions:,}",
+            f"{lv.wall_s:.2f}",
+            f"{lv.rate:,.0f}",
+            f"{lv.percentile(0.50):.2f}",
+            f"{lv.percentile(0.99):.2f}",
+            f"{lv.peak_rss:.1f}",
+            f"{lv.rss_per_match:.2f}",
+            f"{lv.idle_after - lv.idle_before:.1f}",
+        )
+    console.print(table)
+    for lv in levels:
+        if lv.aborted or lv.substituted:
+            console.print(
+                f"warning: at {lv.concurrent} at once, {lv.aborted} match(es) aborted and "
+                f"{lv.substituted} move(s) substituted for late seats"
+            )
+    cpu = Table(
+        title="where the time goes: CPU per decision (1 core = 100%)",
+        caption="Little's law: whist has one request out per match, so once the machine is "
+        "busy latency ~ C / throughput",
+        **TABLE_STYLE,
+    )
+    cols = (
+        "matches\nat once",
+        "referee\nCPU ms",
+        "referee\ncore %",
+        "bots\nCPU ms",
+        "bots\ncore %",
+        "mean\nlatency ms",
+        "C / rate\nms",
+    )
+    for col in cols:
+        cpu.add_column(col, justify="right")
+    for lv in levels:
+        if not lv.decisions or not lv.elapsed_s:
+            continue
+        cpu.add_row(
+            str(lv.concurrent),
+            f"{lv.server_cpu_s / lv.decisions * 1e3:.2f}",
+            f"{lv.server_cpu_s / lv.elapsed_s:.0%}",
+            f"{lv.bots_cpu_s / lv.decisions * 1e3:.2f}",
+            f"{lv.bots_cpu_s / lv.elapsed_s:.0%}",
+            f"{sum(lv.latencies) / len(lv.latencies):.2f}",
+            f"{lv.concurrent / lv.rate * 1e3:.2f}",
+        )
+    console.print(cpu)
+    at = {lv.concurrent: lv for lv in levels}
+    target = at.get(TARGET_LEVEL)
+    if target is None:
+        console.print(f"targets are set at {TARGET_LEVEL} matches at once: not run")
+        return
+    checks = (
+        ("p50 latency", 0.50, TARGET_P50_MS),
+        ("p99 latency", 0.99, TARGET_P99_MS),
+    )
+    for name, q, goal in checks:
+        value = target.percentile(q)
+        others = ", ".join(
+            f"{lv.percentile(q):.2f} ms at {lv.concurrent}"
+            for lv in levels
+            if lv.concurrent != TARGET_LEVEL
+        )
+        console.print(
+            f"{name} <= {goal:g} ms at {TARGET_LEVEL} at once: {value:.2f} ms: "
+            f"{verdict(value <= goal)}" + (f" ({others})" if others else "")
+        )
+    console.print(
+        f"throughput >= {TARGET_RATE:,.0f} decisions/s at {TARGET_LEVEL} at once: "
+        f"{target.rate:,.0f}/s: {verdict(target.rate >= TARGET_RATE)}"
+    )
+
+
+def verdict(met: bool) -> str:
+    return "[green]met[/]" if met else "[red]missed[/]"
+
+
+# -- main --------------------------------------------------------------------------------------
+
+
+def parse_levels(text: str) -> list[int]:
+    try:
+        levels = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of integers: {text!r}") from None
+    if not levels or min(levels) < 1:
+        raise argparse.ArgumentTypeError("levels are positive integers")
+    return levels
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--levels",
+        type=parse_levels,
+        default=[1, 8, 64],
+        help="concurrent matches to measure, comma-separated (default 1,8,64)",
+    )
+    parser.add_argument(
+        "--deal-size",
+        type=int,
+        default=0,
+        help="whist deal_size: 0 plays the full 24-deal schedule (default), 1-8 one deal",
+    )
+    parser.add_argument(
+        "--matches-per-level",
+        type=int,
+        default=8,
+        help="play rounds of C concurrent matches until at least this many (default 8)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=600, help="seconds one round may take (default 600)"
+    )
+    parser.add_argument(
+        "--server-profile", type=Path, help="run the referee under cProfile; write stats here"
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the temporary db and logs")
+    args = parser.parse_args()
+
+    options = {"deal_size": str(args.deal_size)}
+    deal = "full schedule" if args.deal_size == 0 else f"one {args.deal_size}-card deal"
+    rounds = {c: max(1, math.ceil(args.matches_per_level / c)) for c in args.levels}
+    total = 1 + sum(c * r for c, r in rounds.items())
+
+    workdir = Path(tempfile.mkdtemp(prefix="levata-bench-"))
+    procs = Processes(workdir)
+    tokens = {name: secrets.token_hex(12)  # never starts with '-' for name in BOTS}
+    sampler: RssSampler | None = None
+    levels: list[Level] = []
+    try:
+        profile = args.server_profile.resolve() if args.server_profile else None
+        server = procs.start_server(tokens, profile)
+        assert procs.server is not None
+        for seat, name in enumerate(BOTS):
+            procs.start_bot(seat, server, tokens[name], total)
+        sampler = RssSampler(procs.server.pid)
+        with grpc.insecure_channel(server) as channel:
+            admin = admin_pb2_grpc.AdminServiceStub(channel)
+            # Warm-up: the bots connect (a match waits for them) and both sides load everything.
+            play_round(admin, 1, 10**6, {"deal_size": "1"}, procs, args.timeout)
+            seed = 0
+            for c in args.levels:
+                level = Level(c, idle_before=settle(sampler))
+                console.print(f"{c} concurrent: {rounds[c]} round(s)...", style="dim")
+                for _ in range(rounds[c]):
+                    sampler.reset()
+                    cpu_before, started = procs.cpu(), time.perf_counter()
+                    ids = play_round(admin, c, seed, options, procs, args.timeout)
+                    cpu_after = procs.cpu()
+                    level.elapsed_s += time.perf_counter() - started
+                    level.server_cpu_s += cpu_after[0] - cpu_before[0]
+                    level.bots_cpu_s += cpu_after[1] - cpu_before[1]
+                    level.peak_rss = max(level.peak_rss, sampler.peak())
+                    seed += c
+                    read_records(workdir / "bench.db", ids, level)
+                level.idle_after = settle(sampler)
+                levels.append(level)
+                console.print(
+                    f"{c} concurrent: {level.matches} matches, {level.decisions:,} decisions,"
+                    f" {level.rate:,.0f}/s, p50 {level.percentile(0.5):.2f} ms,"
+                    f" p99 {level.percentile(0.99):.2f} ms",
+                    style="dim",
+                )
+    except grpc.RpcError as exc:
+        console.print(f"error: the referee answered {exc.code().name}: {exc.details()}")
+        sys.exit(1)
+    except RuntimeError as exc:
+        console.print(f"error: {exc}", markup=False)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        console.print("interrupted")
+        sys.exit(130)
+    finally:
+        if sampler is not None:
+            sampler.stop()
+        procs.stop()
+        if args.keep:
+            console.print(f"records and logs kept in {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+    report(levels, deal)
+    if args.server_profile:
+        console.print(f"referee profile written to {args.server_profile}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,291 @@
+"""The referee against a real server on loopback, with real bot processes and raw clients."""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from live import LiveServer, RawBot, bot_process
+
+from levata.engine import all_games
+from levata.server.replay import export_match, replay_match
+from levata.v1 import admin_pb2, arena_pb2, arena_pb2_grpc, game_pb2
+
+GAMES = [s.name for s in all_games()]
+E = arena_pb2.ReplyErrorCode
+
+
+@pytest.fixture
+def server(tmp_path):
+    live = LiveServer(tmp_path / "referee.db")
+    yield live
+    live.stop()
+
+
+def whist_for(server: LiveServer, bot: str, **policy: int) -> tuple[str, RawBot]:
+    """A 3-seat Whist deal whose every seat belongs to one raw client."""
+    token = server.add_bot(bot)
+    raw = RawBot(server, token)
+    raw.next("welcome")
+    match_id = server.create("whist", [bot] * 3, options={"deal_size": "2"}, **policy)
+    return match_id, raw
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_full_match_with_bot_processes(server, game, tmp_path):
+    """Every registered game, each bot its own process; the record replays identically."""
+    kinds = ["heuristic", "random", "random"]
+    names = [f"{k}{i}" for i, k in enumerate(kinds)]
+    procs = [bot_process(k, game, server, server.add_bot(n), seed=i,
+                         log=tmp_path / f"{n}.log") for i, (k, n) in enumerate(zip(kinds, names, strict=True))]
+    match_id = server.create(game, names, seed=11)
+    info = server.wait(match_id)
+    for p in procs:
+        assert p.wait(timeout=30) == 0
+    assert info.status == admin_pb2.MATCH_STATUS_FINISHED
+    assert sorted(info.result.ranks)[0] == 1 and not info.result.forfeited
+    assert list(info.strikes) == [0, 0, 0]
+    ok, why = replay_match(server.store, match_id)
+    assert ok, why
+    record = export_match(server.store, match_id)
+    assert record["events"] and record["actions"] and record["replies"]
+
+
+def test_bad_token_is_unauthenticated(server):
+    raw = RawBot(server, "not-a-token")
+    assert raw.error_code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_wrong_protocol_version(server):
+    token = server.add_bot("old")
+    channel = grpc.insecure_channel(server.address)
+    hello = arena_pb2.PlayRequest(hello=arena_pb2.Hello(token=token, protocol_version="0"))
+    call = arena_pb2_grpc.ArenaServiceStub(channel).Play(iter([hello]))
+    with pytest.raises(grpc.RpcError) as exc:
+        list(call)
+    assert exc.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "protocol version" in exc.value.details()
+    channel.close()
+
+
+def test_faults_are_messages_and_change_nothing(server):
+    match_id, raw = whist_for(server, "faulty")
+    req = raw.next("request")
+    before = server.applied(match_id)
+    cases = [
+        (arena_pb2.ActionReply(match_id="nope", request_id=req.request_id), "UNKNOWN_MATCH"),
+        (arena_pb2.ActionReply(match_id=match_id, request_id="nope", index=0), "UNKNOWN_REQUEST"),
+        (arena_pb2.ActionReply(match_id=match_id, request_id=req.request_id,
+                               state_version=req.state_version + 5, index=0), "STALE_VERSION"),
+        (arena_pb2.ActionReply(match_id=match_id, request_id=req.request_id,
+                               state_version=req.state_version), "MALFORMED"),
+        (arena_pb2.ActionReply(match_id=match_id, request_id=req.request_id,
+                               state_version=req.state_version, index=99), "ILLEGAL_ACTION"),
+        (arena_pb2.ActionReply(match_id=match_id, request_id=req.request_id,
+                               state_version=req.state_version,
+                               action=game_pb2.Action(notation="bid 7")), "ILLEGAL_ACTION"),
+        (arena_pb2.ActionReply(match_id=match_id, request_id=req.request_id,
+                               state_version=req.state_version,
+                               action=game_pb2.Action(notation="")), "MALFORMED"),
+    ]
+    for reply, code in cases:
+        raw.send(reply)
+        err = raw.next("error")
+        assert E.Name(err.code) == f"REPLY_ERROR_CODE_{code}", err.message
+        assert err.message
+    assert server.applied(match_id) == before  # nothing was applied
+    raw.reply(req, index=0)  # the same request still takes a good answer
+    applied = raw.next("applied")
+    assert not applied.substituted and applied.request_id == req.request_id
+    assert server.applied(match_id) == before + 1
+    outcomes = [r["outcome"] for r in server.store.replies(match_id)]
+    assert outcomes.count("applied") == 1 and "stale_version" in outcomes
+    raw.close()
+
+
+def test_reply_for_another_seat(server):
+    tokens = [server.add_bot(f"p{i}") for i in range(3)]
+    raws = [RawBot(server, t) for t in tokens]
+    match_id = server.create("whist", ["p0", "p1", "p2"], options={"deal_size": "2"})
+    reqs = {}
+    for raw in raws:
+        raw.next("match_start")
+    seat_to_act = server.info(match_id)  # whoever is asked first
+    assert seat_to_act.status == admin_pb2.MATCH_STATUS_RUNNING
+    for i, raw in enumerate(raws):
+        try:
+            reqs[i] = raw.next("request", timeout=1)
+        except Exception:
+            continue
+    (seat, req), = reqs.items()
+    thief = raws[(seat + 1) % 3]
+    thief.send(arena_pb2.ActionReply(match_id=match_id, request_id=req.request_id,
+                                     state_version=req.state_version, index=0))
+    err = thief.next("error")
+    assert err.code == E.REPLY_ERROR_CODE_WRONG_SEAT
+    assert server.applied(match_id) == 0
+    for raw in raws:
+        raw.close()
+
+
+def test_oversized_message_is_refused(tmp_path):
+    live = LiveServer(tmp_path / "small.db", max_message_bytes=64 * 1024)
+    try:
+        match_id, raw = whist_for(live, "big")
+        req = raw.next("request")
+        raw.reply(req, index=None, action=game_pb2.Action(notation="x" * 200_000))
+        assert raw.error_code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert live.applied(match_id) == 0
+    finally:
+        live.stop()
+
+
+def test_late_bot_gets_a_default_move_and_a_strike(server):
+    match_id, raw = whist_for(server, "sleepy", move_ms=150, bank_ms=100, max_strikes=5)
+    req = raw.next("request")
+    assert 0 < req.time_left_ms <= 250 and req.bank_left_ms == 100
+    start = time.monotonic()
+    applied = raw.next("applied")  # we never answer
+    waited = time.monotonic() - start
+    assert applied.substituted and applied.strikes == 1
+    assert 0.15 <= waited < 2.0
+    assert applied.request_id == req.request_id
+    legal = [la.action.notation for la in req.legal]
+    assert applied.action.notation in legal
+    assert server.info(match_id).strikes[req.seat] == 1
+    nxt = raw.next("request")
+    while nxt.seat != req.seat:  # the other seats time out too; wait for this seat's turn
+        nxt = raw.next("request")
+    assert nxt.bank_left_ms == 0  # its bank was spent waiting
+    raw.close()
+
+
+def test_too_many_strikes_forfeit(server):
+    match_id, raw = whist_for(server, "asleep", move_ms=50, bank_ms=0, max_strikes=2)
+    info = server.wait(match_id, timeout=30)
+    assert info.result.reason == "forfeit"
+    assert len(info.result.forfeited) >= 1
+    raw.close()
+
+
+def test_slow_reply_spends_the_bank(server):
+    match_id, raw = whist_for(server, "slow", move_ms=100, bank_ms=5000)
+    req = raw.next("request")
+    time.sleep(0.4)
+    raw.reply(req, index=0)
+    raw.next("applied")
+    nxt = raw.next("request")
+    while nxt.seat != req.seat:  # answer the other seats at once
+        raw.reply(nxt, index=0)
+        nxt = raw.next("request")
+    assert 4500 <= nxt.bank_left_ms <= 4750
+    raw.close()
+
+
+def test_killed_bot_reconnects_and_finishes(server, tmp_path):
+    names = ["k0", "k1", "k2"]
+    tokens = [server.add_bot(n) for n in names]
+    procs = [bot_process("random", "whist", server, t, seed=i) for i, t in enumerate(tokens)]
+    match_id = server.create("whist", names, options={"deal_size": "6"}, move_ms=3000)
+    deadline = time.monotonic() + 30
+    while server.applied(match_id) < 5 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    procs[0].send_signal(signal.SIGKILL)
+    procs[0].wait()
+    mid = server.applied(match_id)
+    assert mid < 30, "the match ended before the kill"
+    procs[0] = bot_process("random", "whist", server, tokens[0], seed=99)
+    info = server.wait(match_id)
+    assert info.status == admin_pb2.MATCH_STATUS_FINISHED
+    assert info.result.reason == "complete" and not info.result.forfeited
+    for p in procs:
+        assert p.wait(timeout=30) == 0
+    assert replay_match(server.store, match_id)[0]
+
+
+def test_bot_that_never_returns_is_forfeited(server):
+    names = ["g0", "g1", "g2"]
+    tokens = [server.add_bot(n) for n in names]
+    procs = [bot_process("random", "whist", server, t, seed=i) for i, t in enumerate(tokens)]
+    match_id = server.create("whist", names, options={"deal_size": "8"}, move_ms=5000,
+                             resume_window_ms=300)
+    deadline = time.monotonic() + 30
+    while server.applied(match_id) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    procs[1].send_signal(signal.SIGKILL)
+    info = server.wait(match_id, timeout=30)
+    assert info.result.reason == "forfeit" and list(info.result.forfeited) == [1]
+    assert info.result.ranks[1] == 3
+    for p in (procs[0], procs[2]):
+        assert p.wait(timeout=30) == 0
+
+
+def test_resume_with_token_gets_missed_events_and_pending_request(server):
+    match_id, raw = whist_for(server, "blinky", move_ms=10_000)
+    welcome = next(m.welcome for m in raw.seen if m.WhichOneof("message") == "welcome")
+    first = raw.next("request")
+    raw.reply(first, index=0)
+    raw.next("applied")
+    pending = raw.next("request")
+    seen = [m.event.event.seq for m in raw.seen if m.WhichOneof("message") == "event"]
+    last = max(seen)
+    raw.close()
+    time.sleep(0.2)
+    back = RawBot(server, _token_of(server, "blinky"),
+                  resume_token=welcome.resume_token, last_seen={match_id: last - 1})
+    assert back.next("welcome").resumed
+    again = back.next("request")
+    events = [m.event.event.seq for m in back.seen if m.WhichOneof("message") == "event"]
+    assert events and min(events) == last  # only what it missed (here: the last one again)
+    assert again.request_id == pending.request_id
+    assert again.time_left_ms < pending.time_left_ms
+    back.reply(again, index=0)
+    assert not back.next("applied").substituted
+    back.close()
+
+
+def _token_of(server: LiveServer, bot: str) -> str:
+    return next(t for t, b in server.arena.tokens.items() if b == bot)
+
+
+def test_health_and_reflection(server):
+    health = health_pb2_grpc.HealthStub(server.channel)
+    for name in ("", "levata.v1.ArenaService", "levata.v1.AdminService"):
+        resp = health.Check(health_pb2.HealthCheckRequest(service=name), timeout=5)
+        assert resp.status == health_pb2.HealthCheckResponse.SERVING
+    refl = reflection_pb2_grpc.ServerReflectionStub(server.channel)
+    answers = refl.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(
+        list_services="")]), timeout=5)
+    names = {s.name for a in answers for s in a.list_services_response.service}
+    assert {"levata.v1.ArenaService", "levata.v1.AdminService"} <= names
+
+
+def test_admin_lists_gets_and_validates(server):
+    server.add_bot("a")
+    with pytest.raises(grpc.RpcError) as exc:
+        server.create("poker", ["a"] * 3)
+    assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "unknown game" in exc.value.details()
+    with pytest.raises(grpc.RpcError) as exc:
+        server.create("whist", ["a", "stranger", "a"])
+    assert "unknown bot" in exc.value.details()
+    match_id = server.create("whist", ["a"] * 3)
+    listed = server.admin.ListMatches(admin_pb2.ListMatchesRequest(), timeout=5)
+    assert match_id in [m.match_id for m in listed.matches]
+    with pytest.raises(grpc.RpcError) as exc:
+        server.admin.GetMatch(admin_pb2.GetMatchRequest(match_id="missing"), timeout=5)
+    assert exc.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_startup_allowance_forfeits_a_no_show(server):
+    server.add_bot("present")
+    server.add_bot("absent")
+    raw = RawBot(server, _token_of(server, "present"))
+    match_id = server.create("whist", ["present", "absent", "present"], startup_ms=300)
+    info = server.wait(match_id, timeout=10)
+    assert info.result.reason == "forfeit" and list(info.result.forfeited) == [1]
+    raw.close()
