@@ -25,10 +25,10 @@ until all have finished (polling ``GetMatch``) and repeats that round until at l
 * **p50 / p99 ms**: the ``latency_ms`` of those replies: the referee's time from building a
   DecisionRequest to handling the reply, so serialising, both loopback hops, the bot's own
   decision and any queueing in the referee's event loop are all in it;
-* **server RSS MB**: the referee's peak VmRSS while the round ran (sampled every 20 ms);
-  **RSS/match MB**: that peak less the idle VmRSS just before the matches were created,
-  divided by C; **retained MB**: idle VmRSS after the level less idle VmRSS before it (what
-  finished matches keep holding).
+* **server RSS MB**: the referee's peak VmRSS while the level ran (sampled every 20 ms);
+  **RSS MB/match**: per round, the peak less the VmRSS just before its matches were created,
+  divided by C (mean over rounds); **kept MB/match**: idle VmRSS after the level less idle
+  VmRSS before it, per match played (what finished matches go on holding).
 
 Both the referee and the bots share this machine's cores, as they would on one host. Targets
 (issue text): p50 <= 1 ms, p99 <= 5 ms, >= 2,000 decisions/s at 64 concurrent matches. Every
@@ -120,9 +120,11 @@ class RssSampler:
             with self._lock:
                 self._peak = max(self._peak, value)
 
-    def reset(self) -> None:
+    def reset(self) -> float:
+        """Start a new peak from the RSS now; returns that RSS."""
         with self._lock:
             self._peak = rss_mb(self.pid)
+            return self._peak
 
     def peak(self) -> float:
         with self._lock:
@@ -154,13 +156,14 @@ class Processes:
             cmd += ["--token", f"{name}={token}"]
         log = self.workdir / "server.log"
         self.logs.append(log)
-        self.server = subprocess.Popen(
-            cmd,
-            stdout=subprocess.PIPE,
-            stderr=log.open("w"),
-            text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"},
-        )
+        with log.open("w") as err:  # the child keeps its own copy of the descriptor
+            self.server = subprocess.Popen(
+                cmd,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                text=True,
+                env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"},
+            )
         assert self.server.stdout is not None
         line = self.server.stdout.readline()  # "levata referee serving on HOST:PORT (...)"
         m = re.search(r"serving on (\S+):(\d+)", line)
@@ -174,7 +177,8 @@ class Processes:
         cmd = [sys.executable, "-m", "levata.bots", "run", "random", "--game", GAME]
         cmd += ["--server", server, "--token", token, "--seed", str(seat)]
         cmd += ["--matches", str(matches), "--quiet"]
-        self.bots.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log.open("wb")))
+        with log.open("wb") as err:
+            self.bots.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err))
 
     def cpu(self) -> tuple[float, float]:
         """CPU seconds used so far by the referee and by all the bots together."""
@@ -183,7 +187,8 @@ class Processes:
 
     def check_alive(self) -> None:
         """Raise with the logs' tails if the referee stopped or a bot failed."""
-        named = [("the referee", self.server)] + [(f"bot seat{i}", p) for i, p in enumerate(self.bots)]
+        named = [("the referee", self.server)]
+        named += [(f"bot seat{i}", p) for i, p in enumerate(self.bots)]
         for name, p in named:
             if p is None or p.poll() is None or (p is not self.server and p.returncode == 0):
                 continue  # a bot leaves with status 0 once it has played all its matches
@@ -202,7 +207,8 @@ class Processes:
 
     def stop(self) -> None:
         """Bots first (they may already have left), then the referee: SIGINT lets it flush
-        its records and, under cProfile, write the profile; SIGKILL whatever lingers."""
+        its records and, under cProfile, write the profile; SIGKILL whatever lingers (a
+        referee interrupted with matches still running does not always stop on SIGINT)."""
         for p in self.bots:
             if p.poll() is None:
                 p.terminate()
@@ -215,7 +221,7 @@ class Processes:
         if self.server is not None and self.server.poll() is None:
             self.server.send_signal(signal.SIGINT)
             try:
-                self.server.wait(timeout=30)
+                self.server.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.server.kill()
                 self.server.wait()
@@ -232,8 +238,9 @@ class Level:
     wall_s: float = 0.0
     latencies: list[float] = field(default_factory=list)
     peak_rss: float = 0.0
-    idle_before: float = 0.0
-    idle_after: float = 0.0
+    idle_before: float = 0.0  # before the level's first round
+    idle_after: float = 0.0  # after its last round
+    growth: list[float] = field(default_factory=list)  # per round: peak - RSS just before
     aborted: int = 0
     substituted: int = 0
     elapsed_s: float = 0.0  # this side's clock around the rounds, polling included
@@ -253,7 +260,13 @@ class Level:
 
     @property
     def rss_per_match(self) -> float:
-        return (self.peak_rss - self.idle_before) / self.concurrent
+        """Mean over the rounds of (peak RSS - RSS just before the round) / C."""
+        return sum(self.growth) / len(self.growth) / self.concurrent if self.growth else 0.0
+
+    @property
+    def kept_per_match(self) -> float:
+        """Idle RSS the level left behind, per match it played."""
+        return (self.idle_after - self.idle_before) / self.matches if self.matches else 0.0
 
 
 def play_round(
@@ -334,8 +347,8 @@ def report(levels: list[Level], deal: str) -> None:
         title=f"referee on loopback: 4-player whist, {deal}, random bots in own processes",
         caption="matches played per level: "
         + ", ".join(str(lv.matches) for lv in levels)
-        + "\nRSS MB/match: (peak RSS - idle RSS before) / C;"
-        " kept MB: idle RSS after the level - before it",
+        + "\nRSS MB/match: (peak RSS - RSS before the round) / C\n"
+        "kept MB/match: (idle RSS after the level - before it) / matches played",
         **TABLE_STYLE,
     )
     cols = (
@@ -347,7 +360,7 @@ def report(levels: list[Level], deal: str) -> None:
         "p99\nms",
         "server\nRSS MB",
         "RSS MB\n/match",
-        "kept\nMB",
+        "kept MB\n/match",
     )
     for col in cols:
         table.add_column(col, justify="right")
@@ -361,7 +374,7 @@ def report(levels: list[Level], deal: str) -> None:
             f"{lv.percentile(0.99):.2f}",
             f"{lv.peak_rss:.1f}",
             f"{lv.rss_per_match:.2f}",
-            f"{lv.idle_after - lv.idle_before:.1f}",
+            f"{lv.kept_per_match:.2f}",
         )
     console.print(table)
     for lv in levels:
@@ -412,16 +425,16 @@ def report(levels: list[Level], deal: str) -> None:
     for name, q, goal in checks:
         value = target.percentile(q)
         others = ", ".join(
-            f"{lv.percentile(q):.2f} ms at {lv.concurrent}"
+            f"{lv.percentile(q):.2f} at {lv.concurrent}"
             for lv in levels
             if lv.concurrent != TARGET_LEVEL
         )
         console.print(
-            f"{name} <= {goal:g} ms at {TARGET_LEVEL} at once: {value:.2f} ms: "
+            f"{name} <= {goal:g} ms at {TARGET_LEVEL}: {value:.2f} ms: "
             f"{verdict(value <= goal)}" + (f" ({others})" if others else "")
         )
     console.print(
-        f"throughput >= {TARGET_RATE:,.0f} decisions/s at {TARGET_LEVEL} at once: "
+        f"throughput >= {TARGET_RATE:,.0f} decisions/s at {TARGET_LEVEL}: "
         f"{target.rate:,.0f}/s: {verdict(target.rate >= TARGET_RATE)}"
     )
 
@@ -477,9 +490,11 @@ def main() -> None:
     rounds = {c: max(1, math.ceil(args.matches_per_level / c)) for c in args.levels}
     total = 1 + sum(c * r for c, r in rounds.items())
 
+    # SIGTERM unwinds like Ctrl-C does, so the finally below still stops every child process.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     workdir = Path(tempfile.mkdtemp(prefix="levata-bench-"))
     procs = Processes(workdir)
-    tokens = {name: secrets.token_hex(12)  # never starts with '-' for name in BOTS}
+    tokens = {name: secrets.token_hex(12) for name in BOTS}  # hex: never starts with '-'
     sampler: RssSampler | None = None
     levels: list[Level] = []
     try:
@@ -498,14 +513,16 @@ def main() -> None:
                 level = Level(c, idle_before=settle(sampler))
                 console.print(f"{c} concurrent: {rounds[c]} round(s)...", style="dim")
                 for _ in range(rounds[c]):
-                    sampler.reset()
+                    before = sampler.reset()
                     cpu_before, started = procs.cpu(), time.perf_counter()
                     ids = play_round(admin, c, seed, options, procs, args.timeout)
                     cpu_after = procs.cpu()
                     level.elapsed_s += time.perf_counter() - started
                     level.server_cpu_s += cpu_after[0] - cpu_before[0]
                     level.bots_cpu_s += cpu_after[1] - cpu_before[1]
-                    level.peak_rss = max(level.peak_rss, sampler.peak())
+                    peak = sampler.peak()
+                    level.peak_rss = max(level.peak_rss, peak)
+                    level.growth.append(peak - before)
                     seed += c
                     read_records(workdir / "bench.db", ids, level)
                 level.idle_after = settle(sampler)
@@ -517,7 +534,9 @@ def main() -> None:
                     style="dim",
                 )
     except grpc.RpcError as exc:
-        console.print(f"error: the referee answered {exc.code().name}: {exc.details()}")
+        console.print(
+            f"error: the referee answered {exc.code().name}: {exc.details()}", markup=False
+        )
         sys.exit(1)
     except RuntimeError as exc:
         console.print(f"error: {exc}", markup=False)

@@ -246,7 +246,8 @@ def match(
     except RuntimeError as exc:
         raise fail(str(exc)) from None
     info = outcome.info
-    table = Table(title=f"match {info.match_id}: {state.spec.title}, refereed over gRPC")
+    out.print(f"match {info.match_id}: {state.spec.title}, refereed over gRPC", soft_wrap=True)
+    table = Table()
     for col in ("rank", "seat", "bot", "score", "strikes", ""):
         table.add_column(col)
     res = info.result
@@ -256,7 +257,7 @@ def match(
             str(res.ranks[s]), str(s), kinds[s], f"{res.scores[s]:g}", str(info.strikes[s]), mark
         )
     out.print(table)
-    out.print(f"record: {db} (levata replay {info.match_id} --db {db})")
+    out.print(f"record: {db} (levata replay {info.match_id} --db {db})", soft_wrap=True)
 
 
 @app.command()

@@ -39,8 +39,9 @@ class LiveServer:
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         self.store = Store(db)
-        self.server, self.arena = self.run(start_server(self.store, port=0, policy=policy,
-                                                        **kwargs))
+        self.server, self.arena = self.run(
+            start_server(self.store, port=0, policy=policy, **kwargs)
+        )
         self.address = f"127.0.0.1:{self.arena.port}"
         self.channel = grpc.insecure_channel(self.address)
         self.admin = admin_pb2_grpc.AdminServiceStub(self.channel)
@@ -55,11 +56,18 @@ class LiveServer:
         return self.run(add())
 
     def create(
-        self, game: str, seat_bots: list[str], seed: int = 1,
-        options: dict[str, str] | None = None, **policy: int,
+        self,
+        game: str,
+        seat_bots: list[str],
+        seed: int = 1,
+        options: dict[str, str] | None = None,
+        **policy: int,
     ) -> str:
         req = admin_pb2.CreateMatchRequest(
-            game=game, players=len(seat_bots), seat_bots=seat_bots, seed=seed,
+            game=game,
+            players=len(seat_bots),
+            seat_bots=seat_bots,
+            seed=seed,
             options=QUICK_OPTIONS.get(game, {}) if options is None else options,
             policy=arena_pb2.MatchPolicy(**policy),
         )
@@ -89,30 +97,63 @@ class LiveServer:
 
 
 def bot_process(
-    kind: str, game: str, server: LiveServer, token: str, seed: int = 0, matches: int = 1,
+    kind: str,
+    game: str,
+    server: LiveServer,
+    token: str,
+    seed: int = 0,
+    matches: int = 1,
     log: Path | None = None,
 ) -> subprocess.Popen[bytes]:
     """A real bot process connected to ``server``."""
-    cmd = [sys.executable, "-m", "levata.bots", "run", kind, "--game", game, "--server",
-           server.address, "--token", token, "--seed", str(seed), "--matches", str(matches),
-           "--quiet"]
-    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
-                            stderr=log.open("wb") if log else subprocess.DEVNULL)
+    cmd = [
+        sys.executable,
+        "-m",
+        "levata.bots",
+        "run",
+        kind,
+        "--game",
+        game,
+        "--server",
+        server.address,
+        "--token",
+        token,
+        "--seed",
+        str(seed),
+        "--matches",
+        str(matches),
+        "--quiet",
+    ]
+    return subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=log.open("wb") if log else subprocess.DEVNULL
+    )
 
 
 class RawBot:
     """A hand-driven protocol client: send what you like, read what comes back."""
 
-    def __init__(self, server: LiveServer | str, token: str, resume_token: str = "",
-                 last_seen: dict[str, int] | None = None,
-                 channel_options: list[tuple[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        server: LiveServer | str,
+        token: str,
+        resume_token: str = "",
+        last_seen: dict[str, int] | None = None,
+        channel_options: list[tuple[str, Any]] | None = None,
+    ) -> None:
         address = server.address if isinstance(server, LiveServer) else server
         self.channel = grpc.insecure_channel(address, options=channel_options or [])
         self.outgoing: queue.Queue[arena_pb2.PlayRequest | None] = queue.Queue()
         self.incoming: queue.Queue[Any] = queue.Queue()
-        self.outgoing.put(arena_pb2.PlayRequest(hello=arena_pb2.Hello(
-            token=token, protocol_version="1", resume_token=resume_token,
-            last_seen=last_seen or {})))
+        self.outgoing.put(
+            arena_pb2.PlayRequest(
+                hello=arena_pb2.Hello(
+                    token=token,
+                    protocol_version="1",
+                    resume_token=resume_token,
+                    last_seen=last_seen or {},
+                )
+            )
+        )
         self.call = arena_pb2_grpc.ArenaServiceStub(self.channel).Play(self._requests())
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -152,8 +193,9 @@ class RawBot:
                 return grpc.StatusCode.OK
 
     def reply(self, req: arena_pb2.DecisionRequest, index: int | None = 0, **fields: Any) -> None:
-        msg = arena_pb2.ActionReply(match_id=req.match_id, request_id=req.request_id,
-                                    state_version=req.state_version)
+        msg = arena_pb2.ActionReply(
+            match_id=req.match_id, request_id=req.request_id, state_version=req.state_version
+        )
         if index is not None:
             msg.index = index
         for k, v in fields.items():

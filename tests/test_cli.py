@@ -75,3 +75,99 @@ def test_play_other_games(game):
     run = levata("play", "--game", game, "--bots", "heuristic,random,random", "--seed", "2")
     assert run.returncode == 0, run.stderr
     assert "final standings" in run.stdout
+
+
+def test_match_is_refereed_over_grpc_with_bot_processes(tmp_path):
+    db = tmp_path / "m.db"
+    run = levata(
+        "match",
+        "--game",
+        "whist",
+        "--bots",
+        "heuristic,random,random,random",
+        "-o",
+        "deal_size=3",
+        "--seed",
+        "4",
+        "--db",
+        str(db),
+    )
+    assert run.returncode == 0, run.stderr
+    assert "refereed over gRPC" in run.stdout and "winner" in run.stdout
+    match_id = run.stdout.split("levata replay ")[1].split()[0]
+    replay = levata("replay", match_id, "--db", str(db))
+    assert replay.returncode == 0 and "identical" in replay.stdout
+    export = levata("export", match_id, "--db", str(db), "-o", str(tmp_path / "m.json"))
+    assert export.returncode == 0
+    import json
+
+    record = json.loads((tmp_path / "m.json").read_text())
+    assert record["match"]["game"] == "whist" and record["events"] and record["replies"]
+
+
+def test_match_against_a_running_server(tmp_path):
+    import socket
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    serve = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "levata.server.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(tmp_path / "s.db"),
+            "--admin-token",
+            "sesame",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        time.sleep(1.5)
+        run = levata(
+            "match",
+            "--game",
+            "macao",
+            "--bots",
+            "heuristic,random",
+            "--server",
+            f"127.0.0.1:{port}",
+            "--admin-token",
+            "sesame",
+            "-q",
+        )
+        assert run.returncode == 0, run.stderr
+        assert "Macao, refereed over gRPC" in run.stdout
+        denied = levata(
+            "match",
+            "--game",
+            "macao",
+            "--bots",
+            "random,random",
+            "--server",
+            f"127.0.0.1:{port}",
+            "-q",
+        )
+        assert denied.returncode == 2 and "admin token" in denied.stderr
+    finally:
+        serve.terminate()
+        serve.wait(timeout=10)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("replay", "nope", "--db", "/nonexistent/x.db"), "no database"),
+        (("match", "--game", "poker"), "unknown game"),
+    ],
+)
+def test_referee_commands_fail_clearly(args, message):
+    run = levata(*args)
+    assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr

@@ -40,8 +40,10 @@ def test_full_match_with_bot_processes(server, game, tmp_path):
     """Every registered game, each bot its own process; the record replays identically."""
     kinds = ["heuristic", "random", "random"]
     names = [f"{k}{i}" for i, k in enumerate(kinds)]
-    procs = [bot_process(k, game, server, server.add_bot(n), seed=i,
-                         log=tmp_path / f"{n}.log") for i, (k, n) in enumerate(zip(kinds, names, strict=True))]
+    procs = [
+        bot_process(k, game, server, server.add_bot(n), seed=i, log=tmp_path / f"{n}.log")
+        for i, (k, n) in enumerate(zip(kinds, names, strict=True))
+    ]
     match_id = server.create(game, names, seed=11)
     info = server.wait(match_id)
     for p in procs:
@@ -79,18 +81,48 @@ def test_faults_are_messages_and_change_nothing(server):
     cases = [
         (arena_pb2.ActionReply(match_id="nope", request_id=req.request_id), "UNKNOWN_MATCH"),
         (arena_pb2.ActionReply(match_id=match_id, request_id="nope", index=0), "UNKNOWN_REQUEST"),
-        (arena_pb2.ActionReply(match_id=match_id, request_id=req.request_id,
-                               state_version=req.state_version + 5, index=0), "STALE_VERSION"),
-        (arena_pb2.ActionReply(match_id=match_id, request_id=req.request_id,
-                               state_version=req.state_version), "MALFORMED"),
-        (arena_pb2.ActionReply(match_id=match_id, request_id=req.request_id,
-                               state_version=req.state_version, index=99), "ILLEGAL_ACTION"),
-        (arena_pb2.ActionReply(match_id=match_id, request_id=req.request_id,
-                               state_version=req.state_version,
-                               action=game_pb2.Action(notation="bid 7")), "ILLEGAL_ACTION"),
-        (arena_pb2.ActionReply(match_id=match_id, request_id=req.request_id,
-                               state_version=req.state_version,
-                               action=game_pb2.Action(notation="")), "MALFORMED"),
+        (
+            arena_pb2.ActionReply(
+                match_id=match_id,
+                request_id=req.request_id,
+                state_version=req.state_version + 5,
+                index=0,
+            ),
+            "STALE_VERSION",
+        ),
+        (
+            arena_pb2.ActionReply(
+                match_id=match_id, request_id=req.request_id, state_version=req.state_version
+            ),
+            "MALFORMED",
+        ),
+        (
+            arena_pb2.ActionReply(
+                match_id=match_id,
+                request_id=req.request_id,
+                state_version=req.state_version,
+                index=99,
+            ),
+            "ILLEGAL_ACTION",
+        ),
+        (
+            arena_pb2.ActionReply(
+                match_id=match_id,
+                request_id=req.request_id,
+                state_version=req.state_version,
+                action=game_pb2.Action(notation="bid 7"),
+            ),
+            "ILLEGAL_ACTION",
+        ),
+        (
+            arena_pb2.ActionReply(
+                match_id=match_id,
+                request_id=req.request_id,
+                state_version=req.state_version,
+                action=game_pb2.Action(notation=""),
+            ),
+            "MALFORMED",
+        ),
     ]
     for reply, code in cases:
         raw.send(reply)
@@ -121,10 +153,13 @@ def test_reply_for_another_seat(server):
             reqs[i] = raw.next("request", timeout=1)
         except Exception:
             continue
-    (seat, req), = reqs.items()
+    ((seat, req),) = reqs.items()
     thief = raws[(seat + 1) % 3]
-    thief.send(arena_pb2.ActionReply(match_id=match_id, request_id=req.request_id,
-                                     state_version=req.state_version, index=0))
+    thief.send(
+        arena_pb2.ActionReply(
+            match_id=match_id, request_id=req.request_id, state_version=req.state_version, index=0
+        )
+    )
     err = thief.next("error")
     assert err.code == E.REPLY_ERROR_CODE_WRONG_SEAT
     assert server.applied(match_id) == 0
@@ -173,7 +208,7 @@ def test_too_many_strikes_forfeit(server):
 
 
 def test_slow_reply_spends_the_bank(server):
-    match_id, raw = whist_for(server, "slow", move_ms=100, bank_ms=5000)
+    _, raw = whist_for(server, "slow", move_ms=100, bank_ms=5000)
     req = raw.next("request")
     time.sleep(0.4)
     raw.reply(req, index=0)
@@ -211,8 +246,9 @@ def test_bot_that_never_returns_is_forfeited(server):
     names = ["g0", "g1", "g2"]
     tokens = [server.add_bot(n) for n in names]
     procs = [bot_process("random", "whist", server, t, seed=i) for i, t in enumerate(tokens)]
-    match_id = server.create("whist", names, options={"deal_size": "8"}, move_ms=5000,
-                             resume_window_ms=300)
+    match_id = server.create(
+        "whist", names, options={"deal_size": "8"}, move_ms=5000, resume_window_ms=300
+    )
     deadline = time.monotonic() + 30
     while server.applied(match_id) < 3 and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -235,8 +271,12 @@ def test_resume_with_token_gets_missed_events_and_pending_request(server):
     last = max(seen)
     raw.close()
     time.sleep(0.2)
-    back = RawBot(server, _token_of(server, "blinky"),
-                  resume_token=welcome.resume_token, last_seen={match_id: last - 1})
+    back = RawBot(
+        server,
+        _token_of(server, "blinky"),
+        resume_token=welcome.resume_token,
+        last_seen={match_id: last - 1},
+    )
     assert back.next("welcome").resumed
     again = back.next("request")
     events = [m.event.event.seq for m in back.seen if m.WhichOneof("message") == "event"]
@@ -258,8 +298,9 @@ def test_health_and_reflection(server):
         resp = health.Check(health_pb2.HealthCheckRequest(service=name), timeout=5)
         assert resp.status == health_pb2.HealthCheckResponse.SERVING
     refl = reflection_pb2_grpc.ServerReflectionStub(server.channel)
-    answers = refl.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(
-        list_services="")]), timeout=5)
+    answers = refl.ServerReflectionInfo(
+        iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=5
+    )
     names = {s.name for a in answers for s in a.list_services_response.service}
     assert {"levata.v1.ArenaService", "levata.v1.AdminService"} <= names
 

@@ -19,7 +19,7 @@ const protoLoader = require('@grpc/proto-loader');
 
 const PROTOCOL_VERSION = '1';
 const USAGE = 'usage: node bot.js --server HOST:PORT --token TOKEN [--name NAME] [--seed N]\n' +
-  '                   [--policy random|first] [--tls-ca FILE] [--proto DIR] [--connect-timeout MS]\n' +
+  '                   [--policy random|first] [--tls-ca FILE] [--proto DIR] [--connect-timeout MS] [--matches N]\n' +
   '       node bot.js --check-protos [--proto DIR]';
 
 function die(code, message) {
@@ -41,6 +41,7 @@ function parseCommandLine() {
         'tls-ca': { type: 'string' },
         proto: { type: 'string', default: path.join(__dirname, '..', '..', 'proto') },
         'connect-timeout': { type: 'string', default: '10000' },
+        matches: { type: 'string', default: '0' },
         'check-protos': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -52,6 +53,7 @@ function parseCommandLine() {
   if (!values['check-protos'] && (!values.server || !values.token)) die(2, `--server and --token are required\n${USAGE}`);
   if (!Object.hasOwn(POLICIES, values.policy)) die(2, `unknown --policy ${values.policy} (${Object.keys(POLICIES).join('|')})`);
   if (!/^-?\d+$/.test(values.seed)) die(2, `--seed must be an integer, got ${values.seed}`);
+  if (!/^\d+$/.test(values.matches)) die(2, `--matches must be a count, got ${values.matches}`);
   return values;
 }
 
@@ -124,6 +126,7 @@ function play(opts) {
   const matches = new Map(); // match_id -> {game, seat, rng, pending: {request, tried}}
   let shuttingDown = false;
   let call = null;
+  let finished = 0; // matches over, for --matches
 
   // On SIGINT/SIGTERM: half-close the stream, give the server a second to end it, then cancel.
   const stop = () => {
@@ -204,6 +207,8 @@ function play(opts) {
         process.stdout.write(`match ${m.match_id} (${match.game}, seat ${match.seat}) over: ` +
           `ranks ${list(r.ranks)} scores ${list(r.scores)} reason ${r.reason || '?'}\n`);
         matches.delete(m.match_id);
+        finished += 1;
+        if (Number(opts.matches) > 0 && finished >= Number(opts.matches)) stop(); // --matches N
       },
     };
 

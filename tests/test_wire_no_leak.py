@@ -1,0 +1,145 @@
+"""Wire-level no-leak: every message a connection receives names only cards its seat may know.
+
+Each seat is a real SDK client on its own gRPC stream; every message it receives is recorded
+as it arrives. Afterwards the match is replayed offline from the record, and the table at
+each event and after each action gives what each seat was entitled to know at that moment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from live import LiveServer
+
+from levata.bots import make_bot
+from levata.bots.sdk import BotClient
+from levata.bots.wire import card_from_pb
+from levata.engine import Action, all_games, game
+from levata.engine.seeds import derive
+from levata.v1 import arena_pb2
+
+GAMES = [s.name for s in all_games()]
+
+
+def entitlement_timeline(server: LiveServer, match_id: str):
+    """Per event seq and per state version: the cards each seat may know by then."""
+    row = server.store.match(match_id)
+    state = game(row["game"]).new_match(
+        players=row["players"], options=row["options"], seed=row["seed"]
+    )
+    seats = range(state.players)
+    known: list[set] = [set() for _ in seats]
+
+    def see() -> list[frozenset]:
+        for zone in state.table():
+            for s in seats:
+                if zone.visible_to(s):
+                    known[s].update(zone.cards)
+        return [frozenset(k) for k in known]
+
+    by_seq: dict[int, list[frozenset]] = {}
+    snap = see()
+    for ev in state.events():
+        by_seq[ev.seq] = snap
+    state.watch(lambda st, ev: by_seq.__setitem__(ev.seq, see()))
+    by_version = {0: see()}
+    for k, a in enumerate(server.store.actions(match_id)):
+        state.advance_clock(a["clock_ms"])
+        if a["seat"] is not None:
+            state.apply(a["seat"], Action.parse(a["action"]))
+        by_version[k + 1] = see()
+    state.watch(None)
+    audiences = {e["seq"]: e["audience"] for e in server.store.events(match_id)}
+    return by_seq, by_version, audiences
+
+
+def cards_in(msg: arena_pb2.PlayResponse) -> list:
+    kind = msg.WhichOneof("message")
+    if kind == "event":
+        return [card_from_pb(c) for c in msg.event.event.cards]
+    if kind == "request":
+        v = msg.request.view
+        cards = list(v.hand) + [c for z in v.zones for c in z.cards]
+        cards += [c for e in v.history for c in e.cards]
+        cards += [la.action.card for la in msg.request.legal if la.action.HasField("card")]
+        return [card_from_pb(c) for c in cards]
+    if kind == "applied" and msg.applied.action.HasField("card"):
+        return [card_from_pb(msg.applied.action.card)]
+    return []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_no_card_leaks_on_the_wire(tmp_path, name):
+    check_wire(tmp_path, name)
+
+
+def test_the_check_catches_a_leaking_referee(tmp_path, monkeypatch):
+    """Make the referee show every card in each request's view: the check must fail."""
+    import levata.server.referee as referee
+    from levata.bots.wire import card_to_pb
+    from levata.engine import french_deck
+    from levata.v1 import cards_pb2
+
+    honest = referee.view_to_pb
+
+    def leaky(view, with_history=True):
+        msg = honest(view, with_history)
+        msg.zones.append(
+            cards_pb2.CardZone(name="peek", cards=[card_to_pb(c) for c in french_deck()])
+        )
+        return msg
+
+    monkeypatch.setattr(referee, "view_to_pb", leaky)
+    with pytest.raises(AssertionError, match="was sent"):
+        check_wire(tmp_path, "whist")
+
+
+def check_wire(tmp_path, name: str) -> None:
+    server = LiveServer(tmp_path / "wire.db")
+    try:
+        spec = game(name)
+        players = spec.players[0] if spec.players[0] > 2 else 3
+        received: list[list[arena_pb2.PlayResponse]] = [[] for _ in range(players)]
+        clients = []
+        for seat in range(players):
+            token = server.add_bot(f"w{seat}")
+            kind = "heuristic" if seat == 0 else "random"
+            clients.append(
+                BotClient(
+                    lambda g, s, m, kind=kind: make_bot(kind, g, seed=derive(7, m, s)),
+                    server.address,
+                    token,
+                    max_matches=1,
+                    on_message=received[seat].append,
+                )
+            )
+        futures = [asyncio.run_coroutine_threadsafe(c.run(), server.loop) for c in clients]
+        match_id = server.create(name, [f"w{s}" for s in range(players)], seed=21)
+        info = server.wait(match_id)
+        for f in futures:
+            f.result(timeout=30)
+        assert not info.result.forfeited
+        by_seq, by_version, audiences = entitlement_timeline(server, match_id)
+        checked = 0
+        for seat, messages in enumerate(received):
+            assert any(m.WhichOneof("message") == "match_end" for m in messages)
+            for msg in messages:
+                kind = msg.WhichOneof("message")
+                if kind == "event":
+                    seq = msg.event.event.seq
+                    aud = audiences[seq]
+                    assert aud is None or seat in aud, f"seat {seat} got private event {seq}"
+                    allowed = by_seq[seq][seat]
+                elif kind == "request":
+                    allowed = by_version[msg.request.state_version][seat]
+                elif kind == "applied":
+                    allowed = by_version[msg.applied.state_version][seat]
+                else:
+                    allowed = frozenset()
+                leaked = [str(c) for c in cards_in(msg) if c not in allowed]
+                assert not leaked, f"seat {seat} was sent {leaked} in a {kind} of {name}"
+                checked += 1
+        assert checked > 20
+    finally:
+        server.stop()
