@@ -24,12 +24,13 @@ import asyncio
 import random
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from levata.bots.wire import action_from_pb, action_to_pb, event_to_pb, result_to_pb, view_to_pb
-from levata.engine import Action, GameSpec, GameState, Result
+from levata.engine import Action, GameSpec, GameState, IllegalAction, Result
 from levata.engine.contract import ranks_from_scores
 from levata.engine.seeds import derive
 from levata.server.store import Store
@@ -41,6 +42,10 @@ Outbox = Callable[[arena_pb2.PlayResponse], None]
 """Where messages for one connection go: a non-blocking put on that connection's queue."""
 
 E = arena_pb2.ReplyErrorCode
+
+#: Real-time games: after a seat's action changed nothing (a pass), its next request waits
+#: for news or this long, so a waiting bot does not spin the referee.
+REALTIME_IDLE_S = 0.1
 
 
 @dataclass(frozen=True)
@@ -86,6 +91,9 @@ class Seat:
     strikes: int = 0
     pending: Pending | None = None
     superseded: set[str] = field(default_factory=set)
+    retired: deque[str] = field(default_factory=lambda: deque(maxlen=64))  # answered ids
+    idle_until: float = 0.0  # real-time: after a no-op, wait for news or this moment
+    idle_version: int = -1
     sent_seq: int = -1  # last event sequence number sent to this seat
     gone_since: float | None = None  # when the connection dropped
     ever_connected: bool = False
@@ -218,6 +226,7 @@ class Referee:
         times += [s.gone_since + window for s in self.seats if s.gone_since is not None]
         if self.state.realtime:
             times.append(self.clock() + 0.05)  # real-time stall timers need a heartbeat
+            times += [s.idle_until for s in self.seats if s.idle_until > self.clock()]
         return min(times, default=self.clock() + 3600)
 
     # -- asking ---------------------------------------------------------------------------------
@@ -236,6 +245,8 @@ class Referee:
                 continue  # still valid: what the seat may do has not changed
             if p is not None and self.state.realtime and p.version == self.version:
                 continue
+            if p is None and seat.idle_version == self.version and seat.idle_until > self.clock():
+                continue  # real-time: it just did nothing; ask again on news or a moment later
             self._request(i, legal, keep_clock=p)
 
     def _request(self, i: int, legal: list[Action], keep_clock: Pending | None) -> None:
@@ -296,7 +307,16 @@ class Referee:
                 f"no request {msg.request_id!r} is waiting in this match",
             )
             return
-        seat, current = owner
+        seat, standing = owner
+        if standing == "answered":
+            self._reject(
+                item,
+                seat,
+                E.REPLY_ERROR_CODE_STALE_VERSION,
+                f"request {msg.request_id} was already settled",
+            )
+            return
+        current = standing == "current"
         if seat not in item.seat_hint:
             self._reject(
                 item,
@@ -341,13 +361,16 @@ class Referee:
             self.seats[seat].bank_ms = max(0.0, self.seats[seat].bank_ms - over_ms)
         self._apply(seat, action, p.request_id, substituted=False)
 
-    def _owner(self, request_id: str) -> tuple[int, bool] | None:
-        """The seat a request id belongs to, and whether it is that seat's current one."""
+    def _owner(self, request_id: str) -> tuple[int, str] | None:
+        """The seat a request id belongs to, and its standing: ``current``, ``superseded``
+        (replaced by a newer request) or ``answered`` (settled by an action already)."""
         for i, s in enumerate(self.seats):
             if s.pending is not None and s.pending.request_id == request_id:
-                return i, True
+                return i, "current"
             if request_id in s.superseded and s.pending is not None:
-                return i, False
+                return i, "superseded"
+            if request_id in s.retired:
+                return i, "answered"
         return None
 
     def _chosen(self, msg: arena_pb2.ActionReply, p: Pending) -> tuple[Action | None, str]:
@@ -391,23 +414,31 @@ class Referee:
     # -- applying -------------------------------------------------------------------------------
 
     def _apply(self, seat: int, action: Action, request_id: str, substituted: bool) -> None:
+        now = self._clock_ms()  # one instant for the game, the record and a replay
+        before = len(self.state.events())
         if self.state.realtime:
-            self.state.advance_clock(self._clock_ms())
-        self.state.apply(seat, action)
+            self.state.advance_clock(now)
+            if self.state.is_over():  # the clock ended the match before this action
+                self._record_clock(now)
+                return
+        try:
+            self.state.apply(seat, action)
+        except IllegalAction:  # a real-time timer changed what is legal: a clock step
+            self._record_clock(now)
+            return
         self.store.add_action(
-            self.match_id,
-            self.applied,
-            seat,
-            str(action),
-            self._clock_ms(),
-            substituted,
-            request_id,
+            self.match_id, self.applied, seat, str(action), now, substituted, request_id
         )
         self.applied += 1
         self.version += 1
         s = self.seats[seat]
+        if s.pending is not None:
+            s.retired.append(s.pending.request_id)
+        s.retired.extend(s.superseded)
         s.pending = None
         s.superseded.clear()
+        if self.state.realtime and len(self.state.events()) == before:
+            s.idle_until, s.idle_version = self.clock() + REALTIME_IDLE_S, self.version
         if s.outbox is not None:
             s.outbox(
                 arena_pb2.PlayResponse(
@@ -430,10 +461,14 @@ class Referee:
         now = self._clock_ms()
         self.state.advance_clock(now)
         if len(self.state.events()) != before or self.state.is_over():
-            self.store.add_action(self.match_id, self.applied, None, None, now)
-            self.applied += 1
-            self.version += 1
-            self._after_change()
+            self._record_clock(now)
+
+    def _record_clock(self, now: int) -> None:
+        """A clock step changed the game: record it (replays feed it again) and tell all."""
+        self.store.add_action(self.match_id, self.applied, None, None, now)
+        self.applied += 1
+        self.version += 1
+        self._after_change()
 
     def _after_change(self) -> None:
         self._store_events()

@@ -330,3 +330,21 @@ def test_startup_allowance_forfeits_a_no_show(server):
     info = server.wait(match_id, timeout=10)
     assert info.result.reason == "forfeit" and list(info.result.forfeited) == [1]
     raw.close()
+
+
+def test_realtime_match_is_refereed_and_replays(server):
+    """Real-time Repezita: plays applied on arrival at the referee's clock, replayable."""
+    names = ["rt0", "rt1", "rt2"]
+    procs = [
+        bot_process(k, "repezita", server, server.add_bot(n), seed=i)
+        for i, (k, n) in enumerate(zip(["heuristic", "random", "random"], names, strict=True))
+    ]
+    match_id = server.create("repezita", names, options={"mode": "realtime", "time_cap_ms": "5000"})
+    info = server.wait(match_id, timeout=60)
+    assert info.status == admin_pb2.MATCH_STATUS_FINISHED and not info.result.forfeited
+    for p in procs:
+        assert p.wait(timeout=30) == 0
+    clocks = [a["clock_ms"] for a in server.store.actions(match_id)]
+    assert clocks == sorted(clocks) and clocks[-1] > 0
+    ok, why = replay_match(server.store, match_id)
+    assert ok, why
