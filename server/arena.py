@@ -65,7 +65,7 @@ class Arena:
 
     def add_bot(self, name: str, token: str | None = None) -> str:
         """Register a bot name and return its token (a fresh secret unless given)."""
-        token = token or secrets.token_urlsafe(16)
+        token = token or secrets.token_hex(16)  # hex: never starts with "-"
         self.tokens[token] = name
         return token
 
@@ -218,7 +218,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
         resumed = self.arena.by_resume.pop(hello.resume_token, None) if hello.resume_token else None
         if resumed is not None and resumed.bot != bot:
             resumed = None
-        conn = Connection(bot=bot, resume_token=secrets.token_urlsafe(12))
+        conn = Connection(bot=bot, resume_token=secrets.token_hex(12))
         conn.send(
             arena_pb2.PlayResponse(
                 welcome=arena_pb2.Welcome(
