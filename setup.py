@@ -23,7 +23,7 @@ def stage_declarations() -> Path:
     return STAGE
 
 
-KERNELS = ["cardmask"]
+KERNELS = ["cardmask", "sampler"]
 
 extensions = [Extension(f"levata.engine.{name}", [f"engine_ext/{name}.pyx"]) for name in KERNELS]
 

@@ -392,8 +392,9 @@ class GameState(ABC):
         """Apply an action already checked to be legal."""
 
     @abstractmethod
-    def view(self, seat: int) -> SeatView:
-        """What ``seat`` may know now."""
+    def view(self, seat: int, history: bool = True) -> SeatView:
+        """What ``seat`` may know now; ``history=False`` leaves out the event history (the
+        referee streams events separately and need not rebuild it for every request)."""
 
     @abstractmethod
     def is_over(self) -> bool: ...
@@ -438,6 +439,10 @@ class GameState(ABC):
         if seat is None:
             return list(evs)
         return [e for e in evs if e.visible_to(seat)]
+
+    def event_count(self) -> int:
+        """How many events the match has emitted (the next event's sequence number)."""
+        return len(self._log)
 
     def history(self, seat: int) -> tuple[Event, ...]:
         return tuple(e for e in self._log if e.visible_to(seat))

@@ -27,6 +27,8 @@ from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2, arena_pb2_grpc
 __all__ = ["PROTOCOL_VERSION", "AdminServicer", "Arena", "ArenaServicer"]
 
 PROTOCOL_VERSION = "1"
+#: Finished matches kept in memory for late watchers; older ones live in the store only.
+RECENT_MATCHES = 64
 _STATUS = {
     "waiting": admin_pb2.MATCH_STATUS_WAITING,
     "running": admin_pb2.MATCH_STATUS_RUNNING,
@@ -59,7 +61,8 @@ class Arena:
         self.tokens: dict[str, str] = {}  # token -> bot name
         self.connections: dict[str, list[Connection]] = {}  # bot -> live connections
         self.by_resume: dict[str, Connection] = {}
-        self.matches: dict[str, Referee] = {}
+        self.matches: dict[str, Referee] = {}  # live matches
+        self.recent: dict[str, Referee] = {}  # the last few finished, oldest first
         self.tasks: set[asyncio.Task[None]] = set()
         self.port = 0
 
@@ -96,11 +99,26 @@ class Arena:
         self.matches[match_id] = ref
         task = asyncio.get_running_loop().create_task(ref.run())
         self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(lambda t, ref=ref: self._retire(t, ref))
         for bot in set(seat_bots):
             for conn in self.connections.get(bot, []):
                 self._seat(conn, ref)
         return ref
+
+    def _retire(self, task: asyncio.Task[None], ref: Referee) -> None:
+        """A match ended: free its state, keeping the last few for late watchers."""
+        self.tasks.discard(task)
+        self.matches.pop(ref.match_id, None)
+        self.recent[ref.match_id] = ref
+        while len(self.recent) > RECENT_MATCHES:
+            self.recent.pop(next(iter(self.recent)))
+        for conns in self.connections.values():
+            for conn in conns:
+                conn.seats.pop(ref.match_id, None)
+
+    def referee(self, match_id: str) -> Referee | None:
+        """A live or recently finished match."""
+        return self.matches.get(match_id) or self.recent.get(match_id)
 
     def _seat(self, conn: Connection, ref: Referee) -> None:
         """Give ``conn`` every free seat of its bot in ``ref``."""
@@ -156,7 +174,7 @@ class Arena:
             policy=arena_pb2.MatchPolicy(**row["policy"]),
         )
         info.created_at.FromMilliseconds(int(row["created_at"] * 1000))
-        ref = self.matches.get(match_id)
+        ref = self.referee(match_id)
         if ref is not None:
             info.strikes[:] = [s.strikes for s in ref.seats]
             if ref.result is not None:
@@ -171,11 +189,11 @@ class Arena:
         return info
 
     async def close(self) -> None:
-        for task in list(self.tasks):
+        tasks = list(self.tasks)
+        for task in tasks:
             task.cancel()
-        for task in list(self.tasks):
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        if tasks:  # a cancellation swallowed by wait_for must not hang the shutdown
+            await asyncio.wait(tasks, timeout=5)
         self.store.flush()
 
 
@@ -322,7 +340,7 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
 
     async def WatchMatch(self, request, context):
         await self._check(context)
-        ref = self.arena.matches.get(request.match_id)
+        ref = self.arena.referee(request.match_id)
         if ref is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no live match {request.match_id!r}")
         queue: asyncio.Queue[Any] = asyncio.Queue()

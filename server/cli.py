@@ -188,6 +188,7 @@ def serve(
             await server.wait_for_termination()
         finally:
             await arena.close()
+            await server.stop(1)
 
     try:
         asyncio.run(main_loop())

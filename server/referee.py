@@ -154,6 +154,7 @@ class Referee:
         self.done = asyncio.Event()
         self.watchers: list[asyncio.Queue[Any]] = []
         self._stored_seq = 0
+        self._encoded: dict[int, arena_pb2.PlayResponse] = {}
         self._store_events()
 
     # -- what the arena calls (never blocks; the run task does the work) --------------------
@@ -273,7 +274,7 @@ class Referee:
             request_id=p.request_id,
             state_version=p.version,
             seat=i,
-            view=view_to_pb(self.state.view(i), with_history=False),
+            view=view_to_pb(self.state.view(i, history=False), with_history=False),
             legal=[
                 game_pb2.LegalAction(index=k, action=action_to_pb(a)) for k, a in enumerate(p.legal)
             ],
@@ -415,7 +416,7 @@ class Referee:
 
     def _apply(self, seat: int, action: Action, request_id: str, substituted: bool) -> None:
         now = self._clock_ms()  # one instant for the game, the record and a replay
-        before = len(self.state.events())
+        before = self.state.event_count()
         if self.state.realtime:
             self.state.advance_clock(now)
             if self.state.is_over():  # the clock ended the match before this action
@@ -437,7 +438,7 @@ class Referee:
         s.retired.extend(s.superseded)
         s.pending = None
         s.superseded.clear()
-        if self.state.realtime and len(self.state.events()) == before:
+        if self.state.realtime and self.state.event_count() == before:
             s.idle_until, s.idle_version = self.clock() + REALTIME_IDLE_S, self.version
         if s.outbox is not None:
             s.outbox(
@@ -457,10 +458,10 @@ class Referee:
 
     def _tick_clock(self) -> None:
         """Feed the referee's clock to a real-time game; record it if anything happened."""
-        before = len(self.state.events())
+        before = self.state.event_count()
         now = self._clock_ms()
         self.state.advance_clock(now)
-        if len(self.state.events()) != before or self.state.is_over():
+        if self.state.event_count() != before or self.state.is_over():
             self._record_clock(now)
 
     def _record_clock(self, now: int) -> None:
@@ -491,12 +492,21 @@ class Referee:
         if seat.outbox is None:
             return
         for ev in self.state.events(since=seat.sent_seq + 1, seat=i):
-            seat.outbox(
-                arena_pb2.PlayResponse(
-                    event=arena_pb2.MatchEvent(match_id=self.match_id, event=event_to_pb(ev))
-                )
+            seat.outbox(self._event_message(ev))
+        seat.sent_seq = self.state.event_count() - 1
+
+    def _event_message(self, ev: Any) -> arena_pb2.PlayResponse:
+        """The message for one event, encoded once however many seats receive it."""
+        msg = self._encoded.get(ev.seq)
+        if msg is None:
+            if len(self._encoded) > 512:  # keep only what a seat may still be sent soon
+                oldest = min(s.sent_seq for s in self.seats)
+                self._encoded = {k: v for k, v in self._encoded.items() if k > oldest}
+            msg = arena_pb2.PlayResponse(
+                event=arena_pb2.MatchEvent(match_id=self.match_id, event=event_to_pb(ev))
             )
-        seat.sent_seq = len(self.state.events()) - 1
+            self._encoded[ev.seq] = msg
+        return msg
 
     # -- deadlines, strikes, disconnects --------------------------------------------------------
 

@@ -679,7 +679,7 @@ class MacaoState(GameState):
     def history(self, seat: int) -> tuple[Event, ...]:
         return tuple(self._seen[seat])
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: int, history: bool = True) -> SeatView:
         n = self.players
         counters = {f"skips:{s}": self.skips[s] for s in range(n)}
         counters["pending_amount"] = self.pending.amount if self.pending else 0
@@ -715,7 +715,7 @@ class MacaoState(GameState):
             trump=None,
             scores=self.result().scores if over else (0.0,) * n,
             facts=facts,
-            history=tuple(self._seen[seat]),
+            history=(tuple(self._seen[seat])) if history else (),
         )
 
     def table(self) -> tuple[Zone, ...]:

@@ -517,7 +517,7 @@ class RepezitaState(GameState):
             self._history = tuple(self._log)
         return self._history
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: int, history: bool = True) -> SeatView:
         n = self.players
         counts = {f"hand:{s}": len(self.hands[s]) for s in range(n)}
         counts.update(pile=len(self.pile), dead=len(self.dead), aside=len(self.aside))
@@ -547,7 +547,7 @@ class RepezitaState(GameState):
                 "finished": list(self.finished),
                 "known": [[str(c) for c in k] for k in self.known],
             },
-            history=self.history(seat),
+            history=(self.history(seat)) if history else (),
         )
 
     def table(self) -> tuple[Zone, ...]:

@@ -31,6 +31,7 @@ from dataclasses import replace
 from typing import Any
 
 from levata.engine import trick
+from levata.engine.cardmask import cards_of, mask_of
 from levata.engine.cards import Card, Suit, french_deck
 from levata.engine.contract import (
     Action,
@@ -43,8 +44,9 @@ from levata.engine.contract import (
     Zone,
     ranks_from_scores,
 )
-from levata.engine.deal import deal_hidden, shuffled
+from levata.engine.deal import shuffled
 from levata.engine.registry import register
+from levata.engine.sampler import Sampler
 
 __all__ = ["WhistState", "schedule", "whist_deck"]
 
@@ -283,7 +285,7 @@ class WhistState(GameState):
 
     # -- what a seat may know -----------------------------------------------------------------
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: int, history: bool = True) -> SeatView:
         n = self.players
         zones: dict[str, tuple[Card, ...]] = {
             "trick": tuple(c for _, c in self.current),
@@ -326,7 +328,7 @@ class WhistState(GameState):
                 "one_card_mode": self.options["one_card_mode"],
                 "voids": {str(s): sorted(v.letter for v in self.voids[s]) for s in range(n)},
             },
-            history=self.history(seat),
+            history=(self.history(seat)) if history else (),
         )
 
     def table(self) -> tuple[Zone, ...]:
@@ -366,27 +368,21 @@ class WhistState(GameState):
     # -- determinization ------------------------------------------------------------------------
 
     def sample_world(self, seat: int, rng: random.Random) -> WhistState:
+        """Redeal what ``seat`` cannot see, uniformly among deals that respect every void."""
         world: WhistState = self.clone()  # type: ignore[assignment]
-        zones = {z.name: z for z in self.table()}
-        slots: dict[str, int] = {}
-        pool: list[Card] = []
-        for name in [f"hand:{s}" for s in range(self.players)] + ["undealt"]:
-            z = zones[name]
-            if not z.visible_to(seat):
-                slots[name] = len(z.cards)
-                pool.extend(z.cards)
-
-        def allowed(card: Card, slot: str) -> bool:
-            if slot == "undealt":
-                return True
-            return card.suit not in self.voids[int(slot.split(":")[1])]
-
-        dealt = deal_hidden(pool, slots, rng, allowed)
-        for name, cards in dealt.items():
-            if name == "undealt":
-                world.undealt = cards
+        places = [z for z in self.table() if not z.visible_to(seat) and z.cards]
+        unseen = mask_of(c for z in places for c in z.cards)
+        allowed = []
+        for z in places:
+            banned = self.voids[z.owner] if z.owner is not None else set()
+            allowed.append(mask_of(c for z2 in places for c in z2.cards if c.suit not in banned))
+        dealt = Sampler(unseen, [len(z.cards) for z in places], allowed).sample(rng.getrandbits(64))
+        for z, m in zip(places, dealt, strict=True):
+            cards = cards_of(m)
+            if z.owner is not None:
+                world.hands[z.owner] = cards
             else:
-                world.hands[int(name.split(":")[1])] = sorted(cards)
+                world.undealt = rng.sample(cards, len(cards))
         world._rewrite_hand_events()
         world._reseed_for_sample(rng)
         return world
