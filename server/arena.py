@@ -43,6 +43,7 @@ class Connection:
 
     bot: str
     resume_token: str
+    games: frozenset[str] = frozenset()  # games it says it plays; empty: any
     queue: asyncio.Queue[arena_pb2.PlayResponse | None] = field(default_factory=asyncio.Queue)
     seats: dict[str, set[int]] = field(default_factory=dict)  # match id -> seats
     closed: bool = False
@@ -122,6 +123,8 @@ class Arena:
 
     def _seat(self, conn: Connection, ref: Referee) -> None:
         """Give ``conn`` every free seat of its bot in ``ref``."""
+        if conn.games and ref.spec.name not in conn.games:
+            return  # this connection said it does not play this game
         taken = {
             s for c in self.connections.get(conn.bot, []) for s in c.seats.get(ref.match_id, ())
         }
@@ -236,7 +239,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
         resumed = self.arena.by_resume.pop(hello.resume_token, None) if hello.resume_token else None
         if resumed is not None and resumed.bot != bot:
             resumed = None
-        conn = Connection(bot=bot, resume_token=secrets.token_hex(12))
+        conn = Connection(bot=bot, resume_token=secrets.token_hex(12), games=frozenset(hello.games))
         conn.send(
             arena_pb2.PlayResponse(
                 welcome=arena_pb2.Welcome(

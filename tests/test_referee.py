@@ -348,3 +348,25 @@ def test_realtime_match_is_refereed_and_replays(server):
     assert clocks == sorted(clocks) and clocks[-1] > 0
     ok, why = replay_match(server.store, match_id)
     assert ok, why
+
+
+def test_a_bot_is_only_seated_in_games_it_plays(server):
+    token = server.add_bot("picky")
+    import levata.v1.arena_pb2_grpc as stubs
+
+    channel = grpc.insecure_channel(server.address)
+    hello = arena_pb2.PlayRequest(
+        hello=arena_pb2.Hello(token=token, protocol_version="1", games=["macao"])
+    )
+    import queue as q
+
+    outgoing: q.Queue = q.Queue()
+    outgoing.put(hello)
+    call = stubs.ArenaServiceStub(channel).Play(iter(outgoing.get, None))
+    assert next(call).WhichOneof("message") == "welcome"
+    match_id = server.create("whist", ["picky"] * 3, startup_ms=300)
+    info = server.wait(match_id, timeout=10)
+    assert info.result.reason == "forfeit" and list(info.result.forfeited) == [0, 1, 2]
+    outgoing.put(None)
+    call.cancel()
+    channel.close()
