@@ -45,8 +45,12 @@ class RandomBot:
 _HEURISTIC_GAMES = ("whist", "macao", "repezita")
 
 
+#: Games the search bot (``pimc``) plays.
+_PIMC_GAMES = ("whist",)
+
+
 def bot_names() -> list[str]:
-    return ["random", "heuristic"]
+    return ["random", "heuristic", "pimc"]
 
 
 def make_bot(kind: str, game: str, seed: int = 0) -> Bot:
@@ -58,4 +62,10 @@ def make_bot(kind: str, game: str, seed: int = 0) -> Bot:
             raise BadConfig(f"no heuristic bot for game {game!r}")
         module = importlib.import_module(f"levata.bots.heuristic.{game}")
         return module.HeuristicBot(game, seed)
+    if kind == "pimc":
+        if game not in _PIMC_GAMES:
+            raise BadConfig(f"no pimc bot for game {game!r} (it plays: {', '.join(_PIMC_GAMES)})")
+        from levata.bots.pimc import PimcBot
+
+        return PimcBot(game, seed)
     raise BadConfig(f"unknown bot {kind!r} (known bots: {', '.join(bot_names())})")

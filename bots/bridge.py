@@ -62,7 +62,11 @@ class ProgramBridge:
             except BrokenPipeError:
                 answer = ""
         if not answer:
-            raise RuntimeError(f"the bridged program exited (status {self.proc.poll()})")
+            try:
+                status = self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                status = None
+            raise RuntimeError(f"the bridged program exited (status {status})")
         reply = arena_pb2.ActionReply()
         # Unreadable JSON leaves the reply empty: the referee answers MALFORMED, retry allowed.
         with contextlib.suppress(json_format.ParseError):

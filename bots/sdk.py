@@ -205,6 +205,9 @@ def run_client(client: BotClient) -> int:
     except grpc.aio.AioRpcError as exc:
         print(f"error: {exc.code().name.lower()}: {exc.details()}", file=sys.stderr)
         return 1
+    except RuntimeError as exc:  # e.g. a bridged program that died
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     return 0

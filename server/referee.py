@@ -177,7 +177,7 @@ class Referee:
                 self._ask()
                 timeout = self._next_wakeup() - self.clock()
                 try:
-                    item = await asyncio.wait_for(self.inbox.get(), max(timeout, 0))
+                    item = await self._next_item(timeout)
                 except TimeoutError:
                     item = None
                 if item is not None:
@@ -193,7 +193,7 @@ class Referee:
         deadline = self.started_at + self.policy.startup_ms / 1000
         while not all(s.outbox for s in self.seats):
             try:
-                item = await asyncio.wait_for(self.inbox.get(), max(deadline - self.clock(), 0))
+                item = await self._next_item(deadline - self.clock())
             except TimeoutError:
                 break
             if isinstance(item, _Attach):
@@ -217,6 +217,17 @@ class Referee:
             self._send_start(i)
         if absent:
             self._forfeit(absent, "did not connect within the start-up allowance")
+
+    async def _next_item(self, timeout: float) -> Any:
+        """The next inbox item, waiting at most ``timeout`` seconds (TimeoutError after).
+
+        An item already queued is taken even when no time is left (``wait_for`` with a zero
+        timeout would give up before the queue is even read)."""
+        if not self.inbox.empty():
+            return self.inbox.get_nowait()
+        if timeout <= 0:
+            raise TimeoutError
+        return await asyncio.wait_for(self.inbox.get(), timeout)
 
     def _clock_ms(self) -> int:
         return int((self.clock() - self.started_at) * 1000)

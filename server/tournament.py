@@ -1,0 +1,617 @@
+"""Tournaments over the real referee: schedule, play, record, resume.
+
+    levata tournament --game whist --bots heuristic,random,random --format duplicate --deals 12
+
+What happens:
+
+1. The command's values become a :class:`TournamentSpec` (game, entries, format, deals, seed,
+   options, clocks). Its schedule (:mod:`levata.server.tourney_schedule`) is a pure function
+   of it. Spec and schedule are stored in SQLite (:mod:`levata.server.tourney_store`) under
+   the tournament's id: ``t`` and a hash of the spec (``-2``, ``-3``... when the same spec is
+   run again).
+2. A referee starts in this process on a free loopback port, recording into the same file
+   (or ``--server`` names a running one). Each entry runs as its own process
+   (:mod:`levata.server.tourney_bots`): one gRPC connection per entry, holding its seats in
+   every match at once.
+3. Up to ``parallel`` scheduled matches run at a time: ``AdminService.CreateMatch``, then
+   ``WatchMatch`` until it ends; the result is stored with the scheduled match in one
+   transaction. A bot process that dies forfeits its seats (the referee's rules: a dropped
+   seat is forfeited after the resume window; a seat that never connects, after the start-up
+   allowance, which is short for an entry known to be dead), and the tournament goes on.
+4. ``resume=True`` continues the newest unfinished tournament of the same spec: matches
+   left running by a killed runner are marked abandoned (their referee records aborted) and
+   played again from scratch; finished ones are kept. Because every match's cards come from
+   its seed and every reference bot's choices from its entry seed and the match's place in
+   the schedule, the final standings equal those of an uninterrupted run.
+
+>>> spec = build_spec("whist", "heuristic,random,random", deals=2, seed=1, options=["deal_size=2"])
+>>> spec.players, [e.name for e in spec.entries], spec.seating, len(spec.schedule())
+(3, ['heuristic', 'random', 'random-2'], 'permute', 12)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+from google.protobuf import json_format
+
+from levata.engine import BadConfig, game
+from levata.engine.seeds import derive
+from levata.server.tourney_bots import BotProcess, Entry, launch, parse_entries
+from levata.server.tourney_schedule import (
+    FORMATS,
+    SEATINGS,
+    ScheduledMatch,
+    deal_sizes,
+    make_schedule,
+    parse_teams,
+)
+from levata.server.tourney_store import TourneyStore, spec_hash
+from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
+
+__all__ = ["Progress", "TournamentSpec", "build_spec", "prepare", "run_tournament"]
+
+#: Start-up allowance of a match that seats an entry whose process is known to be dead: long
+#: enough for the live seats' queued attachments, short enough not to stall the tournament.
+DEAD_STARTUP_MS = 1_000
+#: ``--seating auto`` plays every permutation of the seats up to this many seats (3! = 6,
+#: 4! = 24 matches a deal), cyclic rotations beyond. Rotations alone let an entry play every
+#: seat of every deal, but each entry always sits just after the same neighbour: in a
+#: 200-deal Whist duplicate of heuristic,random,random with rotations, the two identical
+#: random bots differed by +0.48 [+0.10, +0.88] points a deal (the one seated after the
+#: heuristic bot did worse); with every permutation, by +0.04 [-0.22, +0.35].
+AUTO_PERMUTE = 4
+#: The longest one match may take (a whole game of slow bots is long, but not this long).
+WATCH_TIMEOUT_S = 6 * 3600.0
+#: How long the runner waits for its bot processes to connect before the first match.
+CONNECT_WAIT_S = 30.0
+
+
+@dataclass
+class TournamentSpec:
+    """Everything that decides a tournament's results (and so its id); ``parallel`` and the
+    referee's address do not."""
+
+    game: str
+    players: int
+    entries: list[Entry]
+    format: str = "duplicate"
+    deals: int = 12
+    seed: int = 0
+    unit: str = "deal"
+    seating: str = "rotate"
+    options: dict[str, str] = field(default_factory=dict)
+    sizes: list[int] | None = None
+    teams: list[list[int]] | None = None
+    policy: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "entries": [e.to_dict() for e in self.entries],
+            "format": self.format,
+            "deals": self.deals,
+            "seed": self.seed,
+            "unit": self.unit,
+            "seating": self.seating,
+            "options": dict(self.options),
+            "sizes": self.sizes,
+            "teams": self.teams,
+            "policy": dict(self.policy),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TournamentSpec:
+        return cls(
+            game=d["game"],
+            players=d["players"],
+            entries=[Entry.from_dict(e) for e in d["entries"]],
+            format=d["format"],
+            deals=d["deals"],
+            seed=d["seed"],
+            unit=d["unit"],
+            seating=d["seating"],
+            options=d["options"],
+            sizes=d["sizes"],
+            teams=d["teams"],
+            policy=d["policy"],
+        )
+
+    @property
+    def names(self) -> list[str]:
+        return [e.name for e in self.entries]
+
+    def entry(self, name: str) -> Entry:
+        return next(e for e in self.entries if e.name == name)
+
+    def schedule(self) -> list[ScheduledMatch]:
+        return make_schedule(
+            self.names,
+            self.players,
+            self.deals,
+            self.seed,
+            self.format,
+            self.seating,
+            self.teams,
+            self.options,
+            self.sizes,
+        )
+
+    def describe(self) -> str:
+        """One line, e.g. ``whist, 3 players, duplicate over 12 deals (every seating), each
+        match one deal of 1-8 cards, seed 1``."""
+        if self.teams:
+            seats = f"teams of seats {', '.join('+'.join(map(str, t)) for t in self.teams)}"
+            seats += ", two-table" if len(self.teams) == 2 else f", {self.seating}d"
+        else:
+            seats = "every seating" if self.seating == "permute" else "seats rotated"
+        if self.unit == "deal" and self.sizes:
+            used = sorted(set(self.sizes[: self.deals]))
+            many = f"{used[0]}-{used[-1]}" if len(used) > 1 else used[0]
+            unit = f"each match one deal of {many} card{'s' if used[-1] > 1 else ''}"
+        else:
+            unit = "each match a whole game"
+        what = ("deal" if self.format == "duplicate" else "round") + "s" * (self.deals != 1)
+        return (
+            f"{self.game}, {self.players} players, {self.format} over {self.deals} {what}"
+            f" ({seats}), {unit}, seed {self.seed}"
+        )
+
+
+def build_spec(
+    game_name: str,
+    bots: str,
+    players: int | None = None,
+    fmt: str = "duplicate",
+    deals: int = 12,
+    seed: int = 0,
+    unit: str | None = None,
+    seating: str = "auto",
+    options: list[str] | None = None,
+    teams: str | None = None,
+    move_ms: int = 2000,
+    bank_ms: int = 20_000,
+    resume_window_ms: int = 3_000,
+    max_strikes: int = 3,
+    server: str | None = None,
+) -> TournamentSpec:
+    """A spec from command-line values; :class:`BadConfig` with one clear line when wrong."""
+    from levata.server.cli import parse_options
+
+    spec = game(game_name)
+    if fmt not in FORMATS:
+        raise BadConfig(f"format {fmt!r} is not one of {', '.join(FORMATS)}")
+    if seating not in (*SEATINGS, "auto"):
+        raise BadConfig(f"seating {seating!r} is not one of auto, {', '.join(SEATINGS)}")
+    if deals < 1:
+        raise BadConfig("--deals must be at least 1")
+    if move_ms < 1:
+        raise BadConfig("--move-ms must be positive")
+    if "," not in bots.strip(", ") and players:  # one name fills every seat: self-play
+        bots = ",".join([bots.strip(", ")] * players)
+    entries = parse_entries(bots, spec.name, server)
+    if teams and any(e.kind == "connected" for e in entries):
+        raise BadConfig("a team entry runs one process per partner: @NAME cannot play in teams")
+    team_seats: list[list[int]] | None = None
+    if teams:
+        seats = players or sum(len(t.split("+")) for t in teams.split(","))
+        try:
+            team_seats = [list(t) for t in parse_teams(teams, seats)]
+        except ValueError as exc:
+            raise BadConfig(str(exc)) from None
+        players = seats
+    if players is None:
+        players = len(entries)
+        if players > spec.players[-1]:
+            raise BadConfig(
+                f"{len(entries)} entries but {spec.name} seats at most {spec.players[-1]}:"
+                " give --players (each combination of entries then plays)"
+            )
+        players = max(players, spec.players[0])
+    if players not in spec.players:
+        counts = ", ".join(map(str, spec.players))
+        raise BadConfig(f"{spec.name} is played by {counts} players, not {players}")
+    units = len(team_seats) if team_seats else players
+    if len(entries) < units:
+        raise BadConfig(
+            f"{units} {'teams' if team_seats else 'seats'} need at least {units} entries,"
+            f" --bots names {len(entries)}"
+        )
+    if seating == "auto":  # every permutation while that stays small; see AUTO_PERMUTE
+        seating = "permute" if units <= AUTO_PERMUTE else "rotate"
+    opts = parse_options(options or [])
+    resolved = spec.resolve_options(opts)  # BadConfig on a bad option
+    has_size = any(o.name == "deal_size" for o in spec.options)
+    if unit is None:
+        unit = "deal" if has_size else "game"
+    sizes: list[int] | None = None
+    if unit == "deal":
+        if not has_size:
+            raise BadConfig(f"{spec.name} has no single-deal option (deal_size): use --unit game")
+        fixed = resolved["deal_size"] if "deal_size" in opts else None
+        if fixed == 0:
+            raise BadConfig("--unit deal needs deal_size of at least 1 (0 is the whole game)")
+        size = spec.option("deal_size")
+        sizes = deal_sizes(size.minimum, size.maximum, fixed)
+        opts.pop("deal_size", None)
+    elif unit != "game":
+        raise BadConfig(f"unit {unit!r} is not deal or game")
+    return TournamentSpec(
+        game=spec.name,
+        players=players,
+        entries=entries,
+        format=fmt,
+        deals=deals,
+        seed=seed,
+        unit=unit,
+        seating=seating,
+        options=opts,
+        sizes=sizes,
+        teams=team_seats,
+        policy={
+            "move_ms": move_ms,
+            "bank_ms": bank_ms,
+            "resume_window_ms": resume_window_ms,
+            "max_strikes": max_strikes,
+        },
+    )
+
+
+def prepare(tdb: TourneyStore, spec: TournamentSpec, resume: bool) -> tuple[str, bool]:
+    """The tournament to run: ``(id, resumed)``. With ``resume``, the newest unfinished one of
+    this spec (or the newest finished one, which then has nothing left to play); otherwise, or
+    when there is none, a new one."""
+    data = spec.to_dict()
+    same = tdb.with_spec(data)
+    if resume and same:
+        unfinished = [t for t in same if t["status"] != "finished"]
+        tid = (unfinished or same)[-1]["id"]
+        return tid, True
+    base = f"t{spec_hash(data)}"
+    tid, k = base, 1
+    while tdb.tournament(tid) is not None:
+        k += 1
+        tid = f"{base}-{k}"
+    tdb.create(tid, data, spec.schedule())
+    return tid, False
+
+
+class Progress:
+    """What the runner reports as it goes; the command line draws it with ``rich``."""
+
+    def start(self, total: int, done: int) -> None: ...
+
+    def advance(self, row: dict[str, Any], result: dict[str, Any]) -> None: ...
+
+    def note(self, line: str) -> None: ...
+
+
+def _policy_pb(policy: dict[str, int], **over: int) -> arena_pb2.MatchPolicy:
+    return arena_pb2.MatchPolicy(**{**policy, **over})
+
+
+def match_result(info: admin_pb2.MatchInfo) -> dict[str, Any]:
+    """What the tournament keeps of a finished match."""
+    res = info.result
+    details = json_format.MessageToDict(res.details) if res.HasField("details") else {}
+    return {
+        "match_id": info.match_id,
+        "scores": list(res.scores),
+        "ranks": list(res.ranks),
+        "forfeited": list(res.forfeited),
+        "reason": res.reason,
+        "deals": len(details.get("deals", [])),
+        "strikes": list(info.strikes),
+        "detail": details.get("forfeit", ""),
+    }
+
+
+class _Runner:
+    def __init__(
+        self,
+        tid: str,
+        spec: TournamentSpec,
+        db: Path,
+        tdb: TourneyStore,
+        parallel: int,
+        server: str | None,
+        admin_token: str | None,
+        logs: Path,
+        progress: Progress,
+    ) -> None:
+        self.tid, self.spec, self.db, self.tdb = tid, spec, db, tdb
+        self.parallel = max(1, parallel)
+        self.server, self.admin_token = server, admin_token
+        self.logs, self.progress = logs, progress
+        self.meta = (("authorization", f"Bearer {admin_token}"),) if admin_token else None
+        self.procs: dict[tuple[str, int], BotProcess] = {}  # (entry, team member) -> process
+        self.seat_names: dict[tuple[str, int], str] = {}
+        self.members = max((len(t) for t in spec.teams), default=1) if spec.teams else 1
+        self.arena = None
+        self.admin: admin_pb2_grpc.AdminServiceStub | None = None
+
+    # -- bots --------------------------------------------------------------------------------
+
+    async def _launch(self, address: str) -> None:
+        """Register and start every entry: one process (one connection) per entry, or per
+        partner of a team entry, since a connection plays one seat of a match."""
+        assert self.admin is not None
+        for e in self.spec.entries:
+            for k in range(self.members):
+                suffix = f".{k + 1}" if self.members > 1 else ""
+                if e.kind == "connected":
+                    self.seat_names[(e.name, k)] = e.bot
+                    continue
+                reg = await self.admin.RegisterBot(
+                    admin_pb2.RegisterBotRequest(name=f"{self.tid}/{e.name}{suffix}"),
+                    metadata=self.meta,
+                    timeout=10,
+                )
+                self.seat_names[(e.name, k)] = reg.name
+                log = self.logs / f"{e.name}{suffix}.log"
+                seed = derive(self.spec.seed, "bot", e.name, *((k,) if k else ()))
+                try:
+                    self.procs[(e.name, k)] = launch(
+                        e, self.spec.game, address, reg.token, seed, reg.name, log
+                    )
+                except OSError as exc:
+                    with log.open("a") as f:
+                        f.write(f"could not start: {exc}\n")
+                    self.progress.note(f"{e.name} could not start ({exc}); it forfeits")
+        if self.arena is not None:  # our own referee: wait until every live bot has connected
+            end = time.monotonic() + CONNECT_WAIT_S
+            while time.monotonic() < end:
+                waiting = [
+                    key
+                    for key, p in self.procs.items()
+                    if p.alive() and not self.arena.connections.get(self.seat_names[key])
+                ]
+                if not waiting:
+                    break
+                await asyncio.sleep(0.02)
+
+    def _alive(self, name: str) -> bool:
+        """Whether every process of entry ``name`` runs (reporting a death once)."""
+        if self.spec.entry(name).kind == "connected":
+            return True
+        alive = True
+        for k in range(self.members):
+            p = self.procs.get((name, k))
+            if p is None:
+                alive = False
+                continue
+            if not p.alive() and not p.reported:
+                p.reported = True
+                self.progress.note(
+                    f"bot {name} exited (status {p.proc.returncode}); it forfeits its matches"
+                    f" (log: {p.log})"
+                )
+            alive = alive and p.alive()
+        return alive
+
+    @staticmethod
+    def _member_seats(seats: list[str]) -> list[tuple[str, int]]:
+        """``["a", "b", "a", "b"]`` -> ``[("a", 0), ("b", 0), ("a", 1), ("b", 1)]``."""
+        seen: dict[str, int] = {}
+        out = []
+        for n in seats:
+            out.append((n, seen.get(n, 0)))
+            seen[n] = seen.get(n, 0) + 1
+        return out
+
+    # -- matches -------------------------------------------------------------------------------
+
+    async def _play(self, row: dict[str, Any]) -> None:
+        assert self.admin is not None
+        seats = row["seats"]
+        members = self._member_seats(seats)
+        dead = [n for n in set(seats) if not self._alive(n)]
+        over: dict[str, int] = {}
+        if dead:
+            over["startup_ms"] = DEAD_STARTUP_MS
+        asked = [self.spec.entry(n).move_ms for n in seats]
+        if any(asked):
+            over["move_ms"] = max([self.spec.policy["move_ms"], *(a for a in asked if a)])
+        options = {k: str(v) for k, v in row["options"].items()}
+        created = await self.admin.CreateMatch(
+            admin_pb2.CreateMatchRequest(
+                game=self.spec.game,
+                players=self.spec.players,
+                options=options,
+                seed=row["seed"],
+                seat_bots=[self.seat_names[m] for m in members],
+                policy=_policy_pb(self.spec.policy, **over),
+            ),
+            metadata=self.meta,
+            timeout=30,
+        )
+        match_id = created.match.match_id
+        for m in members:
+            if m in self.procs:
+                self.procs[m].label(match_id, row["index"])
+        self.tdb.start(self.tid, row["index"], match_id)
+        info = await self._watch(match_id)
+        result = match_result(info)
+        if result["forfeited"] and not result["detail"]:
+            result["detail"] = self._forfeit_detail(match_id, seats, result["forfeited"])
+        self.tdb.finish(self.tid, row["index"], match_id, result)
+        for s in result["forfeited"]:
+            self._alive(seats[s])  # report a bot that died, once
+        self.progress.advance(row, result)
+
+    def _forfeit_detail(self, match_id: str, seats: list[str], forfeited: list[int]) -> str:
+        """Why seats forfeited: the referee's own words when its record is at hand."""
+        if self.arena is not None:
+            row = self.arena.store.match(match_id)
+            detail = (row or {}).get("result", {}).get("detail", "")
+            if detail:
+                return f"{detail} ({', '.join(f'{s}: {seats[s]}' for s in forfeited)})"
+        return "forfeited: " + ", ".join(f"seat {s} ({seats[s]})" for s in forfeited)
+
+    async def _watch(self, match_id: str) -> admin_pb2.MatchInfo:
+        from levata.server.matchrun import _watch
+
+        assert self.admin is not None
+        return await _watch(self.admin, match_id, self.meta, None, WATCH_TIMEOUT_S)
+
+    # -- the whole run -------------------------------------------------------------------------
+
+    async def run(self, pending: list[dict[str, Any]]) -> None:
+        own_server = None
+        address = self.server
+        if address is None:
+            from levata.server.app import start_server
+            from levata.server.store import Store
+
+            own_server, self.arena = await start_server(Store(self.db), "127.0.0.1", 0)
+            address = f"127.0.0.1:{self.arena.port}"
+        try:
+            async with grpc.aio.insecure_channel(
+                address, options=[("grpc.use_local_subchannel_pool", 1)]
+            ) as channel:
+                self.admin = admin_pb2_grpc.AdminServiceStub(channel)
+                try:
+                    await self._launch(address)
+                    sem = asyncio.Semaphore(self.parallel)
+
+                    async def one(row: dict[str, Any]) -> None:
+                        async with sem:
+                            await self._play(row)
+
+                    tasks = [asyncio.create_task(one(r)) for r in pending]
+                    try:
+                        await asyncio.gather(*tasks)
+                    finally:
+                        for t in tasks:
+                            t.cancel()
+                        await asyncio.gather(*tasks, return_exceptions=True)
+                except grpc.aio.AioRpcError as exc:
+                    raise RuntimeError(f"referee at {address}: {exc.details()}") from None
+        finally:
+            for p in self.procs.values():
+                await asyncio.to_thread(p.stop)
+            if own_server is not None and self.arena is not None:
+                await self.arena.close()
+                await own_server.stop(None)
+
+
+def _close_stale_records(db: Path, tid: str, match_ids: list[str]) -> None:
+    """Mark aborted the referee records a killed runner left open in our file: those of its
+    abandoned attempts, and any match it created but had not yet noted (seat names start with
+    the tournament's id)."""
+    from levata.server.store import Store
+
+    store = Store(db)
+    try:
+        open_ones = [
+            r["id"]
+            for status in ("waiting", "running")
+            for r in store.matches(status, limit=1_000_000)
+            if all(str(b).startswith(f"{tid}/") for b in r["seat_bots"])
+        ]
+        for mid in dict.fromkeys([*match_ids, *open_ones]):
+            row = store.match(mid)
+            if row is not None and row["status"] in ("waiting", "running"):
+                store.finish(
+                    mid,
+                    "aborted",
+                    {"detail": "abandoned by a stopped tournament runner; replayed on resume"},
+                    row["strikes"] or [0] * row["players"],
+                )
+    finally:
+        store.close()
+
+
+def _runner_alive(runner: str | None) -> bool:
+    """Whether ``HOST:PID:START`` names another process on this host that still runs."""
+    from levata.server.tourney_store import process_start
+
+    parts = (runner or "").rsplit(":", 2)
+    if len(parts) != 3:
+        return False
+    host, pid, start = parts
+    if host != socket.gethostname() or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    now = process_start(int(pid))
+    if not now:
+        return False  # gone (or not Linux: then we cannot tell, and do not block)
+    if now != start:
+        return False  # the pid now names another process
+    with contextlib.suppress(OSError):  # a zombie is not running anything
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return stat.rsplit(")", 1)[1].split()[0] != "Z"
+    return False
+
+
+async def run_tournament(
+    tid: str,
+    db: Path,
+    tdb: TourneyStore,
+    parallel: int = 1,
+    server: str | None = None,
+    admin_token: str | None = None,
+    logs: Path | None = None,
+    progress: Progress | None = None,
+) -> None:
+    """Play every unfinished match of tournament ``tid``; raises ``RuntimeError`` (one line)
+    when it cannot go on. Safe to kill at any moment: run it again to resume."""
+    t = tdb.tournament(tid)
+    if t is None:
+        raise RuntimeError(f"no tournament {tid!r} in {db}")
+    if t["status"] != "finished" and _runner_alive(t["runner"]):
+        raise RuntimeError(f"tournament {tid} is being run by process {t['runner']}")
+    tdb.claim(tid)
+    spec = TournamentSpec.from_dict(t["spec"])
+    abandoned = tdb.abandon_unfinished(tid)
+    if server is None and t["status"] != "finished":
+        _close_stale_records(db, tid, abandoned)
+    rows = tdb.rows(tid)
+    pending = [r for r in rows if r["status"] != "finished"]
+    progress = progress or Progress()
+    progress.start(len(rows), len(rows) - len(pending))
+    if abandoned:
+        progress.note(f"resuming: {len(abandoned)} unfinished match(es) will be replayed")
+    if pending:
+        logs = logs or db.resolve().parent / "levata-logs" / tid
+        runner = _Runner(tid, spec, db, tdb, parallel, server, admin_token, logs, progress)
+        await runner.run(pending)
+    tdb.set_finished(tid)
+
+
+def standings_of(tdb: TourneyStore, tid: str, resamples: int | None = None):
+    """The :class:`~levata.server.standings.Standings` of a tournament (finished matches)."""
+    from levata.server.standings import RESAMPLES, compute_standings
+
+    t = tdb.tournament(tid)
+    if t is None:
+        raise KeyError(tid)
+    spec = TournamentSpec.from_dict(t["spec"])
+    rows = tdb.rows(tid)
+    return compute_standings(
+        spec.names, rows, spec.seed, resamples or RESAMPLES, scheduled=len(rows)
+    )
+
+
+def summary_json(tdb: TourneyStore, tid: str) -> str:
+    """Spec, schedule results and standings of a tournament as JSON."""
+    t = tdb.tournament(tid)
+    assert t is not None
+    return json.dumps(
+        {
+            "id": tid,
+            "status": t["status"],
+            "spec": t["spec"],
+            "standings": standings_of(tdb, tid).to_dict(),
+        },
+        indent=2,
+    )

@@ -1,0 +1,336 @@
+"""Tournament entries and the processes they run in.
+
+An entry of ``levata tournament --bots`` is one of:
+
+* a **reference bot kind** (``heuristic``, ``random``, or any kind ``make_bot`` accepts):
+  launched as one :mod:`levata.server.tourney_host` process, one gRPC connection holding its
+  seats in every match, seeded from each match's place in the schedule (reproducible);
+* a **manifest** (a path ending in ``.toml``): a submitted bot, launched as described, with
+  CPU-time and memory limits and its stderr in a log of its own;
+* ``@NAME``: a bot already connected to the ``--server`` referee under ``NAME`` (the
+  tournament launches nothing; how it chooses is its own business).
+
+A manifest::
+
+    name = "mybot"                      # its name in the standings
+    command = ["python3", "mybot.py"]   # or one string, split like a shell would
+    protocol = "json"                   # json: one JSON request per stdin line, run under
+                                        #   `levata bot bridge`; grpc: it connects itself
+    workdir = "."                       # relative to the manifest's folder (the default)
+    move_ms = 1000                      # time per decision it asks for (the referee's clock
+                                        #   is per match: a match gets the most any of its
+                                        #   entries asks, and at least --move-ms)
+    cpu_seconds = 600                   # CPU-time limit of the process (RLIMIT_CPU)
+    memory_mb = 2048                    # address-space limit (RLIMIT_AS)
+    env = { MYBOT_LEVEL = "3" }         # extra environment
+
+A ``grpc`` command finds the referee in ``{server}``, ``{token}``, ``{game}``, ``{seed}``,
+``{name}`` placeholders in its arguments and in ``LEVATA_SERVER``, ``LEVATA_TOKEN``,
+``LEVATA_GAME``, ``LEVATA_SEED`` in its environment.
+
+>>> m = parse_manifest('name = "b"\\ncommand = "python3 b.py --fast"\\nmove_ms = 500', ".")
+>>> m["command"], m["protocol"], m["move_ms"], m["memory_mb"]
+(['python3', 'b.py', '--fast'], 'json', 500, 2048)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from levata.engine import BadConfig
+
+__all__ = [
+    "BotProcess",
+    "Entry",
+    "launch",
+    "load_manifest",
+    "parse_entries",
+    "parse_manifest",
+]
+
+#: Limits a manifest gets unless it says otherwise.
+DEFAULT_CPU_SECONDS = 3600
+DEFAULT_MEMORY_MB = 2048
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+_FIELDS = {"name", "command", "protocol", "workdir", "move_ms", "cpu_seconds", "memory_mb", "env"}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One competitor: ``kind`` is ``bot`` (a reference kind), ``manifest`` or ``connected``."""
+
+    name: str
+    kind: str
+    bot: str = ""  # the reference kind, or the connected bot's name on the server
+    manifest: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def move_ms(self) -> int | None:
+        return self.manifest.get("move_ms")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "bot": self.bot, "manifest": self.manifest}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Entry:
+        return cls(d["name"], d["kind"], d.get("bot", ""), d.get("manifest", {}))
+
+
+def parse_manifest(text: str, base: str | Path) -> dict[str, Any]:
+    """A manifest's TOML text -> its validated fields; :class:`BadConfig` when wrong."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BadConfig(f"manifest is not valid TOML: {exc}") from None
+    unknown = sorted(set(data) - _FIELDS)
+    if unknown:
+        raise BadConfig(f"manifest has unknown field(s): {', '.join(unknown)}")
+    name = data.get("name")
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise BadConfig("manifest needs a name: letters, digits, _ . + - (no spaces)")
+    command = data.get("command")
+    if isinstance(command, str):
+        command = shlex.split(command)
+    if not isinstance(command, list) or not command or not all(isinstance(c, str) for c in command):
+        raise BadConfig(f"manifest {name}: command must be a non-empty string or list of strings")
+    protocol = data.get("protocol", "json")
+    if protocol not in ("json", "grpc"):
+        raise BadConfig(f"manifest {name}: protocol must be json or grpc, not {protocol!r}")
+    out: dict[str, Any] = {"name": name, "command": command, "protocol": protocol}
+    workdir = Path(base) / str(data.get("workdir", "."))
+    out["workdir"] = str(workdir.resolve())
+    for key, default in (
+        ("move_ms", None),
+        ("cpu_seconds", DEFAULT_CPU_SECONDS),
+        ("memory_mb", DEFAULT_MEMORY_MB),
+    ):
+        value = data.get(key, default)
+        if value is not None and (not isinstance(value, int) or value <= 0):
+            raise BadConfig(f"manifest {name}: {key} must be a positive whole number")
+        out[key] = value
+    env = data.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        raise BadConfig(f"manifest {name}: env must be a table of strings")
+    out["env"] = env
+    return out
+
+
+def load_manifest(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise BadConfig(f"cannot read manifest {path}: {exc.strerror}") from None
+    try:
+        return parse_manifest(text, path.parent)
+    except BadConfig as exc:
+        raise BadConfig(f"{path}: {exc}") from None
+
+
+def parse_entries(text: str, game: str, server: str | None) -> list[Entry]:
+    """``--bots`` -> entries with distinct names (a repeated kind becomes ``random-2``...).
+
+    >>> [e.name for e in parse_entries("heuristic,random,random", "whist", None)]
+    ['heuristic', 'random', 'random-2']
+    """
+    from levata.bots import make_bot
+
+    items = [b.strip() for b in text.split(",") if b.strip()]
+    if not items:
+        raise BadConfig("--bots names no bot")
+    entries: list[Entry] = []
+    taken: set[str] = set()
+
+    def unique(name: str) -> str:
+        n, k = name, 1
+        while n in taken:
+            k += 1
+            n = f"{name}-{k}"
+        taken.add(n)
+        return n
+
+    for item in items:
+        if item.endswith(".toml"):
+            manifest = load_manifest(Path(item))
+            entries.append(Entry(unique(manifest["name"]), "manifest", manifest=manifest))
+        elif item.startswith("@"):
+            if server is None:
+                raise BadConfig(f"{item}: a connected bot needs --server (the referee it is on)")
+            entries.append(Entry(unique(item[1:]), "connected", bot=item[1:]))
+        else:
+            make_bot(item, game)  # BadConfig on an unknown kind or a game it cannot play
+            entries.append(Entry(unique(item), "bot", bot=item))
+    return entries
+
+
+# -- processes ---------------------------------------------------------------------------------
+
+#: Run as ``python -I -S -c LIMITS CPU_S MEM_MB ARGV...``: set the limits on itself, ask for a
+#: SIGTERM when the runner dies, then become the bot (``exec``). The limits are set in the
+#: bot's own process before its program starts, like a ``preexec_fn`` would, but without
+#: forking a multi-threaded runner (the referee's gRPC threads make ``fork`` + Python code
+#: unsafe; ``subprocess`` without ``preexec_fn`` uses ``vfork``).
+LIMITS = """
+import os, resource, signal, sys
+cpu, mem, parent = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+if cpu > 0:
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
+if mem > 0:
+    resource.setrlimit(resource.RLIMIT_AS, (mem << 20, mem << 20))
+if sys.platform.startswith("linux"):
+    import ctypes
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        sys.exit(143)  # the runner died before we could ask to follow it
+argv = sys.argv[4:]
+try:
+    os.execvp(argv[0], argv)
+except OSError as exc:
+    print(f"cannot run {argv[0]}: {exc.strerror}", file=sys.stderr)
+    sys.exit(127)
+"""
+
+
+def limited(
+    argv: list[str], cpu_seconds: int | None, memory_mb: int | None, parent: int | None = None
+) -> list[str]:
+    """``argv`` run under CPU-time (soft: SIGXCPU; hard, 5 s later: SIGKILL) and address-space
+    limits, ended with SIGTERM if the runner dies.
+
+    >>> limited(["bot", "--fast"], 60, 512, parent=100)[-5:]
+    ['60', '512', '100', 'bot', '--fast']
+    """
+    head = [sys.executable, "-I", "-S", "-c", LIMITS]
+    parent = os.getpid() if parent is None else parent
+    return [*head, str(cpu_seconds or 0), str(memory_mb or 0), str(parent), *argv]
+
+
+@dataclass
+class BotProcess:
+    """A launched entry: its process, its seat name on the referee, its log."""
+
+    entry: Entry
+    seat_name: str
+    proc: subprocess.Popen[bytes]
+    log: Path
+    labels: IO[bytes] | None = None  # stdin of a tourney_host: MATCH_ID LABEL lines
+    reported: bool = False
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def label(self, match_id: str, label: int) -> None:
+        """Tell a reference bot which scheduled match ``match_id`` is."""
+        if self.labels is None:
+            return
+        with contextlib.suppress(BrokenPipeError, OSError, ValueError):
+            self.labels.write(f"{match_id} {label}\n".encode())
+            self.labels.flush()
+
+    def stop(self, grace: float = 5.0) -> None:
+        if self.labels is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self.labels.close()  # a tourney_host ends at the end of its stdin
+        try:
+            self.proc.wait(timeout=grace if self.labels is not None else 0.01)
+        except subprocess.TimeoutExpired:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def command_for(
+    entry: Entry, game: str, server: str, token: str, seed: int, seat_name: str
+) -> tuple[list[str], dict[str, str], str | None]:
+    """The argv, extra environment and working directory of an entry's process."""
+    if entry.kind == "bot":
+        argv = [
+            sys.executable,
+            "-m",
+            "levata.server.tourney_host",
+            entry.bot,
+            "--game",
+            game,
+            "--server",
+            server,
+            f"--token={token}",
+            "--seed",
+            str(seed),
+            "--name",
+            entry.name,
+        ]
+        return argv, {}, None
+    m = entry.manifest
+    values = {"server": server, "token": token, "game": game, "seed": str(seed), "name": seat_name}
+    env = {
+        "LEVATA_SERVER": server,
+        "LEVATA_TOKEN": token,
+        "LEVATA_GAME": game,
+        "LEVATA_SEED": str(seed),
+        **m.get("env", {}),
+    }
+    if m["protocol"] == "grpc":
+        argv = [_fill(a, values) for a in m["command"]]
+    else:
+        argv = [
+            sys.executable,
+            "-m",
+            "levata.bots",
+            "bridge",
+            "--server",
+            server,
+            f"--token={token}",
+            "--name",
+            entry.name,
+            "--quiet",
+            "--",
+            *m["command"],
+        ]
+    return argv, env, m["workdir"]
+
+
+def _fill(arg: str, values: dict[str, str]) -> str:
+    for k, v in values.items():
+        arg = arg.replace("{" + k + "}", v)
+    return arg
+
+
+def launch(
+    entry: Entry, game: str, server: str, token: str, seed: int, seat_name: str, log: Path
+) -> BotProcess:
+    """Start an entry's process; its stdout is discarded and its stderr goes to ``log``."""
+    argv, extra_env, cwd = command_for(entry, game, server, token, seed, seat_name)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    m = entry.manifest
+    shown = " ".join(shlex.quote(a.replace(token, "***")) for a in argv)
+    if entry.kind == "manifest":
+        shown += f" (cpu {m.get('cpu_seconds')} s, memory {m.get('memory_mb')} MB)"
+        argv = limited(argv, m.get("cpu_seconds"), m.get("memory_mb"))
+    with log.open("ab") as err:
+        err.write(f"== {shown}\n".encode())
+        err.flush()
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE if entry.kind == "bot" else subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            cwd=cwd,
+            env={**os.environ, **extra_env},
+            start_new_session=True,  # the terminal's Ctrl-C is the runner's to handle
+        )
+    return BotProcess(entry, seat_name, proc, log, proc.stdin)

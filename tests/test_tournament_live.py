@@ -1,0 +1,397 @@
+"""Tournaments over the real referee: loopback gRPC, real bot processes, a real SQLite file.
+
+Nothing is mocked: ``levata tournament`` runs as a process (the runner with its in-process
+referee, one process per bot), is killed with SIGKILL and resumed; a submitted bot crashes
+on purpose; the HTML report is opened in headless Chromium.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from live import LiveServer, bot_process
+
+from levata.server.store import Store
+from levata.server.tourney_bots import Entry, launch, parse_manifest
+from levata.server.tourney_store import TourneyStore
+
+CLI = [sys.executable, "-m", "levata.server.cli"]
+
+
+def levata(*args: object, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    run = subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, timeout=timeout)
+    assert "Traceback" not in run.stderr, run.stderr
+    return run
+
+
+def finished_rows(db: Path) -> int:
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as c:
+            (n,) = c.execute(
+                "SELECT count(*) FROM tournament_matches WHERE status = 'finished'"
+            ).fetchone()
+            return n
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def only_tournament(db: Path) -> tuple[TourneyStore, str]:
+    tdb = TourneyStore(db)
+    (t,) = tdb.tournaments()
+    return tdb, t["id"]
+
+
+# -- SIGKILL and resume -------------------------------------------------------------------------
+
+RESUMABLE = [
+    "tournament",
+    "--game",
+    "whist",
+    "--bots",
+    "heuristic,random,random",
+    "--format",
+    "duplicate",
+    "--deals",
+    "24",
+    "-o",
+    "deal_size=4",
+    "--seed",
+    "11",
+    "--parallel",
+    "3",
+    "--quiet",
+]
+
+
+def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path):
+    killed, clean = tmp_path / "killed.db", tmp_path / "clean.db"
+    total = 24 * 6
+    runner = subprocess.Popen(
+        [*CLI, *RESUMABLE, "--db", str(killed)],
+        stdout=subprocess.DEVNULL,
+        stderr=(tmp_path / "killed.err").open("w"),
+    )
+    deadline = time.monotonic() + 120
+    while finished_rows(killed) < 12 and runner.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    runner.send_signal(signal.SIGKILL)
+    runner.wait()
+    at_kill = finished_rows(killed)
+    assert 12 <= at_kill < total, f"the kill came too late ({at_kill} of {total} finished)"
+    tdb, tid = only_tournament(killed)
+    in_flight = [r for r in tdb.rows(tid) if r["status"] == "running"]
+    assert in_flight, "nothing was in flight when the runner was killed"
+
+    resumed = levata(*RESUMABLE, "--db", killed, "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"tournament {tid} (resumed)" in resumed.stdout
+    assert f"{len(in_flight)} unfinished match(es) will be replayed" in resumed.stderr
+    uninterrupted = levata(*RESUMABLE, "--db", clean)
+    assert uninterrupted.returncode == 0, uninterrupted.stderr
+
+    # nothing lost, nothing counted twice
+    rows = tdb.rows(tid)
+    assert [r["status"] for r in rows] == ["finished"] * total
+    attempts = tdb.attempts(tid)
+    settled = [a for a in attempts if a["status"] == "finished"]
+    assert sorted(a["index"] for a in settled) == list(range(total))
+    abandoned = [a for a in attempts if a["status"] == "abandoned"]
+    assert sorted(a["index"] for a in abandoned) == sorted(r["index"] for r in in_flight)
+    store = Store(killed)
+    for r in rows:
+        assert store.match(r["match_id"])["status"] == "finished"
+    for a in abandoned:  # the killed runner's open referee records are closed, not counted
+        assert store.match(a["match_id"])["status"] == "aborted"
+    assert not store.matches("running") and not store.matches("waiting")
+
+    # the same results, match by match, and the same standings, to the last digit
+    ctdb, ctid = only_tournament(clean)
+    assert ctid == tid  # the id is the spec's: same command, same tournament
+    keep = ("scores", "ranks", "forfeited", "deals")
+    assert [{k: r["result"][k] for k in keep} for r in rows] == [
+        {k: r["result"][k] for k in keep} for r in ctdb.rows(ctid)
+    ]
+    assert not any(r["result"]["forfeited"] for r in rows)
+    assert standings_text(resumed) == standings_text(uninterrupted)
+    for db in (killed, clean):
+        report = levata("report", tid, "--db", db, "--json", tmp_path / f"{db.stem}.json")
+        assert report.returncode == 0, report.stderr
+    assert json.loads((tmp_path / "killed.json").read_text()) == json.loads(
+        (tmp_path / "clean.json").read_text()
+    )
+    again = levata(*RESUMABLE, "--db", killed, "--resume")  # finished: nothing left to play
+    assert again.returncode == 0 and standings_text(again) == standings_text(resumed)
+
+
+def standings_text(run: subprocess.CompletedProcess[str]) -> list[str]:
+    """The printed standings and crosstable (not the first line or the report hint, which
+    name the database)."""
+    lines = run.stdout.splitlines()[1:]
+    return [x for x in lines if not x.startswith("report:")]
+
+
+# -- competition mode: manifests, limits, logs, a crashing bot ----------------------------------
+
+CRASHY = """
+import json, resource, sys
+cpu, mem = resource.getrlimit(resource.RLIMIT_CPU), resource.getrlimit(resource.RLIMIT_AS)
+print(f"limits cpu={cpu} as={mem}", file=sys.stderr, flush=True)
+for n, line in enumerate(sys.stdin):
+    if n == int(sys.argv[1]):
+        print("crashing on purpose", file=sys.stderr, flush=True)
+        sys.exit(3)
+    request = json.loads(line)
+    print(json.dumps({"index": len(request["legal"]) - 1}), flush=True)
+"""
+
+
+def test_a_crashing_bot_forfeits_and_the_tournament_goes_on(tmp_path):
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "crashy.py").write_text(CRASHY)
+    manifest = tmp_path / "crashy.toml"
+    manifest.write_text(
+        textwrap.dedent("""
+        name = "crashy"
+        command = ["python3", "crashy.py", "4"]   # four decisions, then exit 3
+        protocol = "json"
+        workdir = "bots"
+        move_ms = 1500
+        cpu_seconds = 7
+        memory_mb = 1024
+        """)
+    )
+    db, logs = tmp_path / "t.db", tmp_path / "logs"
+    run = levata(
+        "tournament",
+        "--game",
+        "whist",
+        "--bots",
+        f"{manifest},random,random,heuristic",
+        "--players",
+        "3",
+        "--deals",
+        "2",
+        "-o",
+        "deal_size=1",
+        "--seating",
+        "rotate",
+        "--seed",
+        "3",
+        "--parallel",
+        "4",
+        "--db",
+        db,
+        "--logs",
+        logs,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "bot crashy exited (status 1); it forfeits its matches" in run.stdout + run.stderr
+    assert re.search(r"crashy\s.*\s1[0-9]\s*$", run.stdout, re.MULTILINE)  # forfeits column
+
+    tdb, tid = only_tournament(db)
+    rows = tdb.rows(tid)
+    assert len(rows) == 4 * 3 * 2 and all(r["status"] == "finished" for r in rows)
+    store = Store(db)
+    crashy_rows = [r for r in rows if "crashy" in r["seats"]]
+    others = [r for r in rows if "crashy" not in r["seats"]]
+    assert len(crashy_rows) == 18 and len(others) == 6
+    forfeits = [r for r in crashy_rows if r["result"]["forfeited"]]
+    assert len(forfeits) >= 12
+    for r in forfeits:  # the crashed bot's seat, and only it, forfeited; recorded as such
+        assert [r["seats"][s] for s in r["result"]["forfeited"]] == ["crashy"]
+        assert r["result"]["ranks"][r["result"]["forfeited"][0]] == 3
+        assert store.match(r["match_id"])["result"]["reason"] == "forfeit"
+    for r in others:  # the tournament went on: the other bots' matches all completed
+        assert r["result"]["reason"] == "complete" and not r["result"]["forfeited"]
+    played = sum(
+        1
+        for r in crashy_rows
+        for reply in store.replies(r["match_id"])
+        if reply["outcome"] == "applied" and r["seats"][reply["seat"]] == "crashy"
+    )
+    assert played == 4  # it really played before it crashed
+
+    log = (logs / "crashy.log").read_text()
+    assert "limits cpu=(7, 12) as=(1073741824, 1073741824)" in log  # set in its own process
+    assert "crashing on purpose" in log and "the bridged program exited" in log
+    assert "--token=***" in log  # the command is logged, its secret is not
+    assert (logs / "heuristic.log").exists()
+
+
+@pytest.mark.parametrize(
+    ("limit", "program", "expect"),
+    [
+        ("cpu_seconds = 1", "while True: pass", -signal.SIGXCPU),
+        ("memory_mb = 100", "x = bytearray(400 * 1024 * 1024)", 1),
+    ],
+)
+def test_submitted_bots_run_under_cpu_and_memory_limits(tmp_path, limit, program, expect):
+    m = parse_manifest(
+        f'name = "greedy"\ncommand = ["python3", "-c", "{program}"]\nprotocol = "grpc"\n{limit}',
+        tmp_path,
+    )
+    log = tmp_path / "greedy.log"
+    bot = launch(Entry("greedy", "manifest", manifest=m), "whist", "127.0.0.1:1", "T", 1, "g", log)
+    assert bot.proc.wait(timeout=30) in (expect, -signal.SIGKILL)
+    if expect == 1:
+        assert "MemoryError" in log.read_text()
+
+
+def test_a_manifest_bot_that_cannot_start_forfeits(tmp_path):
+    manifest = tmp_path / "ghost.toml"
+    manifest.write_text('name = "ghost"\ncommand = ["no-such-program-here"]\nprotocol = "grpc"\n')
+    db = tmp_path / "t.db"
+    run = levata(
+        "tournament", "--game", "whist", "--bots", f"{manifest},random,random",
+        "--deals", "1", "-o", "deal_size=1", "--seating", "rotate", "--db", db, "--parallel", "3",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    tdb, tid = only_tournament(db)
+    rows = tdb.rows(tid)
+    assert len(rows) == 3
+    assert all(r["seats"][r["result"]["forfeited"][0]] == "ghost" for r in rows)
+    log = (db.parent / "levata-logs" / tid / "ghost.log").read_text()
+    assert "cannot run no-such-program-here" in log
+
+
+# -- a running referee, bots already connected ---------------------------------------------------
+
+
+def test_tournament_on_a_running_referee_with_connected_bots(tmp_path):
+    server = LiveServer(tmp_path / "referee.db")
+    try:
+        procs = [
+            bot_process("random", "whist", server, server.add_bot(name), seed=i, matches=6)
+            for i, name in enumerate(("alice", "bob"))
+        ]
+        db = tmp_path / "tournament.db"
+        run = levata(
+            "tournament", "--game", "whist", "--bots", "heuristic,@alice,@bob", "--deals", "1",
+            "-o", "deal_size=2", "--server", server.address, "--db", db, "--parallel", "6",
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        for p in procs:
+            assert p.wait(timeout=30) == 0  # each sat in its 6 matches and left
+        tdb, tid = only_tournament(db)
+        rows = tdb.rows(tid)
+        assert len(rows) == 6 and all(not r["result"]["forfeited"] for r in rows)
+        for r in rows:  # the matches are the running referee's, in its own records
+            record = server.store.match(r["match_id"])
+            assert record["status"] == "finished"
+            assert sorted(record["seat_bots"]) == sorted(["alice", "bob", f"{tid}/heuristic"])
+        assert "alice" in run.stdout and "bob" in run.stdout
+    finally:
+        server.stop()
+
+
+def test_team_entries_play_the_two_table_method(tmp_path):
+    db = tmp_path / "t.db"
+    run = levata(
+        "tournament", "--game", "whist", "--players", "4", "--teams", "0+2,1+3",
+        "--bots", "heuristic,random", "--deals", "2", "-o", "deal_size=2", "--db", db,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "teams of seats 0+2, 1+3, two-table" in run.stdout
+    tdb, tid = only_tournament(db)
+    rows = tdb.rows(tid)
+    store = Store(db)
+    h, r = f"{tid}/heuristic", f"{tid}/random"
+    for one, two in (rows[0:2], rows[2:4]):  # one deal, partnerships swapped
+        assert one["seed"] == two["seed"]
+        assert store.match(one["match_id"])["seat_bots"] == [f"{h}.1", f"{r}.1", f"{h}.2", f"{r}.2"]
+        assert store.match(two["match_id"])["seat_bots"] == [f"{r}.1", f"{h}.1", f"{r}.2", f"{h}.2"]
+    assert re.search(r"heuristic\s.*\s4\s*$", run.stdout, re.MULTILINE)  # 4 matches, not 8
+
+
+def test_whole_games_round_robin(tmp_path):
+    db = tmp_path / "t.db"
+    run = levata(
+        "tournament", "--game", "macao", "--bots", "heuristic,random", "--format", "roundrobin",
+        "--deals", "2", "-o", "action_cap=300", "--db", db,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "roundrobin over 2 rounds (every seating), each match a whole game" in run.stdout
+    tdb, tid = only_tournament(db)
+    rows = tdb.rows(tid)
+    assert len(rows) == 4 and len({r["seed"] for r in rows}) == 4
+    assert all(r["options"] == {"action_cap": "300"} for r in rows)
+
+
+# -- the HTML report in a real browser ----------------------------------------------------------
+
+
+def chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.fail("no Chromium: install it (apt-get install -y chromium); CI's .ci/run does")
+
+
+def browse(page: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            chromium(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp_path / 'chromium-profile'}",
+            *args,
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
+
+
+def test_html_report_renders_in_headless_chromium(tmp_path):
+    db = tmp_path / "t.db"
+    run = levata(
+        "tournament", "--game", "whist", "--bots", "heuristic,random,random", "--deals", "4",
+        "-o", "deal_size=2", "--seed", "5", "--db", db, "--quiet",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    _, tid = only_tournament(db)
+    page = tmp_path / "report.html"
+    made = levata("report", tid, "--db", db, "--html", page)
+    assert made.returncode == 0 and f"wrote {page}" in made.stdout
+
+    dom = browse(page, tmp_path, "--dump-dom")
+    assert dom.returncode == 0, dom.stderr
+    html = dom.stdout
+    assert f"<title>levata tournament {tid}</title>" in html
+    table = html[html.index('id="standings-table"') : html.index("</table>")]
+    for bot in ("heuristic", "random", "random-2"):
+        assert f'data-bot="{bot}"' in table
+    assert table.count("<tr data-bot=") == 3
+    for plot in ("plot-means", "plot-ratings", "plot-rating-diffs", "plot-distributions"):
+        assert f'<svg id="{plot}"' in html
+    means = html[html.index('id="plot-means"') :]
+    assert means[: means.index("</svg>")].count("<circle") == 3
+    dist = html[html.index('id="plot-distributions"') :]
+    assert dist[: dist.index("</svg>")].count("<rect") >= 3
+    assert 'id="crosstable-table"' in html and 'data-pair="heuristic|random"' in html
+
+    shot = tmp_path / "report.png"
+    png = browse(page, tmp_path, f"--screenshot={shot}", "--window-size=1000,2400")
+    assert png.returncode == 0, png.stderr
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000  # drawn, not blank
