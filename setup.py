@@ -23,7 +23,7 @@ def stage_declarations() -> Path:
     return STAGE
 
 
-KERNELS = ["cardmask", "sampler"]
+KERNELS = ["cardmask", "sampler", "tricks"]
 
 extensions = [Extension(f"levata.engine.{name}", [f"engine_ext/{name}.pyx"]) for name in KERNELS]
 

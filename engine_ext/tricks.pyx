@@ -1,0 +1,2140 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Trick-taking kernel: legal cards, trick winners, playouts and a double-dummy solver.
+
+One small rules value, :class:`TrickRules`, covers the card play of every single-deck trick
+game in levata: how many seats, who partners whom, the trump, the duties a player has on a
+trick (follow suit; trump when void; overtake when able, as in Bestia; over-trump), a
+per-deal *layout* that maps each physical card to an effective suit and a power (Filcau's
+four filcai are top trumps, Sixty-six ranks the 10 above the King) and card points.
+
+Hands are card masks (:mod:`levata.engine.cardmask`: bit ``slot * 16 + rank``); a trick in
+progress is the list of card indexes played to it, in order, from ``leader``.
+
+>>> from levata.engine.cards import Suit, parse_cards
+>>> from levata.engine.cardmask import mask_of
+>>> rules = TrickRules.for_game("whist", seats=3, trump=Suit.HEARTS)
+>>> hands = [mask_of(parse_cards(h)) for h in ("AS KS 2H", "QS JS 3D", "10S 4H 5D")]
+>>> solve(rules, hands, leader=0, objective=tricks(0))  # A♠ wins; seat 2 must ruff K♠
+2
+>>> [solve(rules, hands, leader=0, objective=exact(0, target=k)) for k in range(4)]
+[0, 1, 1, 0]
+>>> solve(rules, hands, leader=0, objective=exact(0, target=3, already=1))  # bid 3, won 1
+1
+>>> values = best_cards(rules, hands, leader=0, seat=0, objective=tricks(0))
+>>> {str(Card.from_index(i)): v for i, v in values.items()}
+{'2H': 1, 'KS': 2, 'AS': 2}
+
+Objectives are *paranoid*: the side named by the objective maximises its value and every
+other seat, whatever its own interest, minimises it. ``tricks(side)`` counts the tricks the
+side takes from the position on (the trick in progress included); ``points(side)`` the card
+points in those tricks (plus the rules' last-trick bonus); ``exact(side, target, already=k)``
+is 1 when the side can force ending the deal with exactly ``target`` tricks, counting ``k``
+tricks it won before the position, and 0 when the others can make it miss.
+"""
+
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
+
+from levata.engine.cardmask cimport highest, lowest, mask_t, popcount
+
+from levata.engine.cards import Card
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    /* The search counts cards constantly: with GCC on x86-64, compile this module for the
+       POPCNT instruction (every x86-64 CPU since 2008 has it; import checks, see below)
+       instead of libgcc's table-driven __popcountdi2. */
+    #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    #pragma GCC target("popcnt")
+    #define TK_NEEDS_POPCNT 1
+    #else
+    #define TK_NEEDS_POPCNT 0
+    #endif
+    /* Parallel bit extract: BMI2 when the CPU has it, a portable loop otherwise. The kernel
+       is built without -mbmi2 (one wheel for every x86-64), so the instruction lives in a
+       function compiled for that target and is chosen at import. */
+    static inline uint64_t tk_pext_sw(uint64_t x, uint64_t m) {
+        uint64_t r = 0, bb = 1;
+        while (m) {
+            uint64_t low = m & (0 - m);
+            if (x & low) r |= bb;
+            bb <<= 1;
+            m ^= low;
+        }
+        return r;
+    }
+    #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __attribute__((target("bmi2"))) static uint64_t tk_pext_hw(uint64_t x, uint64_t m) {
+        return __builtin_ia32_pext_di(x, m);
+    }
+    static int tk_cpu_bmi2(void) { __builtin_cpu_init(); return __builtin_cpu_supports("bmi2"); }
+    static int tk_cpu_ok(void) {
+        __builtin_cpu_init();
+        return !TK_NEEDS_POPCNT || __builtin_cpu_supports("popcnt");
+    }
+    #else
+    static int tk_cpu_ok(void) { return 1; }
+    static uint64_t tk_pext_hw(uint64_t x, uint64_t m) { return tk_pext_sw(x, m); }
+    static int tk_cpu_bmi2(void) { return 0; }
+    #endif
+    static int tk_use_bmi2 = 0;
+    static inline uint64_t tk_pext(uint64_t x, uint64_t m) {
+        return tk_use_bmi2 ? tk_pext_hw(x, m) : tk_pext_sw(x, m);
+    }
+    /* parallel bit deposit, the inverse: only on table hits, so the loop is enough */
+    static inline uint64_t tk_pdep(uint64_t x, uint64_t m) {
+        uint64_t r = 0, bb = 1;
+        while (m) {
+            uint64_t low = m & (0 - m);
+            if (x & bb) r |= low;
+            bb <<= 1;
+            m ^= low;
+        }
+        return r;
+    }
+    /* murmur3's finaliser: every input bit moves every output bit */
+    static inline uint64_t tk_fmix(uint64_t k) {
+        k ^= k >> 33; k *= 0xff51afd7ed558ccdULL;
+        k ^= k >> 33; k *= 0xc4ceb9fe1a85ec53ULL;
+        k ^= k >> 33; return k;
+    }
+    static const uint64_t tk_golden = 0x9E3779B97F4A7C15ULL;
+    /* splitmix64: tiny state, good enough for playouts, one per caller (no shared state) */
+    static inline uint64_t tk_rand(uint64_t *s) {
+        uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    }
+    /* uniform in [0, n): Lemire's multiply-shift where 128-bit products exist */
+    static inline int tk_below(uint64_t *s, int n) {
+    #if defined(__SIZEOF_INT128__)
+        return (int)(((unsigned __int128)tk_rand(s) * (uint64_t)n) >> 64);
+    #else
+        return (int)(tk_rand(s) % (uint64_t)n);
+    #endif
+    }
+    """
+    unsigned long long tk_pext(unsigned long long x, unsigned long long m) nogil
+    unsigned long long tk_pdep(unsigned long long x, unsigned long long m) nogil
+    unsigned long long tk_fmix(unsigned long long k) nogil
+    unsigned long long tk_golden
+    unsigned long long tk_rand(unsigned long long* s) nogil
+    int tk_below(unsigned long long* s, int n) nogil
+    int tk_cpu_bmi2()
+    int tk_cpu_ok()
+    int tk_use_bmi2
+
+if not tk_cpu_ok():
+    raise ImportError("levata.engine.tricks was built for x86-64 CPUs with POPCNT; this one lacks it")
+tk_use_bmi2 = tk_cpu_bmi2()
+
+__all__ = [
+    "TRUMP_SUIT",
+    "Objective",
+    "Solver",
+    "TrickRules",
+    "best_cards",
+    "deal_playouts",
+    "exact",
+    "legal_cards",
+    "playout",
+    "playouts",
+    "points",
+    "rank_order_layout",
+    "solve",
+    "trick_winner",
+    "tricks",
+]
+
+#: The effective suit of cards that are trumps whatever suit is named (Filcau's filcai).
+TRUMP_SUIT = TK_TRUMP_SUIT
+
+cdef inline mask_t bit(int i) noexcept nogil:
+    return (<mask_t>1) << i
+
+
+cdef inline mask_t below(int i) noexcept nogil:
+    return ((<mask_t>1) << i) - 1
+
+
+# ------------------------------------------------------------------------------------------
+# Rules
+
+
+def rank_order_layout(order, slots=(0, 1, 2, 3)):
+    """A layout where every suit ranks its cards in ``order`` (highest first).
+
+    For Huzur-style orders: the card of rank ``order[0]`` is the strongest of its suit.
+    Returns ``{card_index: (slot, power)}`` for :class:`TrickRules`.
+
+    >>> lay = rank_order_layout([14, 2, 3, 13], slots=(0,))
+    >>> sorted(lay.items())
+    [(2, (0, 2)), (3, (0, 1)), (13, (0, 0)), (14, (0, 3))]
+    """
+    order = [int(r) for r in order]
+    top = len(order) - 1
+    return {16 * s + rank: (int(s), top - i) for s in slots for i, rank in enumerate(order)}
+
+
+def _filcau_layout(int trump):
+    # Q♠ > Q♣ > Q♥ > Q♦ (the filcai, always trumps) > A, 10, K, J of trumps; plain A>10>K>J.
+    lay = {}
+    plain = [11, 13, 10, 14]  # J, K, 10, A from weakest
+    for slot in range(4):
+        for power, rank in enumerate(plain):
+            lay[16 * slot + rank] = (TK_TRUMP_SUIT if slot == trump else slot, power)
+    for power, slot in enumerate((1, 2, 0, 3)):  # Q♦, Q♥, Q♣, Q♠ from weakest
+        lay[16 * slot + 12] = (TK_TRUMP_SUIT, 10 + power)
+    return lay
+
+
+def _sixty_six_layout():
+    order = [14, 10, 13, 12, 11]  # A > 10 > K > Q > J
+    return rank_order_layout(order)
+
+
+_SIXTY_SIX_POINTS = {14: 11, 10: 10, 13: 4, 12: 3, 11: 2}
+
+_GAMES = {
+    # name: (default seats, teams, follow, must_trump, head, overtrump)
+    "whist": (4, None, True, True, False, False),
+    "tarneeb": (4, (0, 1, 0, 1), True, False, False, False),
+    "bridge": (4, (0, 1, 0, 1), True, False, False, False),
+    "banking": (4, None, True, True, False, False),
+    "tarnib-853": (4, None, True, False, False, False),
+    "three-five-eight": (3, None, True, False, False, False),
+    "rentz": (4, None, True, False, False, False),
+    "bestia": (4, None, True, True, True, True),
+    "sixty-six": (2, None, True, True, True, False),
+    "filcau": (4, (0, 1, 0, 1), True, True, False, False),
+}
+
+
+cdef int _suit_value(object trump) except -2:
+    if trump is None:
+        return TK_NO_TRUMP
+    if hasattr(trump, "slot"):  # a levata Suit: French and Italian suits share the slots
+        return int(trump.slot)
+    cdef int t = int(trump)
+    if not 0 <= t < TK_SUITS:
+        raise ValueError(f"trump must be None, a Suit or an effective suit 0..4, not {trump!r}")
+    return t
+
+
+cdef class TrickRules:
+    """The card-play rules of one deal, as the kernel uses them.
+
+    ``seats``: 2..8 players in play order. ``trump``: ``None``, a :class:`~levata.engine.cards.Suit`
+    (its slot), or an effective suit ``0..3``/:data:`TRUMP_SUIT`. ``teams``: a team id per seat
+    (default: everyone for himself). Duties on a trick, each ``True``/``False``:
+
+    - ``follow``: play a card of the led (effective) suit when able;
+    - ``must_trump``: void in the led suit, play a trump when holding one (needs ``follow``);
+    - ``head``: when following, beat the card winning the trick if able (Bestia, Sixty-six
+      once the stock is gone; needs ``follow``);
+    - ``overtrump``: when trumping, beat a trump that is winning the trick if able, else any
+      trump (Bestia; needs ``must_trump``).
+
+    ``layout``: ``{card_index: (effective_suit, power)}`` for every card in the deck; a higher
+    power beats a lower one of the same effective suit; powers are distinct within a suit.
+    ``None`` means suit = slot and power = rank (French and Italian decks alike). ``points``:
+    ``{card_index: points}`` (missing cards score 0); ``last_trick_bonus``: points for taking
+    the last trick.
+
+    >>> from levata.engine.cards import Suit
+    >>> r = TrickRules(4, Suit.SPADES, teams=(0, 1, 0, 1))
+    >>> r
+    TrickRules(seats=4, trump=3, teams=(0, 1, 0, 1), follow=True)
+    >>> TrickRules.for_game("bestia", trump=Suit.DENARI).overtrump
+    True
+    """
+
+    def __init__(
+        self,
+        int seats=4,
+        trump=None,
+        *,
+        teams=None,
+        bint follow=True,
+        bint must_trump=False,
+        bint head=False,
+        bint overtrump=False,
+        layout=None,
+        points=None,
+        int last_trick_bonus=0,
+    ):
+        cdef int s, e, i, phys, nxt
+        if not 2 <= seats <= TK_MAX_SEATS:
+            raise ValueError(f"seats must be 2..{TK_MAX_SEATS}, not {seats}")
+        if (must_trump or head) and not follow:
+            raise ValueError("must_trump and head only make sense with follow=True")
+        if overtrump and not must_trump:
+            raise ValueError("overtrump needs must_trump=True")
+        memset(&self.c, 0, sizeof(tk_rules))
+        self.seats = seats
+        self.c.seats = seats
+        self.c.trump = _suit_value(trump)
+        self.trump = None if self.c.trump < 0 else self.c.trump
+        if teams is None:
+            teams = tuple(range(seats))
+        teams = tuple(int(x) for x in teams)
+        if len(teams) != seats:
+            raise ValueError(f"teams needs one id per seat ({seats}), got {len(teams)}")
+        self.teams = teams
+        for s in range(seats):
+            self.c.team[s] = teams[s]
+        self.follow, self.must_trump, self.head, self.overtrump = follow, must_trump, head, overtrump
+        self.c.duties = (
+            (TK_FOLLOW if follow else 0)
+            | (TK_MUST_TRUMP if must_trump else 0)
+            | (TK_HEAD if head else 0)
+            | (TK_OVERTRUMP if overtrump else 0)
+        )
+        self.last_trick_bonus = last_trick_bonus
+        self.c.last_bonus = last_trick_bonus
+        for i in range(64):
+            self.c.suit_of[i] = -1
+            self.c.to_phys[i] = -1
+            self.c.to_int[i] = -1
+        if layout is None:
+            self.layout = None
+            self.c.identity = 1
+            for i in range(64):
+                self.c.suit_of[i] = i >> 4
+                self.c.to_phys[i] = i
+                self.c.to_int[i] = i
+            for e in range(4):
+                self.c.suit_mask[e] = (<mask_t>0xFFFF) << (16 * e)
+            self.c.deck = ~(<mask_t>0)
+        else:
+            lay = {}
+            for k, v in dict(layout).items():
+                phys = int(getattr(k, "index", k))
+                e, p = int(v[0]), int(v[1])
+                if not 0 <= phys < 64:
+                    raise ValueError(f"card index {phys} is outside 0..63")
+                if not 0 <= e < TK_SUITS:
+                    raise ValueError(f"effective suit {e} of card {phys} is outside 0..4")
+                lay[phys] = (e, p)
+            if len(lay) > 64:
+                raise ValueError("a layout holds at most 64 cards")
+            self.layout = lay
+            # Each effective suit takes consecutive internal bits ordered by power: that is
+            # what lets tk_beats compare two cards of a suit as integers.
+            self.c.identity = 0
+            nxt = 0
+            for e in range(TK_SUITS):
+                members = sorted((p, phys) for phys, (se, p) in lay.items() if se == e)
+                powers = [p for p, _ in members]
+                if len(set(powers)) != len(powers):
+                    raise ValueError(f"two cards of effective suit {e} share a power")
+                for p, phys in members:
+                    self.c.suit_of[nxt] = e
+                    self.c.to_phys[nxt] = phys
+                    self.c.to_int[phys] = nxt
+                    self.c.suit_mask[e] |= bit(nxt)
+                    self.c.deck |= bit(nxt)
+                    nxt += 1
+            self.c.identity = 1
+            for i in range(64):
+                if self.c.to_int[i] >= 0 and self.c.to_int[i] != i:
+                    self.c.identity = 0
+        pts = {}
+        if points is not None:
+            for k, v in dict(points).items():
+                phys = int(getattr(k, "index", k))
+                if not 0 <= phys < 64 or self.c.to_int[phys] < 0:
+                    raise ValueError(f"card {phys} has points but is not in the layout")
+                if int(v):
+                    pts[phys] = int(v)
+                self.c.points[self.c.to_int[phys]] = int(v)
+        self.points = pts
+
+    @classmethod
+    def for_game(cls, str name, trump=None, seats=None, **overrides):
+        """The card-play rules of a levata game: ``whist``, ``tarneeb``, ``bridge``,
+        ``banking``, ``tarnib-853``, ``three-five-eight``, ``rentz``, ``bestia``,
+        ``sixty-six`` (play once the stock is gone or closed) or ``filcau`` (tricks after the
+        first; ``trump`` must be a printed suit, the layout puts the filcai on top).
+
+        Rules that depend on more than the trick (Filcau's first trick and second lead,
+        Bestia's sure-pot leads) are the game's business, not the kernel's.
+
+        >>> r = TrickRules.for_game("filcau", trump=2)
+        >>> r.trump == TRUMP_SUIT, r.points[2 * 16 + 14], len(r.layout)
+        (True, 1, 20)
+        """
+        if name not in _GAMES:
+            raise ValueError(f"unknown trick game {name!r}; one of {sorted(_GAMES)}")
+        n, teams, follow, must_trump, head, overtrump = _GAMES[name]
+        kw = dict(
+            teams=teams, follow=follow, must_trump=must_trump, head=head, overtrump=overtrump
+        )
+        if name == "filcau":
+            slot = _suit_value(trump)
+            if not 0 <= slot < 4:
+                raise ValueError("filcau needs a printed trump suit")
+            kw["layout"] = _filcau_layout(slot)
+            kw["points"] = {16 * s + r: 1 for s in range(4) for r in (10, 14)}
+            trump = TK_TRUMP_SUIT
+        elif name == "sixty-six":
+            kw["layout"] = _sixty_six_layout()
+            kw["points"] = {16 * s + r: p for s in range(4) for r, p in _SIXTY_SIX_POINTS.items()}
+            kw["last_trick_bonus"] = 10
+        kw.update(overrides)
+        return cls(n if seats is None else seats, trump, **kw)
+
+    cdef mask_t to_internal(self, mask_t physical) except? 0:
+        cdef mask_t out = 0
+        cdef int i
+        if self.c.identity and (physical & ~self.c.deck) == 0:
+            return physical
+        while physical:
+            i = lowest(physical)
+            physical &= physical - 1
+            if self.c.to_int[i] < 0:
+                raise ValueError(f"card index {i} is not in this deal's layout")
+            out |= bit(self.c.to_int[i])
+        return out
+
+    cdef mask_t to_physical(self, mask_t internal) noexcept:
+        cdef mask_t out = 0
+        cdef int i
+        if self.c.identity:
+            return internal
+        while internal:
+            i = lowest(internal)
+            internal &= internal - 1
+            out |= bit(self.c.to_phys[i])
+        return out
+
+    def beats(self, int card, int best):
+        """Does physical card ``card`` beat ``best``, the card winning a trick?
+
+        >>> TrickRules(2, 0).beats(0 * 16 + 2, 3 * 16 + 14)   # 2♣ trumps A♠
+        True
+        """
+        cdef int a = self._card(card)
+        cdef int b = self._card(best)
+        return bool(tk_beats(&self.c, a, b))
+
+    def effective_suit(self, int card):
+        """The effective suit of a physical card (0..3 or :data:`TRUMP_SUIT`)."""
+        return int(self.c.suit_of[self._card(card)])
+
+    cdef int _card(self, object card) except -1:
+        cdef int phys = int(getattr(card, "index", card))
+        if not 0 <= phys < 64 or self.c.to_int[phys] < 0:
+            raise ValueError(f"card index {phys} is not in this deal's layout")
+        return self.c.to_int[phys]
+
+    def __repr__(self):
+        parts = [f"seats={self.seats}", f"trump={self.trump}"]
+        if self.teams != tuple(range(self.seats)):
+            parts.append(f"teams={self.teams}")
+        for name in ("follow", "must_trump", "head", "overtrump"):
+            if getattr(self, name):
+                parts.append(f"{name}=True")
+        if self.layout is not None:
+            parts.append(f"layout=<{len(self.layout)} cards>")
+        if self.points:
+            parts.append(f"points=<{sum(self.points.values())} in all>")
+        if self.last_trick_bonus:
+            parts.append(f"last_trick_bonus={self.last_trick_bonus}")
+        return "TrickRules(" + ", ".join(parts) + ")"
+
+    def __reduce__(self):
+        return (
+            _rebuild,
+            (
+                self.seats,
+                self.trump,
+                self.teams,
+                self.follow,
+                self.must_trump,
+                self.head,
+                self.overtrump,
+                self.layout,
+                self.points,
+                self.last_trick_bonus,
+            ),
+        )
+
+
+def _rebuild(seats, trump, teams, follow, must_trump, head, overtrump, layout, pts, bonus):
+    return TrickRules(
+        seats,
+        trump,
+        teams=teams,
+        follow=follow,
+        must_trump=must_trump,
+        head=head,
+        overtrump=overtrump,
+        layout=layout,
+        points=pts,
+        last_trick_bonus=bonus,
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# Positions: Python values in, internal masks out
+
+
+cdef mask_t _as_mask(object hand) except? 0:
+    cdef mask_t m = 0
+    if isinstance(hand, int):
+        if hand < 0 or hand >> 64:
+            raise ValueError(f"a hand mask is a 64-bit unsigned int, not {hand}")
+        return <mask_t>hand
+    for c in hand:
+        i = int(getattr(c, "index", c))
+        if not 0 <= i < 64:
+            raise ValueError(f"card index {i} is outside 0..63")
+        m |= bit(i)
+    return m
+
+
+cdef int _load(
+    TrickRules rules, object hands, int leader, object trick, mask_t* out, tk_trick* t
+) except -1:
+    """Check a position and translate it; raise ValueError with the reason."""
+    cdef int n = rules.seats
+    cdef int s, k, card
+    cdef mask_t seen = 0, m
+    hands = list(hands)
+    if len(hands) != n:
+        raise ValueError(f"need {n} hands, got {len(hands)}")
+    if not 0 <= leader < n:
+        raise ValueError(f"leader {leader} is not a seat of {n}")
+    trick = [int(getattr(c, "index", c)) for c in trick]
+    if len(trick) >= n:
+        raise ValueError("the trick in progress already holds a card from every seat")
+    for s in range(n):
+        m = rules.to_internal(_as_mask(hands[s]))
+        if m & seen:
+            raise ValueError(f"hand {s} shares a card with an earlier hand")
+        seen |= m
+        out[s] = m
+    tk_start(t, leader)
+    for card in trick:
+        k = rules._card(card)
+        if seen & bit(k):
+            raise ValueError(f"card {card} is on the trick and in a hand")
+        seen |= bit(k)
+        tk_play(&rules.c, t, k)
+    sizes = []
+    for s in range(n):
+        played = 1 if (s - leader + n) % n < len(trick) else 0
+        sizes.append(popcount(out[s]) + played)
+    if len(set(sizes)) != 1:
+        raise ValueError(f"hand sizes {sizes} (cards on the trick included) must be equal")
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
+# Objectives
+
+
+cdef enum:
+    K_TRICKS = 0
+    K_POINTS = 1
+    K_EXACT = 2
+
+
+cdef class Objective:
+    """What a search maximises; build it with :func:`tricks`, :func:`points` or :func:`exact`.
+
+    The side is a seat, several seats, or a ``team`` id of the rules; every other seat plays
+    against it (paranoid search).
+    """
+
+    cdef readonly str kind
+    cdef readonly object seats
+    cdef readonly object team
+    cdef readonly int target
+    cdef readonly int already
+
+    def __init__(self, str kind, seats=None, team=None, int target=0, int already=0):
+        if kind not in ("tricks", "points", "exact"):
+            raise ValueError(f"unknown objective {kind!r}")
+        if (seats is None) == (team is None):
+            raise ValueError("name the side by seat(s) or by team, not both")
+        if seats is not None:
+            seats = (int(seats),) if isinstance(seats, int) else tuple(int(s) for s in seats)
+            if not seats:
+                raise ValueError("the side needs at least one seat")
+        self.kind, self.seats, self.team = kind, seats, team
+        self.target, self.already = target, already
+
+    cpdef int side_mask(self, TrickRules rules) except -1:
+        """The seats of the side as a bit mask (bit s = seat s)."""
+        cdef int m = 0
+        if self.team is not None:
+            for s in range(rules.seats):
+                if rules.teams[s] == self.team:
+                    m |= 1 << s
+            if m == 0:
+                raise ValueError(f"no seat is in team {self.team}")
+            return m
+        for s in self.seats:
+            if not 0 <= s < rules.seats:
+                raise ValueError(f"seat {s} is not a seat of {rules.seats}")
+            m |= 1 << s
+        return m
+
+    def __repr__(self):
+        side = f"team={self.team}" if self.team is not None else f"seats={self.seats}"
+        extra = f", target={self.target}, already={self.already}" if self.kind == "exact" else ""
+        return f"Objective({self.kind!r}, {side}{extra})"
+
+
+def tricks(side=None, *, team=None):
+    """Tricks the side takes from the position on (the trick in progress included).
+
+    ``side``: a seat or an iterable of seats; or ``team=`` a team id of the rules.
+    """
+    return Objective("tricks", side, team)
+
+
+def points(side=None, *, team=None):
+    """Card points the side takes from the position on (cards already on the current trick
+    and the rules' last-trick bonus included)."""
+    return Objective("points", side, team)
+
+
+def exact(side=None, target=None, *, team=None, int already=0):
+    """1 if the side can force ending with exactly ``target`` tricks, else 0.
+
+    ``already``: tricks the side won before the position (they count toward the target). The
+    others try to make the side miss, by taking tricks from it or by giving it extra ones.
+    """
+    if target is None:
+        raise ValueError("exact() needs a target number of tricks")
+    return Objective("exact", side, team, int(target), already)
+
+
+# ------------------------------------------------------------------------------------------
+# The solver
+
+
+cdef enum:
+    F_MERGE = 1       # search one card of each run of equivalent cards
+    F_QUICK = 2       # quick-trick, top-trump and lost-lead bounds; sure tricks mid-trick
+    F_TT = 4          # transposition table
+    F_REL = 8         # key the table by relative ranks (tricks and exact objectives only)
+    F_WR = 16         # winning-ranks table (tricks objective, follow/trump duties, <= 4 seats)
+    BIG = 1 << 28
+    WR_CHAIN = 256    # entries a look-up walks down one bucket's chain, at most
+    WR_TOPS = 1       # top cards per suit whose owners pick the bucket
+
+ctypedef struct tt_entry:
+    unsigned long long key      # 64-bit position hash; 0 marks an empty slot
+    unsigned long long a        # tricks/points: lower bound; exact: targets known reachable
+    unsigned long long b        # tricks/points: upper bound; exact: targets known missed
+    int depth                   # tricks left: the replacement policy keeps the deeper entry
+    int hint                    # best card found, as (suit << 8) | rank among live cards
+
+ctypedef struct wr_entry:
+    # A bound that holds for every position with this leader and these suit lengths per hand
+    # in which the `relmask` cards (relative ranks: the top cards of each suit down to the
+    # lowest rank that decided a trick in the proof) sit in the same hands as here.
+    unsigned long long shape    # hash of leader + suit lengths per hand
+    unsigned long long relmask  # significant positions among the live cards (pext space)
+    unsigned long long comp[4]  # each hand's significant cards, in pext space
+    short lo
+    short hi
+    int depth                   # tricks left
+    int hint
+    int next                    # 1 + index of the next entry of the bucket's chain; 0 ends it
+
+ctypedef struct Ctx:
+    const tk_rules* r
+    mask_t hand[TK_MAX_SEATS]
+    int n
+    int side                    # seats of the maximising side, as a bit mask
+    int kind
+    int flags
+    tt_entry* tt
+    unsigned long long tt_mask
+    wr_entry* wt                # entries, used as a ring: the oldest is overwritten first
+    int* heads                  # per bucket: 1 + index of its newest entry (0: empty)
+    unsigned long long wt_mask  # buckets - 1
+    int wt_size
+    int wt_cursor
+    long long nodes
+    long long probes            # table look-ups at trick starts
+    long long hits              # look-ups that found a usable entry
+    long long sig               # significant cards summed over abstract stores
+    long long stores
+    signed char killer[33][TK_MAX_SEATS]  # per tricks left and leader: the last lead that cut off
+
+# entries fill cache lines exactly
+assert sizeof(tt_entry) * 2 == sizeof(wr_entry) == 64, "table entries changed size"
+
+
+cdef inline int owner(const Ctx* c, int card) noexcept nogil:
+    cdef int s
+    for s in range(c.n):
+        if (c.hand[s] >> card) & 1:
+            return s
+    return -1
+
+
+cdef inline int trick_gain(const Ctx* c, const tk_trick* t) noexcept nogil:
+    """What the completed trick `t` is worth to the side."""
+    cdef int g = 0, i
+    cdef mask_t x
+    if not ((c.side >> t.win_seat) & 1):
+        return 0
+    if c.kind != K_POINTS:
+        return 1
+    x = t.cards
+    while x:
+        i = lowest(x)
+        x &= x - 1
+        g += c.r.points[i]
+    if c.hand[t.win_seat] == 0:
+        g += c.r.last_bonus
+    return g
+
+
+cdef int points_left(const Ctx* c, mask_t live) noexcept nogil:
+    cdef int g = c.r.last_bonus, i
+    while live:
+        i = lowest(live)
+        live &= live - 1
+        g += c.r.points[i]
+    return g
+
+
+cdef inline mask_t rank_win(const tk_rules* r, const tk_trick* t) noexcept nogil:
+    """The card whose rank decided a finished trick: the winner, when it beat another card of
+    its own suit; nothing when it won as the only card of its suit (a ruff, or discards)."""
+    if popcount(t.cards & r.suit_mask[r.suit_of[t.win_card]]) > 1:
+        return bit(t.win_card)
+    return 0
+
+
+cdef int last_trick(Ctx* c, int leader, mask_t* win) noexcept nogil:
+    """Every hand holds one card: play them out."""
+    cdef tk_trick t
+    cdef int i, s
+    cdef int g
+    cdef mask_t saved[TK_MAX_SEATS]
+    tk_start(&t, leader)
+    for i in range(c.n):
+        s = (leader + i) % c.n
+        saved[s] = c.hand[s]
+        tk_play(c.r, &t, lowest(c.hand[s]))
+        c.hand[s] = 0
+    g = trick_gain(c, &t)
+    for s in range(c.n):
+        c.hand[s] = saved[s]
+    win[0] = rank_win(c.r, &t)
+    return g
+
+
+cdef int quick_tricks(const Ctx* c, int leader, mask_t* win) noexcept nogil:
+    """Tricks `leader` can cash at once: in each suit where nobody else can ruff, its cards
+    above everything the others hold (all its cards when that run outlasts every other
+    holding, when the others must follow). Cashing one suit keeps the lead, so the suits add
+    up. `win` gets the highest card the others hold in each counted suit: the count holds
+    wherever the leader's cards still sit above it."""
+    cdef const tk_rules* r = c.r
+    cdef mask_t mine = c.hand[leader], others = 0, h, o, w = 0
+    cdef int s, e, q = 0, run, longest, k
+    cdef bint ruff
+    for s in range(c.n):
+        if s != leader:
+            others |= c.hand[s]
+    ruff = r.trump >= 0 and (others & r.suit_mask[r.trump]) != 0
+    for e in range(TK_SUITS):
+        h = mine & r.suit_mask[e]
+        if h == 0 or (ruff and e != r.trump):
+            continue
+        o = others & r.suit_mask[e]
+        if o == 0:
+            q += popcount(h)
+            continue
+        run = popcount(h & tk_above(highest(o)))
+        if run == 0:
+            continue
+        w |= bit(highest(o))
+        longest = 0
+        for s in range(c.n):
+            if s != leader:
+                k = popcount(c.hand[s] & r.suit_mask[e])
+                if k > longest:
+                    longest = k
+        # the rest of the suit is good once everyone else is out of it, which only a duty to
+        # follow guarantees (without one a defender may keep a higher card back)
+        q += popcount(h) if run >= longest and (r.duties & TK_FOLLOW) else run
+    win[0] = w
+    return q
+
+
+cdef int partner_tricks(const Ctx* c, int leader, int q, mask_t* win) noexcept nogil:
+    """Raise `q` to a partner's quick tricks when the leader can put that partner on lead:
+    a suit the leader holds whose top card the partner has, which nobody can ruff. The
+    partner's count already includes that trick (its top card in the suit)."""
+    cdef const tk_rules* r = c.r
+    cdef int p, e, s, top, qp
+    cdef int mine = (c.side >> leader) & 1
+    cdef mask_t live = 0, x, wp, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0, trumps_of
+    for s in range(c.n):
+        live |= c.hand[s]
+    for p in range(c.n):
+        if p == leader or ((c.side >> p) & 1) != mine or c.hand[p] == 0:
+            continue
+        trumps_of = (live & ~c.hand[p]) & tm
+        for e in range(TK_SUITS):
+            if (c.hand[leader] & r.suit_mask[e]) == 0:
+                continue
+            if e != r.trump and trumps_of:
+                continue
+            x = live & r.suit_mask[e]
+            top = highest(x)
+            if not (c.hand[p] >> top) & 1:
+                continue
+            qp = quick_tricks(c, p, &wp)
+            if qp > q:
+                q = qp
+                win[0] = wp | bit(highest(x & ~c.hand[p]))
+            break
+    return q
+
+
+cdef bint lost_lead(const Ctx* c, int leader, mask_t* win) noexcept nogil:
+    """True when the leader's side cannot win the trick it leads: in every suit the leader
+    holds, the top card is the other side's, and no partner of the leader can ruff it (void
+    in the suit, or at any time without a duty to follow). The top card is always a legal
+    play for its holder, and only a trump beats it. `win` gets those top cards."""
+    cdef const tk_rules* r = c.r
+    cdef int e, s, top
+    cdef int mine = (c.side >> leader) & 1
+    cdef mask_t live = 0, x, w = 0, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
+    for s in range(c.n):
+        live |= c.hand[s]
+    for e in range(TK_SUITS):
+        if (c.hand[leader] & r.suit_mask[e]) == 0:
+            continue
+        x = live & r.suit_mask[e]
+        top = highest(x)
+        s = owner(c, top)
+        if ((c.side >> s) & 1) == mine:
+            return False
+        if e != r.trump and tm:
+            for s in range(c.n):
+                if (
+                    s != leader
+                    and ((c.side >> s) & 1) == mine
+                    and ((c.hand[s] & r.suit_mask[e]) == 0 or not (r.duties & TK_FOLLOW))
+                    and (c.hand[s] & tm) != 0
+                ):
+                    return False
+        w |= bit(top)
+    win[0] = w
+    return True
+
+
+cdef void trick_bounds(
+    const Ctx* c, int leader, int R, bint cash_counts, int* lo, int* hi, mask_t* wlo, mask_t* whi
+) noexcept nogil:
+    """Bounds on the side's tricks from a trick start.
+
+    Top trumps: the seat holding the highest trump wins a trick with each of its trumps above
+    every other seat's trumps, whoever leads (the highest trump on a trick always wins it, and
+    every card gets played). Cashing: the leader's quick tricks are a lower bound for its side
+    when the side may choose to take them (``cash_counts``: not for exact targets), and an
+    upper bound for the other side in any case. `wlo`/`whi` get the cards each bound relies
+    on (for the winning-ranks table)."""
+    cdef const tk_rules* r = c.r
+    cdef int l = 0, h = R, s, top, cnt, q
+    cdef mask_t all_t = 0, tm, others_t, wt = 0, wq = 0, wl = 0, wh = 0
+    if r.trump >= 0:
+        tm = r.suit_mask[r.trump]
+        for s in range(c.n):
+            all_t |= c.hand[s]
+        all_t &= tm
+        if all_t:
+            top = highest(all_t)
+            s = owner(c, top)
+            others_t = all_t & ~c.hand[s]
+            if others_t:
+                cnt = popcount(c.hand[s] & tm & tk_above(highest(others_t)))
+                wt = bit(highest(others_t))
+            else:
+                cnt = popcount(c.hand[s] & tm)
+            if (c.side >> s) & 1:
+                l = cnt
+                wl = wt
+            else:
+                h = R - cnt
+                wh = wt
+    q = quick_tricks(c, leader, &wq)
+    q = partner_tricks(c, leader, q, &wq)
+    if (c.side >> leader) & 1:
+        if cash_counts and q > l:
+            l = q
+            wl = wq
+    elif R - q < h:
+        h = R - q
+        wh = wq
+    if q == 0 and lost_lead(c, leader, &wq):
+        # whatever the leader leads, the other side can take this trick
+        if (c.side >> leader) & 1:
+            if R - 1 < h:
+                h = R - 1
+                wh = wq
+        elif cash_counts and l < 1:
+            l = 1
+            wl = wq
+    lo[0] = l
+    hi[0] = h
+    wlo[0] = wl
+    whi[0] = wh
+
+
+cdef unsigned long long pos_key(const Ctx* c, int leader, mask_t live) noexcept nogil:
+    """Hash of the position at a trick start: every hand and the leader.
+
+    With relative keys each hand is squeezed onto the live cards (pext), so two positions
+    that differ only in which small cards are gone share an entry; the per-suit counts of live
+    cards fix where one suit ends and the next begins."""
+    cdef const tk_rules* r = c.r
+    cdef unsigned long long h = tk_fmix(<unsigned long long>(leader + 1 + (c.kind << 4)))
+    cdef unsigned long long counts = 0
+    cdef int s, e
+    if c.flags & F_REL:
+        for e in range(TK_SUITS):
+            counts = counts * 67 + popcount(live & r.suit_mask[e])
+        h = tk_fmix(h ^ counts)
+        for s in range(c.n):
+            h = tk_fmix(h ^ (tk_pext(c.hand[s], live) + (<unsigned long long>s) * tk_golden))
+    else:
+        for s in range(c.n):
+            h = tk_fmix(h ^ (c.hand[s] + (<unsigned long long>s) * tk_golden))
+    return h if h else 1
+
+
+cdef inline tt_entry* tt_find(const Ctx* c, unsigned long long key) noexcept nogil:
+    cdef unsigned long long i = key & c.tt_mask
+    if c.tt[i].key == key:
+        return &c.tt[i]
+    if c.tt[i ^ 1].key == key:
+        return &c.tt[i ^ 1]
+    return NULL
+
+
+cdef tt_entry* tt_slot(Ctx* c, unsigned long long key, int depth) noexcept nogil:
+    """The entry for `key`, claiming one of its two slots (the emptier or shallower)."""
+    cdef unsigned long long i = key & c.tt_mask
+    cdef tt_entry* e = &c.tt[i]
+    cdef tt_entry* f = &c.tt[i ^ 1]
+    if e.key == key:
+        return e
+    if f.key == key:
+        return f
+    if e.key != 0 and (f.key == 0 or f.depth <= e.depth):
+        e = f
+    e.key = key
+    e.depth = depth
+    e.hint = -1
+    if c.kind == K_EXACT:
+        e.a = 0
+        e.b = 0
+    else:
+        e.a = 0
+        e.b = BIG
+    return e
+
+
+cdef inline int rel_rank(const Ctx* c, int card, mask_t live) noexcept nogil:
+    return popcount(live & c.r.suit_mask[c.r.suit_of[card]] & below(card))
+
+
+cdef int hint_card(const Ctx* c, int hint, mask_t live, mask_t legal) noexcept nogil:
+    """Turn a stored hint back into a card of this position, or -1."""
+    cdef int e, k, card, p
+    cdef mask_t x
+    if hint < 0:
+        return -1
+    e = hint >> 8
+    k = hint & 255
+    x = live & c.r.suit_mask[e]
+    while k > 0 and x:
+        x &= x - 1
+        k -= 1
+    if x == 0:
+        return -1
+    card = lowest(x)
+    if not (legal >> card) & 1:
+        return -1
+    # the stored card may stand for a lower equivalent one: walk down to the run's lowest
+    while True:
+        x = live & c.r.suit_mask[e] & below(card)
+        if x == 0:
+            break
+        p = highest(x)
+        if not (legal >> p) & 1:
+            break
+        card = p
+    return card
+
+
+cdef mask_t representatives(const Ctx* c, mask_t legal, mask_t live) noexcept nogil:
+    """One card of each run of equivalent legal cards: a card whose next lower live card of
+    its suit is also a legal card of this hand wins and loses exactly like it (with equal
+    points when points count)."""
+    cdef mask_t out = 0, x = legal, lower
+    cdef int b, p
+    while x:
+        b = lowest(x)
+        x &= x - 1
+        lower = live & c.r.suit_mask[c.r.suit_of[b]] & below(b)
+        if lower:
+            p = highest(lower)
+            if (legal >> p) & 1 and (c.kind != K_POINTS or c.r.points[p] == c.r.points[b]):
+                continue
+        out |= bit(b)
+    return out
+
+
+cdef bint beaten_later(const Ctx* c, const tk_trick* t, int seat, int card) noexcept nogil:
+    """Could a seat of the other side still to play to this trick beat `card` (as if it were
+    winning the trick after `seat` plays it)? Holders of the led suit can go higher in it;
+    a holder of trumps can ruff or over-ruff when void in the led suit (or at any time when
+    there is no duty to follow)."""
+    cdef const tk_rules* r = c.r
+    cdef int i, s, led = t.led if t.count else r.suit_of[card]
+    cdef int mine = (c.side >> seat) & 1, sc = r.suit_of[card]
+    cdef bint follow = (r.duties & TK_FOLLOW) != 0
+    cdef mask_t h, f
+    for i in range(t.count + 1, c.n):
+        s = t.leader + i
+        if s >= c.n:
+            s -= c.n
+        if ((c.side >> s) & 1) == mine:
+            continue
+        h = c.hand[s]
+        f = h & r.suit_mask[led]
+        if f and sc == led and highest(f) > card:
+            return True
+        if r.trump >= 0 and (not f or not follow):
+            f = h & r.suit_mask[r.trump]
+            if f and (sc != r.trump or highest(f) > card):
+                return True
+    return False
+
+
+cdef bint sure_trick(
+    const Ctx* c, const tk_trick* t, int seat, mask_t legal, mask_t* win
+) noexcept nogil:
+    """Can `seat`'s side make sure of the trick in progress? Either a partner's card already
+    wins it and cannot be beaten later (and `seat` may play under it), or `seat` can play such
+    a card itself. `win` gets the card relied on."""
+    cdef const tk_rules* r = c.r
+    cdef int m
+    cdef mask_t x
+    if ((c.side >> t.win_seat) & 1) == ((c.side >> seat) & 1) and not beaten_later(
+        c, t, seat, t.win_card
+    ):
+        x = legal
+        while x:
+            m = lowest(x)
+            x &= x - 1
+            if not tk_beats(r, m, t.win_card):
+                win[0] = bit(t.win_card)
+                return True
+    x = legal
+    while x:
+        m = lowest(x)
+        x &= x - 1
+        if tk_beats(r, m, t.win_card) and not beaten_later(c, t, seat, m):
+            win[0] = bit(m)
+            return True
+    return False
+
+
+cdef enum:
+    # Move-ordering scores (higher first). Tuned on random bridge deals by node counts; the
+    # static rules below beat history/killer tables everywhere except at leads.
+    O_HINT = 1 << 20        # the best card stored with a matching table entry
+    O_KILLER = 10000        # the lead that last cut off with as many tricks left, same leader
+    O_CASH = 6000           # a lead nobody can beat, or a follow that will win the trick
+    O_SAFE_LOW = 3000       # a follow under a partner's card that will win
+    O_OVERTAKE = 1000       # ... minus this for beating that partner's card anyway
+    O_CONTEST = 3500        # a follow that beats the trick for now (higher is better)
+    O_LOW = 2000            # everything else, lowest first
+    O_TO_PARTNER = 2500     # a lead in a suit whose top card a partner holds
+    O_PARTNER_RUFF = 800    # a lead a partner can ruff
+    O_THEY_RUFF = 600       # a lead the other side can ruff
+    O_TRUMP_LEAD = 300      # a trump lead when the other side holds the top trump
+    O_LENGTH = 4            # per card of the suit, for a discard (discard from length)
+    O_KEEP_TRUMP = 500      # a trump discarded
+
+
+cdef int order_moves(
+    const Ctx* c, const tk_trick* t, int seat, mask_t moves, mask_t live, int hint, int* out
+) noexcept nogil:
+    """Write the moves into `out`, most promising first; return how many.
+
+    Leads: cash a card nobody can beat; else lead towards a partner's top card or a
+    partner's ruff, away from the other side's ruffs, low. Follows: a partner's card that
+    will hold -> play low; else the cheapest card that will hold; else (second hand) a card
+    that beats for now; else discard low from length, trumps last."""
+    cdef const tk_rules* r = c.r
+    cdef int n = c.n, k = 0, m, e, sc, rank, j, top, tmp, tmps, p
+    cdef int scores[64]
+    cdef bint beats, secure_partner = False
+    cdef int mycol = (c.side >> seat) & 1
+    cdef int killer = c.killer[popcount(c.hand[seat])][seat] if t.count == 0 else -1
+    cdef mask_t suit_live, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
+    if t.count and ((c.side >> t.win_seat) & 1) == mycol:
+        secure_partner = not beaten_later(c, t, seat, t.win_card)
+    while moves:
+        m = lowest(moves)
+        moves &= moves - 1
+        e = r.suit_of[m]
+        suit_live = live & r.suit_mask[e]
+        rank = popcount(suit_live & below(m))
+        if m == hint:
+            sc = O_HINT
+        elif t.count == 0:
+            if not beaten_later(c, t, seat, m) and (suit_live & tk_above(m)) == 0:
+                sc = O_CASH + rank
+            else:
+                sc = O_LOW - rank
+                top = owner(c, highest(suit_live))
+                if top != seat and ((c.side >> top) & 1) == mycol:
+                    sc += O_TO_PARTNER
+                if e != r.trump:
+                    for p in range(n):
+                        if p == seat or (c.hand[p] & r.suit_mask[e]) or not (c.hand[p] & tm):
+                            continue
+                        sc += O_PARTNER_RUFF if ((c.side >> p) & 1) == mycol else -O_THEY_RUFF
+                elif top < 0 or ((c.side >> top) & 1) != mycol:
+                    sc -= O_TRUMP_LEAD
+            if m == killer:
+                sc += O_KILLER
+        else:
+            beats = tk_beats(r, m, t.win_card)
+            if secure_partner:
+                sc = O_SAFE_LOW - rank - (O_OVERTAKE if beats else 0)
+            elif beats:
+                sc = (O_CASH - rank) if not beaten_later(c, t, seat, m) else (O_CONTEST + rank)
+            else:
+                sc = O_LOW - rank
+            if e != t.led and not beats:
+                sc += O_LENGTH * popcount(c.hand[seat] & r.suit_mask[e])
+                if e == r.trump:
+                    sc -= O_KEEP_TRUMP
+        scores[k] = sc
+        out[k] = m
+        # insertion sort: at most a hand's worth of moves; ties keep the lower card first
+        j = k
+        while j > 0 and scores[j - 1] < scores[j]:
+            tmp = out[j]
+            out[j] = out[j - 1]
+            out[j - 1] = tmp
+            tmps = scores[j]
+            scores[j] = scores[j - 1]
+            scores[j - 1] = tmps
+            j -= 1
+        k += 1
+    return k
+
+
+cdef unsigned long long shape_key(const Ctx* c, int leader) noexcept nogil:
+    """Hash of the leader and the length of every suit in every hand."""
+    cdef unsigned long long h = tk_fmix(<unsigned long long>(leader + 1 + 0x500))
+    cdef unsigned long long x
+    cdef int s, e
+    for s in range(c.n):
+        x = 0
+        for e in range(TK_SUITS):
+            x = x * 65 + popcount(c.hand[s] & c.r.suit_mask[e])
+        h = tk_fmix(h ^ (x + (<unsigned long long>s) * tk_golden))
+    return h if h else 1
+
+
+cdef unsigned long long wr_bucket(const Ctx* c, unsigned long long shape, mask_t live) noexcept nogil:
+    """Which bucket a position's entries go to: the shape plus who holds the top cards of each
+    suit. Entries only match positions of the same shape, so the shape alone would do, but it
+    piles thousands of positions into one bucket; the owners of the top cards (significant in
+    nearly every entry) spread them. An entry that ignores a top card is then missed by a
+    position where another hand holds it: a lost hit, never a wrong one."""
+    cdef unsigned long long x = shape
+    cdef mask_t sl
+    cdef int e, j, card
+    for e in range(TK_SUITS):
+        sl = live & c.r.suit_mask[e]
+        for j in range(WR_TOPS):
+            if sl == 0:
+                break
+            card = highest(sl)
+            sl ^= bit(card)
+            x = x * 5 + <unsigned long long>owner(c, card)
+    return tk_fmix(x) & c.wt_mask
+
+
+cdef void wr_probe(
+    const Ctx* c, unsigned long long shape, unsigned long long bucket, mask_t live,
+    const mask_t* comp, int* lo, int* hi, mask_t* wlo, mask_t* whi, int* hint,
+) noexcept nogil:
+    """Tighten lo/hi with every entry of the bucket whose significant cards match here.
+
+    Chains are walked for at most WR_CHAIN entries: a chain may run into slots the ring has
+    since given to other buckets (even loop), which is harmless because every entry is checked
+    on its own shape and cards, and each entry is a true bound wherever it matches."""
+    cdef int i = c.heads[bucket], steps = 0, s
+    cdef bint ok
+    cdef wr_entry* e
+    while i and steps < WR_CHAIN:
+        e = &c.wt[i - 1]
+        i = e.next
+        steps += 1
+        if e.shape != shape:
+            continue
+        ok = True
+        for s in range(c.n):
+            if (comp[s] & e.relmask) != e.comp[s]:
+                ok = False
+                break
+        if not ok:
+            continue
+        (<Ctx*>c).hits += 1
+        if e.lo > lo[0]:
+            lo[0] = e.lo
+            wlo[0] = tk_pdep(e.relmask, live)
+        if e.hi < hi[0]:
+            hi[0] = e.hi
+            whi[0] = tk_pdep(e.relmask, live)
+        if e.hint >= 0:
+            hint[0] = e.hint
+
+
+cdef void wr_store(
+    Ctx* c, unsigned long long shape, unsigned long long bucket, mask_t live, const mask_t* comp,
+    mask_t win, int depth, int lo, int hi, int hint,
+) noexcept nogil:
+    """Store a bound under the abstraction `win` defines: in each suit, every live card from
+    the lowest card of `win` up is significant; lower cards only count by number."""
+    cdef const tk_rules* r = c.r
+    cdef mask_t sig = 0, x, rm
+    cdef int e, i, s, steps = 0, idx, old_next, nxt
+    cdef bint same
+    cdef wr_entry* b
+    for e in range(TK_SUITS):
+        x = win & r.suit_mask[e]
+        if x:
+            sig |= live & r.suit_mask[e] & ~below(lowest(x))
+    rm = tk_pext(sig, live)
+    c.stores += 1
+    c.sig += popcount(sig)
+    i = c.heads[bucket]
+    while i and steps < WR_CHAIN:  # the same abstract position: merge the bounds
+        b = &c.wt[i - 1]
+        i = b.next
+        steps += 1
+        if b.shape != shape or b.relmask != rm:
+            continue
+        same = True
+        for s in range(c.n):
+            if b.comp[s] != (comp[s] & rm):
+                same = False
+                break
+        if same:
+            if lo > b.lo:
+                b.lo = lo
+            if hi < b.hi:
+                b.hi = hi
+            if depth > b.depth:
+                b.depth = depth
+            if hint >= 0:
+                b.hint = hint
+            return
+    idx = c.wt_cursor
+    c.wt_cursor = idx + 1 if idx + 1 < c.wt_size else 0
+    b = &c.wt[idx]
+    old_next = b.next
+    nxt = c.heads[bucket]
+    b.next = old_next if nxt == idx + 1 else nxt
+    c.heads[bucket] = idx + 1
+    b.shape = shape
+    b.relmask = rm
+    for s in range(4):
+        b.comp[s] = (comp[s] & rm) if s < c.n else 0
+    b.lo = lo
+    b.hi = hi
+    b.depth = depth
+    b.hint = hint
+
+
+cdef mask_t class_ranks(const Ctx* c, mask_t moves, mask_t legal, mask_t live, mask_t win) noexcept nogil:
+    """Ranks to add to `win` because equivalent cards were merged at this node: a run that
+    reaches the significant part of its suit must be significant as a whole, or a position
+    sharing the abstraction could split it."""
+    cdef const tk_rules* r = c.r
+    cdef mask_t add = 0, up, ws
+    cdef int m, top, e, nxt
+    while moves:
+        m = lowest(moves)
+        moves &= moves - 1
+        e = r.suit_of[m]
+        top = m
+        while True:
+            up = live & r.suit_mask[e] & tk_above(top)
+            if up == 0:
+                break
+            nxt = lowest(up)
+            if not (legal >> nxt) & 1:
+                break
+            top = nxt
+        if top != m:
+            ws = win & r.suit_mask[e]
+            if ws and lowest(ws) <= top:
+                add |= bit(m)
+    return add
+
+
+cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexcept nogil:
+    """Fail-soft alpha-beta on the side's value from this node to the end of the deal.
+
+    With the winning-ranks table on, `win` returns the cards whose ranks the result relies
+    on (see wr_store); otherwise it is left alone."""
+    cdef const tk_rules* r = c.r
+    cdef int n = c.n
+    cdef int seat = tp.leader + tp.count
+    cdef int R = 0, lo, hi, a0 = alpha, b0 = beta, best, v, gain, i, k, m, hint = -1, bestm = -1
+    cdef int maxim, s
+    cdef bint wr = (c.flags & F_WR) != 0
+    cdef mask_t live, legal, moves, wlo = 0, whi = 0, w = 0, wc, wnode = 0
+    cdef unsigned long long key = 0, bucket = 0
+    cdef tt_entry* e
+    cdef tk_trick t2, t3
+    cdef int mv[64]
+    cdef int small[TK_SUITS]
+    cdef mask_t comp[4]
+    if seat >= n:
+        seat -= n
+    c.nodes += 1
+    live = tp.cards
+    for i in range(n):
+        live |= c.hand[i]
+    if tp.count == 0:
+        R = popcount(c.hand[tp.leader])
+        if R == 0:
+            win[0] = 0
+            return 0
+        if R == 1:
+            return last_trick(c, tp.leader, win)
+        if c.kind == K_TRICKS:
+            if c.flags & F_QUICK:
+                trick_bounds(c, tp.leader, R, 1, &lo, &hi, &wlo, &whi)
+            else:
+                lo = 0
+                hi = R
+        else:
+            lo = 0
+            hi = points_left(c, live)
+        if lo >= beta:
+            win[0] = wlo
+            return lo
+        if hi <= alpha:
+            win[0] = whi
+            return hi
+        if wr:
+            key = shape_key(c, tp.leader)
+            bucket = wr_bucket(c, key, live)
+            for s in range(n):
+                comp[s] = tk_pext(c.hand[s], live)
+            c.probes += 1
+            wr_probe(c, key, bucket, live, comp, &lo, &hi, &wlo, &whi, &hint)
+        elif c.flags & F_TT:
+            key = pos_key(c, tp.leader, live)
+            e = tt_find(c, key)
+            c.probes += 1
+            if e != NULL:
+                c.hits += 1
+                if <int>e.a > lo:
+                    lo = <int>e.a
+                if <int>e.b < hi:
+                    hi = <int>e.b
+                hint = e.hint
+        if lo >= beta:
+            win[0] = wlo
+            return lo
+        if hi <= alpha:
+            win[0] = whi
+            return hi
+        if lo == hi:
+            win[0] = wlo | whi
+            return lo
+        # a window narrowed by a known bound makes the result lean on that bound's cards too
+        if lo > alpha:
+            alpha = lo
+            wnode |= wlo
+        if hi < beta:
+            beta = hi
+            wnode |= whi
+        a0 = alpha
+        b0 = beta
+    legal = tk_legal(r, c.hand[seat], tp)
+    maxim = (c.side >> seat) & 1
+    if tp.count and c.kind == K_TRICKS and (c.flags & F_QUICK):
+        # mid-trick: a side that makes sure of this trick has a bound one trick better
+        R = popcount(c.hand[seat])
+        if maxim:
+            if beta <= 1 and sure_trick(c, tp, seat, legal, win):
+                return 1
+        elif R - 1 <= alpha and sure_trick(c, tp, seat, legal, win):
+            return R - 1
+    moves = representatives(c, legal, live) if c.flags & F_MERGE else legal
+    hint = hint_card(c, hint, live, legal) if tp.count == 0 else -1
+    k = order_moves(c, tp, seat, moves, live, hint, mv)
+    best = -1 if maxim else BIG
+    for i in range(TK_SUITS):
+        small[i] = -1
+    for i in range(k):
+        m = mv[i]
+        if wr and small[r.suit_of[m]] > m:
+            # A card of this suit below every rank the searched cards' proofs used was tried
+            # already: this one plays the same (one "small" card per suit).
+            continue
+        c.hand[seat] ^= bit(m)
+        t2 = tp[0]
+        tk_play(r, &t2, m)
+        wc = 0
+        if t2.count == n:
+            gain = trick_gain(c, &t2)
+            tk_start(&t3, t2.win_seat)
+            v = gain + ab(c, &t3, alpha - gain, beta - gain, &wc)
+            if wr:
+                wc |= rank_win(r, &t2)
+        else:
+            v = ab(c, &t2, alpha, beta, &wc)
+        c.hand[seat] ^= bit(m)
+        w |= wc
+        if maxim:
+            if v > best:
+                best = v
+                bestm = m
+                if best > alpha:
+                    alpha = best
+        else:
+            if v < best:
+                best = v
+                bestm = m
+                if best < beta:
+                    beta = best
+        if alpha >= beta:
+            # a cut-off rests on the refuting card alone
+            w = wc
+            if tp.count == 0:
+                c.killer[R][seat] = m
+            break
+        if wr and small[r.suit_of[m]] < 0:
+            wc = w & r.suit_mask[r.suit_of[m]]
+            gain = lowest(wc) if wc else 64
+            if m < gain:
+                small[r.suit_of[m]] = gain
+    if wr:
+        w |= wnode
+        if c.flags & F_MERGE:
+            w |= class_ranks(c, moves, legal, live, w)
+        win[0] = w
+    if tp.count == 0 and (c.flags & (F_TT | F_WR)):
+        if best <= a0:
+            lo = 0
+            hi = best
+        elif best >= b0:
+            lo = best
+            hi = BIG
+        else:
+            lo = best
+            hi = best
+        hint = (r.suit_of[bestm] << 8) | rel_rank(c, bestm, live) if bestm >= 0 else -1
+        if wr:
+            wr_store(c, key, bucket, live, comp, w, R, lo, hi if hi < R else R, hint)
+        else:
+            e = tt_slot(c, key, R)
+            if <unsigned long long>hi < e.b:
+                e.b = hi
+            if <unsigned long long>lo > e.a:
+                e.a = lo
+            e.hint = hint
+    return best
+
+
+cdef int ex(Ctx* c, const tk_trick* tp, int need) noexcept nogil:
+    """1 if the side can force taking exactly `need` more tricks (the current one included)."""
+    cdef const tk_rules* r = c.r
+    cdef int n = c.n
+    cdef int seat = tp.leader + tp.count
+    cdef int R = 0, lo, hi, res, v, gain, i, k, m, maxim
+    cdef mask_t live, legal, moves, wdummy = 0
+    cdef unsigned long long key = 0
+    cdef tt_entry* e
+    cdef tk_trick t2, t3
+    cdef int mv[64]
+    if seat >= n:
+        seat -= n
+    c.nodes += 1
+    live = tp.cards
+    for i in range(n):
+        live |= c.hand[i]
+    if tp.count == 0:
+        R = popcount(c.hand[tp.leader])
+        if need < 0 or need > R:
+            return 0
+        if R == 0:
+            return 1
+        if R == 1:
+            return last_trick(c, tp.leader, &wdummy) == need
+        if c.flags & F_QUICK:
+            trick_bounds(c, tp.leader, R, 0, &lo, &hi, &wdummy, &wdummy)
+            if need < lo or need > hi:
+                return 0
+        if c.flags & F_TT:
+            key = pos_key(c, tp.leader, live)
+            e = tt_find(c, key)
+            if e != NULL:
+                if (e.a >> need) & 1:
+                    return 1
+                if (e.b >> need) & 1:
+                    return 0
+    legal = tk_legal(r, c.hand[seat], tp)
+    moves = representatives(c, legal, live) if c.flags & F_MERGE else legal
+    k = order_moves(c, tp, seat, moves, live, -1, mv)
+    maxim = (c.side >> seat) & 1
+    res = 0 if maxim else 1
+    for i in range(k):
+        m = mv[i]
+        c.hand[seat] ^= bit(m)
+        t2 = tp[0]
+        tk_play(r, &t2, m)
+        if t2.count == n:
+            gain = trick_gain(c, &t2)
+            tk_start(&t3, t2.win_seat)
+            v = ex(c, &t3, need - gain)
+        else:
+            v = ex(c, &t2, need)
+        c.hand[seat] ^= bit(m)
+        if v == maxim:  # the side found a way in, or the others found a way out
+            res = v
+            break
+    if tp.count == 0 and (c.flags & F_TT):
+        e = tt_slot(c, key, R)
+        if res:
+            e.a |= (<unsigned long long>1) << need
+        else:
+            e.b |= (<unsigned long long>1) << need
+    return res
+
+
+cdef int solve_value(Ctx* c, const tk_trick* t, int lo, int hi, int guess) noexcept nogil:
+    """The exact value by null-window probes (MTD(f)); bisection when the range is wide."""
+    cdef int g = guess, b
+    cdef mask_t w = 0
+    cdef bint bisect = (hi - lo) > 16
+    if g < lo:
+        g = lo
+    if g > hi:
+        g = hi
+    while lo < hi:
+        b = g if g > lo else lo + 1
+        g = ab(c, t, b - 1, b, &w)
+        if g < b:
+            hi = g
+        else:
+            lo = g
+        if bisect:
+            g = (lo + hi + 1) // 2
+    return lo
+
+
+cdef int root_value(Ctx* c, const tk_trick* t, int need) noexcept nogil:
+    """Solve from any node (mid-trick too) for the context's objective."""
+    cdef int seat = (t.leader + t.count) % c.n, i, hi
+    cdef mask_t live = t.cards
+    cdef int R = popcount(c.hand[seat])
+    if c.kind == K_EXACT:
+        return ex(c, t, need)
+    if c.kind == K_TRICKS:
+        return solve_value(c, t, 0, R, (R + 1) // 2)
+    for i in range(c.n):
+        live |= c.hand[i]
+    hi = points_left(c, live)
+    return solve_value(c, t, 0, hi, hi // 2)
+
+
+cdef int _default_bits(int cards) noexcept:
+    if cards <= 12:
+        return 10
+    if cards <= 24:
+        return 14
+    if cards <= 36:
+        return 18
+    return 21
+
+
+cdef class Solver:
+    """A double-dummy solver bound to one :class:`TrickRules`; reuse it to keep its
+    transposition table warm across positions of the same deal (or any deal: the table is
+    keyed by positions, so entries stay true; it is cleared when the objective's side or kind
+    changes).
+
+    The search: fail-soft alpha-beta driven by null-window probes (MTD(f)); one card of each
+    run of equivalent cards (adjacent in power with no live card between, equal points when
+    points count); quick-trick, top-trump and lost-lead bounds at trick starts and a sure-trick
+    bound inside tricks; move ordering by static card-play rules plus the table's best card
+    and a killer lead per depth; a transposition table at trick starts keyed by relative
+    ranks. For the tricks objective under follow/trump duties with at most four seats
+    (bridge-like play) the table stores *winning ranks* instead (DDS's idea): each bound holds
+    for every position that differs only in cards below the ranks that decided a trick in its
+    proof, and after a small card of a suit fails, the other small cards of that suit are
+    skipped. Values are exact: every bound and skip is sound, and the tests compare against
+    plain minimax and DDS.
+
+    ``tt_bits``: the table takes ``32 * 2**tt_bits`` bytes (default: sized to the deal, at
+    most 2**21 entries = 64 MiB); full, it overwrites its oldest (winning ranks) or shallowest
+    entries. The switches turn off one search feature each (all on by default) and exist to
+    test that none of them changes a value. ``nodes`` and ``stats`` describe the last search.
+    A solver is not thread-safe: use one per thread (each search releases the GIL).
+
+    >>> from levata.engine.cards import parse_cards
+    >>> from levata.engine.cardmask import mask_of
+    >>> rules = TrickRules.for_game("bridge", trump=None)
+    >>> hands = [mask_of(parse_cards(h)) for h in ("AS KS", "QS JS", "2S 3S", "4S 5S")]
+    >>> s = Solver(rules)
+    >>> s.solve(hands, leader=0, objective=tricks(team=0)), s.nodes > 0
+    (2, True)
+    """
+
+    cdef TrickRules rules
+    cdef void* mem
+    cdef int tt_bits_set
+    cdef int bits
+    cdef int tt_side
+    cdef int tt_kind
+    cdef int tt_wr
+    cdef int wt_cursor
+    cdef int flags
+    cdef readonly long long nodes
+    cdef readonly dict stats
+
+    def __init__(
+        self,
+        TrickRules rules not None,
+        *,
+        tt_bits=None,
+        bint merge=True,
+        bint quick_tricks=True,
+        bint transposition=True,
+        bint relative_keys=True,
+        bint winning_ranks=True,
+    ):
+        self.rules = rules
+        self.mem = NULL
+        self.bits = 0
+        self.tt_bits_set = -1 if tt_bits is None else int(tt_bits)
+        if tt_bits is not None and not 4 <= self.tt_bits_set <= 26:
+            raise ValueError("tt_bits must be 4..26")
+        self.tt_side = -1
+        self.tt_kind = -1
+        self.flags = (
+            (F_MERGE if merge else 0)
+            | (F_QUICK if quick_tricks else 0)
+            | (F_TT if transposition else 0)
+            | (F_REL if relative_keys else 0)
+            | (F_WR if winning_ranks else 0)
+        )
+        self.nodes = 0
+        self.tt_wr = -1
+        self.wt_cursor = 0
+        self.stats = {}
+
+    def __dealloc__(self):
+        free(self.mem)
+
+    def clear(self):
+        """Forget every transposition-table entry."""
+        self.wt_cursor = 0
+        if self.mem != NULL:
+            memset(self.mem, 0, sizeof(tt_entry) << self.bits)
+
+    cdef int _prepare(
+        self, Ctx* c, tk_trick* t, object hands, int leader, object trick, Objective objective
+    ) except -1:
+        cdef int bits, cards, side, s
+        memset(c, 0, sizeof(Ctx))
+        memset(c.killer, -1, sizeof(c.killer))
+        c.r = &self.rules.c
+        c.n = self.rules.seats
+        _load(self.rules, hands, leader, trick, c.hand, t)
+        side = objective.side_mask(self.rules)
+        c.side = side
+        c.kind = {"tricks": K_TRICKS, "points": K_POINTS, "exact": K_EXACT}[objective.kind]
+        c.flags = self.flags
+        if c.kind == K_POINTS:
+            c.flags &= ~F_REL  # card points tell apart cards of equal relative rank
+        # Winning ranks abstract away low cards; sound only where a low card's rank never
+        # changes what is legal (no duty to beat) and the value counts tricks alone.
+        if not (
+            c.kind == K_TRICKS
+            and (c.flags & F_TT)
+            and (c.flags & F_REL)
+            and c.n <= 4
+            and (c.r.duties & (TK_HEAD | TK_OVERTRUMP)) == 0
+        ):
+            c.flags &= ~F_WR
+        cards = 0
+        for s in range(c.n):
+            cards += popcount(c.hand[s])
+        bits = self.tt_bits_set if self.tt_bits_set > 0 else _default_bits(cards)
+        if c.flags & F_TT:
+            if bits > self.bits:
+                free(self.mem)
+                self.mem = calloc(<size_t>1 << bits, sizeof(tt_entry))
+                if self.mem == NULL:
+                    self.bits = 0
+                    raise MemoryError("no memory for the transposition table")
+                self.bits = bits
+                self.wt_cursor = 0
+            elif (
+                self.tt_side != side
+                or self.tt_kind != c.kind
+                or self.tt_wr != (c.flags & F_WR)
+            ):
+                self.clear()
+            self.tt_side = side
+            self.tt_kind = c.kind
+            self.tt_wr = c.flags & F_WR
+            # One block of memory: 32-byte exact entries, or for winning ranks a bucket head
+            # array (1/64 of the block) followed by a ring of 64-byte abstract entries.
+            c.tt = <tt_entry*>self.mem
+            c.tt_mask = ((<unsigned long long>1) << self.bits) - 1
+            c.heads = <int*>self.mem
+            c.wt_mask = ((<unsigned long long>1) << (self.bits - 2)) - 1
+            c.wt = <wr_entry*>(<char*>self.mem + (sizeof(int) << (self.bits - 2)))
+            c.wt_size = <int>(((sizeof(tt_entry) << self.bits) - (sizeof(int) << (self.bits - 2)))
+                              // sizeof(wr_entry))
+            c.wt_cursor = self.wt_cursor
+        return 0
+
+    def solve(self, hands, int leader, trick=(), objective=None):
+        """The value of the position under ``objective`` (see the module docstring).
+
+        ``hands``: one card mask (or iterable of cards) per seat, without the cards on the
+        trick; ``leader``: the seat that led the trick in progress (or leads next);
+        ``trick``: the card indexes played to it so far, in order. Default objective: tricks
+        for the team of the seat to play.
+        """
+        cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
+        cdef tk_trick t
+        cdef int v, need
+        if c == NULL:
+            raise MemoryError()
+        try:
+            objective = self._objective(objective, leader, trick)
+            self._prepare(c, &t, hands, leader, trick, objective)
+            need = objective.target - objective.already
+            with nogil:
+                v = root_value(c, &t, need)
+            self.nodes = c.nodes
+            self.wt_cursor = c.wt_cursor
+            self.stats = {
+                "nodes": c.nodes,
+                "probes": c.probes,
+                "hits": c.hits,
+                "stores": c.stores,
+                "significant": <double>c.sig / c.stores if c.stores else 0.0,
+            }
+            return v
+        finally:
+            free(c)
+
+    def best_cards(self, hands, int leader, trick=(), seat=None, objective=None):
+        """``{card_index: value}`` for every legal card of the seat to play: the value of the
+        position after that card, under ``objective``, always from the objective side's point
+        of view (the side picks a card of highest value, the others one of lowest).
+        ``seat``, when given, must be the seat to play."""
+        cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
+        cdef tk_trick t, t2, t3
+        cdef int to_play, v, gain, m, p, need
+        cdef mask_t legal, moves, live, x, lower
+        if c == NULL:
+            raise MemoryError()
+        try:
+            objective = self._objective(objective, leader, trick)
+            to_play = (leader + len(trick)) % self.rules.seats
+            if seat is not None and int(seat) != to_play:
+                raise ValueError(f"seat {seat} is not to play; seat {to_play} is")
+            self._prepare(c, &t, hands, leader, trick, objective)
+            need = objective.target - objective.already
+            legal = tk_legal(c.r, c.hand[to_play], &t)
+            live = t.cards
+            for s in range(c.n):
+                live |= c.hand[s]
+            moves = representatives(c, legal, live) if c.flags & F_MERGE else legal
+            values = {}
+            x = moves
+            while x:
+                m = lowest(x)
+                x &= x - 1
+                with nogil:
+                    c.hand[to_play] ^= bit(m)
+                    t2 = t
+                    tk_play(c.r, &t2, m)
+                    gain = 0
+                    if t2.count == c.n:
+                        gain = trick_gain(c, &t2)
+                        tk_start(&t3, t2.win_seat)
+                        t2 = t3
+                    if c.kind == K_EXACT:
+                        v = ex(c, &t2, need - gain)
+                    else:
+                        v = gain + root_value(c, &t2, need)
+                    c.hand[to_play] ^= bit(m)
+                values[m] = v
+            out = {}
+            x = legal
+            while x:
+                m = lowest(x)
+                x &= x - 1
+                p = m
+                while not (moves >> p) & 1:  # an equivalent card: take its run's value
+                    lower = live & c.r.suit_mask[c.r.suit_of[p]] & below(p)
+                    p = highest(lower)
+                out[int(c.r.to_phys[m])] = values[p]
+            self.nodes = c.nodes
+            self.wt_cursor = c.wt_cursor
+            self.stats = {
+                "nodes": c.nodes,
+                "probes": c.probes,
+                "hits": c.hits,
+                "stores": c.stores,
+                "significant": <double>c.sig / c.stores if c.stores else 0.0,
+            }
+            return dict(sorted(out.items()))
+        finally:
+            free(c)
+
+    cdef object _objective(self, object objective, int leader, object trick):
+        if objective is None:
+            to_play = (leader + len(trick)) % self.rules.seats
+            return tricks(team=self.rules.teams[to_play])
+        if not isinstance(objective, Objective):
+            raise TypeError("objective must be built by tricks(), points() or exact()")
+        return objective
+
+
+def solve(TrickRules rules not None, hands, int leader, trick=(), objective=None, **options):
+    """Double-dummy value of a position: see :meth:`Solver.solve` (``options`` go to
+    :class:`Solver`)."""
+    return Solver(rules, **options).solve(hands, leader, trick, objective)
+
+
+def best_cards(
+    TrickRules rules not None, hands, int leader, trick=(), seat=None, objective=None, **options
+):
+    """The value of each legal card of the seat to play: see :meth:`Solver.best_cards`."""
+    return Solver(rules, **options).best_cards(hands, leader, trick, seat, objective)
+
+
+# ------------------------------------------------------------------------------------------
+# Legal cards, trick winners, playouts
+
+
+def legal_cards(TrickRules rules not None, hand, trick=()):
+    """The physical mask of the cards of ``hand`` that may go on ``trick`` (card indexes
+    played so far, in order).
+
+    >>> from levata.engine.cards import parse_cards
+    >>> from levata.engine.cardmask import mask_of, cards_of
+    >>> r = TrickRules.for_game("bestia", trump=1)   # Italian deck, trump denari
+    >>> hand = mask_of(parse_cards("7b 3b Ks"))
+    >>> [str(c) for c in cards_of(legal_cards(r, hand, [c.index for c in parse_cards("5b")]), True)]
+    ['7b']
+    """
+    cdef tk_trick t
+    cdef mask_t h = rules.to_internal(_as_mask(hand))
+    tk_start(&t, 0)
+    for card in trick:
+        tk_play(&rules.c, &t, rules._card(card))
+    if t.count >= rules.seats:
+        raise ValueError("the trick is complete")
+    return rules.to_physical(tk_legal(&rules.c, h, &t))
+
+
+def trick_winner(TrickRules rules not None, int leader, trick):
+    """The seat that takes ``trick`` (card indexes in play order from ``leader``); a partial
+    trick gives the seat winning it so far.
+
+    >>> r = TrickRules(4, trump=2)
+    >>> trick_winner(r, 1, [3 * 16 + 14, 3 * 16 + 2, 2 * 16 + 2])   # A♠, 2♠, 2♥ (trump)
+    3
+    """
+    cdef tk_trick t
+    if not trick:
+        raise ValueError("an empty trick has no winner")
+    if not 0 <= leader < rules.seats or len(trick) > rules.seats:
+        raise ValueError(f"leader {leader} and {len(trick)} cards do not fit {rules.seats} seats")
+    tk_start(&t, leader)
+    for card in trick:
+        tk_play(&rules.c, &t, rules._card(card))
+    return t.win_seat
+
+
+cdef enum:
+    P_RANDOM = 0
+    P_GREEDY = 1
+
+
+cdef int pick_low(const tk_rules* r, mask_t legal, bint high) noexcept nogil:
+    """The lowest (or highest) card by rank within its suit, trumps kept (or spent) last."""
+    cdef int e, best = -1, best_rank = 0, rank, m
+    cdef mask_t x
+    cdef int pass_
+    for pass_ in range(2):
+        for e in range(TK_SUITS):
+            if (e == r.trump) != (pass_ == 1):
+                continue
+            x = legal & r.suit_mask[e]
+            if x == 0:
+                continue
+            m = highest(x) if high else lowest(x)
+            rank = m - lowest(r.suit_mask[e])
+            if best < 0 or (rank > best_rank if high else rank < best_rank):
+                best = m
+                best_rank = rank
+        if best >= 0:
+            return best
+    return lowest(legal)
+
+
+cdef int greedy_card(const tk_rules* r, mask_t legal, const tk_trick* t, int seat) noexcept nogil:
+    """A cheap policy: lead high; partner winning -> low; else the cheapest winner; else low."""
+    cdef mask_t win, same
+    cdef int w
+    if t.count == 0:
+        return pick_low(r, legal, 1)
+    w = t.win_card
+    if r.team[t.win_seat] == r.team[seat]:
+        return pick_low(r, legal, 0)
+    same = legal & r.suit_mask[r.suit_of[w]] & tk_above(w)
+    if same:
+        return lowest(same)
+    if r.trump >= 0 and r.suit_of[w] != r.trump:
+        win = legal & r.suit_mask[r.trump]
+        if win:
+            return lowest(win)
+    return pick_low(r, legal, 0)
+
+
+cdef inline int random_card(mask_t legal, unsigned long long* rng) noexcept nogil:
+    cdef int k = tk_below(rng, popcount(legal))
+    while k > 0:
+        legal &= legal - 1
+        k -= 1
+    return lowest(legal)
+
+
+cdef void run_playout(
+    const tk_rules* r,
+    mask_t* hands,
+    tk_trick t,
+    int policy,
+    double epsilon,
+    unsigned long long* rng,
+    int* won,
+    int* pts,
+) noexcept nogil:
+    """Play the deal out from `t` (hands are consumed); add tricks and points per seat."""
+    cdef int n = r.seats, seat, card, i, g
+    cdef mask_t legal, x
+    while True:
+        seat = t.leader + t.count
+        if seat >= n:
+            seat -= n
+        if hands[seat] == 0:
+            return
+        legal = tk_legal(r, hands[seat], &t)
+        if policy == P_RANDOM or (
+            epsilon > 0 and <double>(tk_rand(rng) >> 11) * (1.0 / 9007199254740992.0) < epsilon
+        ):
+            card = random_card(legal, rng)
+        else:
+            card = greedy_card(r, legal, &t, seat)
+        hands[seat] ^= bit(card)
+        tk_play(r, &t, card)
+        if t.count == n:
+            won[t.win_seat] += 1
+            g = 0
+            x = t.cards
+            while x:
+                i = lowest(x)
+                x &= x - 1
+                g += r.points[i]
+            if hands[t.win_seat] == 0:
+                g += r.last_bonus
+            pts[t.win_seat] += g
+            tk_start(&t, t.win_seat)
+
+
+cdef int _policy(object policy) except -1:
+    if policy == "random":
+        return P_RANDOM
+    if policy == "greedy":
+        return P_GREEDY
+    raise ValueError(f"policy must be 'random' or 'greedy', not {policy!r}")
+
+
+def playout(
+    TrickRules rules not None, hands, int leader, trick=(), *, policy="random",
+    double epsilon=0.0, seed=0,
+):
+    """Play one deal out; returns ``(tricks, points)``, lists indexed by seat, counting from
+    the position (the trick in progress included).
+
+    ``policy``: ``"random"`` (uniform over legal cards) or ``"greedy"`` (lead high, play low
+    under a winning partner, else win as cheaply as possible, else play low); ``epsilon``: the
+    chance of a uniform random card at each turn of the greedy policy.
+
+    >>> r = TrickRules(2, None)
+    >>> playout(r, [0b1100, 0b0011], 0, policy="greedy")
+    ([2, 0], [0, 0])
+    """
+    cdef mask_t h[TK_MAX_SEATS]
+    cdef tk_trick t
+    cdef int won[TK_MAX_SEATS]
+    cdef int pts[TK_MAX_SEATS]
+    cdef unsigned long long rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    cdef int p = _policy(policy)
+    _load(rules, hands, leader, trick, h, &t)
+    memset(won, 0, sizeof(won))
+    memset(pts, 0, sizeof(pts))
+    with nogil:
+        run_playout(&rules.c, h, t, p, epsilon, &rng, won, pts)
+    return [won[s] for s in range(rules.seats)], [pts[s] for s in range(rules.seats)]
+
+
+def playouts(
+    TrickRules rules not None, hands, int leader, trick=(), *, int n=1000, policy="random",
+    double epsilon=0.0, seed=0,
+):
+    """Play the same position out ``n`` times; returns a dict of per-seat lists:
+    ``tricks`` and ``points`` (means) and ``hist`` (``hist[s][k]``: playouts where seat ``s``
+    took ``k`` tricks, for exact-bid games).
+
+    >>> r = TrickRules(2, None)
+    >>> playouts(r, [0b1100, 0b0011], 0, n=10)["hist"]
+    [[0, 0, 10], [10, 0, 0]]
+    """
+    cdef mask_t h[TK_MAX_SEATS]
+    cdef mask_t w[TK_MAX_SEATS]
+    cdef tk_trick t
+    cdef int won[TK_MAX_SEATS]
+    cdef int pts[TK_MAX_SEATS]
+    cdef long long tot_won[TK_MAX_SEATS]
+    cdef long long tot_pts[TK_MAX_SEATS]
+    cdef int seats = rules.seats, s, i, size
+    cdef int p = _policy(policy)
+    cdef unsigned long long rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    cdef long long* hist
+    if n < 1:
+        raise ValueError("n must be at least 1")
+    _load(rules, hands, leader, trick, h, &t)
+    size = popcount(h[(leader + len(trick)) % seats]) + 1
+    hist = <long long*>calloc(seats * size, sizeof(long long))
+    if hist == NULL:
+        raise MemoryError()
+    memset(tot_won, 0, sizeof(tot_won))
+    memset(tot_pts, 0, sizeof(tot_pts))
+    try:
+        with nogil:
+            for i in range(n):
+                for s in range(seats):
+                    w[s] = h[s]
+                    won[s] = 0
+                    pts[s] = 0
+                run_playout(&rules.c, w, t, p, epsilon, &rng, won, pts)
+                for s in range(seats):
+                    tot_won[s] += won[s]
+                    tot_pts[s] += pts[s]
+                    hist[s * size + won[s]] += 1
+        return {
+            "tricks": [<double>tot_won[s] / n for s in range(seats)],
+            "points": [<double>tot_pts[s] / n for s in range(seats)],
+            "hist": [[hist[s * size + k] for k in range(size)] for s in range(seats)],
+        }
+    finally:
+        free(hist)
+
+
+def deal_playouts(
+    TrickRules rules not None, deck, int cards, *, int n=1000, leader=None,
+    policy="random", double epsilon=0.0, seed=0,
+):
+    """Deal ``cards`` cards to every seat from ``deck`` (a mask or iterable of cards) and play
+    the deal out, ``n`` times, all inside C. ``leader``: a seat, or ``None`` for a random one
+    each deal. Returns ``{"tricks": [...], "points": [...]}`` summed per seat over all deals.
+
+    >>> from levata.engine.cardmask import mask_of
+    >>> from levata.engine.games.whist import whist_deck
+    >>> r = TrickRules.for_game("whist", seats=4)
+    >>> sum(deal_playouts(r, mask_of(whist_deck(4)), 8, n=100)["tricks"])
+    800
+    """
+    cdef mask_t d = rules.to_internal(_as_mask(deck))
+    cdef int seats = rules.seats, s, i, j, k, lead, total, fixed_leader = -1
+    cdef int p = _policy(policy)
+    cdef int pool[64]
+    cdef mask_t h[TK_MAX_SEATS]
+    cdef int won[TK_MAX_SEATS]
+    cdef int pts[TK_MAX_SEATS]
+    cdef long long tot_won[TK_MAX_SEATS]
+    cdef long long tot_pts[TK_MAX_SEATS]
+    cdef tk_trick t
+    cdef unsigned long long rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    total = popcount(d)
+    if cards < 1 or cards * seats > total:
+        raise ValueError(f"{seats} hands of {cards} cards need more than the {total} in the deck")
+    if leader is not None:
+        fixed_leader = int(leader)
+        if not 0 <= fixed_leader < seats:
+            raise ValueError(f"leader {leader} is not a seat")
+    i = 0
+    while d:
+        pool[i] = lowest(d)
+        d &= d - 1
+        i += 1
+    memset(tot_won, 0, sizeof(tot_won))
+    memset(tot_pts, 0, sizeof(tot_pts))
+    with nogil:
+        for i in range(n):
+            # partial Fisher-Yates: only the dealt prefix needs shuffling
+            for j in range(cards * seats):
+                k = j + tk_below(&rng, total - j)
+                s = pool[j]
+                pool[j] = pool[k]
+                pool[k] = s
+            for s in range(seats):
+                h[s] = 0
+                won[s] = 0
+                pts[s] = 0
+            for j in range(cards * seats):
+                h[j % seats] |= bit(pool[j])
+            lead = fixed_leader if fixed_leader >= 0 else tk_below(&rng, seats)
+            tk_start(&t, lead)
+            run_playout(&rules.c, h, t, p, epsilon, &rng, won, pts)
+            for s in range(seats):
+                tot_won[s] += won[s]
+                tot_pts[s] += pts[s]
+    return {
+        "tricks": [tot_won[s] for s in range(seats)],
+        "points": [tot_pts[s] for s in range(seats)],
+    }

@@ -1,0 +1,391 @@
+"""The double-dummy solver against plain minimax, and against DDS on full bridge deals.
+
+The reference below is written from the rules text, not from the kernel: it keeps cards as
+``(effective suit, power)`` pairs, applies the duties one by one and searches every legal
+card with no pruning, merging, bounds or table (a cache only avoids solving a repeated
+position twice). Every objective must come out identical on thousands of small random deals
+with random seats, teams, trumps, duties, layouts and card points, from trick starts and
+from the middle of tricks.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from functools import cache
+
+import pytest
+
+from levata.engine.tricks import (
+    TRUMP_SUIT,
+    Solver,
+    TrickRules,
+    best_cards,
+    exact,
+    points,
+    solve,
+    tricks,
+)
+
+# -- the reference: plain minimax ------------------------------------------------------------
+
+
+class Reference:
+    """Plain minimax over the rules of a :class:`TrickRules` (paranoid for the side)."""
+
+    def __init__(self, rules: TrickRules) -> None:
+        self.n = rules.seats
+        if rules.layout is None:
+            self.layout = {i: (i >> 4, i & 15) for i in range(64)}
+        else:
+            self.layout = dict(rules.layout)
+        self.trump = rules.trump
+        self.follow, self.must_trump = rules.follow, rules.must_trump
+        self.head, self.overtrump = rules.head, rules.overtrump
+        self.points = dict(rules.points)
+        self.bonus = rules.last_trick_bonus
+
+    def suit(self, card: int) -> int:
+        return self.layout[card][0]
+
+    def beats(self, card: int, best: int) -> bool:
+        (sc, pc), (sb, pb) = self.layout[card], self.layout[best]
+        if sc == sb:
+            return pc > pb
+        return self.trump is not None and sc == self.trump
+
+    def winner_card(self, trick: tuple[int, ...]) -> int:
+        best = trick[0]
+        for card in trick[1:]:
+            if self.beats(card, best):
+                best = card
+        return best
+
+    def legal(self, hand: frozenset[int], trick: tuple[int, ...]) -> list[int]:
+        if not trick:
+            return sorted(hand)
+        led = self.suit(trick[0])
+        win = self.winner_card(trick)
+        if self.follow:
+            same = [c for c in hand if self.suit(c) == led]
+            if same:
+                if self.head:
+                    over = [c for c in same if self.beats(c, win)]
+                    if over:
+                        return sorted(over)
+                return sorted(same)
+            if self.must_trump and self.trump is not None:
+                trumps = [c for c in hand if self.suit(c) == self.trump]
+                if trumps:
+                    if self.overtrump:
+                        over = [c for c in trumps if self.beats(c, win)]
+                        if over:
+                            return sorted(over)
+                    return sorted(trumps)
+        return sorted(hand)
+
+    def value(self, hands, leader, trick, kind, side, target=0, already=0):
+        """``kind``: tricks | points | exact; ``side``: a frozenset of seats."""
+        n = self.n
+
+        @cache
+        def go(hands, leader, trick, got):
+            seat = (leader + len(trick)) % n
+            if not hands[seat]:
+                return int(got == target) if kind == "exact" else 0
+            results = []
+            for card in self.legal(hands[seat], trick):
+                nh = list(hands)
+                nh[seat] = hands[seat] - {card}
+                nh = tuple(nh)
+                t = (*trick, card)
+                if len(t) < n:
+                    results.append(go(nh, leader, t, got))
+                    continue
+                w = (leader + t.index(self.winner_card(t))) % n
+                gain = 0
+                if w in side:
+                    gain = 1
+                    if kind == "points":
+                        gain = sum(self.points.get(c, 0) for c in t)
+                        gain += self.bonus if not nh[w] else 0
+                if kind == "exact":
+                    results.append(go(nh, w, (), got + gain))
+                else:
+                    results.append(gain + go(nh, w, (), 0))
+            return max(results) if seat in side else min(results)
+
+        return go(tuple(frozenset(h) for h in hands), leader, tuple(trick), already)
+
+
+def cards_of(mask: int) -> list[int]:
+    return [i for i in range(64) if mask >> i & 1]
+
+
+# -- random small deals ------------------------------------------------------------------------
+
+
+def random_rules(rng: random.Random, seats: int) -> TrickRules:
+    duties = rng.choice(
+        [
+            {},
+            {"follow": True},
+            {"follow": True, "must_trump": True},
+            {"follow": True, "head": True},
+            {"follow": True, "must_trump": True, "head": True},
+            {"follow": True, "must_trump": True, "overtrump": True},
+            {"follow": True, "must_trump": True, "head": True, "overtrump": True},
+        ]
+    )
+    if not duties:
+        duties = {"follow": False}
+    teams = None
+    if rng.random() < 0.5:
+        teams = [rng.randrange(2) for _ in range(seats)]
+    layout = None
+    trump = rng.choice([None, 0, 1, 2, 3])
+    if rng.random() < 0.4:
+        # a random layout: random cards, effective suits (the trump suit too), powers
+        cards = rng.sample(range(64), 24)
+        powers = rng.sample(range(100), 24)
+        layout = {c: (rng.randrange(5), p) for c, p in zip(cards, powers, strict=True)}
+        trump = rng.choice([None, 0, 1, TRUMP_SUIT, TRUMP_SUIT])
+    deck = sorted(layout) if layout else [16 * s + r for s in range(4) for r in range(2, 15)]
+    pts = None
+    if rng.random() < 0.7:
+        pts = {c: rng.choice([0, 0, 1, 2, 3, 4, 10, 11]) for c in deck}
+    bonus = rng.choice([0, 0, 10])
+    return TrickRules(
+        seats, trump, teams=teams, layout=layout, points=pts, last_trick_bonus=bonus, **duties
+    )
+
+
+def random_position(rng: random.Random, rules: TrickRules, ref: Reference, size: int):
+    n = rules.seats
+    deck = (
+        sorted(rules.layout)
+        if rules.layout
+        else [16 * s + r for s in range(4) for r in range(2, 15)]
+    )
+    if rules.layout is None and rng.random() < 0.5:
+        # few suits: more following, ruffing and equivalent cards
+        suits = rng.sample(range(4), rng.choice([1, 2]))
+        few = [c for c in deck if c >> 4 in suits or rng.random() < 0.1]
+        deck = few if len(few) >= n * size else deck
+    deal = rng.sample(deck, n * size)
+    hands = [set(deal[i::n]) for i in range(n)]
+    leader = rng.randrange(n)
+    trick: list[int] = []
+    # walk a few random legal plays so roots sit mid-trick and after finished tricks
+    for _ in range(rng.randrange(n * size // 2 + 1)):
+        seat = (leader + len(trick)) % n
+        if not hands[seat]:
+            break
+        card = rng.choice(ref.legal(frozenset(hands[seat]), tuple(trick)))
+        hands[seat].discard(card)
+        trick.append(card)
+        if len(trick) == n:
+            leader = (leader + trick.index(ref.winner_card(tuple(trick)))) % n
+            trick = []
+    seat = (leader + len(trick)) % n
+    if not hands[seat]:
+        return None
+    masks = [sum(1 << c for c in h) for h in hands]
+    return masks, leader, trick
+
+
+def random_objective(rng: random.Random, rules: TrickRules, left: int):
+    n = rules.seats
+    if rng.random() < 0.2:
+        team = rng.choice(rules.teams)
+        side = frozenset(s for s in range(n) if rules.teams[s] == team)
+        by = {"team": team}
+    else:
+        side = frozenset(rng.sample(range(n), rng.randrange(1, n)))
+        by = {"side": sorted(side) if len(side) > 1 else next(iter(side))}
+    kind = rng.choice(["tricks", "points", "exact", "exact"])
+    if kind == "tricks":
+        return kind, side, tricks(**by), {}
+    if kind == "points":
+        return kind, side, points(**by), {}
+    already = rng.randrange(3)
+    target = already + rng.randrange(-1, left + 2)
+    return (
+        kind,
+        side,
+        exact(**by, target=target, already=already),
+        {
+            "target": target,
+            "already": already,
+        },
+    )
+
+
+def test_random_small_deals_match_plain_minimax():
+    """Thousands of deals, 2-6 seats, 1-4 cards each: every objective, every feature mix."""
+    rng = random.Random(20240604)
+    checked = {"tricks": 0, "points": 0, "exact": 0}
+    start = time.perf_counter()
+    for i in range(4000):
+        seats = rng.choice([2, 3, 3, 4, 4, 5, 6])
+        size = rng.choice([1, 2, 3, 3, 4] if seats <= 4 else [1, 2, 2, 3])
+        rules = random_rules(rng, seats)
+        ref = Reference(rules)
+        pos = random_position(rng, rules, ref, size)
+        if pos is None:
+            continue
+        hands, leader, trick = pos
+        left = max(bin(h).count("1") for h in hands)
+        kind, side, objective, extra = random_objective(rng, rules, left)
+        want = ref.value([cards_of(h) for h in hands], leader, trick, kind, side, **extra)
+        # every search feature on (the default), and a random subset switched off
+        options = {}
+        if i % 3 == 0:
+            options = {
+                k: rng.random() < 0.5
+                for k in ("merge", "quick_tricks", "transposition", "relative_keys")
+            }
+        got = solve(rules, hands, leader, trick, objective, **options)
+        assert got == want, (i, rules, hands, leader, trick, objective, options, got, want)
+        checked[kind] += 1
+    assert min(checked.values()) > 500, checked
+    assert time.perf_counter() - start < 120
+
+
+def test_best_cards_match_plain_minimax():
+    """The value of every legal card, for whichever seat is to play."""
+    rng = random.Random(7)
+    done = 0
+    while done < 600:
+        seats = rng.choice([2, 3, 4])
+        rules = random_rules(rng, seats)
+        ref = Reference(rules)
+        pos = random_position(rng, rules, ref, rng.choice([2, 3]))
+        if pos is None:
+            continue
+        hands, leader, trick = pos
+        left = max(bin(h).count("1") for h in hands)
+        kind, side, objective, extra = random_objective(rng, rules, left)
+        seat = (leader + len(trick)) % seats
+        got = best_cards(rules, hands, leader, trick, seat=seat, objective=objective)
+        legal = ref.legal(frozenset(cards_of(hands[seat])), tuple(trick))
+        assert sorted(got) == legal
+        for card in legal:
+            after = list(hands)
+            after[seat] &= ~(1 << card)
+            t = [*trick, card]
+            lead, base = leader, 0
+            if len(t) == seats:
+                w = (leader + t.index(ref.winner_card(tuple(t)))) % seats
+                lead, t = w, []
+                if w in side:
+                    if kind == "points":
+                        base = sum(rules.points.get(c, 0) for c in [*trick, card])
+                        base += rules.last_trick_bonus if not after[w] else 0
+                    else:
+                        base = 1
+            if kind == "exact":
+                sub = dict(extra, already=extra["already"] + base)
+                want = ref.value([cards_of(h) for h in after], lead, t, kind, side, **sub)
+            else:
+                want = base + ref.value([cards_of(h) for h in after], lead, t, kind, side)
+            assert got[card] == want, (rules, hands, leader, trick, objective, card)
+        done += 1
+
+
+def test_one_solver_reused_across_objectives_and_deals():
+    """A warm table must never leak values between sides, kinds or deals."""
+    rng = random.Random(99)
+    rules = TrickRules(4, 2, teams=(0, 1, 0, 1), must_trump=True)
+    solver = Solver(rules, tt_bits=12)  # small: forces replacements
+    ref = Reference(rules)
+    for _ in range(300):
+        pos = random_position(rng, rules, ref, 4)
+        if pos is None:
+            continue
+        hands, leader, trick = pos
+        kind, side, objective, extra = random_objective(rng, rules, 4)
+        want = ref.value([cards_of(h) for h in hands], leader, trick, kind, side, **extra)
+        assert solver.solve(hands, leader, trick, objective) == want
+
+
+def test_whist_position_from_python():
+    """The call a Whist bot makes: tricks, exact bids, tricks already won, card values."""
+    from levata.engine.cardmask import mask_of
+    from levata.engine.cards import Suit, parse_cards
+
+    rules = TrickRules.for_game("whist", seats=3, trump=Suit.HEARTS)
+    hands = [mask_of(parse_cards(h)) for h in ("AS KS 2H", "QS JS 3D", "10S 4H 5D")]
+    # A♠ wins; on K♠ seat 2 must ruff; its 5♦ lead then forces seat 0 to ruff with 2♥
+    assert solve(rules, hands, 0, objective=tricks(0)) == 2
+    assert solve(rules, hands, 0, objective=exact(0, target=2)) == 1
+    # one trick: cash A♠, then lead 2♥ into seat 2's 4♥ and throw K♠ under its 5♦
+    assert solve(rules, hands, 0, objective=exact(0, target=1)) == 1
+    # no trick is impossible (A♠ wins whenever it is played), so are three
+    assert solve(rules, hands, 0, objective=exact(0, target=0)) == 0
+    assert solve(rules, hands, 0, objective=exact(0, target=3)) == 0
+    # bid 3 with one trick won before this position: needs two of the three left
+    assert solve(rules, hands, 0, objective=exact(0, target=3, already=1)) == 1
+    ace, king, two = (c.index for c in parse_cards("AS KS 2H"))
+    assert best_cards(rules, hands, 0, seat=0, objective=tricks(0)) == {two: 1, king: 2, ace: 2}
+    want = Reference(rules).value([cards_of(h) for h in hands], 0, [], "tricks", frozenset({0}))
+    assert want == 2
+
+
+def test_rejects_bad_positions():
+    rules = TrickRules(3)
+    with pytest.raises(ValueError, match="hands"):
+        solve(rules, [0b100, 0b1000], 0)
+    with pytest.raises(ValueError, match="shares"):
+        solve(rules, [0b100, 0b100, 0b1000], 0)
+    with pytest.raises(ValueError, match="sizes"):
+        solve(rules, [0b100, 0b11000, 0b100000], 0)
+    with pytest.raises(ValueError, match="not to play"):
+        best_cards(rules, [0b100, 0b1000, 0b10000], 0, seat=1)
+    with pytest.raises(ValueError, match="target"):
+        exact(0)
+
+
+# -- DDS agreement on full deals ---------------------------------------------------------------
+
+SUITS = "SHDC"  # PBN order
+RANKS = "AKQJT98765432"
+SLOT = {"C": 0, "D": 1, "H": 2, "S": 3}
+RANK = {r: 14 - i for i, r in enumerate(RANKS)}
+
+
+def _pbn(hands: list[list[int]]) -> str:
+    out = []
+    for h in hands:
+        held = {(c >> 4, c & 15) for c in h}
+        out.append(".".join("".join(r for r in RANKS if (SLOT[s], RANK[r]) in held) for s in SUITS))
+    return "N:" + " ".join(out)
+
+
+def test_agrees_with_dds_on_full_bridge_deals():
+    """200 random 13-card deals, one leader and one strain each: DDS's tricks for the side
+    on lead equal ours (bridge card play = Tarnib's: follow suit, no duty to trump)."""
+    endplay = pytest.importorskip("endplay", reason="endplay (DDS) is not installed")
+    from endplay.dds import solve_board
+    from endplay.types import Deal, Denom, Player
+
+    rng = random.Random(13)
+    denoms = [Denom.clubs, Denom.diamonds, Denom.hearts, Denom.spades, Denom.nt]
+    solvers = {}
+    deck = [16 * s + r for s in range(4) for r in range(2, 15)]
+    start = time.perf_counter()
+    for _ in range(200):
+        rng.shuffle(deck)
+        hands = [deck[13 * i : 13 * i + 13] for i in range(4)]
+        leader = rng.randrange(4)
+        strain = rng.randrange(5)  # 0..3 = clubs..spades (our slots), 4 = no trump
+        trump = None if strain == 4 else strain
+        deal = Deal(_pbn(hands), first=Player(leader), trump=denoms[strain])
+        theirs = max(score for _, score in solve_board(deal))
+        if trump not in solvers:
+            solvers[trump] = Solver(TrickRules.for_game("bridge", trump=trump))
+        masks = [sum(1 << c for c in h) for h in hands]
+        ours = solvers[trump].solve(masks, leader, objective=tricks((leader, (leader + 2) % 4)))
+        assert ours == theirs, (_pbn(hands), leader, strain)
+    del endplay
+    assert time.perf_counter() - start < 600

@@ -1,0 +1,377 @@
+"""The trick-taking kernel: legal cards, trick winners, layouts and playouts.
+
+Legal cards and winners are checked against the Python rules of ``levata.engine.trick``
+(Whist) on random hands, and against the worked examples of the rules specs of the games
+that use the kernel (``/shared/rules/*.md``).
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+import subprocess
+import sys
+import textwrap
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from levata.engine import trick
+from levata.engine.cardmask import cards_of, mask_of
+from levata.engine.cards import Card, Suit, french_deck, italian_deck, parse_cards
+from levata.engine.games.whist import whist_deck
+from levata.engine.tricks import (
+    TRUMP_SUIT,
+    Solver,
+    TrickRules,
+    deal_playouts,
+    legal_cards,
+    playout,
+    playouts,
+    rank_order_layout,
+    trick_winner,
+    tricks,
+)
+
+
+def idx(text: str) -> list[int]:
+    return [c.index for c in parse_cards(text)]
+
+
+def legal(rules: TrickRules, hand: str, played: str = "") -> set[str]:
+    italian = any(c.suit.italian for c in parse_cards(hand))
+    mask = legal_cards(rules, mask_of(parse_cards(hand)), idx(played) if played else [])
+    return {str(c) for c in cards_of(mask, italian)}
+
+
+# -- agreement with the Python rules ------------------------------------------------------------
+
+
+def test_legal_cards_and_winners_match_the_python_whist_rules():
+    rng = random.Random(5)
+    deck = french_deck()
+    for _ in range(3000):
+        seats = rng.randrange(2, 7)
+        trump = rng.choice([None, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES])
+        rules = TrickRules.for_game("whist", seats=seats, trump=trump)
+        cards = rng.sample(deck, seats + rng.randrange(1, 8))
+        played, hand = cards[: rng.randrange(seats)], cards[seats:]
+        led = played[0].suit if played else None
+        want = trick.legal_plays(hand, led, trump)
+        got = legal_cards(rules, mask_of(hand), [c.index for c in played])
+        assert got == mask_of(want), (hand, played, trump)
+        if played:
+            leader = rng.randrange(seats)
+            plays = [((leader + i) % seats, c) for i, c in enumerate(played)]
+            assert trick_winner(rules, leader, [c.index for c in played]) == trick.winner(
+                plays, trump
+            )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 51), min_size=2, max_size=14, unique=True),
+    st.sampled_from([None, 0, 1, 2, 3]),
+    st.sampled_from(["whist", "tarneeb", "bestia", "sixty-six", "rentz"]),
+    st.integers(0, 5),
+)
+def test_legal_cards_are_a_nonempty_part_of_the_hand(picks, trump, game, split):
+    deck = [c.index for c in (italian_deck() if game == "bestia" else french_deck())]
+    if game == "sixty-six":
+        deck = [16 * s + r for s in range(4) for r in (10, 11, 12, 13, 14)]
+    cards = [deck[p % len(deck)] for p in picks]
+    cards = list(dict.fromkeys(cards))
+    split = min(split, len(cards) - 1, 1 if game == "sixty-six" else 3)
+    played, hand = cards[:split], cards[split:]
+    rules = TrickRules.for_game(game, trump=trump)
+    hand_mask = sum(1 << c for c in hand)
+    got = legal_cards(rules, hand_mask, played)
+    assert got and got & ~hand_mask == 0
+    if not played:
+        assert got == hand_mask
+
+
+# -- the worked examples of the rules specs -----------------------------------------------------
+
+
+def test_whist_must_trump_without_overtrumping():
+    """whist.md example 4-5 (trump ♥)."""
+    rules = TrickRules.for_game("whist", seats=4, trump=Suit.HEARTS)
+    assert legal(rules, "9H JH AD", "KS") == {"9H", "JH"}
+    assert legal(rules, "9H JH AD", "KS QH") == {"9H", "JH"}  # no duty to over-trump
+    no_trump = TrickRules.for_game("whist", seats=4)
+    assert legal(no_trump, "9H JH AD", "KC") == {"9H", "JH", "AD"}
+
+
+def test_banking_follow_then_trump():
+    """banking.md example 13 (trump ♣)."""
+    rules = TrickRules.for_game("banking", trump=Suit.CLUBS)
+    assert legal(rules, "7C 2C AS", "5H") == {"7C", "2C"}
+    assert legal(rules, "AS KD", "5H") == {"AS", "KD"}
+
+
+def test_tarneeb_and_three_five_eight_have_no_duty_to_trump():
+    """tarneeb.md 7-8, three-five-eight.md 7."""
+    tarneeb = TrickRules.for_game("tarneeb", trump=Suit.SPADES)
+    assert legal(tarneeb, "2S 3C", "5D") == {"2S", "3C"}
+    nt = TrickRules.for_game("tarneeb", trump=None)
+    assert trick_winner(nt, 0, idx("2H AS")) == 0  # a ♠ on a ♥ lead never wins in NT
+    tse = TrickRules.for_game("three-five-eight", trump=Suit.DIAMONDS)
+    assert legal(tse, "4C 9D", "KC") == {"4C"}
+    assert legal(tse, "9D 8H", "KC") == {"9D", "8H"}
+
+
+def test_rentz_follow_only_no_trump():
+    """rentz.md 5: a ♥ played on a ♠ lead never wins."""
+    rules = TrickRules.for_game("rentz", seats=4)
+    assert legal(rules, "AH 7H", "8S") == {"AH", "7H"}
+    assert trick_winner(rules, 2, idx("8S AH 9S")) == 0  # seat 0 played 9♠
+
+
+def test_bestia_follow_overtake_and_overtrump():
+    """bestia.md examples 1-4 (trump ♦ = denari)."""
+    rules = TrickRules.for_game("bestia", seats=4, trump=Suit.DENARI)
+    # 1. ranking: 2 beats A (lowest), K beats C, any denari beats K of spade
+    assert rules.beats(idx("2s")[0], idx("As")[0])
+    assert rules.beats(idx("Ks")[0], idx("Cs")[0])
+    assert rules.beats(idx("2d")[0], idx("Ks")[0])
+    # 2. follow and overtake
+    assert legal(rules, "7b 3b Ks", "5b") == {"7b"}
+    # 3. cannot overtake: any card of the suit
+    assert legal(rules, "7b 3b", "5b Cb") == {"7b", "3b"}
+    # 4. trump and over-trump; only a low trump; no trump at all
+    assert legal(rules, "7d 2d", "4b 5d") == {"7d"}
+    assert legal(rules, "2d Kc", "4b 5d") == {"2d"}
+    assert legal(rules, "Kc 3s", "4b 5d") == {"Kc", "3s"}
+
+
+def test_sixty_six_strict_play_and_winner():
+    """sixty-six.md examples 2-3 (trump ♣): A > 10 > K > Q > J, must head, else trump."""
+    rules = TrickRules.for_game("sixty-six", trump=Suit.CLUBS)
+    assert legal(rules, "AH JH QC", "10H") == {"AH"}
+    assert legal(rules, "JH QC", "10H") == {"JH"}
+    assert legal(rules, "QC AS", "10H") == {"QC"}
+    assert legal(rules, "AS KD", "10H") == {"AS", "KD"}
+    assert trick_winner(rules, 0, idx("10D AD")) == 1
+    assert trick_winner(rules, 0, idx("10D JC")) == 1
+    assert trick_winner(rules, 0, idx("10D AS")) == 0
+    assert sum(rules.points.values()) == 120 and rules.last_trick_bonus == 10
+
+
+def test_filcau_layout_top_trumps_and_effective_suits():
+    """filcau.md examples 1-2 (trump ♥): the filcai are trumps above the trump suit."""
+    rules = TrickRules.for_game("filcau", trump=Suit.HEARTS)
+    assert rules.trump == TRUMP_SUIT
+    qd, ah, qs, as_, ks, jh = idx("QD AH QS AS KS JH")
+    assert rules.beats(qd, ah)
+    assert all(rules.beats(qs, c) for c in idx("QC QH QD AH 10H AS"))
+    assert rules.beats(as_, ks) and not rules.beats(as_, jh) and rules.beats(jh, as_)
+    assert rules.effective_suit(qs) == TRUMP_SUIT
+    # 2. led A♠; Q♠ is no spade: holding Q♠ J♥ K♦ means playing a trump
+    assert legal(rules, "QS JH KD", "AS") == {"QS", "JH"}
+    assert sum(rules.points.values()) == 8
+
+
+def test_huzur_style_rank_order_layout():
+    """huzur.md ranking (trumps ♣): A > 2 > 3 > K > ... within a suit."""
+    order = [14, 2, 3, 13, 12, 11, 10, 9, 8, 7]
+    rules = TrickRules(3, Suit.CLUBS, layout=rank_order_layout(order))
+    two_d, kd, three_d, seven_c, ad = idx("2D KD 3D 7C AD")
+    assert rules.beats(two_d, kd) and rules.beats(three_d, kd) and not rules.beats(kd, three_d)
+    assert rules.beats(seven_c, ad) and not rules.beats(ad, seven_c)
+    with pytest.raises(ValueError, match="not in this deal's layout"):
+        rules.beats(idx("4D")[0], kd)
+
+
+def test_trick_winner_of_a_partial_trick_and_bad_tricks():
+    rules = TrickRules(4, Suit.SPADES)
+    assert trick_winner(rules, 3, idx("2H")) == 3
+    assert trick_winner(rules, 3, idx("2H 3H")) == 0
+    with pytest.raises(ValueError):
+        trick_winner(rules, 0, [])
+    with pytest.raises(ValueError, match="complete"):
+        legal_cards(rules, mask_of(parse_cards("2C")), idx("2H 3H 4H 5H"))
+
+
+# -- the rules value ---------------------------------------------------------------------------
+
+
+def test_rules_validation():
+    with pytest.raises(ValueError, match="seats"):
+        TrickRules(1)
+    with pytest.raises(ValueError, match="follow"):
+        TrickRules(4, follow=False, must_trump=True)
+    with pytest.raises(ValueError, match="overtrump"):
+        TrickRules(4, overtrump=True)
+    with pytest.raises(ValueError, match="teams"):
+        TrickRules(4, teams=(0, 1))
+    with pytest.raises(ValueError, match="share a power"):
+        TrickRules(2, layout={2: (0, 1), 3: (0, 1)})
+    with pytest.raises(ValueError, match="effective suit"):
+        TrickRules(2, layout={2: (7, 1)})
+    with pytest.raises(ValueError, match="not in the layout"):
+        TrickRules(2, layout={2: (0, 1)}, points={3: 1})
+    with pytest.raises(ValueError, match="trump"):
+        TrickRules(2, trump=9)
+    with pytest.raises(ValueError, match="unknown trick game"):
+        TrickRules.for_game("poker")
+
+
+def test_rules_pickle_and_repr():
+    rules = TrickRules.for_game("filcau", trump=Suit.SPADES)
+    again = pickle.loads(pickle.dumps(rules))
+    assert repr(again) == repr(rules)
+    assert again.layout == rules.layout and again.points == rules.points
+    assert "layout=<20 cards>" in repr(rules)
+
+
+# -- playouts -----------------------------------------------------------------------------------
+
+
+def whist_hands(seed: int, players: int = 4, size: int = 8) -> list[int]:
+    deck = list(whist_deck(players))
+    random.Random(seed).shuffle(deck)
+    return [mask_of(deck[i * size : (i + 1) * size]) for i in range(players)]
+
+
+def test_playouts_count_every_trick_and_repeat_with_the_seed():
+    rules = TrickRules.for_game("whist", seats=4)
+    hands = whist_hands(1)
+    won, pts = playout(rules, hands, 0, seed=3)
+    assert sum(won) == 8 and pts == [0, 0, 0, 0]
+    assert playout(rules, hands, 0, seed=3) == (won, pts)
+    stats = playouts(rules, hands, 0, n=500, seed=9)
+    assert sum(stats["tricks"]) == pytest.approx(8)
+    assert all(sum(h) == 500 for h in stats["hist"])
+    assert stats == playouts(rules, hands, 0, n=500, seed=9)
+
+
+def test_greedy_playout_follows_its_policy():
+    """Lead high; under a partner's winning card play low; else win as cheaply as possible."""
+    a_s, k_s = idx("AS KS")
+    rules = TrickRules(4, None, teams=(0, 1, 0, 1), points={k_s: 10})
+    hands = [mask_of(parse_cards(h)) for h in ("AS 2H", "2S 3H", "KS 4S", "3S 5H")]
+    # A♠ 2♠ 4♠ (not K♠ under the partner's ace) 3♠; then 2♥ 3♥ K♠ (discard) 5♥: the
+    # ten points of K♠ go to seat 3
+    assert playout(rules, hands, 0, policy="greedy") == ([1, 0, 0, 1], [0, 0, 0, 10])
+    assert a_s != k_s
+
+
+def test_playouts_from_the_middle_of_a_trick_and_with_points():
+    rules = TrickRules.for_game("sixty-six", trump=Suit.CLUBS)
+    hands = [mask_of(parse_cards("AH KH")), mask_of(parse_cards("10H JC"))]
+    # seat 1 led 10♥; seat 0 must head it with A♥
+    won, pts = playout(rules, [hands[0], mask_of(parse_cards("JC"))], 1, idx("10H"), seed=1)
+    assert sum(won) == 2 and sum(pts) == 11 + 4 + 10 + 2 + 10  # all card points + last trick
+    stats = playouts(rules, hands, 0, n=50, policy="greedy", epsilon=0.5, seed=2)
+    assert sum(stats["points"]) == pytest.approx(11 + 4 + 10 + 2 + 10)
+
+
+def test_deal_playouts_deal_from_the_deck():
+    rules = TrickRules.for_game("whist", seats=4)
+    out = deal_playouts(rules, mask_of(whist_deck(4)), 8, n=2000, seed=4)
+    assert sum(out["tricks"]) == 8 * 2000
+    assert all(t > 3000 for t in out["tricks"])  # random leaders: every seat takes its share
+    fixed = deal_playouts(rules, mask_of(whist_deck(4)), 2, n=100, leader=0, policy="greedy")
+    assert sum(fixed["tricks"]) == 200
+    with pytest.raises(ValueError, match="deck"):
+        deal_playouts(rules, mask_of(whist_deck(4)), 9, n=1)
+    filcau = TrickRules.for_game("filcau", trump=Suit.HEARTS)
+    deck = [16 * s + r for s in range(4) for r in (10, 11, 12, 13, 14)]
+    out = deal_playouts(filcau, deck, 5, n=300, seed=1)
+    assert sum(out["points"]) == 8 * 300
+
+
+def test_bad_positions_are_rejected_with_the_reason():
+    rules = TrickRules(3)
+    with pytest.raises(ValueError, match="shares a card"):
+        playout(rules, [0b100, 0b100, 0b1000], 0)
+    with pytest.raises(ValueError, match="policy"):
+        playout(rules, [0b100, 0b1000, 0b10000], 0, policy="smart")
+    with pytest.raises(ValueError, match="on the trick and in a hand"):
+        playout(rules, [0b100, 0b1000, 0b10000], 0, [2])
+    filcau = TrickRules.for_game("filcau", trump=Suit.HEARTS)
+    with pytest.raises(ValueError, match="not in this deal's layout"):
+        legal_cards(filcau, mask_of(parse_cards("2H")))
+
+
+def test_solves_run_in_parallel_threads():
+    """The search releases the GIL and shares nothing between solver objects."""
+    rules = TrickRules.for_game("bridge", trump=Suit.SPADES)
+    deals = []
+    rng = random.Random(3)
+    for _ in range(8):
+        deck = [c.index for c in french_deck()]
+        rng.shuffle(deck)
+        deals.append([sum(1 << c for c in deck[i * 7 : i * 7 + 7]) for i in range(4)])
+    want = [Solver(rules).solve(d, 0, objective=tricks(team=0)) for d in deals]
+    got: dict[int, int] = {}
+
+    def work(i: int) -> None:
+        got[i] = Solver(rules).solve(deals[i], 0, objective=tricks(team=0))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(deals))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [got[i] for i in range(len(deals))] == want
+
+
+def test_cards_print_back_for_italian_decks():
+    rules = TrickRules.for_game("bestia", trump=Suit.COPPE)
+    hand = [Card.parse(t) for t in ("Kc", "7b", "Ab")]
+    assert legal(rules, " ".join(map(str, hand)), "2b") == {"7b"}
+
+
+def test_another_kernel_can_cimport_the_rules_struct(tmp_path):
+    """Later kernels reach the C rules and the inline legal-card test through tricks.pxd."""
+    (tmp_path / "probe.pyx").write_text(
+        textwrap.dedent(
+            """
+            # cython: language_level=3
+            from levata.engine.cardmask cimport mask_t
+            from levata.engine.tricks cimport TrickRules, tk_trick, tk_start, tk_play, tk_legal
+
+            def legal_after(TrickRules rules, mask_t hand, int led_card):
+                cdef tk_trick t
+                tk_start(&t, 0)
+                tk_play(&rules.c, &t, led_card)
+                return tk_legal(&rules.c, hand, &t)
+            """
+        )
+    )
+    (tmp_path / "setup.py").write_text(
+        "from setuptools import setup\n"
+        "from Cython.Build import cythonize\n"
+        "from levata.engine.include import get_include\n"
+        "setup(ext_modules=cythonize('probe.pyx', include_path=[get_include()], quiet=True))\n"
+    )
+    build = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert build.returncode == 0, build.stderr[-2000:]
+    probe = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import probe; from levata.engine import parse_cards as p;"
+            "from levata.engine.cardmask import mask_of;"
+            "from levata.engine.tricks import TrickRules;"
+            "r = TrickRules.for_game('whist', trump=2);"
+            "print(probe.legal_after(r, mask_of(p('9H JH AD')), p('KS')[0].index)"
+            " == mask_of(p('9H JH')))",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert probe.returncode == 0, probe.stderr
+    assert probe.stdout.strip() == "True"
