@@ -1309,7 +1309,7 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
     cdef int n = c.n
     cdef int seat = tp.leader + tp.count
     cdef int R = 0, lo, hi, a0 = alpha, b0 = beta, best, v, gain, i, k, m, hint = -1, bestm = -1
-    cdef int maxim, s
+    cdef int maxim, s, low
     cdef bint wr = (c.flags & F_WR) != 0
     cdef mask_t live, legal, moves, wlo = 0, whi = 0, w = 0, wc, wnode = 0
     cdef unsigned long long key = 0, bucket = 0
@@ -1437,10 +1437,12 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
                 c.killer[R][seat] = m
             break
         if wr and small[r.suit_of[m]] < 0:
+            # every card of the suit below the lowest rank the proofs so far rely on
+            # (all of them, if none) now plays like `m`
             wc = w & r.suit_mask[r.suit_of[m]]
-            gain = lowest(wc) if wc else 64
-            if m < gain:
-                small[r.suit_of[m]] = gain
+            low = lowest(wc) if wc else 64
+            if m < low:
+                small[r.suit_of[m]] = low
     if wr:
         w |= wnode
         if c.flags & F_MERGE:
