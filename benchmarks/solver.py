@@ -114,6 +114,31 @@ def openspiel_playouts(seconds: float) -> float:
     return done / (time.perf_counter() - start)
 
 
+def pimc_decision_times(deals: int, seed: int, worlds: int = 100) -> list[float]:
+    """Seconds per PIMC decision (bids and plays with a choice) at 8 cards, 4 players."""
+    from levata.bots import make_bot, play_match
+    from levata.bots.pimc import PimcBot
+    from levata.engine import game
+
+    times: list[float] = []
+    for d in range(deals):
+        state = game("whist").new_match(players=4, options={"deal_size": 8}, seed=seed + d)
+        pimc = PimcBot(seed=d, worlds=worlds)
+        decide = pimc.act
+
+        def timed(view, legal, decide=decide):
+            start = time.perf_counter()
+            action = decide(view, legal)
+            if len(legal) > 1 and len(view.hand) == 8:
+                times.append(time.perf_counter() - start)
+            return action
+
+        pimc.act = timed  # type: ignore[method-assign]
+        bots = [pimc] + [make_bot("heuristic", "whist", seed=s) for s in range(1, 4)]
+        play_match(state, bots)
+    return times
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1e3:,.2f}"
 
@@ -172,6 +197,14 @@ def main() -> None:
     play.add_row("OpenSpiel oh_hell evaluate_bots", f"{theirs:,.0f}")
     console.print(play)
 
+    pimc = pimc_decision_times(max(5, args.deals // 4), args.seed)
+    pimc_median = statistics.median(pimc)
+    console.print(
+        f"PIMC, 100 worlds, 8 cards in hand (4 players): {len(pimc)} decisions, median "
+        f"{ms(pimc_median)} ms, p90 {ms(statistics.quantiles(pimc, n=10)[-1])} ms, "
+        f"max {ms(max(pimc))} ms"
+    )
+
     targets = Table(title="targets")
     for col in ("target", "figure", "verdict"):
         targets.add_column(col)
@@ -184,6 +217,11 @@ def main() -> None:
             targets.add_row(f"{size}-card solve vs DDS (no target)", f"{ratios[size]:.2f}x", "-")
     targets.add_row(
         "playouts: >= 2x OpenSpiel", f"{ours / theirs:.1f}x", verdict(ours >= 2 * theirs)
+    )
+    targets.add_row(
+        "PIMC decision at 8 cards, 100 worlds: <= 50 ms (median)",
+        f"{ms(pimc_median)} ms",
+        verdict(pimc_median <= 0.050),
     )
     console.print(targets)
 
