@@ -57,7 +57,6 @@ Decisions added to the spec:
 from __future__ import annotations
 
 import bisect
-import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -731,7 +730,7 @@ class MacaoState(GameState):
 
     def clone(self) -> MacaoState:
         """An independent copy, without the cost of a deep copy (cards and events are frozen)."""
-        new = copy.copy(self)
+        new: MacaoState = self._shallow_copy()  # type: ignore[assignment]
         new.hands = [list(h) for h in self.hands]
         new.stock = list(self.stock)
         new.discard = list(self.discard)
@@ -741,11 +740,8 @@ class MacaoState(GameState):
         new.skips = list(self.skips)
         new.passed = set(self.passed)
         new._acq = dict(self._acq)
-        new._log = list(self._log)
         new._seen = [list(h) for h in self._seen]
         new.options = dict(self.options)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
         return new
 
     def sample_world(self, seat: int, rng: random.Random) -> MacaoState:

@@ -49,7 +49,6 @@ Choices made here beyond the spec:
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -584,7 +583,7 @@ class RepezitaState(GameState):
 
     def clone(self) -> RepezitaState:
         """An independent copy, without deepcopy (cards, actions and events are immutable)."""
-        other = copy.copy(self)
+        other: RepezitaState = self._shallow_copy()  # type: ignore[assignment]
         other.hands = [list(h) for h in self.hands]
         other.known = [list(k) for k in self.known]
         other.aside = list(self.aside)
@@ -595,9 +594,6 @@ class RepezitaState(GameState):
         other.submissions = list(self.submissions)
         other.pile_states = list(self.pile_states)
         other._plays = list(self._plays)  # the inner lists are replaced, never mutated
-        other._log = list(self._log)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
         return other
 
     def sample_world(self, seat: int, rng: random.Random) -> RepezitaState:
