@@ -13,9 +13,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from live import LiveServer, bot_process
 
 from levata.engine import all_games
+
+from live import LiveServer, bot_process
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_BOT = ROOT / "examples" / "node" / "bot.js"

@@ -9,11 +9,12 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
-from live import LiveServer, RawBot, bot_process
 
 from levata.engine import all_games
 from levata.server.replay import export_match, replay_match
 from levata.v1 import admin_pb2, arena_pb2, arena_pb2_grpc, game_pb2
+
+from live import LiveServer, RawBot, bot_process
 
 GAMES = [s.name for s in all_games()]
 E = arena_pb2.ReplyErrorCode

@@ -20,11 +20,12 @@ import time
 from pathlib import Path
 
 import pytest
-from live import LiveServer, bot_process
 
 from levata.server.store import Store
 from levata.server.tourney_bots import Entry, launch, parse_manifest
 from levata.server.tourney_store import TourneyStore
+
+from live import LiveServer, bot_process
 
 CLI = [sys.executable, "-m", "levata.server.cli"]
 

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import pickle
 import random
-import subprocess
-import sys
-import textwrap
 import threading
 
 import pytest
@@ -34,6 +31,8 @@ from levata.engine.tricks import (
     trick_winner,
     tricks,
 )
+
+from probe import build_and_run
 
 
 def idx(text: str) -> list[int]:
@@ -328,50 +327,24 @@ def test_cards_print_back_for_italian_decks():
 
 def test_another_kernel_can_cimport_the_rules_struct(tmp_path):
     """Later kernels reach the C rules and the inline legal-card test through tricks.pxd."""
-    (tmp_path / "probe.pyx").write_text(
-        textwrap.dedent(
-            """
-            # cython: language_level=3
-            from levata.engine.cardmask cimport mask_t
-            from levata.engine.tricks cimport TrickRules, tk_trick, tk_start, tk_play, tk_legal
+    out = build_and_run(
+        tmp_path,
+        """
+        # cython: language_level=3
+        from levata.engine.cardmask cimport mask_t
+        from levata.engine.tricks cimport TrickRules, tk_trick, tk_start, tk_play, tk_legal
 
-            def legal_after(TrickRules rules, mask_t hand, int led_card):
-                cdef tk_trick t
-                tk_start(&t, 0)
-                tk_play(&rules.c, &t, led_card)
-                return tk_legal(&rules.c, hand, &t)
-            """
-        )
+        def legal_after(TrickRules rules, mask_t hand, int led_card):
+            cdef tk_trick t
+            tk_start(&t, 0)
+            tk_play(&rules.c, &t, led_card)
+            return tk_legal(&rules.c, hand, &t)
+        """,
+        "import probe; from levata.engine import parse_cards as p;"
+        "from levata.engine.cardmask import mask_of;"
+        "from levata.engine.tricks import TrickRules;"
+        "r = TrickRules.for_game('whist', trump=2);"
+        "print(probe.legal_after(r, mask_of(p('9H JH AD')), p('KS')[0].index)"
+        " == mask_of(p('9H JH')))",
     )
-    (tmp_path / "setup.py").write_text(
-        "from setuptools import setup\n"
-        "from Cython.Build import cythonize\n"
-        "from levata.engine.include import get_include\n"
-        "setup(ext_modules=cythonize('probe.pyx', include_path=[get_include()], quiet=True))\n"
-    )
-    build = subprocess.run(
-        [sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert build.returncode == 0, build.stderr[-2000:]
-    probe = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import probe; from levata.engine import parse_cards as p;"
-            "from levata.engine.cardmask import mask_of;"
-            "from levata.engine.tricks import TrickRules;"
-            "r = TrickRules.for_game('whist', trump=2);"
-            "print(probe.legal_after(r, mask_of(p('9H JH AD')), p('KS')[0].index)"
-            " == mask_of(p('9H JH')))",
-        ],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert probe.returncode == 0, probe.stderr
-    assert probe.stdout.strip() == "True"
+    assert out == "True"

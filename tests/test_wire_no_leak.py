@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from live import LiveServer
 
 from levata.bots import make_bot
 from levata.bots.sdk import BotClient
@@ -18,6 +17,8 @@ from levata.bots.wire import card_from_pb
 from levata.engine import Action, all_games, game
 from levata.engine.seeds import derive
 from levata.v1 import arena_pb2
+
+from live import LiveServer
 
 GAMES = [s.name for s in all_games()]
 
