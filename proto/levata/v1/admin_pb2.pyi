@@ -26,10 +26,12 @@ MATCH_STATUS_FINISHED: MatchStatus
 MATCH_STATUS_ABORTED: MatchStatus
 
 class RegisterBotRequest(_message.Message):
-    __slots__ = ("name",)
+    __slots__ = ("name", "rotate")
     NAME_FIELD_NUMBER: _ClassVar[int]
+    ROTATE_FIELD_NUMBER: _ClassVar[int]
     name: str
-    def __init__(self, name: _Optional[str] = ...) -> None: ...
+    rotate: bool
+    def __init__(self, name: _Optional[str] = ..., rotate: _Optional[bool] = ...) -> None: ...
 
 class RegisterBotResponse(_message.Message):
     __slots__ = ("name", "token")
@@ -69,7 +71,7 @@ class CreateMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[MatchInfo, _Mapping]] = ...) -> None: ...
 
 class MatchInfo(_message.Message):
-    __slots__ = ("match_id", "game", "players", "options", "seed", "seat_bots", "status", "result", "created_at", "strikes", "policy")
+    __slots__ = ("match_id", "game", "players", "options", "seed", "seat_bots", "status", "result", "created_at", "strikes", "policy", "status_detail")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -88,6 +90,7 @@ class MatchInfo(_message.Message):
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     STRIKES_FIELD_NUMBER: _ClassVar[int]
     POLICY_FIELD_NUMBER: _ClassVar[int]
+    STATUS_DETAIL_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     players: int
@@ -99,21 +102,26 @@ class MatchInfo(_message.Message):
     created_at: _timestamp_pb2.Timestamp
     strikes: _containers.RepeatedScalarFieldContainer[int]
     policy: _arena_pb2.MatchPolicy
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., seat_bots: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., result: _Optional[_Union[_game_pb2.MatchResult, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., strikes: _Optional[_Iterable[int]] = ..., policy: _Optional[_Union[_arena_pb2.MatchPolicy, _Mapping]] = ...) -> None: ...
+    status_detail: str
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., seat_bots: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., result: _Optional[_Union[_game_pb2.MatchResult, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., strikes: _Optional[_Iterable[int]] = ..., policy: _Optional[_Union[_arena_pb2.MatchPolicy, _Mapping]] = ..., status_detail: _Optional[str] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
-    __slots__ = ("status", "limit")
+    __slots__ = ("status", "limit", "page_token")
     STATUS_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     status: MatchStatus
     limit: int
-    def __init__(self, status: _Optional[_Union[MatchStatus, str]] = ..., limit: _Optional[int] = ...) -> None: ...
+    page_token: str
+    def __init__(self, status: _Optional[_Union[MatchStatus, str]] = ..., limit: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListMatchesResponse(_message.Message):
-    __slots__ = ("matches",)
+    __slots__ = ("matches", "next_page_token")
     MATCHES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     matches: _containers.RepeatedCompositeFieldContainer[MatchInfo]
-    def __init__(self, matches: _Optional[_Iterable[_Union[MatchInfo, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, matches: _Optional[_Iterable[_Union[MatchInfo, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
     __slots__ = ("match_id",)

@@ -57,7 +57,7 @@ class PlayResponse(_message.Message):
     def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., event: _Optional[_Union[MatchEvent, _Mapping]] = ..., request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., error: _Optional[_Union[ReplyError, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("token", "name", "protocol_version", "games", "resume_token", "last_seen")
+    __slots__ = ("token", "name", "protocol_version", "games", "resume_token", "last_seen", "batch_events")
     class LastSeenEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -71,13 +71,15 @@ class Hello(_message.Message):
     GAMES_FIELD_NUMBER: _ClassVar[int]
     RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
     LAST_SEEN_FIELD_NUMBER: _ClassVar[int]
+    BATCH_EVENTS_FIELD_NUMBER: _ClassVar[int]
     token: str
     name: str
     protocol_version: str
     games: _containers.RepeatedScalarFieldContainer[str]
     resume_token: str
     last_seen: _containers.ScalarMap[str, int]
-    def __init__(self, token: _Optional[str] = ..., name: _Optional[str] = ..., protocol_version: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., resume_token: _Optional[str] = ..., last_seen: _Optional[_Mapping[str, int]] = ...) -> None: ...
+    batch_events: bool
+    def __init__(self, token: _Optional[str] = ..., name: _Optional[str] = ..., protocol_version: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., resume_token: _Optional[str] = ..., last_seen: _Optional[_Mapping[str, int]] = ..., batch_events: _Optional[bool] = ...) -> None: ...
 
 class Welcome(_message.Message):
     __slots__ = ("bot_name", "resume_token", "protocol_version", "resumed")
@@ -139,7 +141,7 @@ class MatchEvent(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., event: _Optional[_Union[_game_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("match_id", "request_id", "state_version", "seat", "view", "legal", "deadline", "time_left_ms", "bank_left_ms", "realtime")
+    __slots__ = ("match_id", "request_id", "state_version", "seat", "view", "legal", "deadline", "time_left_ms", "bank_left_ms", "realtime", "events")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     STATE_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -150,6 +152,7 @@ class DecisionRequest(_message.Message):
     TIME_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
     BANK_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
     REALTIME_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     request_id: str
     state_version: int
@@ -160,7 +163,8 @@ class DecisionRequest(_message.Message):
     time_left_ms: int
     bank_left_ms: int
     realtime: bool
-    def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[str] = ..., state_version: _Optional[int] = ..., seat: _Optional[int] = ..., view: _Optional[_Union[_game_pb2.SeatView, _Mapping]] = ..., legal: _Optional[_Iterable[_Union[_game_pb2.LegalAction, _Mapping]]] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., time_left_ms: _Optional[int] = ..., bank_left_ms: _Optional[int] = ..., realtime: _Optional[bool] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
+    def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[str] = ..., state_version: _Optional[int] = ..., seat: _Optional[int] = ..., view: _Optional[_Union[_game_pb2.SeatView, _Mapping]] = ..., legal: _Optional[_Iterable[_Union[_game_pb2.LegalAction, _Mapping]]] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., time_left_ms: _Optional[int] = ..., bank_left_ms: _Optional[int] = ..., realtime: _Optional[bool] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ...) -> None: ...
 
 class ActionReply(_message.Message):
     __slots__ = ("match_id", "request_id", "state_version", "index", "action")
@@ -207,9 +211,11 @@ class ReplyError(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[str] = ..., code: _Optional[_Union[ReplyErrorCode, str]] = ..., message: _Optional[str] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
-    __slots__ = ("match_id", "result")
+    __slots__ = ("match_id", "result", "events")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     result: _game_pb2.MatchResult
-    def __init__(self, match_id: _Optional[str] = ..., result: _Optional[_Union[_game_pb2.MatchResult, _Mapping]] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
+    def __init__(self, match_id: _Optional[str] = ..., result: _Optional[_Union[_game_pb2.MatchResult, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ...) -> None: ...
