@@ -417,17 +417,36 @@ def test_finishing_jack_still_names():
     assert s.request.unserved == frozenset({B, C}) and s.to_act() == (B,)
 
 
-def test_group_same_suit_option():
-    s = pos(2, ["5H 8H 2H 5C", "7C 8C"], "9H", options={"group_same_suit": True})
+def test_a_group_is_one_rank_or_one_suit_by_default():
+    """D4: the seed's general rule names groups of one suit beside groups of one rank."""
+    s = pos(2, ["5H 8H 2H 5C", "7C 8C"], "9H")
     act(s, A, "play 5H")
-    assert plays(s, A) == {"8H", "2H", "5C"}
+    assert plays(s, A) == {"8H", "2H", "5C"}  # either kind may follow
     act(s, A, "play 8H")
-    assert plays(s, A) == {"2H"}  # now a suit group
+    assert plays(s, A) == {"2H"}  # now a suit group: 5C no longer joins
     act(s, A, "play 2H", "done")
     assert s.pending.amount == 2  # only the last card acts
-    plain = pos(2, ["5H 8H", "7C 8C"], "9H")
+    by_rank = pos(2, ["5H 5C 8C", "7D 8D"], "9H")
+    act(by_rank, A, "play 5H", "play 5C")
+    assert plays(by_rank, A) == set()  # a rank group: 8C, though a club, does not join
+    act(by_rank, A, "done")
+    assert str(by_rank.top) == "5C"
+    plain = pos(2, ["5H 8H", "7C 8C"], "9H", options={"group_same_suit": False})
     act(plain, A, "play 5H")
-    assert plays(plain, A) == set()
+    assert plays(plain, A) == set()  # the option off: one rank only
+
+
+def test_in_a_one_suit_group_only_the_last_card_acts():
+    """A 2 or a 4 inside a suit group does nothing; the last card's effect is the group's."""
+    quiet = pos(3, ["2H 4H 8H 9C", "7C 8C", "7D 8D"], "9H")
+    act(quiet, A, "play 2H", "play 4H", "play 8H", "done")
+    assert quiet.pending is None and quiet.to_act() == (B,)  # no draw, no skip
+    skip = pos(3, ["2H 4H 9C", "7C 8C", "7D 8D"], "9H")
+    act(skip, A, "play 2H", "play 4H", "done")
+    assert skip.pending.kind == "skip" and skip.pending.amount == 1  # one 4: one skip
+    jack = pos(3, ["5H JH 9C", "7C 8C", "7D 8D"], "9H")
+    act(jack, A, "play 5H", "play JH", "done")
+    assert jack.phase == "request" and jack.to_act() == (A,)  # a J last still names
 
 
 def test_wild_changers_option():

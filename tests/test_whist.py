@@ -270,3 +270,27 @@ def test_voids_are_public_and_constrain_sampled_worlds():
     for k in range(50):
         world = state.sample_world(2, random.Random(k))
         assert all(c.suit.letter not in "HS" for c in world.hands[1])
+
+
+def test_every_trump_suit_reaches_the_view_the_wire_and_the_bots():
+    """Clubs is suit 0: a trump tested for truth would read as no trump. Each of the four
+    suits turned for trump is the view's trump, survives the wire, and is the bots' trump."""
+    from levata.bots.heuristic.whist import _suit
+    from levata.bots.pimc import PimcBot
+    from levata.bots.wire import view_from_pb, view_to_pb
+    from levata.engine.cards import Suit
+
+    found: dict[Suit, WhistState] = {}
+    for seed in range(500):
+        state = game("whist").new_match(players=3, options={"deal_size": 3}, seed=seed)
+        assert isinstance(state, WhistState) and state.trump_card is not None
+        found.setdefault(state.trump_card.suit, state)
+        if len(found) == 4:
+            break
+    assert set(found) == {Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES}
+    for suit, state in found.items():
+        view = state.view(0)
+        assert view.trump == suit.letter
+        assert view_from_pb(view_to_pb(view)).trump == suit.letter
+        assert _suit(view.trump) == suit
+        assert PimcBot(game="whist")._rules(view).trump == suit

@@ -34,9 +34,10 @@ Decisions added to the spec:
   playing the drawn card, which must still obey the request.
 * ``request_scope=next_player``: the request binds only ``nextActive(requester)``; if that
   seat is skipped the request is spent.
-* ``group_same_suit``: on a normal turn a group may be one suit instead of one rank, and only
-  its last card's effect applies (2, 3 or 5 cards, one skip, a request). Answers to a penalty
-  or to a 4 are always one rank (the spec's 4.2 and 4.3).
+* ``group_same_suit`` (default on, as the seed's general rule reads): on a normal turn a group
+  may be one suit instead of one rank, and only its last card's effect applies (2, 3 or 5
+  cards, one skip, a request). Answers to a penalty or to a 4 are always one rank (the
+  spec's 4.2 and 4.3).
 * ``wild_changers``: J and A match any top and any request, never a pending penalty.
 * ``action_cap`` counts atomic actions. Deadlock: every active seat has passed since the last
   play. Play stopped by the cap mid-group leaves that group on the table, unfinished.
@@ -809,7 +810,7 @@ SPEC = register(
                 "how long a J/A request binds: lap (every other seat once) or next_player",
                 choices=("lap", "next_player"),
             ),
-            Option("group_same_suit", False, "a group may also be cards of one suit (D4)"),
+            Option("group_same_suit", True, "a group may also be cards of one suit (D4)"),
             Option("wild_changers", False, "J and A may be played on any card (D13)"),
             Option("action_cap", 1000, "the match stops after this many actions (D8)", minimum=1),
         ),

@@ -321,7 +321,7 @@ class WhistState(GameState):
             zones=zones,
             counts={f"hand:{s}": len(self.hands[s]) for s in range(n)},
             counters=counters,
-            trump=self.trump.letter if self.trump else None,
+            trump=self.trump.letter if self.trump is not None else None,
             scores=tuple(float(t) for t in self.totals),
             facts={
                 "trick_seats": [s for s, _ in self.current],
