@@ -39,6 +39,7 @@ writes its stats there (profiling slows it down: do not compare those figures to
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import math
 import os
@@ -60,6 +61,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from levata.bots.credentials import TOKEN_ENV, write_secret
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
 
 PLAYERS = 4
@@ -144,16 +146,19 @@ class Processes:
     bots: list[subprocess.Popen[bytes]] = field(default_factory=list)
     logs: list[Path] = field(default_factory=list)
 
-    def start_server(self, tokens: dict[str, str], profile: Path | None) -> str:
-        """Start ``levata serve`` on a free port; returns its ``HOST:PORT``."""
+    def start_server(self, tokens: dict[str, str], profile: Path | None) -> tuple[str, str]:
+        """Start ``levata serve`` on a free port; returns its ``HOST:PORT`` and admin token.
+
+        Tokens travel in owner-only files, never on a command line."""
         db = self.workdir / "bench.db"
+        tokens_file, admin_file = self.workdir / "tokens", self.workdir / "admin-token"
+        write_secret(tokens_file, "\n".join(f"{n} {t}" for n, t in tokens.items()))
         cmd = [sys.executable]
         if profile is not None:
             cmd += ["-m", "cProfile", "-o", str(profile)]
         cmd += ["-m", "levata.server.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
-        cmd += ["--db", str(db)]
-        for name, token in tokens.items():
-            cmd += ["--token", f"{name}={token}"]
+        cmd += ["--db", str(db), "--tokens-file", str(tokens_file)]
+        cmd += ["--admin-token-file", str(admin_file)]
         log = self.workdir / "server.log"
         self.logs.append(log)
         with log.open("w") as err:  # the child keeps its own copy of the descriptor
@@ -169,16 +174,28 @@ class Processes:
         m = re.search(r"serving on (\S+):(\d+)", line)
         if m is None:
             raise RuntimeError(f"the referee did not start: {line!r}\n{self.tail(log)}")
-        return f"{m.group(1)}:{m.group(2)}"
+        return f"{m.group(1)}:{m.group(2)}", admin_file.read_text().strip()
 
-    def start_bot(self, seat: int, server: str, token: str, matches: int) -> None:
+    def start_bot(
+        self, seat: int, server: str, token: str, matches: int, profile: Path | None = None
+    ) -> None:
         log = self.workdir / f"seat{seat}.log"
         self.logs.append(log)
-        cmd = [sys.executable, "-m", "levata.bots", "run", "random", "--game", GAME]
-        cmd += ["--server", server, "--token", token, "--seed", str(seat)]
+        cmd = [sys.executable]
+        if profile is not None:
+            cmd += ["-m", "cProfile", "-o", str(profile)]
+        cmd += ["-m", "levata.bots", "run", "random", "--game", GAME]
+        cmd += ["--server", server, "--seed", str(seat)]
         cmd += ["--matches", str(matches), "--quiet"]
         with log.open("wb") as err:
-            self.bots.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err))
+            self.bots.append(
+                subprocess.Popen(
+                    cmd,
+                    stdout=subprocess.DEVNULL,
+                    stderr=err,
+                    env={**os.environ, TOKEN_ENV: token},
+                )
+            )
 
     def cpu(self) -> tuple[float, float]:
         """CPU seconds used so far by the referee and by all the bots together."""
@@ -209,6 +226,9 @@ class Processes:
         """Bots first (they may already have left), then the referee: SIGINT lets it flush
         its records and, under cProfile, write the profile; SIGKILL whatever lingers (a
         referee interrupted with matches still running does not always stop on SIGINT)."""
+        for p in self.bots:  # they leave on their own after their last match
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                p.wait(timeout=5)
         for p in self.bots:
             if p.poll() is None:
                 p.terminate()
@@ -225,6 +245,109 @@ class Processes:
             except subprocess.TimeoutExpired:
                 self.server.kill()
                 self.server.wait()
+
+
+# -- the floor: a bare grpc.aio bidirectional echo -------------------------------------------
+
+ECHO_METHOD = "/levata.bench.Echo/Echo"
+#: A small message, about the size of a one-card DecisionRequest's header.
+ECHO_PAYLOAD = b"x" * 64
+
+
+async def _echo_server() -> None:
+    """Serve the echo on a free loopback port; print ``PORT`` and run until killed."""
+
+    async def echo(requests, context):
+        async for msg in requests:
+            yield msg
+
+    server = grpc.aio.server()
+    server.add_generic_rpc_handlers(
+        (
+            grpc.method_handlers_generic_handler(
+                "levata.bench.Echo", {"Echo": grpc.stream_stream_rpc_method_handler(echo)}
+            ),
+        )
+    )
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    print(port, flush=True)
+    await server.wait_for_termination()
+
+
+async def _echo_client(address: str, streams: int, seconds: float) -> None:
+    """``streams`` concurrent streams, each a write-then-read loop, counted for ``seconds``
+    after a warm-up. Prints ``go`` and ``end`` around the counted window (the parent samples
+    the server's CPU then), then ``ROUND_TRIPS SECONDS CPU_SECONDS``."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = channel.stream_stream(ECHO_METHOD)
+        counting = False
+        running = True
+        count = 0
+
+        async def one() -> None:
+            nonlocal count
+            stream = call()
+            while running:
+                await stream.write(ECHO_PAYLOAD)
+                await stream.read()
+                count += counting
+            await stream.done_writing()
+
+        tasks = [asyncio.create_task(one()) for _ in range(streams)]
+        await asyncio.sleep(0.5)
+        print("go", flush=True)
+        counting, cpu0, t0 = True, time.process_time(), time.perf_counter()
+        await asyncio.sleep(seconds)
+        counting, cpu1, t1 = False, time.process_time(), time.perf_counter()
+        print("end", flush=True)
+        trips = count
+        running = False
+        await asyncio.gather(*tasks)
+        print(trips, t1 - t0, cpu1 - cpu0, flush=True)
+
+
+@dataclass
+class Echo:
+    streams: int
+    round_trips: int = 0
+    seconds: float = 0.0
+    server_cpu_s: float = 0.0
+    client_cpu_s: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        return self.round_trips / self.seconds if self.seconds else 0.0
+
+
+def measure_echo(streams: int, seconds: float) -> Echo:
+    """The echo floor: server and client each in its own process, as the referee and bots."""
+    me = [sys.executable, str(Path(__file__).resolve())]
+    server = subprocess.Popen([*me, "--echo-server"], stdout=subprocess.PIPE, text=True)
+    client = None
+    try:
+        assert server.stdout is not None
+        port = int(server.stdout.readline())
+        client = subprocess.Popen(
+            [*me, "--echo-client", f"127.0.0.1:{port}", str(streams), str(seconds)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert client.stdout is not None
+        if client.stdout.readline().strip() != "go":
+            raise RuntimeError("the echo client did not start")
+        cpu0 = cpu_s(server.pid)
+        client.stdout.readline()  # "end"
+        cpu1 = cpu_s(server.pid)
+        trips, secs, client_cpu = client.stdout.readline().split()
+        client.wait(timeout=30)
+        result = Echo(streams, int(trips), float(secs), cpu1 - cpu0, float(client_cpu))
+        return result
+    finally:
+        for p in (client, server):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.wait()
 
 
 # -- matches -----------------------------------------------------------------------------------
@@ -439,6 +562,50 @@ def report(levels: list[Level], deal: str) -> None:
     )
 
 
+def report_floor(levels: list[Level], echo: Echo | None) -> None:
+    """The echo floor, and the referee's throughput as a share of it (bar: 1/3)."""
+    if echo is None:
+        return
+    table = Table(
+        title=f"the floor: bare grpc.aio bidirectional echo, {len(ECHO_PAYLOAD)}-byte messages,"
+        " server and client in own processes",
+        **TABLE_STYLE,
+    )
+    for col in ("streams", "round trips", "round\ntrips/s", "server\nCPU ms", "client\nCPU ms"):
+        table.add_column(col, justify="right")
+    table.add_row(
+        str(echo.streams),
+        f"{echo.round_trips:,}",
+        f"{echo.rate:,.0f}",
+        f"{echo.server_cpu_s / max(echo.round_trips, 1) * 1e3:.3f}",
+        f"{echo.client_cpu_s / max(echo.round_trips, 1) * 1e3:.3f}",
+    )
+    console.print(table)
+    target = {lv.concurrent: lv for lv in levels}.get(TARGET_LEVEL)
+    if target is None or not echo.rate:
+        return
+    ratio = target.rate / echo.rate
+    console.print(
+        f"ratio at {TARGET_LEVEL} matches: referee {target.rate:,.0f} decisions/s / echo"
+        f" {echo.rate:,.0f} round trips/s at {echo.streams} streams = {ratio:.2f}"
+        f" (bar >= 1/3: {verdict(ratio >= 1 / 3)})"
+    )
+
+
+class AdminAuth(grpc.UnaryUnaryClientInterceptor):
+    """Adds ``authorization: Bearer TOKEN`` to every admin call."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def intercept_unary_unary(self, continuation, client_call_details, request):
+        metadata = [
+            *(client_call_details.metadata or ()),
+            ("authorization", f"Bearer {self.token}"),
+        ]
+        return continuation(client_call_details._replace(metadata=metadata), request)
+
+
 def verdict(met: bool) -> str:
     return "[green]met[/]" if met else "[red]missed[/]"
 
@@ -457,6 +624,13 @@ def parse_levels(text: str) -> list[int]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--echo-server"]:
+        asyncio.run(_echo_server())
+        return
+    if sys.argv[1:2] == ["--echo-client"]:
+        address, streams, seconds = sys.argv[2:5]
+        asyncio.run(_echo_client(address, int(streams), float(seconds)))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--levels",
@@ -482,6 +656,18 @@ def main() -> None:
     parser.add_argument(
         "--server-profile", type=Path, help="run the referee under cProfile; write stats here"
     )
+    parser.add_argument(
+        "--bot-profile", type=Path, help="run bot seat0 under cProfile; write stats here"
+    )
+    parser.add_argument(
+        "--echo-seconds",
+        type=float,
+        default=3.0,
+        help="seconds to measure the echo floor at --echo-streams (0 skips it; default 3)",
+    )
+    parser.add_argument(
+        "--echo-streams", type=int, default=TARGET_LEVEL, help="echo streams (default 64)"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary db and logs")
     args = parser.parse_args()
 
@@ -497,14 +683,20 @@ def main() -> None:
     tokens = {name: secrets.token_hex(12) for name in BOTS}  # hex: never starts with '-'
     sampler: RssSampler | None = None
     levels: list[Level] = []
+    echo: Echo | None = None
     try:
+        if args.echo_seconds > 0:
+            console.print(f"echo floor: {args.echo_streams} streams...", style="dim")
+            echo = measure_echo(args.echo_streams, args.echo_seconds)
         profile = args.server_profile.resolve() if args.server_profile else None
-        server = procs.start_server(tokens, profile)
+        server, admin_token = procs.start_server(tokens, profile)
         assert procs.server is not None
+        bot_profile = args.bot_profile.resolve() if args.bot_profile else None
         for seat, name in enumerate(BOTS):
-            procs.start_bot(seat, server, tokens[name], total)
+            procs.start_bot(seat, server, tokens[name], total, bot_profile if seat == 0 else None)
         sampler = RssSampler(procs.server.pid)
-        with grpc.insecure_channel(server) as channel:
+        with grpc.insecure_channel(server) as plain:
+            channel = grpc.intercept_channel(plain, AdminAuth(admin_token))
             admin = admin_pb2_grpc.AdminServiceStub(channel)
             # Warm-up: the bots connect (a match waits for them) and both sides load everything.
             play_round(admin, 1, 10**6, {"deal_size": "1"}, procs, args.timeout)
@@ -553,8 +745,11 @@ def main() -> None:
         else:
             shutil.rmtree(workdir, ignore_errors=True)
     report(levels, deal)
+    report_floor(levels, echo)
     if args.server_profile:
         console.print(f"referee profile written to {args.server_profile}")
+    if args.bot_profile:
+        console.print(f"bot seat0 profile written to {args.bot_profile}")
 
 
 if __name__ == "__main__":

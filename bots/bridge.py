@@ -1,6 +1,6 @@
 """Let any program play: one JSON request per line on its stdin, one JSON reply per line back.
 
-    levata bot bridge --server HOST:PORT --token T -- python3 my_bot.py
+    levata bot bridge --server HOST:PORT --token-file my_bot.token -- python3 my_bot.py
 
 Each line the program reads is a ``DecisionRequest`` in the standard protobuf JSON mapping
 (field names in lowerCamelCase), with ``view.history`` filled with every event the seat has
@@ -29,7 +29,6 @@ from collections.abc import Sequence
 from google.protobuf import json_format
 
 from levata.bots.sdk import MatchSession
-from levata.bots.wire import event_to_pb
 from levata.v1 import arena_pb2
 
 __all__ = ["ProgramBridge"]
@@ -51,7 +50,8 @@ class ProgramBridge:
     ) -> arena_pb2.ActionReply:
         full = arena_pb2.DecisionRequest()
         full.CopyFrom(req)
-        full.view.history.extend(event_to_pb(e) for e in session.history)
+        full.ClearField("events")  # batched events: the program gets them in the history
+        full.view.history.extend(session.received)
         line = json_format.MessageToJson(full, indent=None)
         with self._lock:
             assert self.proc.stdin is not None and self.proc.stdout is not None

@@ -3,8 +3,11 @@
 ``levata bot run`` and ``levata bot bridge`` call the same code. A bot process imports only
 the engine, the bots and the protocol stubs, never the server.
 
-    python -m levata.bots run heuristic --game whist --server localhost:50051 --token T
-    python -m levata.bots bridge --server localhost:50051 --token T -- python3 my_bot.py
+    LEVATA_TOKEN=T python -m levata.bots run heuristic --game whist --server localhost:50051
+    python -m levata.bots bridge --server localhost:50051 --token-file T.txt -- python3 bot.py
+
+The token comes from ``$LEVATA_TOKEN`` or an owner-only ``--token-file``, never from the
+command line, which every local user can read (:mod:`levata.bots.credentials`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import sys
 from pathlib import Path
 
 from levata.bots.base import bot_names, make_bot
+from levata.bots.credentials import TOKEN_ENV, bot_token
 from levata.bots.sdk import BotClient, run_client
 from levata.engine import BadConfig
 from levata.engine.seeds import derive
@@ -24,11 +28,24 @@ __all__ = ["main"]
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--server", default="localhost:50051", help="referee HOST:PORT")
-    p.add_argument("--token", required=True, help="this bot's token")
+    p.add_argument(
+        "--token-file",
+        type=Path,
+        help=f"file holding this bot's token (default: ${TOKEN_ENV})",
+    )
+    p.add_argument("--token", help=argparse.SUPPRESS)  # refused with a reason, see main()
     p.add_argument("--name", default="", help="display name")
     p.add_argument("--matches", type=int, help="stop after this many matches")
     p.add_argument("--tls-ca", type=Path, help="CA certificate to trust (enables TLS)")
     p.add_argument("--quiet", action="store_true", help="no line per finished match")
+    p.add_argument(
+        "--reconnect",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="keep reconnecting this long after the stream is lost, e.g. while the referee"
+        " restarts (default 10)",
+    )
 
 
 def parser() -> argparse.ArgumentParser:
@@ -48,7 +65,22 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    tls = args.tls_ca.read_bytes() if args.tls_ca else None
+    if args.token is not None:
+        print(
+            f"error: --token is not accepted: a command line is readable by every local user;"
+            f" set {TOKEN_ENV} or use --token-file FILE",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        token = bot_token(args.token_file)
+        tls = args.tls_ca.read_bytes() if args.tls_ca else None
+    except BadConfig as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: cannot read {args.tls_ca}: {exc.strerror}", file=sys.stderr)
+        return 2
     if args.command == "run":
         try:
             make_bot(args.kind, args.game)  # fail early and clearly on a bad kind or game
@@ -60,11 +92,12 @@ def main(argv: list[str] | None = None) -> int:
                 args.kind, game, seed=derive(args.seed, match_id, seat)
             ),
             args.server,
-            args.token,
+            token,
             args.name or args.kind,
             (args.game,),
             tls,
             args.matches,
+            reconnect_s=args.reconnect,
         )
     else:
         program = [a for a in args.program if a != "--"] if args.program else []
@@ -77,12 +110,13 @@ def main(argv: list[str] | None = None) -> int:
         client = BotClient(
             lambda *_: None,
             args.server,
-            args.token,
+            token,
             args.name or program[0],
             (),
             tls,
             args.matches,
             decider=bridge,
+            reconnect_s=args.reconnect,
         )  # type: ignore[arg-type]
     status = run_client(client)
     if not args.quiet:

@@ -1,11 +1,13 @@
 """Play a bot over gRPC: the same ``act(view, legal)`` that plays in-process.
 
-    levata bot run heuristic --game whist --server localhost:50051 --token SECRET
+    LEVATA_TOKEN=SECRET levata bot run heuristic --game whist --server localhost:50051
 
 The client says Hello, then for every match the referee seats it in keeps the events it is
 sent (so the view it hands the bot has the full history, exactly as in-process) and answers
-each DecisionRequest with the index of the bot's action. If the stream breaks it reconnects
-with its resume token and the last event it saw, within ``reconnect_s``.
+each DecisionRequest with the index of the bot's action. It asks for batched events
+(``Hello.batch_events``): they come inside requests and match ends, fewer messages to read.
+If the stream breaks it reconnects with its resume token and the last event it saw, within
+``reconnect_s``.
 """
 
 from __future__ import annotations
@@ -13,15 +15,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import grpc
 
 from levata.bots.base import Bot
-from levata.bots.wire import action_from_pb, action_to_pb, event_from_pb, view_from_pb
+from levata.bots.wire import action_from_pb, action_to_pb, event_from_pb, lazy_view_from_pb
 from levata.engine import Event
-from levata.v1 import arena_pb2, arena_pb2_grpc
+from levata.v1 import arena_pb2, arena_pb2_grpc, game_pb2
 
 __all__ = ["PROTOCOL_VERSION", "BotClient", "MatchSession"]
 
@@ -40,9 +42,27 @@ class MatchSession:
     game: str
     seat: int
     bot: Bot
-    history: list[Event] = field(default_factory=list)
     last_seq: int = -1
     result: arena_pb2.MatchEnd | None = None
+    received: list[game_pb2.Event] = field(default_factory=list)  # as sent, in order
+    _decoded: list[Event] = field(default_factory=list, repr=False)
+
+    @property
+    def history(self) -> list[Event]:
+        """The events received so far, decoded when first asked for (a bot that never reads
+        its view's history costs no decoding)."""
+        for ev in self.received[len(self._decoded) :]:
+            self._decoded.append(event_from_pb(ev))
+        return self._decoded
+
+    def absorb(self, events: Iterable[game_pb2.Event]) -> None:
+        """Keep the events not seen yet (a resumed stream may repeat some), in order."""
+        for ev in events:
+            if ev.seq > self.last_seq:
+                kept = game_pb2.Event()
+                kept.CopyFrom(ev)  # a copy: a part of a message would keep all of it alive
+                self.received.append(kept)
+                self.last_seq = ev.seq
 
 
 class BotClient:
@@ -60,6 +80,7 @@ class BotClient:
         reconnect_s: float = 10.0,
         on_message: Callable[[arena_pb2.PlayResponse], None] | None = None,
         decider: Decider | None = None,
+        batch_events: bool = True,
     ) -> None:
         self.factory = factory
         self.server = server
@@ -71,9 +92,11 @@ class BotClient:
         self.reconnect_s = reconnect_s
         self.on_message = on_message
         self.decider = decider or decide_with_bot
+        self.batch_events = batch_events
         self.sessions: dict[str, MatchSession] = {}
         self.finished: list[MatchSession] = []
         self.resume_token = ""
+        self._welcomed = False  # a Welcome came on the current stream
         self._out: asyncio.Queue[arena_pb2.PlayRequest | None] | None = None
 
     def _channel(self) -> grpc.aio.Channel:
@@ -97,6 +120,8 @@ class BotClient:
                 ):
                     raise
                 loop = asyncio.get_running_loop()
+                if self._welcomed:  # the stream that broke was a good one: a fresh allowance
+                    deadline, self._welcomed = None, False
                 deadline = deadline or loop.time() + self.reconnect_s
                 if loop.time() > deadline:
                     raise
@@ -112,6 +137,7 @@ class BotClient:
                 games=list(self.games),
                 resume_token=self.resume_token,
                 last_seen={m: s.last_seq for m, s in self.sessions.items()},
+                batch_events=self.batch_events,
             )
         )
 
@@ -144,6 +170,7 @@ class BotClient:
         kind = msg.WhichOneof("message")
         if kind == "welcome":
             self.resume_token = msg.welcome.resume_token
+            self._welcomed = True
         elif kind == "match_start":
             s = msg.match_start
             if s.match_id not in self.sessions:
@@ -151,10 +178,12 @@ class BotClient:
                 self.sessions[s.match_id] = MatchSession(s.match_id, s.game, s.seat, bot)
         elif kind == "event":
             session = self.sessions.get(msg.event.match_id)
-            if session is not None and msg.event.event.seq > session.last_seq:
-                session.history.append(event_from_pb(msg.event.event))
-                session.last_seq = msg.event.event.seq
+            if session is not None:
+                session.absorb((msg.event.event,))
         elif kind == "request":
+            session = self.sessions.get(msg.request.match_id)
+            if session is not None and msg.request.events:
+                session.absorb(msg.request.events)
             self._decide(msg.request)
         elif kind == "error":
             log.warning(
@@ -165,6 +194,7 @@ class BotClient:
         elif kind == "match_end":
             session = self.sessions.pop(msg.match_end.match_id, None)
             if session is not None:
+                session.absorb(msg.match_end.events)
                 session.result = msg.match_end
                 self.finished.append(session)
             if self.max_matches is not None and len(self.finished) >= self.max_matches:
@@ -186,8 +216,10 @@ Decider = Callable[[arena_pb2.DecisionRequest, MatchSession], arena_pb2.ActionRe
 
 
 def decide_with_bot(req: arena_pb2.DecisionRequest, session: MatchSession) -> arena_pb2.ActionReply:
-    """Ask the session's bot with the full view (the events received so far as history)."""
-    view = view_from_pb(req.view, history=session.history)
+    """Ask the session's bot with the full view (the events received so far as history),
+    decoded only if the bot reads it."""
+    seen = len(session.received)
+    view = lazy_view_from_pb(req.view, lambda: session.history[:seen])
     legal = [action_from_pb(la.action) for la in req.legal]
     action = session.bot.act(view, legal)
     reply = arena_pb2.ActionReply()

@@ -12,7 +12,7 @@ Card('Kc')
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from google.protobuf import struct_pb2
@@ -27,6 +27,8 @@ __all__ = [
     "card_to_pb",
     "event_from_pb",
     "event_to_pb",
+    "lazy_view_from_pb",
+    "legal_to_pb",
     "result_to_pb",
     "struct_to_dict",
     "view_from_pb",
@@ -34,26 +36,80 @@ __all__ = [
 ]
 
 
+# Encoding caches: a deck has few cards and a game few distinct actions, and building their
+# messages (notation strings included) is most of the cost of encoding a view or a legal
+# list. The cached messages are only ever copied into others (a repeated field or a parent
+# copies what it is given); the public functions return fresh messages.
+_CARD_PB: dict[Card, cards_pb2.Card] = {}
+_CARD_FROM: dict[tuple[int, int], Card] = {}
+_ACTION_PB: dict[Action, game_pb2.Action] = {}
+#: Distinct actions kept encoded (a game with unbounded numbers cannot grow the cache).
+_ACTION_CACHE_MAX = 4096
+
+
 def card_to_pb(card: Card) -> cards_pb2.Card:
-    # Proto suits count from 1 (0 is UNSPECIFIED); engine suits from 0.
-    return cards_pb2.Card(suit=int(card.suit) + 1, rank=card.rank, notation=str(card))
+    msg = cards_pb2.Card()
+    msg.CopyFrom(_card_pb(card))
+    return msg
+
+
+def _card_pb(card: Card) -> cards_pb2.Card:
+    """The cached message of ``card``: copy it, never change it."""
+    msg = _CARD_PB.get(card)
+    if msg is None:
+        # Proto suits count from 1 (0 is UNSPECIFIED); engine suits from 0.
+        msg = _CARD_PB[card] = cards_pb2.Card(
+            suit=int(card.suit) + 1, rank=card.rank, notation=str(card)
+        )
+    return msg
 
 
 def card_from_pb(msg: cards_pb2.Card) -> Card:
     """A card from its suit and rank, or from its notation when the suit is unset."""
     if msg.suit:
-        return Card(Suit(msg.suit - 1), msg.rank)
+        key = (msg.suit, msg.rank)
+        card = _CARD_FROM.get(key)
+        if card is None:  # Card checks the rank; only valid cards are kept
+            card = _CARD_FROM[key] = Card(Suit(msg.suit - 1), msg.rank)
+        return card
     return Card.parse(msg.notation)
 
 
 def _cards_to_pb(cards: Iterable[Card]) -> list[cards_pb2.Card]:
-    return [card_to_pb(c) for c in cards]
+    return [_CARD_PB.get(c) or _card_pb(c) for c in cards]
 
 
 def action_to_pb(action: Action) -> game_pb2.Action:
+    msg = game_pb2.Action()
+    msg.CopyFrom(_action_pb(action))
+    return msg
+
+
+def _action_pb(action: Action) -> game_pb2.Action:
+    """The cached message of ``action``: copy it, never change it."""
+    msg = _ACTION_PB.get(action)
+    if msg is None:
+        if len(_ACTION_PB) >= _ACTION_CACHE_MAX:
+            _ACTION_PB.clear()
+        msg = _ACTION_PB[action] = _new_action_pb(action)
+    return msg
+
+
+def legal_to_pb(actions: Iterable[Action], out: Any = None) -> Any:
+    """The legal list of a request, each action with its index: a list of messages, or added
+    to ``out`` (a request's repeated ``legal`` field) in place."""
+    if out is None:
+        return [game_pb2.LegalAction(index=k, action=_action_pb(a)) for k, a in enumerate(actions)]
+    add = out.add
+    for k, a in enumerate(actions):
+        add(index=k).action.CopyFrom(_action_pb(a))
+    return out
+
+
+def _new_action_pb(action: Action) -> game_pb2.Action:
     msg = game_pb2.Action(kind=action.kind, notation=str(action))
     if action.card is not None:
-        msg.card.CopyFrom(card_to_pb(action.card))
+        msg.card.CopyFrom(_card_pb(action.card))
     if action.number is not None:
         msg.number = action.number
     if action.choice is not None:
@@ -73,20 +129,62 @@ def action_from_pb(msg: game_pb2.Action) -> Action:
     )
 
 
+#: Structs already encoded, by the ``repr`` of their data: facts and event data repeat a
+#: lot (every seat's view of one moment shares its public facts). The data is builtins and
+#: cards, whose ``repr`` tells every value apart, so one key is one Struct.
+_STRUCTS: dict[str, struct_pb2.Struct] = {}
+_STRUCT_CACHE_MAX = 4096
+
+
 def _to_struct(data: Mapping[str, Any]) -> struct_pb2.Struct:
-    s = struct_pb2.Struct()
-    s.update({str(k): _jsonable(v) for k, v in data.items()})
+    """``data`` as a Struct (cached: copy it, never change it)."""
+    key = repr(data)
+    s = _STRUCTS.get(key)
+    if s is None:
+        if len(_STRUCTS) >= _STRUCT_CACHE_MAX:
+            _STRUCTS.clear()
+        s = struct_pb2.Struct()
+        _fill_struct(s, data)
+        _STRUCTS[key] = s
     return s
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, Card):
-        return str(value)
-    return value
+def _fill_struct(s: struct_pb2.Struct, data: Mapping[Any, Any]) -> None:
+    """``s.update(data)`` with keys as strings and cards as their notation, by type first
+    (the common scalars cost one comparison)."""
+    fields = s.fields
+    for k, v in data.items():
+        _set_value(fields[str(k)], v)
+
+
+def _set_value(out: struct_pb2.Value, v: Any) -> None:
+    t = type(v)
+    if t is str:
+        out.string_value = v
+    elif t is int or t is float:
+        out.number_value = v
+    elif t is bool:
+        out.bool_value = v
+    elif v is None:
+        out.null_value = struct_pb2.NULL_VALUE
+    elif isinstance(v, Mapping):
+        sub = out.struct_value
+        sub.Clear()
+        sub.SetInParent()
+        _fill_struct(sub, v)
+    elif isinstance(v, list | tuple | set | frozenset):
+        values = out.list_value
+        values.Clear()
+        values.SetInParent()
+        add = values.values.add
+        for x in v:
+            _set_value(add(), x)
+    elif isinstance(v, Card):
+        out.string_value = str(v)
+    else:  # what Struct itself makes of it (a bool or number subclass; else ValueError)
+        wrapped = struct_pb2.Struct()
+        wrapped.update({"v": v})
+        out.CopyFrom(wrapped.fields["v"])
 
 
 def struct_to_dict(s: struct_pb2.Struct) -> dict[str, Any]:
@@ -132,22 +230,20 @@ def event_from_pb(msg: game_pb2.Event) -> Event:
 
 def view_to_pb(view: SeatView, with_history: bool = True) -> game_pb2.SeatView:
     """The view as a message; without history when the events travel on their own."""
-    msg = game_pb2.SeatView(
-        game=view.game,
-        seat=view.seat,
-        players=view.players,
-        phase=view.phase,
-        to_act=list(view.to_act),
-        hand=_cards_to_pb(view.hand),
-        zones=[
-            cards_pb2.CardZone(name=name, cards=_cards_to_pb(cards), count=len(cards))
-            for name, cards in view.zones.items()
-        ],
-        counts=dict(view.counts),
-        counters=dict(view.counters),
-        trump=view.trump or "",
-        scores=list(view.scores),
-    )
+    msg = game_pb2.SeatView()
+    msg.game = view.game
+    msg.seat = view.seat
+    msg.players = view.players
+    msg.phase = view.phase
+    msg.to_act.extend(view.to_act)
+    msg.hand.extend(_cards_to_pb(view.hand))
+    for name, cards in view.zones.items():
+        zone = msg.zones.add(name=name, count=len(cards))
+        zone.cards.extend(_cards_to_pb(cards))
+    msg.counts.update(view.counts)
+    msg.counters.update(view.counters)
+    msg.trump = view.trump or ""
+    msg.scores.extend(view.scores)
     msg.facts.CopyFrom(_to_struct(view.facts))
     if with_history:
         msg.history.extend(event_to_pb(e) for e in view.history)
@@ -172,6 +268,58 @@ def view_from_pb(msg: game_pb2.SeatView, history: Iterable[Event] | None = None)
         facts=struct_to_dict(msg.facts),
         history=events,
     )
+
+
+class _LazyView(SeatView):
+    """A :class:`SeatView` decoded from its message on first use, when it turns into a plain
+    ``SeatView``: a bot that never reads its view (a random bot) costs no decoding."""
+
+    def __init__(
+        self, msg: game_pb2.SeatView, history: Callable[[], Iterable[Event]]
+    ) -> None:  # SeatView's own __init__ would want every field now
+        object.__setattr__(self, "_lazy", (msg, history))
+
+    def _decode(self) -> None:
+        if "_lazy" in self.__dict__:
+            msg, history = self.__dict__.pop("_lazy")
+            self.__dict__.update(view_from_pb(msg, history=history()).__dict__)
+            object.__setattr__(self, "__class__", SeatView)
+
+    def __getattr__(self, name: str) -> Any:  # a field not decoded yet
+        if "_lazy" not in self.__dict__:
+            raise AttributeError(name)
+        self._decode()
+        return getattr(self, name)
+
+    def __eq__(self, other: object) -> bool:
+        self._decode()
+        return self == other
+
+    def __hash__(self) -> int:
+        self._decode()
+        return hash(self)
+
+    def __repr__(self) -> str:
+        self._decode()
+        return repr(self)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        self._decode()
+        return self.__reduce_ex__(protocol)
+
+
+def lazy_view_from_pb(msg: game_pb2.SeatView, history: Callable[[], Iterable[Event]]) -> SeatView:
+    """:func:`view_from_pb`, done when the view is first read; ``history()`` then gives the
+    events (those the seat had received when the view was made).
+
+    >>> from levata.engine import game
+    >>> state = game("whist").new_match(players=3, seed=2)
+    >>> view = state.view(0)
+    >>> lazy = lazy_view_from_pb(view_to_pb(view), lambda: view.history)
+    >>> isinstance(lazy, SeatView) and lazy == view and type(lazy) is SeatView
+    True
+    """
+    return _LazyView(msg, history)
 
 
 def result_to_pb(result: Result, forfeited: Iterable[int] = ()) -> game_pb2.MatchResult:

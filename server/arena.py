@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,15 +21,27 @@ import grpc
 
 from levata.bots.wire import event_to_pb
 from levata.engine import BadConfig, game
+from levata.server import auth
+from levata.server.limits import (
+    MAX_ID_CHARS,
+    Limits,
+    check_create,
+    check_hello,
+    check_policy,
+    reply_problem,
+)
+from levata.server.recovery import Recovered, plan_resume, policy_of, unfinished
 from levata.server.referee import Policy, Referee
-from levata.server.store import Store
+from levata.server.store import Store, StoreUnavailable
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2, arena_pb2_grpc
 
-__all__ = ["PROTOCOL_VERSION", "AdminServicer", "Arena", "ArenaServicer"]
+__all__ = ["PROTOCOL_VERSION", "AdminServicer", "Arena", "ArenaServicer", "BotExists"]
 
 PROTOCOL_VERSION = "1"
 #: Finished matches kept in memory for late watchers; older ones live in the store only.
 RECENT_MATCHES = 64
+#: Most matches in one ListMatches page.
+MAX_PAGE = 1000
 _STATUS = {
     "waiting": admin_pb2.MATCH_STATUS_WAITING,
     "running": admin_pb2.MATCH_STATUS_RUNNING,
@@ -44,34 +57,79 @@ class Connection:
     bot: str
     resume_token: str
     games: frozenset[str] = frozenset()  # games it says it plays; empty: any
-    queue: asyncio.Queue[arena_pb2.PlayResponse | None] = field(default_factory=asyncio.Queue)
+    batch_events: bool = False  # Hello.batch_events: events ride inside requests and ends
+    # (message, called just before it is written) in order; a None message ends the stream
+    queue: asyncio.Queue[tuple[arena_pb2.PlayResponse | None, Callable[[], None] | None]] = field(
+        default_factory=asyncio.Queue
+    )
     seats: dict[str, set[int]] = field(default_factory=dict)  # match id -> seats
     closed: bool = False
+    on_close: Callable[[], None] = lambda: None  # the arena's stream count, released once
+    abort_with: tuple[grpc.StatusCode, str] | None = None  # end the stream with this status
 
-    def send(self, msg: arena_pb2.PlayResponse) -> None:
+    def send(
+        self, msg: arena_pb2.PlayResponse | None, on_written: Callable[[], None] | None = None
+    ) -> None:
+        """Queue ``msg`` for the writer, which calls ``on_written()`` just before it hands the
+        message to gRPC (where a decision request's clock starts)."""
         if not self.closed:
-            self.queue.put_nowait(msg)
+            self.queue.put_nowait((msg, on_written))
+
+
+class BotExists(BadConfig):
+    """A bot of that name is registered already."""
 
 
 class Arena:
     """Bots, tokens, connections and running matches: the state both services share."""
 
-    def __init__(self, store: Store, policy: Policy | None = None) -> None:
+    def __init__(
+        self, store: Store, policy: Policy | None = None, limits: Limits | None = None
+    ) -> None:
         self.store = store
         self.policy = policy or Policy()
-        self.tokens: dict[str, str] = {}  # token -> bot name
+        self.limits = limits or Limits()
+        self.bots: dict[str, str] = store.bots()  # bot name -> its token's digest
+        self._by_digest = {d: name for name, d in self.bots.items()}
         self.connections: dict[str, list[Connection]] = {}  # bot -> live connections
-        self.by_resume: dict[str, Connection] = {}
+        self.by_resume: dict[str, Connection] = {}  # dropped connections that may resume
+        self._resume_until: dict[str, float] = {}  # resume token -> when it expires
+        self.unauthenticated: dict[str, int] = {}  # peer host -> streams before Hello
+        self.streams = 0  # open Play streams
+        self.watchers = 0  # open WatchMatch streams
+        self.admin_token = ""  # set by start_server
         self.matches: dict[str, Referee] = {}  # live matches
         self.recent: dict[str, Referee] = {}  # the last few finished, oldest first
         self.tasks: set[asyncio.Task[None]] = set()
         self.port = 0
+        self.recovered: list[Recovered] = []  # what start-up did with unfinished matches
+        self.stopping = False  # set by close(): new and Hello-less streams are turned away
 
-    def add_bot(self, name: str, token: str | None = None) -> str:
-        """Register a bot name and return its token (a fresh secret unless given)."""
-        token = token or secrets.token_hex(16)  # hex: never starts with "-"
-        self.tokens[token] = name
+    def add_bot(self, name: str, token: str | None = None, rotate: bool = False) -> str:
+        """Register a bot and return its token (a fresh secret unless given).
+
+        A name already registered keeps its token unless ``rotate`` (then the old token stops
+        working): a second caller cannot obtain a valid token for someone else's bot.
+        Raises :class:`BadConfig` on a bad name, :class:`BotExists` on a taken one.
+        """
+        auth.check_bot_name(name)
+        if name in self.bots and not rotate:
+            raise BotExists(f"a bot named {name!r} is registered already (rotate to replace)")
+        token = token or auth.new_token()
+        if len(token) > auth.MAX_TOKEN_CHARS:
+            raise BadConfig(f"a token is at most {auth.MAX_TOKEN_CHARS} characters")
+        digest = auth.digest(token)
+        self.store.save_bot(name, digest)
+        self._by_digest.pop(self.bots.get(name, ""), None)
+        self.bots[name] = digest
+        self._by_digest[digest] = name
         return token
+
+    def bot_for(self, token: str) -> str | None:
+        """The bot a token belongs to: looked up by digest, so in time independent of it."""
+        if not token or len(token) > auth.MAX_TOKEN_CHARS:
+            return None
+        return self._by_digest.get(auth.digest(token))
 
     def create_match(
         self,
@@ -82,29 +140,74 @@ class Arena:
         seat_bots: list[str],
         policy: arena_pb2.MatchPolicy | None = None,
     ) -> Referee:
-        """Create and start a match; raises :class:`BadConfig` on bad input."""
+        """Create and start a match; raises :class:`BadConfig` on bad input.
+
+        Everything is checked, and the match built, before anything is stored: a rejected
+        request leaves nothing behind."""
+        check_create(game_name, players, options, seed, seat_bots)
+        if policy is not None:
+            check_policy(policy)
         spec = game(game_name)
         if len(seat_bots) != players:
             raise BadConfig(f"{players} seats need {players} bot names, got {len(seat_bots)}")
-        known = set(self.tokens.values())
-        unknown = [b for b in seat_bots if b not in known]
+        unknown = sorted({b for b in seat_bots if b not in self.bots})
         if unknown:
             raise BadConfig(f"unknown bot(s): {', '.join(unknown)} (register them first)")
         resolved = spec.resolve_options(options)
+        spec.new_match(players=players, options=resolved, seed=seed)  # BadConfig, nothing kept
         match_id = uuid.uuid4().hex[:16]
         pol = self.policy.overlay(policy)
         self.store.create_match(
             match_id, spec.name, players, resolved, seed, seat_bots, pol.__dict__
         )
         ref = Referee(match_id, spec, players, resolved, seed, seat_bots, pol, self.store)
-        self.matches[match_id] = ref
+        self._launch(ref)
+        return ref
+
+    def _launch(self, ref: Referee) -> None:
+        """Run a match's referee, and seat the connected bots it is waiting for."""
+        self.matches[ref.match_id] = ref
         task = asyncio.get_running_loop().create_task(ref.run())
         self.tasks.add(task)
         task.add_done_callback(lambda t, ref=ref: self._retire(t, ref))
-        for bot in set(seat_bots):
+        for bot in {s.bot for s in ref.seats}:
             for conn in self.connections.get(bot, []):
                 self._seat(conn, ref)
-        return ref
+
+    def resume_unfinished(self) -> list[Recovered]:
+        """Take up the matches a previous referee on this file left waiting or running
+        (:mod:`levata.server.recovery`): each goes on from its record when its bots
+        reconnect, or is closed as aborted with the reason. Call once, before serving."""
+        outcomes = []
+        for row in unfinished(self.store):
+            plan = plan_resume(self.store, row)
+            outcomes.append(plan)
+            if plan.resume is None:
+                continue
+            ref = Referee(
+                row["id"],
+                game(row["game"]),
+                row["players"],
+                row["options"],
+                row["seed"],
+                row["seat_bots"],
+                policy_of(row),
+                self.store,
+                resume=plan.resume,
+            )
+            self._launch(ref)
+        return outcomes
+
+    def end_streams(self, code: grpc.StatusCode, message: str) -> None:
+        """End every bot stream with ``code`` and every watch, so that a stopping server has
+        no call left to cancel."""
+        for conns in self.connections.values():
+            for conn in conns:
+                conn.abort_with = (code, message)
+                conn.send(None)
+        for ref in [*self.matches.values(), *self.recent.values()]:
+            for q in ref.watchers:
+                q.put_nowait(None)
 
     def _retire(self, task: asyncio.Task[None], ref: Referee) -> None:
         """A match ended: free its state, keeping the last few for late watchers."""
@@ -131,7 +234,26 @@ class Arena:
         for i, s in enumerate(ref.seats):
             if s.bot == conn.bot and i not in taken and ref.status in ("waiting", "running"):
                 conn.seats.setdefault(ref.match_id, set()).add(i)
-                ref.attach(i, conn.send)
+                ref.attach(i, conn.send, batch=conn.batch_events)
+
+    def claim_resume(self, resume_token: str, bot: str) -> Connection | None:
+        """The dropped connection ``resume_token`` names, if it is ``bot``'s and not expired.
+
+        Only the owner consumes it: another bot presenting the token gets nothing and
+        leaves it in place for the owner."""
+        self._prune_resumes()
+        conn = self.by_resume.get(resume_token) if resume_token else None
+        if conn is None or conn.bot != bot:
+            return None
+        self.by_resume.pop(resume_token)
+        self._resume_until.pop(resume_token, None)
+        return conn
+
+    def _prune_resumes(self) -> None:
+        now = time.monotonic()
+        for token in [t for t, until in self._resume_until.items() if until <= now]:
+            self._resume_until.pop(token)
+            self.by_resume.pop(token, None)
 
     def connect(
         self, conn: Connection, resumed: Connection | None, last_seen: dict[str, int]
@@ -145,38 +267,56 @@ class Arena:
                     continue
                 conn.seats[match_id] = set(seats)
                 for i in seats:
-                    ref.attach(i, conn.send, last_seen.get(match_id))
+                    ref.attach(i, conn.send, last_seen.get(match_id), conn.batch_events)
             resumed.seats.clear()
         for ref in list(self.matches.values()):
             if ref.status in ("waiting", "running"):
                 self._seat(conn, ref)
 
     def disconnect(self, conn: Connection) -> None:
+        """A stream ended: release its seats; keep it for a resume only while one is useful."""
         conn.closed = True
         with contextlib.suppress(ValueError):
             self.connections.get(conn.bot, []).remove(conn)
+        if not self.connections.get(conn.bot, True):
+            del self.connections[conn.bot]
+        window_ms = 0
         for match_id, seats in conn.seats.items():
             ref = self.matches.get(match_id)
             if ref is not None:
+                window_ms = max(window_ms, ref.policy.resume_window_ms)
                 for i in seats:
                     ref.detach(i, conn.send)
+        while not conn.queue.empty():  # nobody will read what was not sent
+            conn.queue.get_nowait()
+        if window_ms:
+            self._resume_until[conn.resume_token] = time.monotonic() + window_ms / 1000
+        else:  # nothing to resume: forget it now
+            self.by_resume.pop(conn.resume_token, None)
+        self._prune_resumes()
 
     def match_info(self, match_id: str) -> admin_pb2.MatchInfo | None:
         row = self.store.match(match_id)
         if row is None:
             return None
+        over = row["status"] in ("finished", "aborted")
         info = admin_pb2.MatchInfo(
             match_id=row["id"],
             game=row["game"],
             players=row["players"],
             options={k: str(v) for k, v in row["options"].items()},
-            seed=row["seed"],
+            seed=row["seed"] if over else 0,  # the deal follows from the seed: only at the end
             seat_bots=row["seat_bots"],
             status=_STATUS[row["status"]],
             strikes=row["strikes"],
             policy=arena_pb2.MatchPolicy(**row["policy"]),
         )
         info.created_at.FromMilliseconds(int(row["created_at"] * 1000))
+        if isinstance(row["result"], dict):
+            info.status_detail = str(row["result"].get("detail", ""))
+        live = self.matches.get(match_id)
+        if live is not None and live.suspended:
+            info.status_detail = f"suspended: {live.suspended}"
         ref = self.referee(match_id)
         if ref is not None:
             info.strikes[:] = [s.strikes for s in ref.seats]
@@ -191,13 +331,37 @@ class Arena:
             info.result.forfeited[:] = r.get("forfeited", [])
         return info
 
-    async def close(self) -> None:
+    async def close(self, resumable: bool = False) -> None:
+        """Stop every match. ``resumable`` (a referee that will be started again on this
+        file): they stay unfinished in the records, and the next start takes them up where
+        they stopped; otherwise each is aborted and its seats told why."""
+        self.stopping = True
         tasks = list(self.tasks)
+        for ref in self.matches.values():
+            ref.resumable = resumable
         for task in tasks:
             task.cancel()
+        if resumable:  # the bots reconnect to the next start and are seated again
+            self.end_streams(grpc.StatusCode.UNAVAILABLE, "the referee is stopping; reconnect")
         if tasks:  # a cancellation swallowed by wait_for must not hang the shutdown
             await asyncio.wait(tasks, timeout=5)
-        self.store.flush()
+        with contextlib.suppress(StoreUnavailable):  # Store.close names what is not written
+            self.store.flush(force=True)
+
+
+def _peer_host(peer: str) -> str:
+    """``ipv4:127.0.0.1:5555`` -> ``ipv4:127.0.0.1``; a Unix socket peer stays as it is.
+
+    >>> _peer_host("ipv6:[::1]:40000"), _peer_host("unix:/run/x.sock")
+    ('ipv6:[::1]', 'unix:/run/x.sock')
+    """
+    if peer.startswith(("ipv4:", "ipv6:")):
+        return peer.rsplit(":", 1)[0]
+    return peer
+
+
+def _undecodable(exc: BaseException) -> str:
+    return f"a message could not be decoded as a PlayRequest ({type(exc).__name__})"
 
 
 class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
@@ -209,26 +373,95 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
     async def Play(
         self, request_iterator: AsyncIterator[arena_pb2.PlayRequest], context: Any
     ) -> AsyncIterator[arena_pb2.PlayResponse]:
-        first = await anext(aiter(request_iterator), None)
-        if first is None:
-            return
-        conn = await self._hello(first, context)
-        reader = asyncio.create_task(self._read(request_iterator, conn))
+        arena, limits = self.arena, self.arena.limits
+        if arena.stopping:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "the referee is stopping; reconnect")
+        if arena.streams >= limits.streams_total:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "the referee is full")
+        arena.streams += 1
+        try:
+            first = await self._first(request_iterator, context)
+            if first is None:
+                return
+            conn = await self._hello(first, context)
+        except BaseException:
+            arena.streams -= 1
+            raise
+        reader = asyncio.create_task(self._read(request_iterator, conn, context))
+        conn.on_close = lambda: setattr(arena, "streams", arena.streams - 1)
         try:
             while True:
-                msg = await conn.queue.get()
+                msg, on_written = await conn.queue.get()
+                if on_written is not None:
+                    on_written()
                 if msg is None:
+                    if conn.abort_with is not None:
+                        await context.abort(*conn.abort_with)
                     return
                 yield msg
         finally:
             reader.cancel()
             self.arena.disconnect(conn)
+            conn.on_close()
+
+    async def _first(
+        self, requests: AsyncIterator[arena_pb2.PlayRequest], context: Any
+    ) -> arena_pb2.PlayRequest | None:
+        """The stream's first message, within the Hello deadline and the per-host cap on
+        streams that have not said who they are."""
+        peer = _peer_host(context.peer())
+        waiting = self.arena.unauthenticated
+        if waiting.get(peer, 0) >= self.arena.limits.unauthenticated_per_peer:
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED, "too many streams from your host without Hello"
+            )
+        waiting[peer] = waiting.get(peer, 0) + 1
+        try:
+            return await self._before_hello_deadline(anext(aiter(requests), None), context)
+        except TimeoutError:
+            await context.abort(
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"say Hello within {self.arena.limits.hello_timeout_s:g} s",
+            )
+        except grpc.RpcError:
+            return None
+        except Exception as exc:  # a message that does not decode: say so, end the stream
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, _undecodable(exc))
+        finally:
+            waiting[peer] -= 1
+            if not waiting[peer]:
+                del waiting[peer]
+        return None  # not reached: abort raises
+
+    async def _before_hello_deadline(self, first: Any, context: Any) -> Any:
+        """Await ``first`` within the Hello deadline, looking every so often whether the
+        referee is stopping (then the stream ends with UNAVAILABLE, not a cancellation)."""
+        task = asyncio.ensure_future(first)
+        end = asyncio.get_running_loop().time() + self.arena.limits.hello_timeout_s
+        try:
+            while not task.done():
+                left = end - asyncio.get_running_loop().time()
+                if left <= 0:
+                    raise TimeoutError
+                await asyncio.wait({task}, timeout=min(left, 0.25))
+                if self.arena.stopping and not task.done():
+                    await context.abort(
+                        grpc.StatusCode.UNAVAILABLE, "the referee is stopping; reconnect"
+                    )
+            return task.result()
+        finally:
+            if not task.done():
+                task.cancel()
 
     async def _hello(self, first: arena_pb2.PlayRequest, context: Any) -> Connection:
         if first.WhichOneof("message") != "hello":
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, "say Hello first")
         hello = first.hello
-        bot = self.arena.tokens.get(hello.token)
+        try:
+            check_hello(hello)
+        except BadConfig as exc:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"Hello: {exc}")
+        bot = self.arena.bot_for(hello.token)
         if bot is None:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown token")
         if hello.protocol_version and hello.protocol_version != PROTOCOL_VERSION:
@@ -236,10 +469,18 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"protocol version {hello.protocol_version!r} is not {PROTOCOL_VERSION!r}",
             )
-        resumed = self.arena.by_resume.pop(hello.resume_token, None) if hello.resume_token else None
-        if resumed is not None and resumed.bot != bot:
-            resumed = None
-        conn = Connection(bot=bot, resume_token=secrets.token_hex(12), games=frozenset(hello.games))
+        if len(self.arena.connections.get(bot, ())) >= self.arena.limits.streams_per_bot:
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"bot {bot} has {self.arena.limits.streams_per_bot} streams open already",
+            )
+        resumed = self.arena.claim_resume(hello.resume_token, bot)
+        conn = Connection(
+            bot=bot,
+            resume_token=secrets.token_hex(12),
+            games=frozenset(hello.games),
+            batch_events=hello.batch_events,
+        )
         conn.send(
             arena_pb2.PlayResponse(
                 welcome=arena_pb2.Welcome(
@@ -253,7 +494,9 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
         self.arena.connect(conn, resumed, dict(hello.last_seen))
         return conn
 
-    async def _read(self, requests: AsyncIterator[arena_pb2.PlayRequest], conn: Connection) -> None:
+    async def _read(
+        self, requests: AsyncIterator[arena_pb2.PlayRequest], conn: Connection, context: Any
+    ) -> None:
         try:
             async for req in requests:
                 kind = req.WhichOneof("message")
@@ -270,11 +513,26 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
                     )
         except (grpc.RpcError, asyncio.CancelledError):
             pass
+        except Exception as exc:  # a message that does not decode
+            conn.abort_with = (grpc.StatusCode.INVALID_ARGUMENT, _undecodable(exc))
         finally:
-            conn.send(None)  # type: ignore[arg-type]  # wakes the writer: the stream is over
+            conn.send(None)  # wakes the writer: the stream is over
             conn.closed = True
 
     def _route(self, conn: Connection, reply: arena_pb2.ActionReply) -> None:
+        problem = reply_problem(reply)
+        if problem:  # an oversized id is neither kept nor echoed back
+            conn.send(
+                arena_pb2.PlayResponse(
+                    error=arena_pb2.ReplyError(
+                        match_id=reply.match_id[:MAX_ID_CHARS],
+                        request_id=reply.request_id[:MAX_ID_CHARS],
+                        code=arena_pb2.REPLY_ERROR_CODE_MALFORMED,
+                        message=problem,
+                    )
+                )
+            )
+            return
         ref = self.arena.matches.get(reply.match_id)
         seats = conn.seats.get(reply.match_id)
         if ref is None or not seats:
@@ -293,24 +551,35 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
 
 
 class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
-    """Create, list, get and watch matches; register bots."""
+    """Create, list, get and watch matches; register bots. Every call needs the admin token.
 
-    def __init__(self, arena: Arena, admin_token: str | None = None) -> None:
+    While a match runs nothing here carries its seed or a private event: ``MatchInfo.seed``
+    is 0 until the end, and ``WatchMatch`` sends public events only, the rest once it is over.
+    """
+
+    def __init__(self, arena: Arena, admin_token: str) -> None:
+        if not admin_token:
+            raise ValueError("the admin service needs a token")
         self.arena = arena
         self.admin_token = admin_token
 
     async def _check(self, context: Any) -> None:
-        if self.admin_token is None:
-            return
-        meta = dict(context.invocation_metadata() or ())
-        if meta.get("authorization") != f"Bearer {self.admin_token}":
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "admin token required")
+        if not auth.bearer_ok(context.invocation_metadata(), self.admin_token):
+            await context.abort(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "admin token required (metadata authorization: Bearer TOKEN)",
+            )
 
     async def RegisterBot(self, request, context):
         await self._check(context)
-        if not request.name:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "a bot needs a name")
-        token = self.arena.add_bot(request.name)
+        try:
+            token = self.arena.add_bot(request.name, rotate=request.rotate)
+        except BotExists as exc:
+            await context.abort(grpc.StatusCode.ALREADY_EXISTS, str(exc))
+        except StoreUnavailable as exc:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
+        except BadConfig as exc:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
         return admin_pb2.RegisterBotResponse(name=request.name, token=token)
 
     async def CreateMatch(self, request, context):
@@ -326,26 +595,51 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
             )
         except BadConfig as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
+        except StoreUnavailable as exc:  # nothing was created: try again when it is writable
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
         return admin_pb2.CreateMatchResponse(match=self.arena.match_info(ref.match_id))
 
     async def ListMatches(self, request, context):
         await self._check(context)
+        if not 0 <= request.limit <= MAX_PAGE:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"limit must be 0 to {MAX_PAGE}")
+        before = None
+        if request.page_token:
+            if not request.page_token.isdigit() or len(request.page_token) > 19:
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "page_token is not ours")
+            before = int(request.page_token)
         status = {v: k for k, v in _STATUS.items()}.get(request.status)
-        rows = self.arena.store.matches(status, request.limit or 100)
-        return admin_pb2.ListMatchesResponse(matches=[self.arena.match_info(r["id"]) for r in rows])
+        limit = request.limit or 100
+        page = self.arena.store.match_page(status, limit + 1, before)
+        more = len(page) > limit
+        page = page[:limit]
+        infos = [self.arena.match_info(match_id) for _, match_id in page]
+        return admin_pb2.ListMatchesResponse(
+            matches=[i for i in infos if i is not None],
+            next_page_token=str(page[-1][0]) if more else "",
+        )
 
     async def GetMatch(self, request, context):
         await self._check(context)
-        info = self.arena.match_info(request.match_id)
-        if info is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+        info = self.arena.match_info(request.match_id[:MAX_ID_CHARS])
+        if info is None or len(request.match_id) > MAX_ID_CHARS:
+            await context.abort(
+                grpc.StatusCode.NOT_FOUND, f"no match {request.match_id[:MAX_ID_CHARS]!r}"
+            )
         return admin_pb2.GetMatchResponse(match=info)
 
     async def WatchMatch(self, request, context):
         await self._check(context)
-        ref = self.arena.referee(request.match_id)
+        ref = self.arena.referee(request.match_id) if len(request.match_id) <= 64 else None
         if ref is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no live match {request.match_id!r}")
+            await context.abort(
+                grpc.StatusCode.NOT_FOUND, f"no live match {request.match_id[:MAX_ID_CHARS]!r}"
+            )
+        limits = self.arena.limits
+        if self.arena.watchers >= limits.watchers_total or (
+            len(ref.watchers) >= limits.watchers_per_match
+        ):
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many spectators")
         queue: asyncio.Queue[Any] = asyncio.Queue()
         for ev in ref.state.events():
             if ev.seq > request.after_seq and ev.audience is None:
@@ -354,9 +648,10 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
             queue.put_nowait(None)
         else:
             ref.watchers.append(queue)
+        self.arena.watchers += 1
         try:
             while True:
-                ev = await queue.get()
+                ev = await self._next_watched(ref, queue, context)
                 if ev is None:
                     break
                 yield admin_pb2.WatchMatchResponse(event=event_to_pb(ev))
@@ -366,5 +661,21 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
                         yield admin_pb2.WatchMatchResponse(event=event_to_pb(ev))
             yield admin_pb2.WatchMatchResponse(finished=self.arena.match_info(ref.match_id))
         finally:
+            self.arena.watchers -= 1
             with contextlib.suppress(ValueError):
                 ref.watchers.remove(queue)
+
+    async def _next_watched(self, ref: Referee, queue: asyncio.Queue[Any], context: Any) -> Any:
+        """The next public event; a watch of a match that never starts does not wait forever."""
+        if ref.status != "waiting":
+            return await queue.get()
+        grace = self.arena.limits.watch_waiting_grace_s
+        wait = ref.started_at + ref.policy.startup_ms / 1000 + grace - ref.clock()
+        try:
+            return await asyncio.wait_for(queue.get(), max(wait, 0.01))
+        except TimeoutError:
+            if ref.status != "waiting" or not queue.empty():
+                return await queue.get()
+            await context.abort(
+                grpc.StatusCode.DEADLINE_EXCEEDED, f"match {ref.match_id} never started"
+            )

@@ -3,9 +3,9 @@
     levata games                         list the games, player counts and options
     levata play --game whist --players 4 --bots heuristic,random,random,random --seed 7
     levata match --game whist --bots heuristic,random,random,random   refereed over gRPC
-    levata serve --port 50051 --token mybot=SECRET                     run a referee
-    levata bot run heuristic --game whist --server HOST:PORT --token T
-    levata bot bridge --server HOST:PORT --token T -- PROGRAM ARGS
+    levata serve --port 50051 --tokens-file tokens.txt                 run a referee
+    LEVATA_TOKEN=T levata bot run heuristic --game whist --server HOST:PORT
+    levata bot bridge --server HOST:PORT --token-file T.txt -- PROGRAM ARGS
     levata replay ID / levata export ID   check or dump a recorded match
     levata tournament --game whist --bots heuristic,random,random --deals 12   a duplicate
     levata report ID --html report.html  a tournament's standings, as one HTML page
@@ -17,10 +17,12 @@ starting with ``error:`` and exits with status 2; never a traceback.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import signal
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -30,6 +32,7 @@ from rich.table import Table
 from levata.bots import make_bot, play_match
 from levata.engine import BadConfig, GameState, all_games, game
 from levata.engine.seeds import derive
+from levata.server.auth import admin_token_file_for, client_admin_token
 from levata.server.narrate import narrate
 from levata.server.store import DEFAULT_DB, Store
 from levata.server.tourney_store import TourneyStore
@@ -150,6 +153,27 @@ def play(
 
 
 DB_OPTION = typer.Option("--db", help="SQLite file of match records.")
+ADMIN_TOKEN_FILE_OPTION = typer.Option(
+    help="With --server: file holding that referee's admin token (default: $LEVATA_ADMIN_TOKEN)."
+)
+
+
+def admin_token_of(server: str | None, file: Path | None) -> str | None:
+    """The admin token an admin client sends to ``server`` (none needed without one)."""
+    if server is None:
+        if file is not None:
+            raise fail("--admin-token-file goes with --server")
+        return None
+    try:
+        token = client_admin_token(file)
+    except BadConfig as exc:
+        raise fail(str(exc)) from None
+    if token is None:
+        raise fail(
+            "--server needs that referee's admin token: set LEVATA_ADMIN_TOKEN or pass"
+            " --admin-token-file (levata serve prints where it keeps it)"
+        )
+    return token
 
 
 @app.command()
@@ -157,46 +181,122 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port (0 picks a free one).")] = 50051,
     db: Annotated[Path, DB_OPTION] = Path(DEFAULT_DB),
-    token: Annotated[
-        list[str] | None, typer.Option(help="Bot token NAME=TOKEN (repeatable).")
+    tokens_file: Annotated[
+        Path | None,
+        typer.Option(
+            help="Owner-only file of bot tokens, one 'NAME TOKEN' per line (tokens never go"
+            " on a command line; bots can also be registered with AdminService.RegisterBot)."
+        ),
     ] = None,
-    admin_token: Annotated[
-        str | None, typer.Option(help="Require this bearer token on admin calls.")
+    admin_token_file: Annotated[
+        Path | None,
+        typer.Option(
+            help="Owner-only file holding the admin token; made with a fresh token if missing"
+            " (default: DB.admin-token beside the database)."
+        ),
     ] = None,
     move_ms: Annotated[int, typer.Option(help="Default time per decision, ms.")] = 2000,
     bank_ms: Annotated[int, typer.Option(help="Default time bank per match, ms.")] = 20000,
     tls_cert: Annotated[Path | None, typer.Option(help="TLS certificate (PEM).")] = None,
     tls_key: Annotated[Path | None, typer.Option(help="TLS private key (PEM).")] = None,
+    hello_timeout: Annotated[
+        float, typer.Option(help="Seconds a new stream has to say Hello.", min=0.1, max=600)
+    ] = 10.0,
+    entrant_socket: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also serve bots on this Unix socket: ArenaService only, no admin service (a"
+            " tournament's sandboxed bots reach it without network: its --entrant-socket)."
+        ),
+    ] = None,
 ) -> None:
-    """Run the referee until interrupted."""
-    from levata.server.app import start_server
+    """Run the referee until interrupted.
+
+    The admin service always needs the admin token (metadata ``authorization: Bearer
+    TOKEN``): it is read from --admin-token-file, or made and written there, readable by its
+    owner only; the path is printed at start-up. Admin clients such as ``levata match
+    --server`` read it from $LEVATA_ADMIN_TOKEN or their own --admin-token-file."""
+    from levata.server.app import start_entrant_server, start_server
+    from levata.server.auth import load_or_create_admin_token, read_tokens_file
+    from levata.server.limits import Limits, raise_open_file_limit
     from levata.server.referee import Policy
 
-    pairs = parse_pairs(token or [], "token")
+    token_path = admin_token_file or admin_token_file_for(db)
+    try:
+        pairs = read_tokens_file(tokens_file) if tokens_file else {}
+        admin_token, created = load_or_create_admin_token(token_path)
+    except BadConfig as exc:
+        raise fail(str(exc)) from None
+    raise_open_file_limit()  # connections are capped below it (levata.server.limits)
+    if entrant_socket and (len(str(entrant_socket)) > 100 or not entrant_socket.parent.is_dir()):
+        raise fail(f"--entrant-socket {entrant_socket}: needs an existing folder, a short path")
+
+    store = open_writable(db)
 
     async def main_loop() -> None:
         server, arena = await start_server(
-            Store(db),
+            store,
             host,
             port,
             Policy(move_ms=move_ms, bank_ms=bank_ms),
             admin_token,
             tls_cert,
             tls_key,
+            limits=Limits.for_open_files(hello_timeout_s=hello_timeout),
         )
         for name, secret in pairs.items():
-            arena.add_bot(name, secret)
+            arena.add_bot(name, secret, rotate=True)  # the file is the operator's word
+        entrants = None
+        if entrant_socket is not None:
+            entrants = await start_entrant_server(arena, entrant_socket)
+            out.print(f"bots only (no admin service) on unix:{entrant_socket}", soft_wrap=True)
         out.print(f"levata referee serving on {host}:{arena.port} (records in {db})")
+        verb = "written to" if created else "read from"
+        out.print(f"admin token {verb} {token_path} (owner-only)", soft_wrap=True)
+        say_recovered(arena.recovered)
+        stopping = asyncio.Event()  # SIGTERM and Ctrl-C: the same orderly stop
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            asyncio.get_running_loop().add_signal_handler(sig, stopping.set)
         try:
-            await server.wait_for_termination()
+            await stopping.wait()
         finally:
-            await arena.close()
+            left = sum(r.status == "running" for r in arena.matches.values())
+            await arena.close(resumable=True)  # the next start on this file takes them up
+            await asyncio.sleep(0.2)  # the streams' ends reach the bots
+            if entrants is not None:
+                await entrants.stop(1)
             await server.stop(1)
+            arena.store.close()
+            if left:
+                out.print(f"{left} unfinished match(es) recorded: the next start resumes them")
+
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C before the loop took the signal
+        asyncio.run(main_loop())
+    out.print("stopped")
+
+
+def open_writable(db: Path) -> Store:
+    """The referee's records, or one clear line (exit 2) when the file cannot be opened or
+    written at all: a referee that could not record a single move must not start."""
+    import sqlite3
+
+    from levata.server.store import StoreUnavailable
 
     try:
-        asyncio.run(main_loop())
-    except KeyboardInterrupt:
-        out.print("stopped")
+        store = Store(db)
+        store.flush(force=True)  # nothing queued: a probe write
+    except (sqlite3.Error, OSError, StoreUnavailable) as exc:
+        raise fail(f"cannot open the records at {db} for writing: {exc}") from None
+    return store
+
+
+def say_recovered(recovered: list[Any]) -> None:
+    """One line per match a previous referee left unfinished: resumed, or why not."""
+    for r in recovered:
+        if r.why:
+            err.print(f"match {r.match_id} closed as aborted: {r.why}", markup=False)
+        else:
+            out.print(f"match {r.match_id} resumed from its record: its bots may reconnect")
 
 
 def parse_pairs(pairs: list[str], what: str) -> dict[str, str]:
@@ -216,7 +316,7 @@ def match(
     server: Annotated[
         str | None, typer.Option(help="Use a running referee HOST:PORT instead of starting one.")
     ] = None,
-    admin_token: Annotated[str | None, typer.Option(help="Admin token of --server.")] = None,
+    admin_token_file: Annotated[Path | None, ADMIN_TOKEN_FILE_OPTION] = None,
     db: Annotated[Path, DB_OPTION] = Path(DEFAULT_DB),
     move_ms: Annotated[int, typer.Option(help="Time per decision, ms.")] = 2000,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the result.")] = False,
@@ -239,7 +339,7 @@ def match(
                 seed,
                 parse_options(option or []),
                 server=server,
-                admin_token=admin_token,
+                admin_token=admin_token_of(server, admin_token_file),
                 db=db,
                 move_ms=move_ms,
                 narrate_to=None
@@ -362,7 +462,7 @@ def tournament(
     server: Annotated[
         str | None, typer.Option(help="Use a running referee HOST:PORT instead of starting one.")
     ] = None,
-    admin_token: Annotated[str | None, typer.Option(help="Admin token of --server.")] = None,
+    admin_token_file: Annotated[Path | None, ADMIN_TOKEN_FILE_OPTION] = None,
     db: Annotated[Path, DB_OPTION] = Path(DEFAULT_DB),
     move_ms: Annotated[int, typer.Option(help="Time per decision, ms.")] = 2000,
     logs: Annotated[
@@ -370,11 +470,26 @@ def tournament(
     ] = None,
     html: Annotated[Path | None, typer.Option(help="Also write the HTML report here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    sandbox: Annotated[
+        str,
+        typer.Option(
+            help="How submitted bots (manifests) are isolated: auto or bwrap (bubblewrap: no"
+            " network, no other process or file in view, a user of their own), none."
+        ),
+    ] = "auto",
+    entrant_socket: Annotated[
+        Path | None,
+        typer.Option(
+            help="With --server: that referee's entrants' socket (levata serve"
+            " --entrant-socket), so sandboxed bots need no network."
+        ),
+    ] = None,
 ) -> None:
     """Play a tournament over the referee, each bot its own process; print the standings."""
     import os
 
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before gRPC starts: no INFO chatter
+    from levata.server.sandbox import Sandbox, check_mode
     from levata.server.tournament import build_spec, prepare, run_tournament
 
     if parallel < 1:
@@ -394,6 +509,8 @@ def tournament(
             move_ms=move_ms,
             server=server,
         )
+        manifests = any(e.kind == "manifest" for e in spec.entries)
+        check_mode(sandbox, manifests, Sandbox(share_net=bool(server and not entrant_socket)))
     except BadConfig as exc:
         raise fail(str(exc)) from None
     tdb = TourneyStore(db)
@@ -406,7 +523,20 @@ def tournament(
     )
     try:
         with _RichProgress(quiet) as progress:
-            asyncio.run(run_tournament(tid, db, tdb, parallel, server, admin_token, logs, progress))
+            asyncio.run(
+                run_tournament(
+                    tid,
+                    db,
+                    tdb,
+                    parallel,
+                    server,
+                    admin_token_of(server, admin_token_file),
+                    logs,
+                    progress,
+                    sandbox,
+                    entrant_socket,
+                )
+            )
     except RuntimeError as exc:
         err.print(f"error: {exc} (run again with --resume to continue)", markup=False)
         raise typer.Exit(1) from None

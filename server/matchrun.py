@@ -8,6 +8,7 @@ and connects over gRPC with a token issued for its seat.
 from __future__ import annotations
 
 import contextlib
+import os
 import subprocess
 import sys
 import tempfile
@@ -19,6 +20,7 @@ import grpc
 
 from levata.bots.wire import event_from_pb
 from levata.engine.seeds import derive
+from levata.server.auth import ADMIN_TOKEN_ENV, TOKEN_ENV, admin_metadata
 from levata.server.narrate import narrate
 from levata.server.store import Store
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
@@ -32,8 +34,8 @@ class MatchOutcome:
     logs: Path
 
 
-def bot_command(kind: str, game: str, server: str, token: str, seed: int) -> list[str]:
-    """The command line of one bot process."""
+def bot_command(kind: str, game: str, server: str, seed: int) -> list[str]:
+    """The command line of one bot process (its token goes in its environment)."""
     return [
         sys.executable,
         "-m",
@@ -44,7 +46,6 @@ def bot_command(kind: str, game: str, server: str, token: str, seed: int) -> lis
         game,
         "--server",
         server,
-        f"--token={token}",
         "--matches",
         "1",
         "--seed",
@@ -72,9 +73,15 @@ async def run_refereed_match(
     if server is None:
         from levata.server.app import start_server
 
-        own_server, arena = await start_server(Store(db), "127.0.0.1", 0)
+        own_server, arena = await start_server(Store(db), "127.0.0.1", 0, resume=False)
         server = f"127.0.0.1:{arena.port}"
-    metadata = (("authorization", f"Bearer {admin_token}"),) if admin_token else None
+        admin_token = arena.admin_token
+    if not admin_token:
+        raise RuntimeError(
+            f"the referee at {server} needs its admin token: set {ADMIN_TOKEN_ENV} or pass"
+            " --admin-token-file (levata serve says where it wrote it)"
+        )
+    metadata = admin_metadata(admin_token)
     logs = Path(tempfile.mkdtemp(prefix="levata-bots-"))
     procs: list[subprocess.Popen[bytes]] = []
     try:
@@ -83,8 +90,8 @@ async def run_refereed_match(
             try:
                 names = []
                 for seat, kind in enumerate(kinds):
-                    reg = await admin.RegisterBot(
-                        admin_pb2.RegisterBotRequest(name=f"{kind}-{seat}-{seed}"),
+                    reg = await admin.RegisterBot(  # rotate: a rerun reuses the name
+                        admin_pb2.RegisterBotRequest(name=f"{kind}-{seat}-{seed}", rotate=True),
                         metadata=metadata,
                         timeout=10,
                     )
@@ -92,9 +99,10 @@ async def run_refereed_match(
                     log = (logs / f"seat{seat}-{kind}.log").open("wb")
                     procs.append(
                         subprocess.Popen(
-                            bot_command(kind, game, server, reg.token, derive(seed, "bot", seat)),
+                            bot_command(kind, game, server, derive(seed, "bot", seat)),
                             stdout=subprocess.DEVNULL,
                             stderr=log,
+                            env={**os.environ, TOKEN_ENV: reg.token},
                         )
                     )
                 created = await admin.CreateMatch(

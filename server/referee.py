@@ -16,36 +16,78 @@ Policies (per match, :class:`Policy`):
 * **Disconnects.** A seat whose bot drops may resume within ``resume_window_ms`` (it gets the
   events it missed and any pending request with the time it has left); after the window its
   seat is forfeited. Its clock keeps running meanwhile.
+* **Batched events.** A connection that said ``Hello.batch_events`` gets its seats' events
+  inside their messages: a seat's events not yet sent ride in its next ``DecisionRequest``
+  or its ``MatchEnd`` (the ``events`` field), in order, instead of one ``MatchEvent`` each.
+  So that a seat that is not asked for a while (a slow opponent, a seat out of the play) is
+  not left uninformed, its waiting events are sent as ``MatchEvent`` messages once the oldest
+  has waited :data:`BATCH_LAG_S`, once more than :data:`BATCH_MAX_EVENTS` wait, and when it
+  reconnects with no request pending. Either way a seat gets each event it may see exactly
+  once, in sequence order; other connections get today's stream.
+* **Durable before told.** Every message a round produces for a seat or a watcher is held
+  until the round's records are committed (:meth:`Referee._commit`): nobody hears of an
+  action, an event or a result that is not on disk, so a referee killed at any moment can be
+  restarted from its file without contradicting what anyone was told. When the file cannot be
+  written the match is *suspended*: every seat is told why (a ``ReplyError`` with code
+  SUSPENDED, no request id), nothing more happens in it and no clock runs, and it goes on
+  when a write succeeds. A restarted referee resumes a match from its record (:class:`Resume`,
+  :mod:`levata.server.recovery`); an aborted match tells every seat why (``MatchEnd`` with
+  reason ``aborted`` and ``details["aborted"]``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 import uuid
 from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any
 
-from levata.bots.wire import action_from_pb, action_to_pb, event_to_pb, result_to_pb, view_to_pb
+from levata.bots.wire import (
+    action_from_pb,
+    action_to_pb,
+    event_to_pb,
+    legal_to_pb,
+    result_to_pb,
+    view_to_pb,
+)
 from levata.engine import Action, GameSpec, GameState, IllegalAction, Result
 from levata.engine.contract import ranks_from_scores
 from levata.engine.seeds import derive
-from levata.server.store import Store
+from levata.server.store import RETRY_S, Store, StoreUnavailable
 from levata.v1 import arena_pb2, game_pb2
 
-__all__ = ["Outbox", "Policy", "Referee"]
+__all__ = ["Outbox", "Policy", "Referee", "Resume", "Substitutes", "aborted_record"]
 
-Outbox = Callable[[arena_pb2.PlayResponse], None]
-"""Where messages for one connection go: a non-blocking put on that connection's queue."""
+log = logging.getLogger("levata.server.referee")
+
+Outbox = Callable[..., None]
+"""Where messages for one connection go: a non-blocking put on that connection's queue,
+``outbox(msg)`` or ``outbox(msg, on_written)``: the connection's writer calls ``on_written()``
+just before it hands ``msg`` to gRPC (the moment a request's clock starts)."""
 
 E = arena_pb2.ReplyErrorCode
 
 #: Real-time games: after a seat's action changed nothing (a pass), its next request waits
 #: for news or this long, so a waiting bot does not spin the referee.
 REALTIME_IDLE_S = 0.1
+#: A seat's clock starts when its request is written to its stream, not when the referee
+#: built it: queueing inside a loaded referee is not the bot's time. A request still unwritten
+#: this long after it was built starts the clock anyway, so a bot that never reads its stream
+#: (its requests are never written: gRPC flow control holds them) is still timed out. Far
+#: above any queueing measured at 1,000 concurrent matches, and a bound on what a non-reading
+#: bot can add to a match: this much per decision, on top of its clock.
+DELIVERY_ALLOWANCE_S = 5.0
+#: Batched events (``Hello.batch_events``) wait for the seat's next request or the end at
+#: most this long; then they go as separate messages (see the module's docstring).
+BATCH_LAG_S = 0.25
+#: ... and at most this many events wait, which bounds a request's size.
+BATCH_MAX_EVENTS = 256
 
 
 @dataclass(frozen=True)
@@ -70,6 +112,31 @@ class Policy:
 
 
 @dataclass
+class Turn:
+    """A seat's clock for one decision, shared by the requests that supersede each other.
+
+    It starts when the first of them is written to the seat's stream (:meth:`start`), or
+    :data:`DELIVERY_ALLOWANCE_S` after the first was built if none is written by then; until
+    it starts, ``deadline`` is that latest possible start plus the budget."""
+
+    built_at: float
+    budget_s: float  # move_ms plus the bank left, when the first request was built
+    deadline: float = 0.0
+    started_at: float | None = None
+    timer: asyncio.TimerHandle | None = None  # wakes the match at the deadline, once started
+
+    def __post_init__(self) -> None:
+        if not self.deadline:
+            self.deadline = self.built_at + DELIVERY_ALLOWANCE_S + self.budget_s
+
+    def start(self, now: float) -> None:
+        """The clock runs from ``now`` (a request was written), or from the allowance's end."""
+        if self.started_at is None:
+            self.started_at = min(now, self.built_at + DELIVERY_ALLOWANCE_S)
+            self.deadline = self.started_at + self.budget_s
+
+
+@dataclass
 class Pending:
     """An outstanding decision request of one seat."""
 
@@ -77,8 +144,11 @@ class Pending:
     seat: int
     version: int
     legal: list[Action]
-    sent_at: float
-    deadline: float
+    turn: Turn
+
+    @property
+    def deadline(self) -> float:
+        return self.turn.deadline
 
 
 @dataclass
@@ -95,6 +165,8 @@ class Seat:
     idle_until: float = 0.0  # real-time: after a no-op, wait for news or this moment
     idle_version: int = -1
     sent_seq: int = -1  # last event sequence number sent to this seat
+    batch: bool = False  # its connection takes events inside requests and the end
+    unsent_since: float | None = None  # batch: when events began waiting to be sent
     gone_since: float | None = None  # when the connection dropped
     ever_connected: bool = False
 
@@ -104,6 +176,17 @@ class _Reply:
     seat_hint: frozenset[int]  # the seats the replying connection holds in this match
     msg: arena_pb2.ActionReply
     outbox: Outbox
+    received_at: float  # when it was read from the stream: what the clock judges
+
+
+#: An inbox item that only makes the match task look at its deadlines.
+_WAKE = object()
+
+
+class _Timeout:
+    """An inbox item: the end of one wait for the next item (:meth:`Referee._next_item`)."""
+
+    __slots__ = ()
 
 
 @dataclass
@@ -111,6 +194,7 @@ class _Attach:
     seat: int
     outbox: Outbox
     last_seen: int | None
+    batch: bool = False
 
 
 @dataclass
@@ -133,6 +217,7 @@ class Referee:
         policy: Policy,
         store: Store,
         clock: Callable[[], float] = time.monotonic,
+        resume: Resume | None = None,
     ) -> None:
         self.match_id = match_id
         self.spec = spec
@@ -141,9 +226,13 @@ class Referee:
         self.policy = policy
         self.store = store
         self.clock = clock
-        self.state: GameState = spec.new_match(players=players, options=options, seed=seed)
+        self.state: GameState = (
+            resume.state
+            if resume is not None
+            else spec.new_match(players=players, options=options, seed=seed)
+        )
         self.seats = [Seat(bot=b, bank_ms=policy.bank_ms) for b in seat_bots]
-        self.substitutes = random.Random(derive(seed, "substitute"))  # never the cards' stream
+        self.substitutes = Substitutes(seed)  # never the cards' stream
         self.version = 0
         self.applied = 0
         self.status = "waiting"
@@ -155,26 +244,62 @@ class Referee:
         self.watchers: list[asyncio.Queue[Any]] = []
         self._stored_seq = 0
         self._encoded: dict[int, arena_pb2.PlayResponse] = {}
-        self._store_events()
+        self.resumed_ms: int | None = None  # a resumed match's clock goes on from here
+        self.abort_reason: str | None = None  # set: tell the seats it is aborted, play nothing
+        self.resumable = False  # a graceful shutdown leaves the match to the next start
+        self.suspended: str | None = None  # why the records cannot be written now
+        self._held: list[tuple[Callable[..., None], Any, tuple[Any, ...]]] = []
+        self._gates: dict[Outbox, _Gate] = {}
+        self._saved_seats: tuple[Any, ...] | None = None
+        if resume is not None:
+            self._resume_from(resume)
+        if self.abort_reason is None:
+            self._store_events()
+
+    def _resume_from(self, resume: Resume) -> None:
+        """Take a match up where its record leaves it: actions applied, events stored, the
+        referee clock, and each seat's strikes and time bank."""
+        self.version = self.applied = resume.applied
+        self._stored_seq = resume.events_stored
+        self.resumed_ms = resume.clock_ms
+        self.abort_reason = resume.abort
+        rec = resume.seats or {}
+        banks, strikes = rec.get("banks") or [], rec.get("strikes") or []
+        for i, seat in enumerate(self.seats):
+            if i < len(banks):
+                seat.bank_ms = float(banks[i])
+            if i < len(strikes):
+                seat.strikes = int(strikes[i])
+        self.substitutes.drawn = int(rec.get("substitutes", 0))
+        self._saved_seats = self._seat_record()
 
     # -- what the arena calls (never blocks; the run task does the work) --------------------
 
-    def attach(self, seat: int, outbox: Outbox, last_seen: int | None = None) -> None:
-        self.inbox.put_nowait(_Attach(seat, outbox, last_seen))
+    def attach(
+        self, seat: int, outbox: Outbox, last_seen: int | None = None, batch: bool = False
+    ) -> None:
+        """Seat a connection; ``batch``: it said ``Hello.batch_events``."""
+        self.inbox.put_nowait(_Attach(seat, self._gate(outbox), last_seen, batch))
 
     def detach(self, seat: int, outbox: Outbox) -> None:
-        self.inbox.put_nowait(_Detach(seat, outbox))
+        self.inbox.put_nowait(_Detach(seat, self._gate(outbox)))
 
     def reply(self, seats: frozenset[int], msg: arena_pb2.ActionReply, outbox: Outbox) -> None:
-        self.inbox.put_nowait(_Reply(seats, msg, outbox))
+        self.inbox.put_nowait(_Reply(seats, msg, self._gate(outbox), self.clock()))
 
     # -- the match loop -------------------------------------------------------------------------
 
     async def run(self) -> None:
+        """The match task: start-up, then rounds (ask, take one inbox item, expire) each
+        committed before what it says is delivered, until the match ends."""
         try:
             await self._startup()
-            while self.status == "running":
-                self._ask()
+            while True:
+                if self.status == "running":
+                    self._ask()  # its requests are held until the round is committed
+                await self._durable()
+                if self.status != "running":
+                    break
                 timeout = self._next_wakeup() - self.clock()
                 try:
                     item = await self._next_item(timeout)
@@ -183,13 +308,19 @@ class Referee:
                 if item is not None:
                     self._handle(item)
                 self._expire()
-                self.store.flush()
-        finally:
+        except Exception as exc:  # a bug must not end a match silently: say it, tell the seats
+            log.exception("match %s: the referee failed", self.match_id)
             if self.status in ("waiting", "running"):
+                self._abort(f"the referee failed ({type(exc).__name__}: {exc})")
+        finally:
+            if self.status in ("waiting", "running") and not self.resumable:
                 self._abort("the referee stopped")
             self.done.set()
 
     async def _startup(self) -> None:
+        """Wait for every seat, at most the start-up allowance (counted afresh when a
+        restarted referee resumes the match), then start the match, or resume it where its
+        record leaves it, or (:attr:`abort_reason`) tell the seats why it is aborted."""
         deadline = self.started_at + self.policy.startup_ms / 1000
         while not all(s.outbox for s in self.seats):
             try:
@@ -199,7 +330,7 @@ class Referee:
             if isinstance(item, _Attach):
                 seat = self.seats[item.seat]
                 seat.outbox, seat.ever_connected = item.outbox, True
-                seat.sent_seq = -1
+                seat.sent_seq, seat.batch, seat.unsent_since = -1, item.batch, None
             elif isinstance(item, _Detach) and self.seats[item.seat].outbox == item.outbox:
                 self.seats[item.seat].outbox = None
             elif isinstance(item, _Reply):
@@ -209,25 +340,135 @@ class Referee:
                     E.REPLY_ERROR_CODE_UNKNOWN_REQUEST,
                     "the match has not started",
                 )
+            self._commit()  # deliver what the wait said (nothing was recorded: no failure)
+        if self.abort_reason is not None:
+            for i, seat in enumerate(self.seats):  # the start (a fresh bot needs it) and the end
+                seat.sent_seq = self.state.event_count() - 1
+                self._send_start(i)
+            self._abort(self.abort_reason, record=False)  # recorded by the recovery already
+            return
         absent = [i for i, s in enumerate(self.seats) if s.outbox is None]
         self.status = "running"
         self.store.set_status(self.match_id, "running")
-        self.started_at = self.clock()
+        self.started_at = self.clock() - (self.resumed_ms or 0) / 1000
         for i in range(len(self.seats)):
             self._send_start(i)
         if absent:
-            self._forfeit(absent, "did not connect within the start-up allowance")
+            again = " after the referee restarted" if self.resumed_ms is not None else ""
+            self._forfeit(absent, f"did not connect within the start-up allowance{again}")
+        elif self.state.is_over():  # a resumed record that ends with its last action
+            self._finish(self.state.result())
+
+    # -- durability: commit, then tell; suspend while the records cannot be written -----------
+
+    def _gate(self, outbox: Outbox) -> _Gate:
+        """The held form of a connection's outbox (one per connection, so it compares equal
+        to itself in attach, detach and replies)."""
+        gate = self._gates.get(outbox)
+        if gate is None:
+            gate = self._gates[outbox] = _Gate(outbox, self._held)
+        return gate
+
+    def _hold(self, send: Callable[..., None], *args: Any) -> None:
+        """Say something (``send(*args)``) once the round is committed."""
+        self._held.append((send, args[0], args[1:]))
+
+    def _commit(self) -> bool:
+        """Commit the round (its actions, events, replies and the seats' clocks together),
+        then deliver what it held; False, nothing delivered, when the write fails."""
+        record = self._seat_record()
+        if record != self._saved_seats:
+            self._saved_seats = record
+            banks, strikes, drawn = record
+            self.store.save_seats(
+                self.match_id,
+                list(strikes),
+                {"banks": list(banks), "strikes": list(strikes), "substitutes": drawn},
+            )
+        try:
+            self.store.flush()
+        except StoreUnavailable:
+            return False
+        held, self._held[:] = list(self._held), []
+        for send, msg, args in held:
+            send(msg, *args)
+        return True
+
+    def _seat_record(self) -> tuple[Any, ...]:
+        return (
+            tuple(s.bank_ms for s in self.seats),
+            tuple(s.strikes for s in self.seats),
+            self.substitutes.drawn,
+        )
+
+    async def _durable(self) -> None:
+        """Commit the round. While that fails the match is suspended: every seat is told
+        why, nothing more happens in it (its inbox waits), no clock runs; it goes on, its
+        clocks shifted by the pause, once the write succeeds."""
+        if self.store.queued:
+            # Group commit: let the other matches ready now queue their rounds too; the first
+            # of us to commit writes them all in one transaction (the others find nothing
+            # left to write), where each round would otherwise pay a transaction of its own.
+            await asyncio.sleep(0)
+        if self._commit():
+            return
+        self.suspended = self.store.failure or "the records cannot be written"
+        log.warning("match %s suspended: %s", self.match_id, self.suspended)
+        notice = arena_pb2.PlayResponse(
+            error=arena_pb2.ReplyError(
+                match_id=self.match_id,
+                code=E.REPLY_ERROR_CODE_SUSPENDED,
+                message=f"match suspended: the referee cannot write its records"
+                f" ({self.suspended}); it goes on when it can, no clock runs meanwhile",
+            )
+        )
+        for seat in self.seats:
+            if isinstance(seat.outbox, _Gate):
+                seat.outbox.send(notice)  # not held: this is the news that nothing is stored
+        since = self.clock()
+        while not self._commit():
+            await asyncio.sleep(RETRY_S)
+        self._shift_clocks(self.clock() - since)
+        log.warning("match %s goes on: its records are written", self.match_id)
+        self.suspended = None
+
+    def _shift_clocks(self, pause: float) -> None:
+        """Nobody's clock ran while the match was suspended: move every running time on."""
+        self.started_at += pause
+        for seat in self.seats:
+            if seat.gone_since is not None:
+                seat.gone_since += pause
+            if seat.idle_until:
+                seat.idle_until += pause
+            turn = getattr(seat.pending, "turn", None)
+            if turn is not None:
+                turn.built_at += pause
+                turn.deadline += pause
+                if turn.started_at is not None:
+                    turn.started_at += pause
 
     async def _next_item(self, timeout: float) -> Any:
         """The next inbox item, waiting at most ``timeout`` seconds (TimeoutError after).
 
-        An item already queued is taken even when no time is left (``wait_for`` with a zero
-        timeout would give up before the queue is even read)."""
-        if not self.inbox.empty():
-            return self.inbox.get_nowait()
-        if timeout <= 0:
-            raise TimeoutError
-        return await asyncio.wait_for(self.inbox.get(), timeout)
+        An item already queued is taken even when no time is left. The wait is a timer that
+        puts a token of its own on the inbox: cheaper than ``wait_for`` (a task per wait), and
+        a token an earlier wait left behind (its timer fired as an item came) is skipped."""
+        while True:
+            if not self.inbox.empty():
+                item = self.inbox.get_nowait()
+            elif timeout <= 0:
+                raise TimeoutError
+            else:
+                token = _Timeout()
+                timer = asyncio.get_running_loop().call_later(timeout, self.inbox.put_nowait, token)
+                try:
+                    item = await self.inbox.get()
+                finally:
+                    timer.cancel()
+                if item is token:
+                    raise TimeoutError
+            if not isinstance(item, _Timeout):
+                return item
 
     def _clock_ms(self) -> int:
         return int((self.clock() - self.started_at) * 1000)
@@ -236,6 +477,7 @@ class Referee:
         times = [s.pending.deadline for s in self.seats if s.pending is not None]
         window = self.policy.resume_window_ms / 1000
         times += [s.gone_since + window for s in self.seats if s.gone_since is not None]
+        times += [s.unsent_since + BATCH_LAG_S for s in self.seats if s.unsent_since is not None]
         if self.state.realtime:
             times.append(self.clock() + 0.05)  # real-time stall timers need a heartbeat
             times += [s.idle_until for s in self.seats if s.idle_until > self.clock()]
@@ -263,14 +505,14 @@ class Referee:
 
     def _request(self, i: int, legal: list[Action], keep_clock: Pending | None) -> None:
         seat = self.seats[i]
-        now = self.clock()
-        if keep_clock is not None:  # a superseded request keeps its deadline
+        if keep_clock is not None:  # a superseded request keeps its clock
             seat.superseded.add(keep_clock.request_id)
-            sent_at, deadline = keep_clock.sent_at, keep_clock.deadline
+            turn = keep_clock.turn
         else:
-            sent_at = now
-            deadline = now + (self.policy.move_ms + seat.bank_ms) / 1000
-        seat.pending = Pending(uuid.uuid4().hex[:12], i, self.version, legal, sent_at, deadline)
+            turn = Turn(self.clock(), (self.policy.move_ms + seat.bank_ms) / 1000)
+            if seat.outbox is None:  # nothing to deliver to: its clock runs (resume window)
+                self._start(turn, turn.built_at)
+        seat.pending = Pending(uuid.uuid4().hex[:12], i, self.version, legal, turn)
         self._send_request(i)
 
     def _send_request(self, i: int) -> None:
@@ -278,23 +520,43 @@ class Referee:
         p = seat.pending
         if seat.outbox is None or p is None:
             return
-        self._send_events(i)
-        left_ms = max(0, int((p.deadline - self.clock()) * 1000))
-        req = arena_pb2.DecisionRequest(
-            match_id=self.match_id,
-            request_id=p.request_id,
-            state_version=p.version,
-            seat=i,
-            view=view_to_pb(self.state.view(i, history=False), with_history=False),
-            legal=[
-                game_pb2.LegalAction(index=k, action=action_to_pb(a)) for k, a in enumerate(p.legal)
-            ],
-            time_left_ms=left_ms,
-            bank_left_ms=int(seat.bank_ms),
-            realtime=self.state.realtime,
-        )
-        req.deadline.FromMilliseconds(int(time.time() * 1000) + left_ms)
-        seat.outbox(arena_pb2.PlayResponse(request=req))
+        if not seat.batch:
+            self._send_events(i)
+        msg = arena_pb2.PlayResponse()
+        req = msg.request  # built in place; the writer fills in its clock
+        req.match_id = self.match_id
+        req.request_id = p.request_id
+        req.state_version = p.version
+        req.seat = i
+        req.view.CopyFrom(view_to_pb(self.state.view(i, history=False), with_history=False))
+        legal_to_pb(p.legal, out=req.legal)
+        req.bank_left_ms = int(seat.bank_ms)
+        req.realtime = self.state.realtime
+        if seat.batch:
+            req.events.extend(self._take_events(i))
+        seat.outbox(msg, partial(self._written, p.turn, req))
+
+    def _written(self, turn: Turn, req: arena_pb2.DecisionRequest) -> None:
+        """The connection's writer hands ``req`` to gRPC now: the seat's clock starts (if this
+        is the turn's first request written) and the request says truly how long is left."""
+        now = self.clock()
+        if turn.started_at is None:
+            self._start(turn, now)
+        req.time_left_ms = max(0, int((turn.deadline - now) * 1000))
+        req.deadline.FromMilliseconds(int(time.time() * 1000) + req.time_left_ms)
+
+    def _start(self, turn: Turn, now: float) -> None:
+        """Start a turn's clock, and wake the match at its deadline (which may be sooner than
+        the one the match task is sleeping towards: that counted on the delivery allowance)."""
+        turn.start(now)
+        if self.status == "running":
+            delay = max(0.0, turn.deadline - self.clock())
+            turn.timer = asyncio.get_running_loop().call_later(delay, self._wake, turn)
+
+    def _wake(self, turn: Turn) -> None:
+        """A turn's deadline: have the match task look, if that turn is still waited for."""
+        if any(s.pending is not None and s.pending.turn is turn for s in self.seats):
+            self.inbox.put_nowait(_WAKE)
 
     # -- judging replies ------------------------------------------------------------------------
 
@@ -304,7 +566,7 @@ class Referee:
         elif isinstance(item, _Detach):
             seat = self.seats[item.seat]
             if seat.outbox == item.outbox:
-                seat.outbox, seat.gone_since = None, self.clock()
+                seat.outbox, seat.gone_since, seat.unsent_since = None, self.clock(), None
         elif isinstance(item, _Reply):
             self._on_reply(item)
 
@@ -364,7 +626,8 @@ class Referee:
             )
             self._reject(item, seat, code, problem)
             return
-        latency = (self.clock() - p.sent_at) * 1000
+        started = p.turn.started_at if p.turn.started_at is not None else p.turn.built_at
+        latency = max(0.0, (item.received_at - started) * 1000)  # not the inbox's wait
         self.store.add_reply(
             self.match_id, msg.request_id, seat, msg.state_version, "applied", str(action), latency
         )
@@ -376,9 +639,10 @@ class Referee:
     def _owner(self, request_id: str) -> tuple[int, str] | None:
         """The seat a request id belongs to, and its standing: ``current``, ``superseded``
         (replaced by a newer request) or ``answered`` (settled by an action already)."""
-        for i, s in enumerate(self.seats):
+        for i, s in enumerate(self.seats):  # the usual case first: a current request
             if s.pending is not None and s.pending.request_id == request_id:
                 return i, "current"
+        for i, s in enumerate(self.seats):
             if request_id in s.superseded and s.pending is not None:
                 return i, "superseded"
             if request_id in s.retired:
@@ -496,15 +760,42 @@ class Referee:
         for q in self.watchers:
             for ev in new:
                 if ev.audience is None:
-                    q.put_nowait(ev)
+                    self._hold(q.put_nowait, ev)
 
     def _send_events(self, i: int) -> None:
+        """Send seat ``i`` the events it may see and was not sent yet; a batching seat's wait
+        for its next request or end (or :data:`BATCH_LAG_S`, :data:`BATCH_MAX_EVENTS`)."""
         seat = self.seats[i]
         if seat.outbox is None:
             return
+        if seat.batch:
+            waiting = self.state.event_count() - 1 - seat.sent_seq
+            if waiting > BATCH_MAX_EVENTS:
+                self._flush_events(i)
+            elif waiting and seat.unsent_since is None:
+                seat.unsent_since = self.clock()
+            return
+        self._flush_events(i)
+
+    def _flush_events(self, i: int) -> None:
+        """Send seat ``i``'s unsent events now, one ``MatchEvent`` each."""
+        seat = self.seats[i]
+        if seat.outbox is None:
+            seat.unsent_since = None  # nothing to send them on: a reconnect catches up
+            return
         for ev in self.state.events(since=seat.sent_seq + 1, seat=i):
             seat.outbox(self._event_message(ev))
-        seat.sent_seq = self.state.event_count() - 1
+        seat.sent_seq, seat.unsent_since = self.state.event_count() - 1, None
+
+    def _take_events(self, i: int) -> list[game_pb2.Event]:
+        """A batching seat's unsent events, counted as sent: they ride in its next message."""
+        seat = self.seats[i]
+        evs = [
+            self._event_message(ev).event.event
+            for ev in self.state.events(since=seat.sent_seq + 1, seat=i)
+        ]
+        seat.sent_seq, seat.unsent_since = self.state.event_count() - 1, None
+        return evs
 
     def _event_message(self, ev: Any) -> arena_pb2.PlayResponse:
         """The message for one event, encoded once however many seats receive it."""
@@ -523,6 +814,9 @@ class Referee:
 
     def _expire(self) -> None:
         now = self.clock()
+        for i, s in enumerate(self.seats):
+            if s.unsent_since is not None and now >= s.unsent_since + BATCH_LAG_S:
+                self._flush_events(i)  # batched events waited long enough for a request
         window = self.policy.resume_window_ms / 1000
         gone = [
             i
@@ -558,9 +852,12 @@ class Referee:
         seat.outbox, seat.gone_since, seat.ever_connected = item.outbox, None, True
         # A resumed stream gets what it missed; a fresh one (a restarted bot) everything.
         seat.sent_seq = item.last_seen if item.last_seen is not None else -1
+        seat.batch, seat.unsent_since = item.batch, None
         self._send_start(item.seat)
         if seat.pending is not None:
             self._send_request(item.seat)
+        elif seat.batch:  # no request to carry them: a reconnected seat catches up now
+            self._flush_events(item.seat)
 
     def _send_start(self, i: int) -> None:
         seat = self.seats[i]
@@ -601,36 +898,122 @@ class Referee:
         )
 
     def _finish(self, result: Result, detail: str = "") -> None:
+        """End the match with ``result``: recorded first; the MatchEnd and the watchers' end
+        are held until that record is committed (a failed commit tells nobody)."""
         self.status = "finished"
         self.result = result
         for s in self.seats:
             s.pending = None
-        msg = result_to_pb(result, self.forfeited)
-        if detail:
-            msg.details.update({"forfeit": detail})
-        for i in range(len(self.seats)):
-            self._send_events(i)
-            if self.seats[i].outbox is not None:
-                self.seats[i].outbox(
-                    arena_pb2.PlayResponse(
-                        match_end=arena_pb2.MatchEnd(match_id=self.match_id, result=msg)
-                    )
-                )
         self._store_events()
         record = {**result.to_dict(), "forfeited": self.forfeited, "detail": detail}
         self.store.finish(self.match_id, "finished", record, [s.strikes for s in self.seats])
-        for q in self.watchers:
-            q.put_nowait(None)
+        msg = result_to_pb(result, self.forfeited)
+        if detail:
+            msg.details.update({"forfeit": detail})
+        self._tell_end(msg)
 
-    def _abort(self, why: str) -> None:
+    def _abort(self, why: str, record: bool = True) -> None:
+        """End the match without a result: recorded as ``aborted`` with ``why`` (unless
+        ``record`` is False: already on disk), then every connected seat gets a MatchEnd
+        with reason ``aborted`` and ``details["aborted"] = why``. Committed here: an abort
+        may be the last thing the match task does."""
         self.status = "aborted"
-        self.store.finish(
-            self.match_id, "aborted", {"detail": why}, [s.strikes for s in self.seats]
+        for s in self.seats:
+            s.pending = None
+        scores = list(self.state.view(0).scores) or [0.0] * len(self.seats)
+        if record:
+            self._store_events()
+            self.store.finish(
+                self.match_id,
+                "aborted",
+                aborted_record(why, scores),
+                [s.strikes for s in self.seats],
+            )
+        msg = game_pb2.MatchResult(
+            scores=scores, ranks=[0] * len(self.seats), reason="aborted", forfeited=[]
         )
+        msg.details.update({"aborted": why})
+        self._tell_end(msg)
+        self._commit()
+
+    def _tell_end(self, result: game_pb2.MatchResult) -> None:
+        """Every seat's last events and the MatchEnd (a batching seat's events inside it),
+        and the watchers' end (held)."""
+        for i, seat in enumerate(self.seats):
+            if seat.outbox is None:
+                continue
+            if not seat.batch:
+                self._send_events(i)
+            seat.outbox(
+                arena_pb2.PlayResponse(
+                    match_end=arena_pb2.MatchEnd(
+                        match_id=self.match_id,
+                        result=result,
+                        events=self._take_events(i) if seat.batch else (),
+                    )
+                )
+            )
         for q in self.watchers:
-            q.put_nowait(None)
+            self._hold(q.put_nowait, None)
 
     def result_pb(self) -> game_pb2.MatchResult | None:
         if self.result is None:
             return None
         return result_to_pb(self.result, self.forfeited)
+
+
+@dataclass
+class Resume:
+    """Where a restarted referee takes a match up (built by :mod:`levata.server.recovery`
+    with :func:`levata.server.replay.rebuild`, the code ``levata replay`` runs)."""
+
+    state: GameState  # the seed's match with every recorded action applied
+    applied: int  # actions recorded (clock steps included): the state version
+    clock_ms: int  # the referee clock of the last recorded action
+    events_stored: int  # events on disk (those after are stored on resume)
+    seats: dict[str, Any] | None = None  # the per-seat record: banks, strikes, substitutes
+    abort: str | None = None  # set: the match cannot go on; tell the seats why
+
+
+def aborted_record(why: str, scores: list[float]) -> dict[str, Any]:
+    """The result column of an aborted match: the reason, and the scores when it stopped.
+
+    >>> aborted_record("the referee stopped", [1.0, 0.0])["detail"]
+    'the referee stopped'
+    """
+    return {"reason": "aborted", "detail": why, "aborted": why, "scores": scores, "forfeited": []}
+
+
+class Substitutes:
+    """The match's default moves for late seats: draw ``k`` comes from a stream of its own,
+    seeded from the match seed and ``k``, so a resumed match goes on from the count alone.
+
+    >>> fresh = Substitutes(7)
+    >>> draws = [fresh.choice("wxyz") for _ in range(5)]
+    >>> resumed = Substitutes(7, drawn=3)
+    >>> [resumed.choice("wxyz") for _ in range(2)] == draws[3:]
+    True
+    """
+
+    def __init__(self, seed: int, drawn: int = 0) -> None:
+        self.seed = seed
+        self.drawn = drawn
+
+    def choice(self, options: list[Any]) -> Any:
+        pick = random.Random(derive(self.seed, "substitute", self.drawn)).choice(options)
+        self.drawn += 1
+        return pick
+
+
+class _Gate:
+    """A connection's outbox as the referee uses it: each message is held (in the match's
+    one list, in order) until the round is committed; ``send`` is the outbox itself."""
+
+    __slots__ = ("held", "send")
+
+    def __init__(self, send: Outbox, held: list[tuple[Callable[..., None], Any, tuple[Any, ...]]]):
+        self.send = send
+        self.held = held
+
+    def __call__(self, msg: arena_pb2.PlayResponse, *args: Any) -> None:
+        self.held.append((self.send, msg, args))

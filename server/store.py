@@ -1,8 +1,19 @@
 """Match records in SQLite: spec, seed, seats, every event with its audience, every action
 applied (with the clock it was applied at), every reply with its timing, strikes, result.
 
-The file is the referee's memory: ``levata replay`` re-runs a match from it and ``levata
-export`` writes it as JSON.
+The file is the referee's memory: ``levata replay`` re-runs a match from it, ``levata
+export`` writes it as JSON, and a restarted referee resumes unfinished matches from it
+(:mod:`levata.server.recovery`).
+
+Durability: writes are queued and committed by :meth:`Store.flush`, one transaction per
+call. When the file cannot be written (disk full, read-only, I/O error) nothing queued is
+dropped: the batch is kept, in order, and retried (at most every :data:`RETRY_S` seconds)
+until it is written; meanwhile :attr:`Store.failure` says why and :class:`StoreUnavailable`
+is raised to whoever needs the write, and the listeners hear of each change. What is still
+unwritten when the store is closed is named on stderr, match by match (:meth:`Store.close`).
+
+The schema carries ``PRAGMA user_version``; older files (version 0, before it was set) are
+migrated on open (:data:`MIGRATIONS`).
 
 >>> import tempfile, os
 >>> store = Store(os.path.join(tempfile.mkdtemp(), "m.db"))
@@ -13,20 +24,28 @@ export`` writes it as JSON.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from levata.engine import Event
 
-__all__ = ["DEFAULT_DB", "Store"]
+__all__ = ["DEFAULT_DB", "SCHEMA_VERSION", "Store", "StoreUnavailable"]
+
+log = logging.getLogger("levata.server.store")
 
 #: The default database file, in the current directory.
 DEFAULT_DB = "levata.db"
+#: While writes fail, a write is retried at most this often (seconds).
+RETRY_S = 1.0
 
 SCHEMA = """
 PRAGMA journal_mode = WAL;
@@ -75,7 +94,32 @@ CREATE TABLE IF NOT EXISTS replies (
     latency_ms    REAL               -- from request sent to reply received
 );
 CREATE INDEX IF NOT EXISTS replies_match ON replies(match_id);
+CREATE TABLE IF NOT EXISTS bots (
+    name         TEXT PRIMARY KEY,
+    token_sha256 TEXT NOT NULL,     -- the digest only: the file does not give tokens away
+    updated_at   REAL NOT NULL
+);
 """
+#: Schema changes since version 0 (files written before ``user_version`` was set), by the
+#: version they lead to. Each runs once, in one transaction with the version bump.
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    # Per-seat clocks and strikes, and the substitute draws so far (JSON), kept current in the
+    # transaction of each decision round: what a restarted referee resumes a match with.
+    1: ("ALTER TABLE matches ADD COLUMN seats TEXT",),
+}
+SCHEMA_VERSION = max(MIGRATIONS)
+
+
+#: Inserts into the append-only tables, written with one ``executemany`` each per flush.
+_EVENT_ROW = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"
+_ACTION_ROW = "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?)"
+_REPLY_ROW = "INSERT INTO replies VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+_GROUPED = frozenset((_EVENT_ROW, _ACTION_ROW, _REPLY_ROW))
+
+
+class StoreUnavailable(RuntimeError):
+    """The records cannot be written now (disk full, read-only file, I/O error); what was
+    queued is kept and retried."""
 
 
 class Store:
@@ -84,32 +128,179 @@ class Store:
 
     def __init__(self, path: str | Path = DEFAULT_DB) -> None:
         self.path = str(path)
+        if self.path != ":memory:" and not os.path.exists(self.path):
+            # Owner-only: the records hold seeds of running matches (SQLite gives its -wal
+            # and -shm files the same mode).
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600))
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA synchronous = NORMAL")
         self._db.executescript(SCHEMA)
+        self._migrate()
         self._lock = threading.Lock()
-        self._pending: list[tuple[str, tuple[Any, ...]]] = []
+        # (sql, args, match id or None), in the order they must be written
+        self._pending: list[tuple[str, tuple[Any, ...], str | None]] = []
+        #: Why the last write failed; ``None`` while writes succeed.
+        self.failure: str | None = None
+        #: Called with the failure when writes start failing and with ``None`` when they
+        #: succeed again, from whichever thread flushed (outside the store's lock).
+        self.listeners: list[Callable[[str | None], None]] = []
+        self._retry_at = 0.0
+
+    def _migrate(self) -> None:
+        """Bring a file of an older schema version to :data:`SCHEMA_VERSION`."""
+        if self._db.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
+            return
+        self._db.execute("BEGIN IMMEDIATE")  # one migrating process at a time
+        try:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            for v in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in MIGRATIONS[v]:
+                    self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version = {max(version, SCHEMA_VERSION)}")
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._rollback()
+            raise
 
     # -- writing -------------------------------------------------------------------------------
 
-    def _queue(self, sql: str, args: tuple[Any, ...]) -> None:
+    def _queue(self, sql: str, args: tuple[Any, ...], match_id: str | None = None) -> None:
         with self._lock:
-            self._pending.append((sql, args))
+            self._pending.append((sql, args, match_id))
 
-    def flush(self) -> None:
-        """Commit everything queued, in one transaction."""
+    def flush(self, force: bool = False) -> None:
+        """Commit everything queued, in one transaction.
+
+        Raises :class:`StoreUnavailable` when the file cannot be written; the batch is then
+        kept, in order, for the next call. While writes fail, a call within :data:`RETRY_S`
+        of the last attempt fails at once without trying (unless ``force``); with nothing
+        queued it writes a probe, so a recovered file is noticed even then."""
         with self._lock:
-            batch, self._pending = self._pending, []
-            if not batch:
+            if self.failure is None and not self._pending:
                 return
-            self._db.execute("BEGIN")
+            if self.failure is not None and not force and time.monotonic() < self._retry_at:
+                raise StoreUnavailable(self._why())
+            batch, self._pending = self._pending, []
             try:
-                for sql, args in batch:
-                    self._db.execute(sql, args)
-                self._db.execute("COMMIT")
+                self._write(batch)
+            except sqlite3.OperationalError as exc:  # full, read-only, I/O error, locked
+                self._pending = batch + self._pending
+                self._retry_at = time.monotonic() + RETRY_S
+                news = self.failure is None
+                self.failure = f"{exc} ({getattr(exc, 'sqlite_errorname', 'SQLITE_ERROR')})"
+                why = self._why()
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._pending = batch + self._pending
                 raise
+            else:
+                news, self.failure, why = self.failure is not None, None, ""
+        if news:
+            self._tell(why or None)
+        if why:
+            raise StoreUnavailable(why)
+
+    @property
+    def queued(self) -> bool:
+        """Whether writes wait for :meth:`flush`."""
+        return bool(self._pending)
+
+    def _why(self) -> str:
+        return f"cannot write the records to {self.path}: {self.failure}"
+
+    def _write(self, batch: list[tuple[str, tuple[Any, ...], str | None]]) -> None:
+        """One transaction. A row that can never be written (a constraint it breaks: a bug)
+        is named on stderr and skipped, so it cannot hold back the rows after it.
+
+        Rows of the append-only tables (:data:`_GROUPED`) go in one ``executemany`` per
+        statement, each table's in their order; the other statements (updates of a match's
+        row) run one by one in theirs. Tables do not depend on each other, so the committed
+        file is the same as with every statement in queue order, for fewer statements."""
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            if not batch:  # a probe: does the file take a write?
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            grouped: dict[str, list[tuple[tuple[Any, ...], str | None]]] = {}
+            for sql, args, match_id in batch:
+                if sql in _GROUPED:
+                    grouped.setdefault(sql, []).append((args, match_id))
+                else:
+                    self._execute(sql, [(args, match_id)])
+            for sql, rows in grouped.items():
+                self._execute(sql, rows)
+            db.execute("COMMIT")
+        except BaseException:
+            self._rollback()  # never hides the cause: SQLite may have rolled back already
+            raise
+
+    def _execute(self, sql: str, rows: list[tuple[tuple[Any, ...], str | None]]) -> None:
+        """Run ``sql`` for each row, all in one call; a row that breaks a constraint is named
+        on stderr and skipped, and the rows after it go on (each insert is one change, so
+        the changes made tell which row broke)."""
+        db = self._db
+        while rows:
+            before = db.total_changes
+            try:
+                if len(rows) == 1:
+                    db.execute(sql, rows[0][0])
+                else:
+                    db.executemany(sql, [args for args, _ in rows])
+                return
+            except sqlite3.OperationalError:
+                raise
+            except sqlite3.Error as exc:
+                broken = min(db.total_changes - before, len(rows) - 1)
+                log.error(
+                    "error: a row of match %s cannot be written and is dropped (%s): %s",
+                    rows[broken][1],
+                    exc,
+                    sql.split("(")[0].strip(),
+                )
+                rows = rows[broken + 1 :]
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+
+    def _tell(self, failure: str | None) -> None:
+        if failure is None:
+            log.warning("store: %s is writable again; every queued row is written", self.path)
+        else:
+            log.error("error: %s; keeping what is not written and retrying", failure)
+        for listener in list(self.listeners):
+            listener(failure)
+
+    def _sync(self) -> None:
+        """Before a read: write what is queued if the file takes it; a read never fails
+        because a write does (it then sees what is on disk)."""
+        with contextlib.suppress(StoreUnavailable):
+            self.flush()
+
+    def unwritten(self) -> dict[str, Counter[str]]:
+        """What is queued and not yet on disk: match id (``-`` for none) -> rows per table.
+
+        >>> import tempfile, os
+        >>> s = Store(os.path.join(tempfile.mkdtemp(), "u.db"))
+        >>> s.set_status("m1", "running"); s.add_action("m1", 0, 0, "x", 0)
+        >>> {k: dict(v) for k, v in s.unwritten().items()}
+        {'m1': {'matches': 1, 'actions': 1}}
+        """
+        with self._lock:
+            out: dict[str, Counter[str]] = {}
+            for sql, _, match_id in self._pending:
+                words = sql.split()
+                table = words[2] if words[0] == "INSERT" else words[1]
+                out.setdefault(match_id or "-", Counter())[table] += 1
+            return out
+
+    def lost_report(self) -> str:
+        """One line naming every match with rows not written, and how many of each kind."""
+        parts = [
+            f"match {m}: " + ", ".join(f"{n} {table}" for table, n in sorted(c.items()))
+            for m, c in sorted(self.unwritten().items())
+        ]
+        return "; ".join(parts)
 
     def create_match(
         self,
@@ -121,7 +312,12 @@ class Store:
         seat_bots: list[str],
         policy: Mapping[str, Any],
     ) -> None:
-        self._queue(
+        """Record a new match, committed at once. While the file cannot be written this
+        raises :class:`StoreUnavailable` and keeps nothing: no match is created that could
+        not be recorded."""
+        if self.failure is not None:
+            raise StoreUnavailable(self._why())
+        row = (
             "INSERT INTO matches (id, game, players, options, seed, seat_bots, policy, status,"
             " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting', ?)",
             (
@@ -134,16 +330,33 @@ class Store:
                 json.dumps(dict(policy)),
                 time.time(),
             ),
+            match_id,
         )
-        self.flush()
+        with self._lock:
+            self._pending.append(row)
+        try:
+            self.flush()
+        except StoreUnavailable:
+            with self._lock:  # a refused match leaves nothing behind, not even later
+                self._pending = [p for p in self._pending if p is not row and p[2] != match_id]
+            raise
 
     def set_status(self, match_id: str, status: str) -> None:
-        self._queue("UPDATE matches SET status = ? WHERE id = ?", (status, match_id))
+        self._queue("UPDATE matches SET status = ? WHERE id = ?", (status, match_id), match_id)
+
+    def save_seats(self, match_id: str, strikes: list[int], seats: Mapping[str, Any]) -> None:
+        """Queue the seats' strikes and clocks (what a resume restores), to be committed
+        with the round's actions."""
+        self._queue(
+            "UPDATE matches SET strikes = ?, seats = ? WHERE id = ?",
+            (json.dumps(strikes), json.dumps(dict(seats)), match_id),
+            match_id,
+        )
 
     def add_events(self, match_id: str, events: Iterable[Event]) -> None:
         for ev in events:
             self._queue(
-                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",
+                _EVENT_ROW,
                 (
                     match_id,
                     ev.seq,
@@ -153,6 +366,7 @@ class Store:
                     json.dumps([str(c) for c in ev.cards]),
                     json.dumps(dict(ev.data), default=str),
                 ),
+                match_id,
             )
 
     def add_action(
@@ -166,8 +380,9 @@ class Store:
         request_id: str | None = None,
     ) -> None:
         self._queue(
-            "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?)",
+            _ACTION_ROW,
             (match_id, n, seat, action, clock_ms, int(substituted), request_id),
+            match_id,
         )
 
     def add_reply(
@@ -181,13 +396,16 @@ class Store:
         latency_ms: float | None,
     ) -> None:
         self._queue(
-            "INSERT INTO replies VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            _REPLY_ROW,
             (match_id, request_id, seat, version, outcome, detail, time.time(), latency_ms),
+            match_id,
         )
 
     def finish(
         self, match_id: str, status: str, result: Mapping[str, Any] | None, strikes: list[int]
     ) -> None:
+        """Queue a match's final record; the referee commits it (:meth:`flush`) before it
+        tells anyone the result."""
         self._queue(
             "UPDATE matches SET status = ?, result = ?, strikes = ?, finished_at = ? WHERE id = ?",
             (
@@ -197,19 +415,19 @@ class Store:
                 time.time(),
                 match_id,
             ),
+            match_id,
         )
-        self.flush()
 
     # -- reading -------------------------------------------------------------------------------
 
     def match(self, match_id: str) -> dict[str, Any] | None:
         """The match row with its JSON columns decoded, or ``None``."""
-        self.flush()
+        self._sync()
         row = self._db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
         return None if row is None else self._decode(row)
 
     def matches(self, status: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
-        self.flush()
+        self._sync()
         sql = "SELECT * FROM matches"
         args: tuple[Any, ...] = ()
         if status:
@@ -218,16 +436,32 @@ class Store:
         sql += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
         return [self._decode(r) for r in self._db.execute(sql, (*args, limit))]
 
+    def match_page(
+        self, status: str | None, limit: int, before: int | None = None
+    ) -> list[tuple[int, str]]:
+        """(row number, match id) of up to ``limit`` matches, newest first, older than row
+        ``before`` when given: a page of ``ListMatches`` (stable while matches are added)."""
+        self._sync()
+        sql, args = "SELECT rowid, id FROM matches WHERE 1", []
+        if status:
+            sql += " AND status = ?"
+            args.append(status)
+        if before is not None:
+            sql += " AND rowid < ?"
+            args.append(before)
+        sql += " ORDER BY rowid DESC LIMIT ?"
+        return list(self._db.execute(sql, (*args, limit)))
+
     def _decode(self, row: tuple[Any, ...]) -> dict[str, Any]:
         cols = [d[1] for d in self._db.execute("PRAGMA table_info(matches)")]
         out = dict(zip(cols, row, strict=True))
-        for key in ("options", "seat_bots", "policy", "result", "strikes"):
-            if out[key] is not None:
+        for key in ("options", "seat_bots", "policy", "result", "strikes", "seats"):
+            if out.get(key) is not None:
                 out[key] = json.loads(out[key])
         return out
 
     def events(self, match_id: str) -> list[dict[str, Any]]:
-        self.flush()
+        self._sync()
         rows = self._db.execute(
             "SELECT seq, kind, audience, seat, cards, data FROM events WHERE match_id = ?"
             " ORDER BY seq",
@@ -246,7 +480,7 @@ class Store:
         ]
 
     def actions(self, match_id: str) -> list[dict[str, Any]]:
-        self.flush()
+        self._sync()
         rows = self._db.execute(
             "SELECT n, seat, action, clock_ms, substituted, request_id FROM actions"
             " WHERE match_id = ? ORDER BY n",
@@ -265,7 +499,7 @@ class Store:
         ]
 
     def replies(self, match_id: str) -> list[dict[str, Any]]:
-        self.flush()
+        self._sync()
         rows = self._db.execute(
             "SELECT request_id, seat, state_version, outcome, detail, received_at, latency_ms"
             " FROM replies WHERE match_id = ? ORDER BY rowid",
@@ -282,6 +516,39 @@ class Store:
         )
         return [dict(zip(keys, r, strict=True)) for r in rows]
 
-    def close(self) -> None:
+    # -- bots (their tokens' digests survive a restart of the referee) -------------------------
+
+    def save_bot(self, name: str, token_sha256: str) -> None:
+        """Register or rotate a bot: its name and its token's digest, committed at once.
+        While the file cannot be written this raises :class:`StoreUnavailable` and keeps
+        nothing (the caller is told no, so nothing may be registered later behind its back)."""
+        if self.failure is not None:
+            raise StoreUnavailable(self._why())
+        row = (
+            "INSERT INTO bots VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE"
+            " SET token_sha256 = excluded.token_sha256, updated_at = excluded.updated_at",
+            (name, token_sha256, time.time()),
+            None,
+        )
+        with self._lock:
+            self._pending.append(row)
+        try:
+            self.flush()
+        except StoreUnavailable:
+            with self._lock:
+                self._pending = [p for p in self._pending if p is not row]
+            raise
+
+    def bots(self) -> dict[str, str]:
+        """Every registered bot: name -> token digest."""
         self.flush()
+        return dict(self._db.execute("SELECT name, token_sha256 FROM bots"))
+
+    def close(self) -> None:
+        """Write what is queued (one last try) and close. What cannot be written is named on
+        stderr, match by match: the only time queued rows are given up."""
+        try:
+            self.flush(force=True)
+        except StoreUnavailable as exc:
+            log.error("error: %s; giving up, not written: %s", exc, self.lost_report())
         self._db.close()

@@ -35,7 +35,10 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import socket
+import stat
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +49,8 @@ from google.protobuf import json_format
 
 from levata.engine import BadConfig, game
 from levata.engine.seeds import derive
+from levata.server.auth import admin_metadata
+from levata.server.sandbox import SERVER, Sandbox, check_mode
 from levata.server.tourney_bots import BotProcess, Entry, launch, parse_entries
 from levata.server.tourney_schedule import (
     FORMATS,
@@ -328,11 +333,14 @@ class _Runner:
         admin_token: str | None,
         logs: Path,
         progress: Progress,
+        sandbox: str = "none",
+        entrant_socket: Path | None = None,
     ) -> None:
         self.tid, self.spec, self.db, self.tdb = tid, spec, db, tdb
         self.parallel = max(1, parallel)
         self.server, self.admin_token = server, admin_token
         self.logs, self.progress = logs, progress
+        self.sandbox_mode, self.entrant_socket = sandbox, entrant_socket
         self.meta = (("authorization", f"Bearer {admin_token}"),) if admin_token else None
         self.procs: dict[tuple[str, int], BotProcess] = {}  # (entry, team member) -> process
         self.seat_names: dict[tuple[str, int], str] = {}
@@ -342,10 +350,13 @@ class _Runner:
 
     # -- bots --------------------------------------------------------------------------------
 
-    async def _launch(self, address: str) -> None:
+    async def _launch(self, address: str, entrants: str, sandbox: Sandbox | None) -> None:
         """Register and start every entry: one process (one connection) per entry, or per
-        partner of a team entry, since a connection plays one seat of a match."""
+        partner of a team entry, since a connection plays one seat of a match. Reference bots
+        reach the referee at ``address``; manifest entries at ``entrants``, in ``sandbox``
+        (each process in a slot of its own: its own user)."""
         assert self.admin is not None
+        slot = 0
         for e in self.spec.entries:
             for k in range(self.members):
                 suffix = f".{k + 1}" if self.members > 1 else ""
@@ -353,17 +364,21 @@ class _Runner:
                     self.seat_names[(e.name, k)] = e.bot
                     continue
                 reg = await self.admin.RegisterBot(
-                    admin_pb2.RegisterBotRequest(name=f"{self.tid}/{e.name}{suffix}"),
+                    admin_pb2.RegisterBotRequest(  # rotate: a resumed run registers again
+                        name=f"{self.tid}/{e.name}{suffix}", rotate=True
+                    ),
                     metadata=self.meta,
                     timeout=10,
                 )
                 self.seat_names[(e.name, k)] = reg.name
                 log = self.logs / f"{e.name}{suffix}.log"
                 seed = derive(self.spec.seed, "bot", e.name, *((k,) if k else ()))
+                where = entrants if e.kind == "manifest" else address
                 try:
                     self.procs[(e.name, k)] = launch(
-                        e, self.spec.game, address, reg.token, seed, reg.name, log
+                        e, self.spec.game, where, reg.token, seed, reg.name, log, sandbox, slot
                     )
+                    slot += 1
                 except OSError as exc:
                     with log.open("a") as f:
                         f.write(f"could not start: {exc}\n")
@@ -466,22 +481,44 @@ class _Runner:
 
     # -- the whole run -------------------------------------------------------------------------
 
+    def _isolation(self, address: str, socket: Path | None) -> tuple[Sandbox | None, str]:
+        """The sandbox of manifest entries (``None``: none) and the address they are given:
+        the entrants' socket when there is one (no admin service there), else ``address``."""
+        if self.sandbox_mode != "bwrap":
+            return None, f"unix:{socket}" if socket else address
+        box = Sandbox(socket=socket, share_net=socket is None)
+        return box, SERVER if socket else address
+
     async def run(self, pending: list[dict[str, Any]]) -> None:
-        own_server = None
+        own_server = entrants_server = None
+        socket_dir: Path | None = None
+        socket = self.entrant_socket
         address = self.server
         if address is None:
-            from levata.server.app import start_server
+            from levata.server.app import start_entrant_server, start_server
             from levata.server.store import Store
 
-            own_server, self.arena = await start_server(Store(self.db), "127.0.0.1", 0)
+            own_server, self.arena = await start_server(
+                Store(self.db), "127.0.0.1", 0, resume=False
+            )
             address = f"127.0.0.1:{self.arena.port}"
+            self.meta = admin_metadata(self.arena.admin_token)
+            if any(e.kind == "manifest" for e in self.spec.entries):
+                # Owner-only folder: only we, and the sandboxes it is bound into, reach it.
+                socket_dir = Path(tempfile.mkdtemp(prefix="levata-"))
+                if len(str(socket_dir)) > 80:  # a socket's path has at most 107 bytes
+                    shutil.rmtree(socket_dir)
+                    socket_dir = Path(tempfile.mkdtemp(prefix="levata-", dir="/tmp"))
+                socket = socket_dir / "referee.sock"
+                entrants_server = await start_entrant_server(self.arena, socket)
+        sandbox, entrants = self._isolation(address, socket)
         try:
             async with grpc.aio.insecure_channel(
                 address, options=[("grpc.use_local_subchannel_pool", 1)]
             ) as channel:
                 self.admin = admin_pb2_grpc.AdminServiceStub(channel)
                 try:
-                    await self._launch(address)
+                    await self._launch(address, entrants, sandbox)
                     sem = asyncio.Semaphore(self.parallel)
 
                     async def one(row: dict[str, Any]) -> None:
@@ -502,7 +539,11 @@ class _Runner:
                 await asyncio.to_thread(p.stop)
             if own_server is not None and self.arena is not None:
                 await self.arena.close()
+                if entrants_server is not None:
+                    await entrants_server.stop(None)
                 await own_server.stop(None)
+            if socket_dir is not None:
+                shutil.rmtree(socket_dir, ignore_errors=True)
 
 
 def _close_stale_records(db: Path, tid: str, match_ids: list[str]) -> None:
@@ -553,6 +594,52 @@ def _runner_alive(runner: str | None) -> bool:
     return False
 
 
+def _isolation_notes(
+    spec: TournamentSpec, mode: str, server: str | None, socket: Path | None
+) -> list[str]:
+    """Warnings about how far the manifest entries are isolated."""
+    if not any(e.kind == "manifest" for e in spec.entries):
+        return []
+    if mode == "none":
+        return [
+            "warning: --sandbox none: submitted bots are not isolated (they run as this user,"
+            " with its files, processes and network in reach)"
+        ]
+    if server is not None and socket is None:
+        return [
+            f"warning: the referee is {server}, so submitted bots share this machine's network"
+            " to reach it (all else stays isolated); to cut them off, run it with"
+            " --entrant-socket PATH and pass the same --entrant-socket here"
+        ]
+    return []
+
+
+def _exposed(spec: TournamentSpec, db: Path, logs: Path) -> list[str]:
+    """Warnings for manifest working directories (bound into their sandboxes) that hold the
+    database, the logs or another entry's working directory."""
+    dirs = {e.name: Path(e.manifest["workdir"]) for e in spec.entries if e.kind == "manifest"}
+    private = {"the database": db.resolve().parent, "the logs": logs.resolve()}
+    notes = []
+    for name, d in dirs.items():
+        held = [what for what, p in private.items() if p.is_relative_to(d)]
+        held += [f"{o}'s folder" for o, p in dirs.items() if o != name and p.is_relative_to(d)]
+        if held:
+            notes.append(
+                f"warning: {name}'s working directory {d} holds {', '.join(held)}: it sees"
+                " that (read-only) in its sandbox; give each bot a folder of its own"
+            )
+    return notes
+
+
+def _owner_only(db: Path, logs: Path) -> None:
+    """Entries run as other users: keep the database and the logs theirs to not read."""
+    logs.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(logs, 0o700)
+    for f in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(f, stat.S_IMODE(f.stat().st_mode) & 0o700)
+
+
 async def run_tournament(
     tid: str,
     db: Path,
@@ -562,16 +649,30 @@ async def run_tournament(
     admin_token: str | None = None,
     logs: Path | None = None,
     progress: Progress | None = None,
+    sandbox: str = "auto",
+    entrant_socket: Path | None = None,
 ) -> None:
     """Play every unfinished match of tournament ``tid``; raises ``RuntimeError`` (one line)
-    when it cannot go on. Safe to kill at any moment: run it again to resume."""
+    when it cannot go on. Safe to kill at any moment: run it again to resume.
+
+    ``sandbox`` (:data:`levata.server.sandbox.MODES`) says how manifest entries are isolated;
+    with ``server``, ``entrant_socket`` is that referee's entrants' socket, so that sandboxed
+    entries need no network."""
     t = tdb.tournament(tid)
     if t is None:
         raise RuntimeError(f"no tournament {tid!r} in {db}")
     if t["status"] != "finished" and _runner_alive(t["runner"]):
         raise RuntimeError(f"tournament {tid} is being run by process {t['runner']}")
-    tdb.claim(tid)
     spec = TournamentSpec.from_dict(t["spec"])
+    socket = entrant_socket if server is not None else None
+    if socket is not None and not (socket.exists() and stat.S_ISSOCK(socket.stat().st_mode)):
+        raise RuntimeError(f"no entrants' socket at {socket}")
+    manifests = any(e.kind == "manifest" for e in spec.entries)
+    try:
+        mode = check_mode(sandbox, manifests, Sandbox(share_net=server is not None and not socket))
+    except BadConfig as exc:
+        raise RuntimeError(str(exc)) from None
+    tdb.claim(tid)
     abandoned = tdb.abandon_unfinished(tid)
     if server is None and t["status"] != "finished":
         _close_stale_records(db, tid, abandoned)
@@ -583,7 +684,16 @@ async def run_tournament(
         progress.note(f"resuming: {len(abandoned)} unfinished match(es) will be replayed")
     if pending:
         logs = logs or db.resolve().parent / "levata-logs" / tid
-        runner = _Runner(tid, spec, db, tdb, parallel, server, admin_token, logs, progress)
+        notes = _isolation_notes(spec, mode, server, socket)
+        if mode == "bwrap":
+            notes += _exposed(spec, db, logs)
+            if Sandbox().users is not None:
+                _owner_only(db, logs)
+        for line in notes:
+            progress.note(line)
+        runner = _Runner(
+            tid, spec, db, tdb, parallel, server, admin_token, logs, progress, mode, socket
+        )
         await runner.run(pending)
     tdb.set_finished(tid)
 

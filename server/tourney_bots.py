@@ -5,8 +5,9 @@ An entry of ``levata tournament --bots`` is one of:
 * a **reference bot kind** (``heuristic``, ``random``, or any kind ``make_bot`` accepts):
   launched as one :mod:`levata.server.tourney_host` process, one gRPC connection holding its
   seats in every match, seeded from each match's place in the schedule (reproducible);
-* a **manifest** (a path ending in ``.toml``): a submitted bot, launched as described, with
-  CPU-time and memory limits and its stderr in a log of its own;
+* a **manifest** (a path ending in ``.toml``): a submitted bot, launched as described, in a
+  sandbox of its own (below), with CPU-time and memory limits and its stderr in a log of its
+  own;
 * ``@NAME``: a bot already connected to the ``--server`` referee under ``NAME`` (the
   tournament launches nothing; how it chooses is its own business).
 
@@ -21,12 +22,34 @@ A manifest::
                                         #   is per match: a match gets the most any of its
                                         #   entries asks, and at least --move-ms)
     cpu_seconds = 600                   # CPU-time limit of the process (RLIMIT_CPU)
-    memory_mb = 2048                    # address-space limit (RLIMIT_AS)
+    memory_mb = 2048                    # address-space limit (RLIMIT_AS); also the most
+                                        #   its /tmp (in memory) holds
     env = { MYBOT_LEVEL = "3" }         # extra environment
 
-A ``grpc`` command finds the referee in ``{server}``, ``{token}``, ``{game}``, ``{seed}``,
-``{name}`` placeholders in its arguments and in ``LEVATA_SERVER``, ``LEVATA_TOKEN``,
-``LEVATA_GAME``, ``LEVATA_SEED`` in its environment.
+**How a manifest entry runs** (``levata tournament --sandbox auto``, the default; see
+:mod:`levata.server.sandbox`): in a bubblewrap sandbox, with no network, no other process in
+view, and, when the tournament runs as root, as a user and group of its own (``420000`` plus
+its place among the entries) with no capabilities and at most 512 processes. Its program (and,
+for ``json``, the bridge in front of it) sees read-only ``/usr``, a few files of ``/etc``,
+the Python installation running the tournament with the ``levata`` packages (``python3`` on
+its ``PATH`` is that Python), and its ``workdir`` at the same path, read-only; it may write
+only in its private ``/tmp``, which is also ``$HOME``. Nothing else: not the database, the
+logs, the admin token or another entry's folder (which are readable by their owner only in
+any case). Its environment holds exactly ``PATH``, ``HOME``, ``TMPDIR``, ``LANG``,
+``PYTHONDONTWRITEBYTECODE``, then:
+
+* ``LEVATA_SERVER``: the referee, a gRPC target: ``unix:/run/levata/referee.sock``, a socket
+  serving only ``ArenaService`` (no admin service); a ``host:port`` when the tournament uses
+  an external ``--server`` without ``--entrant-socket`` (then the network is shared);
+* ``LEVATA_TOKEN``: its token (never on a command line: no ``--token``, no ``{token}``);
+* ``LEVATA_GAME``, ``LEVATA_SEED``: the game, and its seed for its own choices;
+* its manifest's ``env``.
+
+A ``grpc`` command may also name the referee with ``{server}``, ``{game}``, ``{seed}`` and
+``{name}`` placeholders in its arguments. With ``--sandbox none`` it runs as a plain process
+of the tournament's user (the same environment, plus the runner's).
+
+A reference bot is our own code: it runs unsandboxed, with its token in ``LEVATA_TOKEN``.
 
 >>> m = parse_manifest('name = "b"\\ncommand = "python3 b.py --fast"\\nmove_ms = 500', ".")
 >>> m["command"], m["protocol"], m["move_ms"], m["memory_mb"]
@@ -46,7 +69,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from levata.bots.credentials import TOKEN_ENV
 from levata.engine import BadConfig
+from levata.server.sandbox import NPROC, Sandbox
 
 __all__ = [
     "BotProcess",
@@ -108,6 +133,11 @@ def parse_manifest(text: str, base: str | Path) -> dict[str, Any]:
         raise BadConfig(f"manifest {name}: protocol must be json or grpc, not {protocol!r}")
     out: dict[str, Any] = {"name": name, "command": command, "protocol": protocol}
     workdir = Path(base) / str(data.get("workdir", "."))
+    if any("{token}" in a for a in command):
+        raise BadConfig(
+            f"manifest {name}: no {{token}} in the command (a command line is readable by"
+            " others): the token is in $LEVATA_TOKEN"
+        )
     out["workdir"] = str(workdir.resolve())
     for key, default in (
         ("move_ms", None),
@@ -174,27 +204,50 @@ def parse_entries(text: str, game: str, server: str | None) -> list[Entry]:
 
 # -- processes ---------------------------------------------------------------------------------
 
-#: Run as ``python -I -S -c LIMITS CPU_S MEM_MB ARGV...``: set the limits on itself, ask for a
-#: SIGTERM when the runner dies, then become the bot (``exec``). The limits are set in the
-#: bot's own process before its program starts, like a ``preexec_fn`` would, but without
+#: Run as ``python -I -S -c LIMITS CPU_S MEM_MB PARENT UID NPROC ARGV...``: set the limits on
+#: itself, drop to user and group ``UID`` if it is not -1 (no supplementary groups, no
+#: capabilities, ``no_new_privs``: a sandboxed entry, started as root inside its sandbox), ask
+#: for a SIGTERM when its parent dies, then become the bot (``exec``). The limits are set in
+#: the bot's own process before its program starts, like a ``preexec_fn`` would, but without
 #: forking a multi-threaded runner (the referee's gRPC threads make ``fork`` + Python code
-#: unsafe; ``subprocess`` without ``preexec_fn`` uses ``vfork``).
+#: unsafe; ``subprocess`` without ``preexec_fn`` uses ``vfork``). ``PARENT`` 0 skips the
+#: check that the parent still runs (in a sandbox the parent is the sandbox's own init).
 LIMITS = """
 import os, resource, signal, sys
-cpu, mem, parent = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+cpu, mem, parent, uid, nproc = map(int, sys.argv[1:6])
 if cpu > 0:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
 if mem > 0:
     resource.setrlimit(resource.RLIMIT_AS, (mem << 20, mem << 20))
+if nproc > 0:
+    resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+libc = None
 if sys.platform.startswith("linux"):
     import ctypes
     try:
-        ctypes.CDLL(None).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+        libc = ctypes.CDLL(None, use_errno=True)
     except (OSError, AttributeError):
         pass
-    if os.getppid() != parent:
+if uid >= 0:
+    try:
+        for cap in range(64):
+            libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP (ends at the last cap)
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)  # from root to another user: every capability goes
+        if libc.prctl(38, 1, 0, 0, 0) != 0 or os.getuid() != uid:  # PR_SET_NO_NEW_PRIVS
+            raise OSError("no_new_privs")
+    except (OSError, AttributeError) as exc:
+        print(f"cannot drop to user {uid}: {exc}", file=sys.stderr)
+        sys.exit(126)
+if libc is not None:
+    try:
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG (a user change clears it)
+    except AttributeError:
+        pass
+    if parent > 0 and os.getppid() != parent:
         sys.exit(143)  # the runner died before we could ask to follow it
-argv = sys.argv[4:]
+argv = sys.argv[6:]
 try:
     os.execvp(argv[0], argv)
 except OSError as exc:
@@ -204,17 +257,24 @@ except OSError as exc:
 
 
 def limited(
-    argv: list[str], cpu_seconds: int | None, memory_mb: int | None, parent: int | None = None
+    argv: list[str],
+    cpu_seconds: int | None,
+    memory_mb: int | None,
+    parent: int | None = None,
+    uid: int | None = None,
+    nproc: int = 0,
 ) -> list[str]:
     """``argv`` run under CPU-time (soft: SIGXCPU; hard, 5 s later: SIGKILL) and address-space
-    limits, ended with SIGTERM if the runner dies.
+    limits, ended with SIGTERM if its parent dies; as user ``uid`` (with at most ``nproc``
+    processes) when given.
 
-    >>> limited(["bot", "--fast"], 60, 512, parent=100)[-5:]
-    ['60', '512', '100', 'bot', '--fast']
+    >>> limited(["bot", "--fast"], 60, 512, parent=100)[-7:]
+    ['60', '512', '100', '-1', '0', 'bot', '--fast']
     """
     head = [sys.executable, "-I", "-S", "-c", LIMITS]
     parent = os.getpid() if parent is None else parent
-    return [*head, str(cpu_seconds or 0), str(memory_mb or 0), str(parent), *argv]
+    ids = [str(-1 if uid is None else uid), str(nproc)]
+    return [*head, str(cpu_seconds or 0), str(memory_mb or 0), str(parent), *ids, *argv]
 
 
 @dataclass
@@ -257,7 +317,14 @@ class BotProcess:
 def command_for(
     entry: Entry, game: str, server: str, token: str, seed: int, seat_name: str
 ) -> tuple[list[str], dict[str, str], str | None]:
-    """The argv, extra environment and working directory of an entry's process."""
+    """The argv, extra environment and working directory of an entry's process. The token
+    goes in the environment (``LEVATA_TOKEN``), never in argv.
+
+    >>> e = Entry("h", "bot", bot="heuristic")
+    >>> argv, env, _ = command_for(e, "whist", "127.0.0.1:1", "T0k", 5, "t.h")
+    >>> "T0k" in " ".join(argv), env
+    (False, {'LEVATA_TOKEN': 'T0k'})
+    """
     if entry.kind == "bot":
         argv = [
             sys.executable,
@@ -268,18 +335,17 @@ def command_for(
             game,
             "--server",
             server,
-            f"--token={token}",
             "--seed",
             str(seed),
             "--name",
             entry.name,
         ]
-        return argv, {}, None
+        return argv, {TOKEN_ENV: token}, None
     m = entry.manifest
-    values = {"server": server, "token": token, "game": game, "seed": str(seed), "name": seat_name}
+    values = {"server": server, "game": game, "seed": str(seed), "name": seat_name}
     env = {
         "LEVATA_SERVER": server,
-        "LEVATA_TOKEN": token,
+        TOKEN_ENV: token,
         "LEVATA_GAME": game,
         "LEVATA_SEED": str(seed),
         **m.get("env", {}),
@@ -294,7 +360,6 @@ def command_for(
             "bridge",
             "--server",
             server,
-            f"--token={token}",
             "--name",
             entry.name,
             "--quiet",
@@ -311,26 +376,54 @@ def _fill(arg: str, values: dict[str, str]) -> str:
 
 
 def launch(
-    entry: Entry, game: str, server: str, token: str, seed: int, seat_name: str, log: Path
+    entry: Entry,
+    game: str,
+    server: str,
+    token: str,
+    seed: int,
+    seat_name: str,
+    log: Path,
+    sandbox: Sandbox | None = None,
+    slot: int = 0,
 ) -> BotProcess:
-    """Start an entry's process; its stdout is discarded and its stderr goes to ``log``."""
+    """Start an entry's process; its stdout is discarded and its stderr goes to ``log``
+    (opened here, owner-only). A manifest entry runs in ``sandbox`` (as its slot's user) when
+    one is given, else as a plain process; a reference bot always runs as a plain process."""
     argv, extra_env, cwd = command_for(entry, game, server, token, seed, seat_name)
-    log.parent.mkdir(parents=True, exist_ok=True)
+    log.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     m = entry.manifest
+    manifest = entry.kind == "manifest"
+    boxed = manifest and sandbox is not None
     shown = " ".join(shlex.quote(a.replace(token, "***")) for a in argv)
-    if entry.kind == "manifest":
+    if manifest:
         shown += f" (cpu {m.get('cpu_seconds')} s, memory {m.get('memory_mb')} MB)"
-        argv = limited(argv, m.get("cpu_seconds"), m.get("memory_mb"))
-    with log.open("ab") as err:
+        uid = sandbox.uid(slot) if sandbox is not None else None
+        parent = 0 if boxed else None
+        nproc = NPROC if uid is not None else 0
+        argv = limited(argv, m.get("cpu_seconds"), m.get("memory_mb"), parent, uid, nproc)
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    with os.fdopen(fd, "ab") as err:
         err.write(f"== {shown}\n".encode())
-        err.flush()
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE if entry.kind == "bot" else subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-            cwd=cwd,
-            env={**os.environ, **extra_env},
-            start_new_session=True,  # the terminal's Ctrl-C is the runner's to handle
-        )
+        stdin = subprocess.PIPE if entry.kind == "bot" else subprocess.DEVNULL
+        if boxed:
+            assert sandbox is not None
+            where = f"user {sandbox.uid(slot)}" if sandbox.uid(slot) is not None else "our user"
+            net = "shared network" if sandbox.share_net else "no network"
+            tmp_mb = m.get("memory_mb") or 0  # /tmp is memory: as much as the process may use
+            brief = ["$LIMITS" if a == LIMITS else a for a in argv]  # the script is above
+            err.write(f"== sandboxed (bwrap, {where}, {net}):\n".encode())
+            err.write(f"   {sandbox.shown(brief, extra_env, cwd, slot, tmp_mb)}\n".encode())
+            err.flush()
+            proc = sandbox.spawn(argv, extra_env, cwd, slot, stdin, err, tmp_mb)
+        else:
+            err.flush()
+            proc = subprocess.Popen(
+                argv,
+                stdin=stdin,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                cwd=cwd,
+                env={**os.environ, **extra_env},
+                start_new_session=True,  # the terminal's Ctrl-C is the runner's to handle
+            )
     return BotProcess(entry, seat_name, proc, log, proc.stdin)

@@ -1,6 +1,6 @@
 """The process a tournament runs one reference bot in: one gRPC connection, every match.
 
-    python -m levata.server.tourney_host KIND --game G --server ADDR --token=T --seed S
+    LEVATA_TOKEN=T python -m levata.server.tourney_host KIND --game G --server ADDR --seed S
 
 It is ``levata bot run`` (the same SDK, the same ``make_bot``) with one difference that makes
 a tournament reproducible: the bot of each match is seeded from the tournament's *schedule
@@ -14,7 +14,8 @@ uninterrupted one. The runner writes one line per match it creates on this proce
 and the bot of that match is ``make_bot(KIND, game, seed=derive(S, LABEL, seat))``. The label
 is read when the bot first has to act (the line follows ``CreateMatch`` by a millisecond); a
 match never labelled within ``--label-wait`` seconds falls back to its match id. End of stdin
-(the runner finished, or died) ends the process.
+(the runner finished, or died) ends the process. Its token comes from ``$LEVATA_TOKEN``, never
+from the command line (which any local user can read).
 
 Like every bot process it imports the engine, the bots and the protocol stubs, never the
 rest of the server.
@@ -34,6 +35,7 @@ from typing import TextIO
 import grpc
 
 from levata.bots.base import Bot, make_bot
+from levata.bots.credentials import bot_token
 from levata.bots.sdk import BotClient
 from levata.engine import Action, BadConfig, SeatView
 from levata.engine.seeds import derive
@@ -112,7 +114,6 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("kind", help="bot kind (anything levata.bots.make_bot accepts)")
     p.add_argument("--game", required=True)
     p.add_argument("--server", required=True, help="referee HOST:PORT")
-    p.add_argument("--token", required=True)
     p.add_argument("--seed", type=int, default=0, help="this entry's seed")
     p.add_argument("--name", default="", help="display name")
     p.add_argument("--label-wait", type=float, default=30.0, help="seconds to wait for a label")
@@ -124,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     try:
         make_bot(args.kind, args.game)
+        token = bot_token(None)
     except BadConfig as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -133,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
             args.kind, game, seat, match_id, args.seed, book, args.label_wait
         ),
         args.server,
-        args.token,
+        token,
         args.name or args.kind,
         (args.game,),
     )

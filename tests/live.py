@@ -8,6 +8,7 @@ processes, and :class:`RawBot` speaks the wire protocol by hand to misbehave on 
 from __future__ import annotations
 
 import asyncio
+import os
 import queue
 import subprocess
 import sys
@@ -31,6 +32,23 @@ QUICK_OPTIONS: dict[str, dict[str, str]] = {
 }
 
 
+class AdminAuth(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):
+    """Adds ``authorization: Bearer TOKEN`` to every call, as an operator's client does."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def _with_token(self, details: Any) -> Any:
+        metadata = [*(details.metadata or ()), ("authorization", f"Bearer {self.token}")]
+        return details._replace(metadata=metadata)
+
+    def intercept_unary_unary(self, continuation, client_call_details, request):
+        return continuation(self._with_token(client_call_details), request)
+
+    def intercept_unary_stream(self, continuation, client_call_details, request):
+        return continuation(self._with_token(client_call_details), request)
+
+
 class LiveServer:
     """A referee serving on 127.0.0.1 in a background thread."""
 
@@ -43,17 +61,24 @@ class LiveServer:
             start_server(self.store, port=0, policy=policy, **kwargs)
         )
         self.address = f"127.0.0.1:{self.arena.port}"
-        self.channel = grpc.insecure_channel(self.address)
+        self.tokens: dict[str, str] = {}  # bot name -> token, as issued here
+        self.admin_token = self.arena.admin_token
+        self.channel = grpc.intercept_channel(
+            grpc.insecure_channel(self.address), AdminAuth(self.admin_token)
+        )
         self.admin = admin_pb2_grpc.AdminServiceStub(self.channel)
 
     def run(self, coro: Any, timeout: float = 30) -> Any:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     def add_bot(self, name: str) -> str:
+        """Register ``name`` (as RegisterBot does) and return its token."""
+
         async def add() -> str:
             return self.arena.add_bot(name)
 
-        return self.run(add())
+        self.tokens[name] = self.run(add())
+        return self.tokens[name]
 
     def create(
         self,
@@ -116,7 +141,6 @@ def bot_process(
         game,
         "--server",
         server.address,
-        f"--token={token}",
         "--seed",
         str(seed),
         "--matches",
@@ -124,8 +148,16 @@ def bot_process(
         "--quiet",
     ]
     return subprocess.Popen(
-        cmd, stdout=subprocess.DEVNULL, stderr=log.open("wb") if log else subprocess.DEVNULL
+        cmd,
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("wb") if log else subprocess.DEVNULL,
+        env=bot_env(token),
     )
+
+
+def bot_env(token: str) -> dict[str, str]:
+    """The environment of a bot process: ours, plus its token (never on the command line)."""
+    return {**os.environ, "LEVATA_TOKEN": token}
 
 
 class RawBot:
@@ -138,6 +170,7 @@ class RawBot:
         resume_token: str = "",
         last_seen: dict[str, int] | None = None,
         channel_options: list[tuple[str, Any]] | None = None,
+        batch_events: bool = False,
     ) -> None:
         address = server.address if isinstance(server, LiveServer) else server
         self.channel = grpc.insecure_channel(address, options=channel_options or [])
@@ -150,6 +183,7 @@ class RawBot:
                     protocol_version="1",
                     resume_token=resume_token,
                     last_seen=last_seen or {},
+                    batch_events=batch_events,
                 )
             )
         )
@@ -211,3 +245,139 @@ class RawBot:
         self.outgoing.put(None)
         self.call.cancel()
         self.channel.close()
+
+
+class ServeProcess:
+    """``levata serve`` as a process of its own on a free loopback port, with an admin client.
+
+    The admin token is the one ``serve`` writes beside its database; nothing secret is on a
+    command line. ``prefix`` runs the server under another program (``prlimit`` ...)."""
+
+    def __init__(
+        self,
+        tmp: Path,
+        *args: str,
+        prefix: tuple[str, ...] = (),
+        db: Path | None = None,
+        port: int = 0,
+        token_file: Path | None = None,
+        wait_serving: bool = True,
+    ) -> None:
+        import socket
+
+        if not port:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+        self.port = port
+        self.db = db or tmp / "serve.db"
+        self.token_file = token_file or self.db.with_name(self.db.name + ".admin-token")
+        self.log = tmp / f"serve-{self.port}-{time.monotonic_ns()}.log"
+        cmd = [*prefix, sys.executable, "-m", "levata.server.cli", "serve"]
+        cmd += ["--port", str(self.port), "--db", str(self.db), *args]
+        if token_file is not None:
+            cmd += ["--admin-token-file", str(token_file)]
+        self.proc = subprocess.Popen(cmd, stdout=self.log.open("wb"), stderr=subprocess.STDOUT)
+        self.address = f"127.0.0.1:{self.port}"
+        end = time.monotonic() + 60
+        while not (self._serving() if wait_serving else self.health() is not None):
+            if self.proc.poll() is not None or time.monotonic() > end:
+                raise RuntimeError(f"levata serve did not start: {self.log.read_text()}")
+            time.sleep(0.1)
+        self.admin_token = self.token_file.read_text().strip()
+        self.channel = grpc.intercept_channel(
+            grpc.insecure_channel(self.address), AdminAuth(self.admin_token)
+        )
+        self.admin = admin_pb2_grpc.AdminServiceStub(self.channel)
+
+    def _serving(self) -> bool:
+        from grpc_health.v1 import health_pb2
+
+        return self.health() == health_pb2.HealthCheckResponse.SERVING
+
+    def health(self) -> int | None:
+        """The health status the referee reports, ``None`` while it does not answer (or
+        has not written its admin token yet)."""
+        if not self.token_file.exists() or not self.token_file.read_text().strip():
+            return None
+        from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+        with grpc.insecure_channel(f"127.0.0.1:{self.port}") as ch:
+            try:
+                return (
+                    health_pb2_grpc.HealthStub(ch)
+                    .Check(health_pb2.HealthCheckRequest(), timeout=2)
+                    .status
+                )
+            except grpc.RpcError:
+                return None
+
+    def output(self) -> str:
+        """What the referee printed so far."""
+        return self.log.read_text(errors="replace")
+
+    def register(self, name: str, rotate: bool = False) -> str:
+        req = admin_pb2.RegisterBotRequest(name=name, rotate=rotate)
+        return self.admin.RegisterBot(req, timeout=10).token
+
+    def create(
+        self, game: str, seat_bots: list[str], seed: int = 1, options: dict[str, str] | None = None,
+        **policy: int,
+    ) -> str:  # fmt: skip
+        req = admin_pb2.CreateMatchRequest(
+            game=game,
+            players=len(seat_bots),
+            seat_bots=seat_bots,
+            seed=seed,
+            options=QUICK_OPTIONS.get(game, {}) if options is None else options,
+            policy=arena_pb2.MatchPolicy(**policy),
+        )
+        return self.admin.CreateMatch(req, timeout=10).match.match_id
+
+    def info(self, match_id: str) -> admin_pb2.MatchInfo:
+        return self.admin.GetMatch(admin_pb2.GetMatchRequest(match_id=match_id), timeout=10).match
+
+    def wait(self, match_id: str, timeout: float = 120) -> admin_pb2.MatchInfo:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            info = self.info(match_id)
+            if info.status in (admin_pb2.MATCH_STATUS_FINISHED, admin_pb2.MATCH_STATUS_ABORTED):
+                return info
+            time.sleep(0.05)
+        raise AssertionError(f"match {match_id} did not end in {timeout} s")
+
+    def retrying(self, call: Any, timeout: float = 60) -> Any:
+        """``call()``, retried while the referee refuses connections (UNAVAILABLE)."""
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                return call()
+            except grpc.RpcError as exc:
+                if exc.code() != grpc.StatusCode.UNAVAILABLE or time.monotonic() > end:
+                    raise
+                time.sleep(0.2)
+
+    def register_retrying(self, name: str) -> str:
+        return self.retrying(lambda: self.register(name))
+
+    def create_retrying(self, game: str, seat_bots: list[str], **kw: Any) -> str:
+        return self.retrying(lambda: self.create(game, seat_bots, **kw))
+
+    def rss_kb(self) -> int:
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
+
+    def open_files(self) -> int:
+        return len(list(Path(f"/proc/{self.proc.pid}/fd").iterdir()))
+
+    def stop(self) -> None:
+        self.channel.close()
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()

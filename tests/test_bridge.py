@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from live import LiveServer, bot_process
+from live import LiveServer, bot_env, bot_process
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAM = ROOT / "examples" / "json" / "first_legal.py"
@@ -25,7 +25,6 @@ def test_bridged_program_plays_a_full_match(tmp_path):
                 "bridge",
                 "--server",
                 server.address,
-                f"--token={tokens[0]}",
                 "--matches",
                 "1",
                 "--",
@@ -35,6 +34,7 @@ def test_bridged_program_plays_a_full_match(tmp_path):
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            env=bot_env(tokens[0]),
         )
         others = [
             bot_process("random", "whist", server, t, seed=i) for i, t in enumerate(tokens[1:])
@@ -61,9 +61,10 @@ def test_bridged_program_plays_a_full_match(tmp_path):
 
 def test_bridge_needs_a_program():
     run = subprocess.run(
-        [sys.executable, "-m", "levata.bots", "bridge", "--token", "t"],
+        [sys.executable, "-m", "levata.bots", "bridge"],
         capture_output=True,
         text=True,
         timeout=30,
+        env=bot_env("t"),
     )
     assert run.returncode == 2 and "program" in run.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -106,56 +107,61 @@ def test_match_is_refereed_over_grpc_with_bot_processes(tmp_path):
 
 
 def test_match_against_a_running_server(tmp_path):
+    """``serve`` makes an owner-only admin token file; ``match --server`` needs that token."""
+    import os
     import socket
+    import stat
     import time
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    db = tmp_path / "s.db"
     serve = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "levata.server.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            str(tmp_path / "s.db"),
-            "--admin-token",
-            "sesame",
-        ],
+        [sys.executable, "-m", "levata.server.cli", "serve", "--port", str(port), "--db", str(db)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    token_file = tmp_path / "s.db.admin-token"
     try:
-        time.sleep(1.5)
+        end = time.monotonic() + 30
+        while not (token_file.exists() and token_file.read_text().strip()):
+            assert time.monotonic() < end and serve.poll() is None, "serve did not start"
+            time.sleep(0.1)
+        assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+        token = token_file.read_text().strip()
+        assert token not in Path(f"/proc/{serve.pid}/cmdline").read_text()
+        time.sleep(0.5)
+        where = ("--server", f"127.0.0.1:{port}")
         run = levata(
-            "match",
-            "--game",
-            "macao",
-            "--bots",
-            "heuristic,random",
-            "--server",
-            f"127.0.0.1:{port}",
-            "--admin-token",
-            "sesame",
-            "-q",
-        )
+            "match", "--game", "macao", "--bots", "heuristic,random", *where,
+            "--admin-token-file", str(token_file), "-q",
+        )  # fmt: skip
         assert run.returncode == 0, run.stderr
         assert "Macao, refereed over gRPC" in run.stdout
-        denied = levata(
-            "match",
-            "--game",
-            "macao",
-            "--bots",
-            "random,random",
-            "--server",
-            f"127.0.0.1:{port}",
-            "-q",
-        )
+        via_env = subprocess.run(
+            [sys.executable, "-m", "levata.server.cli", "match", "--game", "macao",
+             "--bots", "random,random", *where, "-q"],
+            capture_output=True, text=True, timeout=120,
+            env={**os.environ, "LEVATA_ADMIN_TOKEN": token},
+        )  # fmt: skip
+        assert via_env.returncode == 0, via_env.stderr
+        env = {k: v for k, v in os.environ.items() if k != "LEVATA_ADMIN_TOKEN"}
+        denied = subprocess.run(
+            [sys.executable, "-m", "levata.server.cli", "match", "--game", "macao",
+             "--bots", "random,random", *where, "-q"],
+            capture_output=True, text=True, timeout=60, env=env,
+        )  # fmt: skip
         assert denied.returncode == 2 and "admin token" in denied.stderr
+        wrong = subprocess.run(
+            [sys.executable, "-m", "levata.server.cli", "match", "--game", "macao",
+             "--bots", "random,random", *where, "-q"],
+            capture_output=True, text=True, timeout=60,
+            env={**env, "LEVATA_ADMIN_TOKEN": "guess"},
+        )  # fmt: skip
+        assert wrong.returncode == 2 and "admin token required" in wrong.stderr
+        assert "Traceback" not in denied.stderr + wrong.stderr
     finally:
         serve.terminate()
         serve.wait(timeout=10)

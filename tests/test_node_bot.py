@@ -16,7 +16,7 @@ import pytest
 
 from levata.engine import all_games
 
-from live import LiveServer, bot_process
+from live import LiveServer, bot_env, bot_process
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_BOT = ROOT / "examples" / "node" / "bot.js"
@@ -40,7 +40,6 @@ def test_node_bot_completes_a_match(tmp_path, game):
                 str(NODE_BOT),
                 "--server",
                 server.address,
-                f"--token={tokens[0]}",
                 "--matches",
                 "1",
                 "--seed",
@@ -49,6 +48,7 @@ def test_node_bot_completes_a_match(tmp_path, game):
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            env=bot_env(tokens[0]),
         )
         pys = [bot_process("random", game, server, t, seed=i) for i, t in enumerate(tokens[1:])]
         match_id = server.create(game, names, seed=3)
@@ -73,10 +73,11 @@ def test_node_bot_rejects_a_bad_token(tmp_path):
     server = LiveServer(tmp_path / "node.db")
     try:
         run = subprocess.run(
-            ["node", str(NODE_BOT), "--server", server.address, "--token", "wrong"],
+            ["node", str(NODE_BOT), "--server", server.address],
             capture_output=True,
             text=True,
             timeout=30,
+            env=bot_env("wrong"),
         )
         assert run.returncode == 3 and "token" in run.stderr
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import threading
 import time
 
 import grpc
@@ -289,8 +290,46 @@ def test_resume_with_token_gets_missed_events_and_pending_request(server):
     back.close()
 
 
+def test_batched_events_ride_in_requests_and_a_waiting_seat_is_told_soon(server):
+    """A seat that asked for batched events gets them inside its requests; while another
+    seat thinks, what it has not been told yet comes as MatchEvents within the batch lag."""
+    batcher = RawBot(server, server.add_bot("batcher"), batch_events=True)
+    staller = RawBot(server, server.add_bot("staller"))
+    batcher.next("welcome")
+    staller.next("welcome")
+    match_id = server.create(
+        "whist", ["batcher", "staller", "staller"], options={"deal_size": "2"}, move_ms=8_000
+    )
+    stalled = threading.Event()
+    stalled_at: list[float] = []
+
+    def stall() -> None:  # take the first request and sit on it
+        staller.next("request", timeout=30)
+        stalled_at.append(time.monotonic())
+        stalled.set()
+
+    threading.Thread(target=stall, daemon=True).start()
+    told = asked = 0
+    while not stalled.is_set() or not told:
+        msg = batcher.incoming.get(timeout=30)
+        assert msg is not None and not isinstance(msg, grpc.RpcError), msg
+        kind = msg.WhichOneof("message")
+        if kind == "request":
+            assert msg.request.events, "a batching seat's request carries its news"
+            batcher.reply(msg.request, index=0)
+            asked += 1
+        elif kind == "event":
+            told += 1
+    late = time.monotonic() - stalled_at[0]
+    assert asked, "the batching seat was never asked"
+    assert late < 4.0, f"the waiting seat heard nothing for {late:.1f} s"
+    assert list(server.info(match_id).strikes) == [0, 0, 0]
+    batcher.close()
+    staller.close()
+
+
 def _token_of(server: LiveServer, bot: str) -> str:
-    return next(t for t, b in server.arena.tokens.items() if b == bot)
+    return server.tokens[bot]
 
 
 def test_health_and_reflection(server):

@@ -204,6 +204,7 @@ def test_manifest_fields_and_defaults(tmp_path):
         ('name = "x"\ncommand = "x"\nprotocol = "carrier-pigeon"', "protocol must be"),
         ('name = "x"\ncommand = "x"\ncpu_seconds = -1', "cpu_seconds must be"),
         ('name = "x"\ncommand = "x"\ncolour = "red"', "unknown field(s): colour"),
+        ('name = "x"\ncommand = "bot --token={token}"', "no {token} in the command"),
     ],
 )
 def test_bad_manifests_are_one_clear_error(text, message, tmp_path):

@@ -7,6 +7,7 @@ on purpose; the HTML report is opened in headless Chromium.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from levata.server.sandbox import Sandbox
 from levata.server.store import Store
 from levata.server.tourney_bots import Entry, launch, parse_manifest
 from levata.server.tourney_store import TourneyStore
@@ -30,8 +32,16 @@ from live import LiveServer, bot_process
 CLI = [sys.executable, "-m", "levata.server.cli"]
 
 
-def levata(*args: object, timeout: float = 180) -> subprocess.CompletedProcess[str]:
-    run = subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, timeout=timeout)
+def levata(
+    *args: object, timeout: float = 180, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    run = subprocess.run(
+        [*CLI, *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **env} if env else None,
+    )
     assert "Traceback" not in run.stderr, run.stderr
     return run
 
@@ -145,9 +155,13 @@ def standings_text(run: subprocess.CompletedProcess[str]) -> list[str]:
 # -- competition mode: manifests, limits, logs, a crashing bot ----------------------------------
 
 CRASHY = """
-import json, resource, sys
+import hashlib, json, os, resource, sys
 cpu, mem = resource.getrlimit(resource.RLIMIT_CPU), resource.getrlimit(resource.RLIMIT_AS)
 print(f"limits cpu={cpu} as={mem}", file=sys.stderr, flush=True)
+token = os.environ["LEVATA_TOKEN"]
+print("token sha256", hashlib.sha256(token.encode()).hexdigest(), file=sys.stderr, flush=True)
+parent = open(f"/proc/{os.getppid()}/cmdline").read()
+print(f"token in the bridge's command line: {token in parent}", file=sys.stderr, flush=True)
 for n, line in enumerate(sys.stdin):
     if n == int(sys.argv[1]):
         print("crashing on purpose", file=sys.stderr, flush=True)
@@ -226,26 +240,42 @@ def test_a_crashing_bot_forfeits_and_the_tournament_goes_on(tmp_path):
     log = (logs / "crashy.log").read_text()
     assert "limits cpu=(7, 12) as=(1073741824, 1073741824)" in log  # set in its own process
     assert "crashing on purpose" in log and "the bridged program exited" in log
-    assert "--token=***" in log  # the command is logged, its secret is not
+    # Its token came through its environment; it is in no command line and no log.
+    issued = store.bots()
+    assert f"token sha256 {issued[f'{tid}/crashy']}" in log
+    assert "token in the bridge's command line: False" in log
+    for name in ("crashy", "heuristic"):
+        words = re.findall(r"[A-Za-z0-9_\-]{20,}", (logs / f"{name}.log").read_text())
+        hashed = {hashlib.sha256(w.encode()).hexdigest() for w in words}
+        assert not hashed & set(issued.values()), name
     assert (logs / "heuristic.log").exists()
 
 
+@pytest.mark.parametrize("sandboxed", [False, True], ids=["plain", "bwrap"])
 @pytest.mark.parametrize(
     ("limit", "program", "expect"),
     [
-        ("cpu_seconds = 1", "while True: pass", -signal.SIGXCPU),
-        ("memory_mb = 100", "x = bytearray(400 * 1024 * 1024)", 1),
+        ("cpu_seconds = 1", "while True: pass", signal.SIGXCPU),
+        ("memory_mb = 100", "x = bytearray(400 * 1024 * 1024)", 0),
     ],
 )
-def test_submitted_bots_run_under_cpu_and_memory_limits(tmp_path, limit, program, expect):
+def test_submitted_bots_run_under_cpu_and_memory_limits(
+    tmp_path, limit, program, expect, sandboxed
+):
+    if sandboxed and shutil.which("bwrap") is None:
+        pytest.skip("needs bubblewrap")
     m = parse_manifest(
         f'name = "greedy"\ncommand = ["python3", "-c", "{program}"]\nprotocol = "grpc"\n{limit}',
         tmp_path,
     )
     log = tmp_path / "greedy.log"
-    bot = launch(Entry("greedy", "manifest", manifest=m), "whist", "127.0.0.1:1", "T", 1, "g", log)
-    assert bot.proc.wait(timeout=30) in (expect, -signal.SIGKILL)
-    if expect == 1:
+    entry = Entry("greedy", "manifest", manifest=m)
+    box = Sandbox() if sandboxed else None
+    bot = launch(entry, "whist", "127.0.0.1:1", "T", 1, "g", log, box)
+    # Killed by a signal: -SIG from a plain process, 128 + SIG from bwrap, which passes it on.
+    killed = {128 + s if sandboxed else -s for s in (expect, signal.SIGKILL)}
+    assert bot.proc.wait(timeout=30) in (killed if expect else {1})
+    if not expect:
         assert "MemoryError" in log.read_text()
 
 
@@ -280,6 +310,7 @@ def test_tournament_on_a_running_referee_with_connected_bots(tmp_path):
         run = levata(
             "tournament", "--game", "whist", "--bots", "heuristic,@alice,@bob", "--deals", "1",
             "-o", "deal_size=2", "--server", server.address, "--db", db, "--parallel", "6",
+            env={"LEVATA_ADMIN_TOKEN": server.admin_token},
         )  # fmt: skip
         assert run.returncode == 0, run.stderr
         for p in procs:

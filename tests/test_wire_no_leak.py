@@ -55,10 +55,22 @@ def entitlement_timeline(server: LiveServer, match_id: str):
     return by_seq, by_version, audiences
 
 
-def cards_in(msg: arena_pb2.PlayResponse) -> list:
+def events_in(msg: arena_pb2.PlayResponse) -> list:
+    """The match events a message carries: a MatchEvent's one, or a batch inside a request
+    or a match end (``Hello.batch_events``)."""
     kind = msg.WhichOneof("message")
     if kind == "event":
-        return [card_from_pb(c) for c in msg.event.event.cards]
+        return [msg.event.event]
+    if kind == "request":
+        return list(msg.request.events)
+    if kind == "match_end":
+        return list(msg.match_end.events)
+    return []
+
+
+def cards_in(msg: arena_pb2.PlayResponse) -> list:
+    """The cards a message names outside its events (those are checked one by one)."""
+    kind = msg.WhichOneof("message")
     if kind == "request":
         v = msg.request.view
         cards = list(v.hand) + [c for z in v.zones for c in z.cards]
@@ -96,7 +108,23 @@ def test_the_check_catches_a_leaking_referee(tmp_path, monkeypatch):
         check_wire(tmp_path, "whist")
 
 
+def test_the_check_catches_a_batch_with_another_seats_event(tmp_path, monkeypatch):
+    """Make batched events include every seat's private ones: the check must fail."""
+    import levata.server.referee as referee
+
+    def leaky(self, i):
+        seat = self.seats[i]
+        evs = [self._event_message(e).event.event for e in self.state.events(seat.sent_seq + 1)]
+        seat.sent_seq, seat.unsent_since = self.state.event_count() - 1, None
+        return evs
+
+    monkeypatch.setattr(referee.Referee, "_take_events", leaky)
+    with pytest.raises(AssertionError, match="private event"):
+        check_wire(tmp_path, "whist")
+
+
 def check_wire(tmp_path, name: str) -> None:
+    """Every seat but the last asks for batched events, the last for a stream of them."""
     server = LiveServer(tmp_path / "wire.db")
     try:
         spec = game(name)
@@ -113,6 +141,7 @@ def check_wire(tmp_path, name: str) -> None:
                     token,
                     max_matches=1,
                     on_message=received[seat].append,
+                    batch_events=seat < players - 1,
                 )
             )
         futures = [asyncio.run_coroutine_threadsafe(c.run(), server.loop) for c in clients]
@@ -125,13 +154,18 @@ def check_wire(tmp_path, name: str) -> None:
         checked = 0
         for seat, messages in enumerate(received):
             assert any(m.WhichOneof("message") == "match_end" for m in messages)
+            got = []
             for msg in messages:
                 kind = msg.WhichOneof("message")
+                for ev in events_in(msg):
+                    aud = audiences[ev.seq]
+                    assert aud is None or seat in aud, f"seat {seat} got private event {ev.seq}"
+                    known = by_seq[ev.seq][seat]
+                    leaked = [str(c) for c in map(card_from_pb, ev.cards) if c not in known]
+                    assert not leaked, f"seat {seat} was sent {leaked} in event {ev.seq} of {name}"
+                    got.append(ev.seq)
                 if kind == "event":
-                    seq = msg.event.event.seq
-                    aud = audiences[seq]
-                    assert aud is None or seat in aud, f"seat {seat} got private event {seq}"
-                    allowed = by_seq[seq][seat]
+                    allowed = frozenset()  # its cards were checked above
                 elif kind == "request":
                     allowed = by_version[msg.request.state_version][seat]
                 elif kind == "applied":
@@ -141,6 +175,14 @@ def check_wire(tmp_path, name: str) -> None:
                 leaked = [str(c) for c in cards_in(msg) if c not in allowed]
                 assert not leaked, f"seat {seat} was sent {leaked} in a {kind} of {name}"
                 checked += 1
+            mine = [q for q, aud in sorted(audiences.items()) if aud is None or seat in aud]
+            assert got == mine, f"seat {seat} did not get each of its events once, in order"
+        assert sum(
+            len(m.request.events) for m in received[0] if m.WhichOneof("message") == "request"
+        ), "the batching seat got no events inside its requests"
+        assert not any(
+            m.request.events for m in received[-1] if m.WhichOneof("message") == "request"
+        )
         assert checked > 20
     finally:
         server.stop()

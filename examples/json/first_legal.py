@@ -1,6 +1,6 @@
 """A bot in plain Python with no levata import: the JSON-lines bridge protocol.
 
-Run it with:  levata bot bridge --server HOST:PORT --token T -- python3 first_legal.py
+Run it with:  LEVATA_TOKEN=T levata bot bridge --server HOST:PORT -- python3 first_legal.py
 
 Each input line is a DecisionRequest (protobuf JSON mapping, lowerCamelCase names); each
 output line is a reply. It plays the highest-numbered bid, else the first legal card play,

@@ -3,9 +3,12 @@
 // and plays every match it is seated in by picking one of the legal actions the referee
 // lists. It knows no rules: the referee's DecisionRequest.legal list is all it needs.
 //
-//   node bot.js --server HOST:PORT --token TOKEN [--name NAME] [--seed N]
-//               [--policy random|first] [--tls-ca FILE] [--proto DIR] [--connect-timeout MS]
+//   LEVATA_TOKEN=TOKEN node bot.js --server HOST:PORT [--name NAME] [--seed N]
+//               [--token-file FILE] [--policy random|first] [--tls-ca FILE] [--proto DIR] [--connect-timeout MS]
 //   node bot.js --check-protos [--proto DIR]      (offline self-check, used by `npm test`)
+//
+// The token comes from $LEVATA_TOKEN or --token-file, never from the command line (which
+// every local user can read).
 //
 // Exit status: 0 when the server ends the stream cleanly or on SIGINT/SIGTERM; 1 when the
 // server cannot be reached or the stream fails; 2 on bad usage; 3 when the token is rejected.
@@ -18,7 +21,7 @@ const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
 const PROTOCOL_VERSION = '1';
-const USAGE = 'usage: node bot.js --server HOST:PORT --token TOKEN [--name NAME] [--seed N]\n' +
+const USAGE = 'usage: LEVATA_TOKEN=TOKEN node bot.js --server HOST:PORT [--token-file FILE] [--name NAME] [--seed N]\n' +
   '                   [--policy random|first] [--tls-ca FILE] [--proto DIR] [--connect-timeout MS] [--matches N]\n' +
   '       node bot.js --check-protos [--proto DIR]';
 
@@ -34,7 +37,7 @@ function parseCommandLine() {
     ({ values } = parseArgs({
       options: {
         server: { type: 'string' },
-        token: { type: 'string' },
+        'token-file': { type: 'string' },
         name: { type: 'string', default: 'node-bot' },
         seed: { type: 'string', default: '1' },
         policy: { type: 'string', default: 'random' },
@@ -50,11 +53,29 @@ function parseCommandLine() {
     die(2, `${err.message}\n${USAGE}`);
   }
   if (values.help) { process.stdout.write(USAGE + '\n'); process.exit(0); }
-  if (!values['check-protos'] && (!values.server || !values.token)) die(2, `--server and --token are required\n${USAGE}`);
+  if (!values['check-protos']) {
+    if (!values.server) die(2, `--server is required\n${USAGE}`);
+    values.token = readToken(values['token-file']);
+  }
   if (!Object.hasOwn(POLICIES, values.policy)) die(2, `unknown --policy ${values.policy} (${Object.keys(POLICIES).join('|')})`);
   if (!/^-?\d+$/.test(values.seed)) die(2, `--seed must be an integer, got ${values.seed}`);
   if (!/^\d+$/.test(values.matches)) die(2, `--matches must be a count, got ${values.matches}`);
   return values;
+}
+
+// The bot's token: --token-file (owner-only, like an ssh key) or $LEVATA_TOKEN.
+function readToken(file) {
+  if (file) {
+    let st;
+    try { st = fs.statSync(file); } catch (err) { die(2, `cannot read ${file}: ${err.code}`); }
+    if (st.mode & 0o077) die(2, `${file} is readable by others: chmod 600 ${file}`);
+    const token = fs.readFileSync(file, 'utf8').trim();
+    if (!token) die(2, `${file} is empty`);
+    return token;
+  }
+  const token = (process.env.LEVATA_TOKEN || '').trim();
+  if (!token) die(2, `no token: set LEVATA_TOKEN or pass --token-file FILE\n${USAGE}`);
+  return token;
 }
 
 // ---- protocol definitions, loaded from the .proto files at runtime ----------------------

@@ -21,6 +21,7 @@ class ReplyErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     REPLY_ERROR_CODE_WRONG_SEAT: _ClassVar[ReplyErrorCode]
     REPLY_ERROR_CODE_ILLEGAL_ACTION: _ClassVar[ReplyErrorCode]
     REPLY_ERROR_CODE_PROTOCOL: _ClassVar[ReplyErrorCode]
+    REPLY_ERROR_CODE_SUSPENDED: _ClassVar[ReplyErrorCode]
 REPLY_ERROR_CODE_UNSPECIFIED: ReplyErrorCode
 REPLY_ERROR_CODE_MALFORMED: ReplyErrorCode
 REPLY_ERROR_CODE_UNKNOWN_MATCH: ReplyErrorCode
@@ -29,6 +30,7 @@ REPLY_ERROR_CODE_STALE_VERSION: ReplyErrorCode
 REPLY_ERROR_CODE_WRONG_SEAT: ReplyErrorCode
 REPLY_ERROR_CODE_ILLEGAL_ACTION: ReplyErrorCode
 REPLY_ERROR_CODE_PROTOCOL: ReplyErrorCode
+REPLY_ERROR_CODE_SUSPENDED: ReplyErrorCode
 
 class PlayRequest(_message.Message):
     __slots__ = ("hello", "reply")

@@ -1,0 +1,569 @@
+"""Entrants are isolated: a submitted bot cannot reach the admin service, another entry's
+environment, files or command line, or anything but its referee, and the standings do not
+notice that it tried.
+
+Nothing is mocked: ``levata tournament`` and ``levata serve`` run as processes, the entries
+are real processes in real bubblewrap sandboxes, and the hostile entry is a Python program
+that tries each escape and writes what happened to its stderr log (``PROBE {json}`` lines),
+while the test checks the other side too: its TCP listener counts connections, the referee's
+records hold the tokens' digests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from levata.bots.credentials import write_secret
+from levata.server.app import start_entrant_server
+from levata.server.sandbox import Sandbox
+from levata.server.store import Store
+from levata.server.tourney_bots import Entry, launch, parse_manifest
+from levata.server.tourney_store import TourneyStore
+from levata.v1 import admin_pb2, admin_pb2_grpc
+
+from live import LiveServer, bot_process
+
+CLI = [sys.executable, "-m", "levata.server.cli"]
+ROOT = os.geteuid() == 0
+
+pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
+
+#: The hostile entry. With --honest it only plays: the first legal action, always.
+HOSTILE = r'''
+import hashlib, json, os, re, socket, sys
+
+OWN = os.environ.get("LEVATA_TOKEN", "")
+
+
+def report(attempt, reached, detail, **more):
+    line = {"attempt": attempt, "reached": bool(reached), "detail": str(detail)[:300], **more}
+    print("PROBE " + json.dumps(line), file=sys.stderr, flush=True)
+
+
+def tcp(host, port, timeout=3.0):
+    """Whether a TCP connection opens (a self-connection to a free port does not count)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.settimeout(timeout)
+    try:
+        s.connect((host, port))
+        return s.getsockname() != s.getpeername(), "connected"
+    except OSError as exc:
+        return False, f"{type(exc).__name__}: {exc.strerror or exc}"
+    finally:
+        s.close()
+
+
+def admin(target):
+    import grpc
+    from levata.v1 import admin_pb2, admin_pb2_grpc
+
+    with grpc.insecure_channel(target) as ch:
+        try:
+            stub = admin_pb2_grpc.AdminServiceStub(ch)
+            stub.ListMatches(admin_pb2.ListMatchesRequest(), timeout=5)
+            return True, "OK"
+        except grpc.RpcError as exc:
+            code = exc.code()
+            out = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNIMPLEMENTED,
+                   grpc.StatusCode.DEADLINE_EXCEEDED)
+            return code not in out, code.name
+
+
+def reflection(target):
+    import grpc
+    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+    with grpc.insecure_channel(target) as ch:
+        stub = reflection_pb2_grpc.ServerReflectionStub(ch)
+        req = reflection_pb2.ServerReflectionRequest(list_services="")
+        try:
+            names = [s.name for r in stub.ServerReflectionInfo(iter([req]), timeout=5)
+                     for s in r.list_services_response.service]
+            return True, ",".join(names)
+        except grpc.RpcError as exc:
+            return exc.code() != grpc.StatusCode.UNIMPLEMENTED, exc.code().name
+
+
+def tokens_in_proc():
+    """Every LEVATA_TOKEN in a readable environ, every --token in a readable cmdline."""
+    seen, readable, found = 0, 0, set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        seen += 1
+        for part in ("environ", "cmdline"):
+            try:
+                data = open(f"/proc/{pid}/{part}", "rb").read().decode(errors="replace")
+            except OSError:
+                continue
+            readable += 1
+            for item in data.split("\0"):
+                if item.startswith("LEVATA_TOKEN="):
+                    found.add(item.split("=", 1)[1])
+                m = re.match(r"--token[= ](\S+)", item)
+                if m:
+                    found.add(m.group(1))
+    foreign = sorted(hashlib.sha256(t.encode()).hexdigest() for t in found if t != OWN)
+    return seen, readable, foreign
+
+
+def probe():
+    server = os.environ["LEVATA_SERVER"]
+    report("admin over the entrants' address", *admin(server))
+    report("reflection over the entrants' address", *reflection(server))
+    referee = os.environ.get("PROBE_REFEREE")
+    if referee:
+        host, port = referee.rsplit(":", 1)
+        ok, why = tcp(host, int(port))
+        report(f"TCP to the referee {referee}", ok, why)
+        if ok:
+            report(f"admin over TCP {referee}", *admin(referee))
+    open_ports = [p for p in range(1, 65536) if tcp("127.0.0.1", p, 0.5)[0]]
+    report("any TCP port on 127.0.0.1", open_ports, open_ports)
+    for p in open_ports[:8]:
+        report(f"admin over TCP 127.0.0.1:{p}", *admin(f"127.0.0.1:{p}"))
+    seen, readable, foreign = tokens_in_proc()
+    report("other tokens in /proc/*/environ and cmdline", foreign,
+           f"{seen} processes visible, {readable} files readable", digests=foreign)
+    me = {os.getpid(), os.getppid()}
+    others = [int(p) for p in filter(str.isdigit, os.listdir("/proc")) if int(p) not in me]
+    hit = []
+    for pid in others:
+        try:
+            os.kill(pid, 0)
+            hit.append(pid)
+        except OSError:
+            pass
+    report("signal a process not our own", hit, f"{len(others)} others visible, {hit}")
+    for path in filter(None, os.environ.get("PROBE_FILES", "").split(os.pathsep)):
+        try:
+            with open(path, "rb") as f:
+                report(f"read {path}", True, f"{len(f.read())} bytes")
+        except OSError as exc:
+            report(f"read {path}", False, f"{type(exc).__name__}: {exc.strerror}")
+    try:
+        with open("probe-was-here", "w") as f:
+            f.write("x")
+        report("write to the working directory", True, "written")
+    except OSError as exc:
+        report("write to the working directory", False, f"{type(exc).__name__}: {exc.strerror}")
+    report("TCP to the test's listener", *tcp("127.0.0.1", int(os.environ["PROBE_LISTENER"])))
+    try:
+        addrs = socket.getaddrinfo("example.com", 443, proto=socket.IPPROTO_TCP)
+        report("resolve example.com", True, addrs[:1])
+    except OSError as exc:
+        report("resolve example.com", False, f"{type(exc).__name__}: {exc}")
+    for host, port in (("1.1.1.1", 443), ("8.8.8.8", 53)):
+        report(f"TCP to {host}:{port}", *tcp(host, port))
+    print("PROBE-DONE", file=sys.stderr, flush=True)
+
+
+if "--honest" not in sys.argv:
+    probe()
+for line in sys.stdin:
+    legal = json.loads(line)["legal"]
+    print(json.dumps({"index": legal[0].get("index", 0)}), flush=True)
+'''
+
+#: What the hostile entry tries in every sandboxed run (more when it is given the referee).
+ATTEMPTS = {
+    "admin over the entrants' address",
+    "reflection over the entrants' address",
+    "any TCP port on 127.0.0.1",
+    "other tokens in /proc/*/environ and cmdline",
+    "signal a process not our own",
+    "write to the working directory",
+    "TCP to the test's listener",
+    "resolve example.com",
+    "TCP to 1.1.1.1:443",
+    "TCP to 8.8.8.8:53",
+}
+
+
+class Listener:
+    """A TCP listener on 127.0.0.1 that counts who connects."""
+
+    def __init__(self) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.accepted = 0
+        self.running = True
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while self.running:
+            try:
+                conn, _ = self.sock.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            self.accepted += 1
+            conn.close()
+
+    def close(self) -> None:
+        self.running = False
+        self.thread.join(5)
+        self.sock.close()
+
+
+def write_entry(folder: Path, name: str, honest: bool, env: dict[str, str]) -> Path:
+    """A json manifest of the probe program in ``folder``; returns the manifest's path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "probe.py").write_text(HOSTILE)
+    args = [sys.executable, "probe.py", *(["--honest"] if honest else [])]
+    manifest = folder.parent / f"{folder.name}.toml"
+    env_toml = ", ".join(f"{k} = {json.dumps(v)}" for k, v in env.items())
+    manifest.write_text(
+        f'name = "{name}"\ncommand = {json.dumps(args)}\nprotocol = "json"\n'
+        f'workdir = "{folder.name}"\nmove_ms = 15000\nenv = {{ {env_toml} }}\n'
+    )
+    return manifest
+
+
+def tournament(*args: object, env: dict[str, str] | None = None, timeout: float = 240):
+    run = subprocess.run(
+        [*CLI, "tournament", "--game", "whist", "-o", "deal_size=2", "--deals", "2",
+         "--seed", "5", "--parallel", "4", "--quiet", *map(str, args)],
+        capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})},
+    )  # fmt: skip
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run
+
+
+def probes(log: Path) -> dict[str, dict]:
+    text = log.read_text()
+    assert "PROBE-DONE" in text, text[-3000:]
+    lines = [json.loads(x[len("PROBE ") :]) for x in text.splitlines() if x.startswith("PROBE ")]
+    return {p["attempt"]: p for p in lines}
+
+
+def results(db: Path) -> tuple[list[tuple], str]:
+    """Every scheduled match's outcome, in schedule order, and the standings as printed."""
+    tdb = TourneyStore(db)
+    (t,) = tdb.tournaments()
+    rows = tdb.rows(t["id"])
+    out = [
+        (r["index"], r["seats"], r["result"]["scores"], r["result"]["ranks"],
+         r["result"]["forfeited"], r["result"]["strikes"])
+        for r in rows
+    ]  # fmt: skip
+    report = subprocess.run(
+        [*CLI, "report", t["id"], "--db", str(db)], capture_output=True, text=True, timeout=60
+    ).stdout
+    table = "\n".join(x for x in report.splitlines() if t["id"] not in x and "report:" not in x)
+    return out, table
+
+
+def digests(db: Path) -> dict[str, str]:
+    store = Store(db)
+    try:
+        return {name.rsplit("/", 1)[-1]: d for name, d in store.bots().items()}
+    finally:
+        store.close()
+
+
+# -- the entrants' socket ------------------------------------------------------------------------
+
+
+def test_the_entrants_socket_serves_only_the_arena(tmp_path):
+    server = LiveServer(tmp_path / "referee.db")
+    path = tmp_path / "entrants.sock"
+    entrants = server.run(start_entrant_server(server.arena, path))
+    try:
+        assert oct(path.stat().st_mode & 0o777) == "0o666"
+        meta = (("authorization", f"Bearer {server.admin_token}"),)  # even the right token
+        with grpc.insecure_channel(f"unix:{path}") as ch:
+            with pytest.raises(grpc.RpcError) as exc:
+                admin_pb2_grpc.AdminServiceStub(ch).ListMatches(
+                    admin_pb2.ListMatchesRequest(), metadata=meta, timeout=10
+                )
+            assert exc.value.code() == grpc.StatusCode.UNIMPLEMENTED
+            with pytest.raises(grpc.RpcError) as exc:
+                req = reflection_pb2.ServerReflectionRequest(list_services="")
+                list(reflection_pb2_grpc.ServerReflectionStub(ch).ServerReflectionInfo(iter([req])))
+            assert exc.value.code() == grpc.StatusCode.UNIMPLEMENTED
+            health = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest())
+            assert health.status == health_pb2.HealthCheckResponse.SERVING
+        # A bot on the socket plays a match with two bots on the TCP port: the same arena.
+        names = ("sock", "tcp1", "tcp2")
+        tokens = {n: server.add_bot(n) for n in names}
+        over_socket = subprocess.Popen(
+            [*CLI[:2], "levata.bots", "run", "random", "--game", "whist", "--server",
+             f"unix:{path}", "--matches", "1", "--quiet"],
+            env={**os.environ, "LEVATA_TOKEN": tokens["sock"]},
+        )  # fmt: skip
+        others = [bot_process("random", "whist", server, tokens[n], matches=1) for n in names[1:]]
+        info = server.wait(server.create("whist", list(names)))
+        assert info.status == admin_pb2.MATCH_STATUS_FINISHED
+        assert not info.result.forfeited and sum(info.strikes) == 0
+        for p in (over_socket, *others):
+            assert p.wait(timeout=30) == 0
+    finally:
+        server.run(entrants.stop(None))
+        server.stop()
+
+
+# -- a hostile entry -----------------------------------------------------------------------------
+
+
+def run_with_probe(tmp_path: Path, honest: bool, sandbox: str, listener: Listener) -> Path:
+    """A tournament of the probe (hostile or honest), an honest witness with a secret in its
+    folder, and a reference bot; returns the folder of the run."""
+    run = tmp_path / ("honest" if honest else f"hostile-{sandbox}")
+    run.mkdir()
+    db, logs = run / "t.db", run / "logs"
+    secret = run / "witness" / "secret.txt"
+    admin_file = run / "t.db.admin-token"  # where levata serve would keep it
+    write_secret(admin_file, "an-admin-token-no-entry-may-read")
+    files = os.pathsep.join(map(str, (secret, db, admin_file, logs / "witness.log")))
+    env = {"PROBE_LISTENER": str(listener.port), "PROBE_FILES": files}
+    probe = write_entry(run / "probe", "probe", honest, env)
+    witness = write_entry(run / "witness", "witness", True, env)
+    secret.write_text("the witness's own notes\n")
+    tournament(
+        "--bots", f"{probe},{witness},random", "--db", db, "--logs", logs, "--sandbox", sandbox
+    )
+    return run
+
+
+def assert_all_failed(found: dict[str, dict], expected: set[str]) -> None:
+    assert expected <= set(found), sorted(expected - set(found))
+    got_through = {a: p["detail"] for a, p in found.items() if p["reached"]}
+    assert not got_through, got_through
+
+
+def test_a_hostile_entry_fails_at_everything_and_the_standings_do_not_change(tmp_path):
+    listener = Listener()
+    try:
+        hostile = run_with_probe(tmp_path, False, "auto", listener)
+        honest = run_with_probe(tmp_path, True, "auto", listener)
+    finally:
+        listener.close()
+    found = probes(hostile / "logs" / "probe.log")
+    reads = {f"read {hostile / p}" for p in ("witness/secret.txt", "t.db", "t.db.admin-token")}
+    assert_all_failed(found, ATTEMPTS | reads | {f"read {hostile / 'logs' / 'witness.log'}"})
+    assert found["admin over the entrants' address"]["detail"] == "UNIMPLEMENTED"
+    assert found["reflection over the entrants' address"]["detail"] == "UNIMPLEMENTED"
+    for path in reads:
+        assert "FileNotFoundError" in found[path]["detail"]  # not even there
+    tokens = digests(hostile / "t.db")
+    assert {"probe", "witness", "random"} <= set(tokens)
+    assert not set(found["other tokens in /proc/*/environ and cmdline"]["digests"]) & set(
+        tokens.values()
+    )
+    assert listener.accepted == 0  # seen from outside: nobody connected
+    assert not (hostile / "probe" / "probe-was-here").exists()
+    log = (hostile / "logs" / "probe.log").read_text()
+    assert "== sandboxed (bwrap" in log and "no network" in log
+    if ROOT:
+        assert "user 420000" in log
+        assert oct((hostile / "t.db").stat().st_mode & 0o777) == "0o600"
+    # The standings do not notice: the same matches, seats, scores, ranks, no strike.
+    (a, table_a), (b, table_b) = results(hostile / "t.db"), results(honest / "t.db")
+    assert a == b and table_a == table_b
+    assert len(a) == 12 and all(not r[4] and not any(r[5]) for r in a)
+
+
+def test_the_hostile_entry_gets_through_without_a_sandbox(tmp_path):
+    """The probes are real: with ``--sandbox none`` the same entry reads what it should not."""
+    listener = Listener()
+    try:
+        run = run_with_probe(tmp_path, False, "none", listener)
+    finally:
+        listener.close()
+    found = probes(run / "logs" / "probe.log")
+    assert found["TCP to the test's listener"]["reached"] and listener.accepted >= 1
+    assert found[f"read {run / 'witness' / 'secret.txt'}"]["reached"]
+    assert found[f"read {run / 't.db.admin-token'}"]["reached"]
+    theirs = set(found["other tokens in /proc/*/environ and cmdline"]["digests"])
+    assert digests(run / "t.db")["witness"] in theirs  # the witness's token, read from /proc
+
+
+def test_a_hostile_entry_on_levata_serve_through_its_entrant_socket(tmp_path):
+    """An external referee (``levata serve --entrant-socket``): the entry reaches its
+    socket, neither its TCP port nor its admin token file."""
+    db, sock = tmp_path / "serve.db", tmp_path / "s" / "entrants.sock"
+    sock.parent.mkdir()
+    serve = subprocess.Popen(
+        [*CLI, "serve", "--port", "0", "--db", str(db), "--entrant-socket", str(sock)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    listener = Listener()
+    try:
+        assert serve.stdout is not None
+        head = ""
+        while "bots only" not in head or "serving on" not in head:
+            line = serve.stdout.readline()
+            assert line, head
+            head += line
+        port = int(re.search(r"serving on [\d.]+:(\d+)", head).group(1))
+        admin_file = db.with_name(db.name + ".admin-token")
+        files = os.pathsep.join(map(str, (db, admin_file)))
+        env = {
+            "PROBE_LISTENER": str(listener.port),
+            "PROBE_FILES": files,
+            "PROBE_REFEREE": f"127.0.0.1:{port}",
+        }
+        probe = write_entry(tmp_path / "probe", "probe", False, env)
+        run = tournament(
+            "--bots", f"{probe},random,random", "--server", f"127.0.0.1:{port}",
+            "--entrant-socket", sock, "--db", tmp_path / "t.db", "--logs", tmp_path / "logs",
+            env={"LEVATA_ADMIN_TOKEN": admin_file.read_text().strip()},
+        )  # fmt: skip
+        assert "share this machine's network" not in run.stdout + run.stderr
+    finally:
+        listener.close()
+        serve.terminate()
+        serve.wait(30)
+    found = probes(tmp_path / "logs" / "probe.log")
+    expected = {f"TCP to the referee 127.0.0.1:{port}", f"read {db}", f"read {admin_file}"}
+    assert_all_failed(found, ATTEMPTS | expected)
+    assert found["admin over the entrants' address"]["detail"] == "UNIMPLEMENTED"
+    assert listener.accepted == 0
+    tdb = TourneyStore(tmp_path / "t.db")
+    (t,) = tdb.tournaments()
+    rows = tdb.rows(t["id"])
+    assert len(rows) == 12 and all(not r["result"]["forfeited"] for r in rows)
+
+
+# -- the user layer, the options -----------------------------------------------------------------
+
+PEEK = """
+import sys
+for path in sys.argv[1:]:
+    try:
+        open(path, "rb").read()
+        print("READ", path, file=sys.stderr)
+    except OSError as exc:
+        print("DENIED", path, exc.strerror, file=sys.stderr)
+"""
+
+
+@pytest.mark.skipif(not ROOT, reason="entries get users of their own only when run by root")
+def test_too_wide_a_bind_still_hides_what_is_not_the_entrys(tmp_path):
+    """A working directory that wrongly holds the database, the admin token and another
+    entry's folder: bound into the sandbox, yet unreadable to the entry's own user."""
+    wide = tmp_path / "wide"
+    (wide / "other").mkdir(parents=True)
+    (wide / "peek.py").write_text(PEEK)
+    db = wide / "t.db"
+    db.write_text("records")
+    os.chmod(db, 0o600)
+    write_secret(wide / "t.db.admin-token", "admin-secret")
+    other = wide / "other" / "notes.txt"
+    other.write_text("another entry's notes")
+    os.chmod(other, 0o600)
+    box = Sandbox()
+    os.chown(wide / "other", box.uid(1), box.uid(1))  # slot 1's, and private
+    os.chown(other, box.uid(1), box.uid(1))
+    os.chmod(wide / "other", 0o700)
+    targets = [str(db), str(wide / "t.db.admin-token"), str(other), str(wide / "peek.py")]
+    m = parse_manifest(
+        f'name = "peek"\ncommand = {json.dumps(["python3", "peek.py", *targets])}\n'
+        'protocol = "grpc"\n',
+        wide,
+    )
+    log = tmp_path / "peek.log"
+    bot = launch(Entry("peek", "manifest", manifest=m), "whist", "unix:/x", "T", 1, "p", log, box)
+    assert bot.proc.wait(timeout=60) == 0
+    text = log.read_text()
+    for path in targets[:3]:
+        assert f"DENIED {path} Permission denied" in text, text
+    assert f"READ {targets[3]}" in text  # its own program, in the same folder
+
+
+def test_sandbox_options_speak_one_line(tmp_path):
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "probe.py").write_text(HOSTILE)
+    manifest = tmp_path / "b.toml"
+    manifest.write_text(
+        f'name = "b"\ncommand = {json.dumps([sys.executable, "probe.py", "--honest"])}\n'
+        'workdir = "b"\n'
+    )
+    common = [
+        "tournament", "--game", "whist", "--bots", f"{manifest},random,random",
+        "-o", "deal_size=1", "--deals", "1", "--db", tmp_path / "t.db", "--quiet",
+    ]  # fmt: skip
+    no_bwrap = {**os.environ, "PATH": str(tmp_path / "nothing-here")}
+    run = subprocess.run(
+        [*CLI, *map(str, common)], capture_output=True, text=True, env=no_bwrap, timeout=60
+    )
+    assert run.returncode == 2
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: bubblewrap (bwrap) is not installed")
+    assert "--sandbox none" in lines[0]
+    run = subprocess.run(
+        [*CLI, *map(str, common), "--sandbox", "nope"], capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 2 and "error: --sandbox must be one of auto, bwrap, none" in run.stderr
+    run = subprocess.run(
+        [*CLI, *map(str, common), "--sandbox", "none"], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert "warning: --sandbox none: submitted bots are not isolated" in run.stdout + run.stderr
+
+
+def test_an_external_referee_without_a_socket_shares_only_the_network(tmp_path):
+    server = LiveServer(tmp_path / "referee.db")
+    try:
+        (tmp_path / "b").mkdir()
+        (tmp_path / "b" / "probe.py").write_text(HOSTILE)
+        manifest = tmp_path / "b.toml"
+        manifest.write_text(
+            f'name = "b"\ncommand = {json.dumps([sys.executable, "probe.py", "--honest"])}\n'
+            'workdir = "b"\n'
+        )
+        run = tournament(
+            "--bots", f"{manifest},random,random", "--server", server.address,
+            "--db", tmp_path / "t.db", "--logs", tmp_path / "logs",
+            env={"LEVATA_ADMIN_TOKEN": server.admin_token},
+        )  # fmt: skip
+        assert "submitted bots share this machine's network" in run.stdout + run.stderr
+        log = (tmp_path / "logs" / "b.log").read_text()
+        assert "shared network" in log and "--unshare-net" not in log
+        assert "--unshare-pid" in log or "--unshare-all" in log
+        assert f"--server {server.address}" in log
+        tdb = TourneyStore(tmp_path / "t.db")
+        (t,) = tdb.tournaments()
+        assert all(not r["result"]["forfeited"] for r in tdb.rows(t["id"]))
+    finally:
+        server.stop()
+
+
+def test_no_token_in_any_command_line_or_log(tmp_path):
+    """Every entry's token reaches it through its environment only: no word of any log (each
+    begins with the entry's command line) is a token the referee issued."""
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "probe.py").write_text(HOSTILE)
+    manifest = tmp_path / "b.toml"
+    manifest.write_text(
+        f'name = "b"\ncommand = {json.dumps([sys.executable, "probe.py", "--honest"])}\n'
+        'workdir = "b"\n'
+    )
+    db, logs = tmp_path / "t.db", tmp_path / "logs"
+    started = time.monotonic()
+    tournament("--bots", f"{manifest},heuristic,random", "--db", db, "--logs", logs)
+    assert time.monotonic() - started < 120
+    issued = set(digests(db).values())
+    assert len(issued) >= 3
+    for log in logs.iterdir():
+        words = set(re.findall(r"[A-Za-z0-9_\-]{20,}", log.read_text()))
+        assert not {hashlib.sha256(w.encode()).hexdigest() for w in words} & issued, log
+    assert "LEVATA_TOKEN '***'" in (logs / "b.log").read_text()
