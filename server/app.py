@@ -21,6 +21,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from levata.engine import BadConfig
 from levata.server.arena import AdminServicer, Arena, ArenaServicer
 from levata.server.auth import new_token
 from levata.server.limits import Limits
@@ -80,11 +81,14 @@ async def start_server(
     )
     reflection.enable_server_reflection(names, server)
     address = f"{host}:{port}"
-    if tls_cert and tls_key:
-        creds = grpc.ssl_server_credentials([(tls_key.read_bytes(), tls_cert.read_bytes())])
-        bound = server.add_secure_port(address, creds)
-    else:
-        bound = server.add_insecure_port(address)
+    try:
+        if tls_cert and tls_key:
+            creds = grpc.ssl_server_credentials([(tls_key.read_bytes(), tls_cert.read_bytes())])
+            bound = server.add_secure_port(address, creds)
+        else:
+            bound = server.add_insecure_port(address)
+    except RuntimeError:  # gRPC says only "Failed to bind"
+        raise BadConfig(f"cannot listen on {address}: the port is taken or not allowed") from None
     arena.port = bound
     if resume:
         arena.recovered = arena.resume_unfinished()

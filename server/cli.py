@@ -271,7 +271,11 @@ def serve(
                 out.print(f"{left} unfinished match(es) recorded: the next start resumes them")
 
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C before the loop took the signal
-        asyncio.run(main_loop())
+        try:
+            asyncio.run(main_loop())
+        except BadConfig as exc:  # the port cannot be had
+            store.close()
+            raise fail(str(exc)) from None
     out.print("stopped")
 
 

@@ -222,13 +222,14 @@ class Sandbox:
         for name in etc:
             if os.path.exists(f"/etc/{name}"):
                 m.bind(f"/etc/{name}")
-        for path in python_paths():
-            m.bind(path)
         m.special("--proc", "/proc")
         m.special("--dev", "/dev")
         if tmp_mb > 0:
             m.args += ["--size", str(tmp_mb << 20)]
         m.special("--tmpfs", "/tmp", perms="1777")
+        # After the fresh /tmp: a Python or a checkout that lives under /tmp goes on top of it.
+        for path in python_paths():
+            m.bind(path)
         if workdir:
             m.bind(workdir)
         if self.socket is not None:

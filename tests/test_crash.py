@@ -340,3 +340,19 @@ def test_stopped_on_a_full_disk_the_referee_names_what_it_could_not_write(tmp_pa
         serve.stop()
         for p in bots:
             p.kill()
+
+
+def test_a_taken_port_is_refused_with_the_reason(tmp_path):
+    """Another program holds the port: one clear line, exit 2, no traceback."""
+    import socket
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        cmd = [sys.executable, "-m", "levata.server.cli", "serve", "--host", "127.0.0.1"]
+        cmd += ["--port", str(port), "--db", str(tmp_path / "r.db")]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout

@@ -8,8 +8,7 @@ import pytest
 
 from levata.engine import SeatView, game
 from levata.engine.games.whist import WhistState
-
-from conformance import play_checked
+from levata.engine.testing import play_checked
 
 
 class ViewLeakWhist(WhistState):

@@ -25,8 +25,12 @@ from levata.bots import RandomBot
 from levata.bots.heuristic.repezita import HeuristicBot
 from levata.engine import Action, BadConfig, Card, Event, IllegalAction, french_deck, parse_cards
 from levata.engine.games.repezita import PASS, SPEC, RepezitaState, lands, play
-
-from conformance import LeakWatch, check_illegal_changes_nothing, check_sample, random_steps
+from levata.engine.testing import (
+    LeakWatch,
+    check_illegal_changes_nothing,
+    check_sample,
+    random_steps,
+)
 
 # Short matches for the many-match tests: random play rarely finishes, so a full match runs to
 # the 5000-tick (15-minute) cap.

@@ -46,11 +46,11 @@ def levata(
     return run
 
 
-def finished_rows(db: Path) -> int:
+def finished_rows(db: Path, status: str = "finished") -> int:
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as c:
             (n,) = c.execute(
-                "SELECT count(*) FROM tournament_matches WHERE status = 'finished'"
+                "SELECT count(*) FROM tournament_matches WHERE status = ?", (status,)
             ).fetchone()
             return n
     except sqlite3.OperationalError:  # not created yet
@@ -93,8 +93,16 @@ def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path):
         stdout=subprocess.DEVNULL,
         stderr=(tmp_path / "killed.err").open("w"),
     )
+    # Freeze the runner (its referee runs inside it) once enough has finished, and kill it
+    # only when something is in flight: on a loaded machine a plain kill can fall between
+    # two matches.
     deadline = time.monotonic() + 120
-    while finished_rows(killed) < 12 and runner.poll() is None and time.monotonic() < deadline:
+    while runner.poll() is None and time.monotonic() < deadline:
+        if finished_rows(killed) >= 12:
+            runner.send_signal(signal.SIGSTOP)
+            if finished_rows(killed, "running"):
+                break
+            runner.send_signal(signal.SIGCONT)
         time.sleep(0.02)
     runner.send_signal(signal.SIGKILL)
     runner.wait()

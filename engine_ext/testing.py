@@ -1,0 +1,351 @@
+"""The conformance checks every game must pass, usable on any :class:`GameState`.
+
+A game written outside this repository runs them on its own spec before it registers::
+
+    from levata.engine.testing import check_game
+    check_game(my_spec)          # raises ConformanceError (an AssertionError) naming the fault
+
+>>> from levata.engine import game
+>>> report = check_game(game("whist"), matches=20, checked=2)
+>>> report.matches, report.checked
+(20, 2)
+
+The parts are importable one by one too (:func:`play_checked` for one match with every
+per-step check, :class:`LeakWatch`, :func:`check_sample` ...); levata's own test suite runs
+them on every registered game.
+
+The no-leak check compares what a seat is told (its events and its view) with an independent
+record: the physical table (:meth:`GameState.table`) as it stood at every step, from the deck
+order the test itself dealt. A seat is entitled to a card once it has been in a zone that seat
+could see (its own hand, a face-up pile); naming any other card is a leak.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+import random
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from levata.engine import Action, Card, Event, GameSpec, GameState, IllegalAction
+
+__all__ = [
+    "CLOCK_STEP_MS",
+    "MAX_ACTIONS",
+    "ConformanceError",
+    "ConformanceReport",
+    "LeakWatch",
+    "check_clone_independent",
+    "check_game",
+    "check_illegal_changes_nothing",
+    "check_replays",
+    "check_sample",
+    "check_samples_cover_holders",
+    "check_terminates",
+    "hidden_cards",
+    "new_random_match",
+    "play_checked",
+    "random_steps",
+]
+
+#: Safety net: no game may need more actions than this for one match.
+MAX_ACTIONS = 200_000
+#: Milliseconds of referee clock per action in random real-time play.
+CLOCK_STEP_MS = 50
+
+
+class ConformanceError(AssertionError):
+    """A game broke the contract; the message says where (an AssertionError, so that test
+    runners report it as a failed check)."""
+
+
+def _require(ok: object, message: str) -> None:
+    # Not ``assert``: the checks must also run under ``python -O``.
+    if not ok:
+        raise ConformanceError(message)
+
+
+def option_variants(spec: GameSpec, i: int) -> dict[str, Any]:
+    """Options for the ``i``-th random match: every choice and flag gets its turn."""
+    opts: dict[str, Any] = dict(spec.short_options)
+    for k, o in enumerate(spec.options):
+        if o.choices:
+            opts[o.name] = o.choices[(i + k) % len(o.choices)]
+        elif isinstance(o.default, bool):
+            opts[o.name] = bool((i + k) % 2)
+    return opts
+
+
+def deck_of(spec: GameSpec, players: int, options: dict[str, Any]) -> list[Card]:
+    """The deck a match deals from, read off a fresh match's table."""
+    state = spec.new_match(players=players, options=options, seed=0)
+    return [c for z in state.table() for c in z.cards]
+
+
+def new_random_match(spec: GameSpec, i: int, seed: int) -> tuple[GameState, list[Card]]:
+    """Match ``i``: players and options vary with ``i``; the test deals the deck itself."""
+    players = spec.players[i % len(spec.players)]
+    options = option_variants(spec, i)
+    deck = deck_of(spec, players, options)
+    random.Random(seed).shuffle(deck)
+    return spec.new_match(players=players, options=options, seed=seed, deal=deck), deck
+
+
+def random_steps(state: GameState, rng: random.Random) -> Iterator[tuple[int, Action]]:
+    """Play random legal actions to the end, yielding each ``(seat, action)`` after it applies."""
+    for step in range(MAX_ACTIONS):
+        if state.is_over():
+            return
+        if state.realtime:
+            state.advance_clock(step * CLOCK_STEP_MS)
+            if state.is_over():
+                return
+        seats = state.to_act()
+        _require(seats, "the match is not over but nobody is to act")
+        seat = rng.choice(seats)
+        legal = state.legal_actions(seat)
+        _require(legal, f"seat {seat} is to act but has no legal action")
+        action = rng.choice(legal)
+        state.apply(seat, action)
+        yield seat, action
+    raise ConformanceError(f"no end after {MAX_ACTIONS} actions")
+
+
+def snapshot(state: GameState) -> bytes:
+    """Everything about a state, to prove an operation changed nothing."""
+    return pickle.dumps(state)
+
+
+def table_cards(state: GameState) -> Counter[Card]:
+    return Counter(c for z in state.table() for c in z.cards)
+
+
+@dataclass
+class LeakWatch:
+    """Tracks what each seat is entitled to know and checks every message against it.
+
+    Entitlement grows from the table alone: at every event, as it is emitted, each seat gains
+    the cards of the zones it can see at that instant. The event must name only cards its
+    audience is entitled to; after each action every seat's whole view is checked too.
+    """
+
+    state: GameState
+    entitled: list[set[Card]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.entitled = [set() for _ in range(self.state.players)]
+        self._see_table()
+        for ev in self.state.events():
+            self._on_event(self.state, ev)
+        self.state.watch(self._on_event)
+
+    def close(self) -> None:
+        self.state.watch(None)
+
+    def _see_table(self) -> None:
+        for zone in self.state.table():
+            for seat in range(self.state.players):
+                if zone.visible_to(seat):
+                    self.entitled[seat].update(zone.cards)
+
+    def _on_event(self, state: GameState, ev: Event) -> None:
+        self._see_table()
+        for seat in range(state.players):
+            if ev.visible_to(seat):
+                self._check(seat, ev.cards, f"event {ev.seq} {ev.kind}")
+
+    def observe(self) -> None:
+        """After an action: every seat's view names only cards it is entitled to."""
+        self._see_table()
+        for seat in range(self.state.players):
+            self._check(seat, self.state.view(seat).cards_named(), "view")
+
+    def _check(self, seat: int, cards: Any, where: str) -> None:
+        leaked = [str(c) for c in cards if c not in self.entitled[seat]]
+        _require(not leaked, f"leak: seat {seat} is told {leaked} in {where} of {self.state.game}")
+
+
+def check_illegal_changes_nothing(state: GameState, rng: random.Random, deck: list[Card]) -> None:
+    """Wrong seats, foreign cards and unknown kinds raise and leave the state as it was."""
+    before = snapshot(state)
+    acting = set(state.to_act())
+    idle = [s for s in range(state.players) if s not in acting]
+    attempts: list[tuple[int, Action]] = []
+    if idle:
+        seat = rng.choice(idle)
+        attempts.append((seat, rng.choice(state.legal_actions(rng.choice(list(acting))))))
+    seat = rng.choice(sorted(acting))
+    legal = state.legal_actions(seat)
+    attempts.append((seat, Action("no_such_move")))
+    kinds = {a.kind for a in legal if a.card is not None} or {"play"}
+    for card in rng.sample(deck, min(5, len(deck))):
+        for kind in kinds:
+            if Action(kind, card=card) not in legal:
+                attempts.append((seat, Action(kind, card=card)))
+    attempts.append((seat, Action("bid", number=99)))
+    for who, action in attempts:
+        try:
+            state.apply(who, action)
+        except IllegalAction as exc:
+            _require(exc.reason, "an illegal action must say why")
+        else:
+            raise ConformanceError(f"{action} by seat {who} was accepted")
+    tried = ", ".join(str(a) for _, a in attempts)
+    _require(snapshot(state) == before, f"one of the illegal actions ({tried}) changed the state")
+
+
+def play_checked(spec: GameSpec, i: int, seed: int, sample_every: int = 0) -> GameState:
+    """One random match with every per-step check on; returns the finished state."""
+    state, deck = new_random_match(spec, i, seed)
+    rng = random.Random(seed + 1)
+    deck_count = Counter(deck)
+    _require(table_cards(state) == deck_count, "the table does not hold the deck")
+    watch = LeakWatch(state)
+    for step, _ in enumerate(random_steps(state, rng)):
+        _require(table_cards(state) == deck_count, f"cards not conserved at step {step}")
+        watch.observe()
+        if state.is_over():
+            break
+        if step % 7 == 0:
+            check_illegal_changes_nothing(state, rng, deck)
+        if step % 11 == 0:
+            check_clone_independent(state, rng)
+        if sample_every and step % sample_every == 0:
+            check_sample(state, rng.randrange(state.players), rng)
+    watch.close()
+    state.result()
+    return state
+
+
+def check_clone_independent(state: GameState, rng: random.Random) -> None:
+    before = snapshot(state)
+    twin = state.clone()
+    for _ in zip(range(5), random_steps(twin, random.Random(rng.random())), strict=False):
+        pass
+    _require(snapshot(state) == before, "acting on a clone changed the original")
+
+
+def check_sample(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """A sampled world looks the same to ``seat``, holds the deck, and plays on legally."""
+    world = state.sample_world(seat, random.Random(rng.random()))
+    _require(world is not state, "sample_world returned the state itself")
+    _require(world.view(seat) == state.view(seat), f"sampled world differs for seat {seat}")
+    _require(table_cards(world) == table_cards(state), "sampled world changed the deck")
+    for _ in zip(range(20), random_steps(world, random.Random(rng.random())), strict=False):
+        pass
+    return world
+
+
+def hidden_cards(state: GameState, seat: int) -> dict[Card, set[str]]:
+    """Each card ``seat`` cannot see, with the zones that truly hold it."""
+    out: dict[Card, set[str]] = {}
+    for zone in state.table():
+        if not zone.visible_to(seat):
+            for c in zone.cards:
+                out.setdefault(c, set()).add(zone.name)
+    return out
+
+
+def check_terminates(spec: GameSpec, matches: int = 1000, seed: int = 1000) -> list[int]:
+    """Seeded random matches end, with someone to act and an action until the end, and a
+    well-formed result; returns each match's number of actions."""
+    lengths = []
+    for i in range(matches):
+        state, _ = new_random_match(spec, i, seed=seed + i)
+        steps = sum(1 for _ in random_steps(state, random.Random(i)))
+        res = state.result()
+        n = state.players
+        _require(len(res.scores) == len(res.ranks) == n, f"a result of {spec.name} lacks seats")
+        _require(res.winners and all(0 <= w < n for w in res.winners), "bad winners")
+        _require(all(1 <= r <= n for r in res.ranks), f"ranks out of 1..{n}: {res.ranks}")
+        _require(state.to_act() == (), "a finished match still has seats to act")
+        lengths.append(steps)
+    _require(min(lengths, default=1) > 0, "a match ended before any action")
+    return lengths
+
+
+def check_replays(spec: GameSpec, matches: int = 5, seed: int = 77) -> None:
+    """The same seed and actions give identical events and result; the seed alone fixes the
+    cards, and another seed changes them."""
+    for i in range(matches):
+        a, _ = new_random_match(spec, i, seed=seed + i)
+        actions = list(random_steps(a, random.Random(i)))
+        b, _ = new_random_match(spec, i, seed=seed + i)
+        for step, (seat, action) in enumerate(actions):
+            b.advance_clock(step * CLOCK_STEP_MS)  # the clock the first run saw (if real-time)
+            try:
+                b.apply(seat, action)
+            except IllegalAction as exc:
+                raise ConformanceError(
+                    f"match {i} of {spec.name} did not replay from its seed: action {step}"
+                    f" ({action} by seat {seat}) was refused: {exc.reason}"
+                ) from None
+        b.advance_clock(len(actions) * CLOCK_STEP_MS)
+        same = [e.to_dict() for e in a.events()] == [e.to_dict() for e in b.events()]
+        _require(same and a.result() == b.result(), f"match {i} of {spec.name} did not replay")
+    players = spec.players[0]
+    x, y, z = (spec.new_match(players=players, seed=s) for s in (5, 5, 6))
+    cards = [[zone.cards for zone in m.table()] for m in (x, y, z)]
+    _require(cards[0] == cards[1], "the same seed dealt different cards")
+    _require(cards[0] != cards[2], "two seeds dealt the same cards")
+
+
+def check_samples_cover_holders(spec: GameSpec, positions: int = 3, seed: int = 300) -> None:
+    """Over many samples every unseen card lands in every zone that truly holds it, and a
+    world sampled at the start looks the same to every seat."""
+    for players in spec.players:
+        state = spec.new_match(players=players, seed=players)
+        for seat in range(players):
+            check_sample(state, seat, random.Random(seat))
+    for i in range(positions):
+        state, _ = new_random_match(spec, i, seed=seed + i)
+        rng = random.Random(i)
+        for _ in zip(range(3 + 5 * i), random_steps(state, rng), strict=False):
+            pass
+        if state.is_over():
+            continue
+        seat = state.to_act()[0]
+        hidden = hidden_cards(state, seat)
+        if not hidden:
+            continue
+        sizes = Counter(z.name for z in state.table() for _ in z.cards)
+        smallest = min(sizes[z] for zs in hidden.values() for z in zs)
+        # Enough samples that a uniform sampler misses a true holder with odds below e^-25.
+        samples = math.ceil(25 * len(hidden) / smallest)
+        seen: Counter[tuple[Card, str]] = Counter()
+        for k in range(min(samples, 4000)):
+            world = state.sample_world(seat, random.Random(k))
+            for zone in world.table():
+                for c in zone.cards:
+                    seen[(c, zone.name)] += 1
+        missed = [(str(c), z) for c, zones in hidden.items() for z in zones if not seen[(c, z)]]
+        _require(not missed, f"cards never sampled into their true zone: {missed[:5]}")
+
+
+@dataclass(frozen=True)
+class ConformanceReport:
+    """What :func:`check_game` ran: random matches played to the end, matches checked at
+    every step, and the longest match in actions."""
+
+    game: str
+    matches: int
+    checked: int
+    longest: int
+
+
+def check_game(
+    spec: GameSpec, matches: int = 1000, checked: int = 12, seed: int = 0
+) -> ConformanceReport:
+    """Every conformance check on one game; raises :class:`ConformanceError` at the first
+    fault. ``matches`` random matches must end; ``checked`` more are checked at every step
+    (conservation of cards, no leak in any event or view, illegal actions refused and
+    harmless, clones independent, sampled worlds consistent)."""
+    lengths = check_terminates(spec, matches, seed=seed + 1000)
+    for i in range(checked):
+        play_checked(spec, i, seed=seed + 50 + i, sample_every=5)
+    check_replays(spec, seed=seed + 77)
+    check_samples_cover_holders(spec, seed=seed + 300)
+    return ConformanceReport(spec.name, matches, checked, max(lengths, default=0))
