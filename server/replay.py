@@ -1,6 +1,6 @@
 """Re-run a recorded match from its seed and actions and compare it with the record.
 
->>> # see tests/test_referee.py for a full round trip through a real server
+>>> # see tests/server/test_referee.py for a full round trip through a real server
 """
 
 from __future__ import annotations

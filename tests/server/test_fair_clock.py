@@ -6,9 +6,9 @@ and a reply counts when it is read from it (``levata.server.referee``), so howev
 referee queues, zero strikes is the right answer.
 
 The bots are a few real processes, each holding many seats over a few streams: this file run
-as ``python tests/test_fair_clock.py --bots NAME...`` with the tokens in ``LEVATA_TOKEN_<i>``.
-Run as ``python tests/test_fair_clock.py --matches 1000`` it prints the figures (strikes,
-worst latency from request written to reply read) without pytest.
+as ``python tests/server/test_fair_clock.py --bots NAME...`` with the tokens in
+``LEVATA_TOKEN_<i>``. Run as ``python tests/server/test_fair_clock.py --matches 1000`` it
+prints the figures (strikes, worst latency from request written to reply read) without pytest.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))  # ``live`` when run as a script
+sys.path.insert(0, str(HERE.parent))  # ``live`` when run as a script
 
 MATCHES = 1_000
 PLAYERS = 4

@@ -21,13 +21,6 @@ GAMES = [s.name for s in all_games()]
 E = arena_pb2.ReplyErrorCode
 
 
-@pytest.fixture
-def server(tmp_path):
-    live = LiveServer(tmp_path / "referee.db")
-    yield live
-    live.stop()
-
-
 def whist_for(server: LiveServer, bot: str, **policy: int) -> tuple[str, RawBot]:
     """A 3-seat Whist deal whose every seat belongs to one raw client."""
     token = server.add_bot(bot)

@@ -18,7 +18,7 @@ from levata.engine import all_games
 
 from live import LiveServer, bot_env, bot_process
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NODE_BOT = ROOT / "examples" / "node" / "bot.js"
 READY = shutil.which("node") is not None and (NODE_BOT.parent / "node_modules").is_dir()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from live import LiveServer, bot_env, bot_process
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = ROOT / "examples" / "json" / "first_legal.py"
 
 
