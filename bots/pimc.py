@@ -130,7 +130,8 @@ class PimcBot:
         def expected(bid: int) -> float:
             return sum(k * deal_points(bid, t) for t, k in counts.items()) / total
 
-        return max(legal, key=lambda a: (expected(a.number), -a.number))  # type: ignore[arg-type]
+        bids = {a: a.number for a in legal if a.number is not None}
+        return max(bids, key=lambda a: (expected(bids[a]), -bids[a]))
 
     def _play(self, view: SeatView, legal: Sequence[Action]) -> Action:
         seat = view.seat

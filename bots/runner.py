@@ -16,8 +16,9 @@ import argparse
 import logging
 import sys
 from pathlib import Path
+from typing import cast
 
-from levata.bots.base import bot_names, make_bot
+from levata.bots.base import Bot, bot_names, make_bot
 from levata.bots.credentials import TOKEN_ENV, bot_token
 from levata.bots.sdk import BotClient, run_client
 from levata.engine import BadConfig
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
 
         bridge = ProgramBridge(program)
         client = BotClient(
-            lambda *_: None,
+            lambda *_: cast(Bot, None),  # never asked: the program decides, through decider
             args.server,
             token,
             args.name or program[0],
@@ -117,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             args.matches,
             decider=bridge,
             reconnect_s=args.reconnect,
-        )  # type: ignore[arg-type]
+        )
     status = run_client(client)
     if not args.quiet:
         for s in client.finished:

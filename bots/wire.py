@@ -13,7 +13,7 @@ Card('Kc')
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from google.protobuf import struct_pb2
 
@@ -58,9 +58,8 @@ def _card_pb(card: Card) -> cards_pb2.Card:
     msg = _CARD_PB.get(card)
     if msg is None:
         # Proto suits count from 1 (0 is UNSPECIFIED); engine suits from 0.
-        msg = _CARD_PB[card] = cards_pb2.Card(
-            suit=int(card.suit) + 1, rank=card.rank, notation=str(card)
-        )
+        suit = cast(cards_pb2.Suit, int(card.suit) + 1)  # a proto enum is a plain int
+        msg = _CARD_PB[card] = cards_pb2.Card(suit=suit, rank=card.rank, notation=str(card))
     return msg
 
 

@@ -68,7 +68,7 @@ def deal_hidden(
             pos += sizes[slot]
         if allowed is None or all(allowed(c, s) for s in slots for c in out[s]):
             return out
-    return _backtrack(cards, sizes, rng, allowed)  # type: ignore[arg-type]
+    return _backtrack(cards, sizes, rng, allowed)  # type: ignore[arg-type]  # set when rejection gives up
 
 
 def _backtrack(

@@ -87,10 +87,10 @@ class HeuristicBot:
     # -- a normal turn ------------------------------------------------------------------------
 
     def _turn(self, view: SeatView, legal: list[Action]) -> Action:
-        plays = [a for a in legal if a.kind == "play"]
+        plays = [(a, a.card) for a in legal if a.kind == "play" and a.card is not None]
         if not plays:
             return legal[-1]  # draw, or pass when nothing can be drawn
-        return max(plays, key=lambda a: (self._worth(view, a.card), self.rng.random()))
+        return max(plays, key=lambda p: (self._worth(view, p[1]), self.rng.random()))[0]
 
     def _worth(self, view: SeatView, card: Card) -> float:
         """How much this bot wants to start a group with ``card`` now."""
@@ -132,7 +132,7 @@ class HeuristicBot:
         if len(adds) == 1:
             return adds[0]
         # Play the others first so the best closing card ends up on top.
-        return min(adds, key=lambda a: self._closing(view, a.card))  # type: ignore[arg-type]
+        return min(adds, key=lambda a: self._closing(view, a.card))  # type: ignore[arg-type]  # plays carry cards
 
     @staticmethod
     def _plain(card: Card) -> bool:
@@ -171,7 +171,8 @@ class HeuristicBot:
         gone = Counter(c.rank if jack else c.suit.letter for c in view.zones["discard"])
 
         def key(a: Action) -> tuple[int, int]:
-            value = RANK_NAMES[a.choice] if jack else a.choice  # type: ignore[index]
+            choice = a.choice or ""
+            value: int | str = RANK_NAMES[choice] if jack else choice
             return (mine[value], gone[value])  # what I hold, else what others lack
 
         return max(asks, key=key)

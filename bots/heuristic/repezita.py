@@ -44,7 +44,7 @@ class HeuristicBot:
         if not playable:
             return PASS if PASS in legal else legal[0]
         hand = list(view.hand)
-        scores = [follow_ups(a.card, hand) for a in playable]  # type: ignore[arg-type]
+        scores = [follow_ups(a.card, hand) for a in playable]  # type: ignore[arg-type]  # filtered on a.card above
         best = max(scores)
         return self.rng.choice([a for a, s in zip(playable, scores, strict=True) if s == best])
 

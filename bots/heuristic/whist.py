@@ -84,7 +84,7 @@ class HeuristicBot:
             want = estimate_tricks(view.hand, trump, view.players)
         else:  # forehead: the others' cards are all we know; a fair share
             want = view.counters["size"] / view.players
-        return min(legal, key=lambda a: (abs(a.number - want), a.number))  # type: ignore[operator]
+        return min(legal, key=lambda a: (abs(a.number - want), a.number))  # type: ignore[operator]  # bids carry numbers
 
     def _play(self, view: SeatView, legal: Sequence[Action]) -> Action:
         seat = view.seat

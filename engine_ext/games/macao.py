@@ -794,7 +794,7 @@ class MacaoState(GameState):
         for s in owners:
             self._seen[s] = [e for e in self._log if e.visible_to(s)]
         if self.drawn in moved:
-            self.drawn = moved[self.drawn]  # type: ignore[index]
+            self.drawn = moved[self.drawn]
 
 
 SPEC = register(

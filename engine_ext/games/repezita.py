@@ -314,7 +314,7 @@ class RepezitaState(GameState):
         """Seats still holding cards, in seat order."""
         return [s for s in range(self.players) if self.hands[s]]
 
-    def _stamp(self) -> dict[str, int]:
+    def _stamp(self) -> dict[str, Any]:
         """When an outcome happened: the tick, or the referee's clock in realtime."""
         return {"at_ms": self.clock_ms} if self.realtime else {"tick": self.tick}
 
