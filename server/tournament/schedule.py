@@ -12,7 +12,7 @@ Formats:
   Seatings are the cyclic rotations (``rotate``: every entry plays every seat of every deal,
   ``players`` matches a deal) or every permutation (``permute``: also balances who sits just
   after whom, ``players!`` matches a deal). The command line's ``auto`` takes ``permute`` up
-  to four seats (see ``AUTO_PERMUTE`` in :mod:`levata.server.tournament` for why).
+  to four seats (see ``AUTO_PERMUTE`` in :mod:`levata.server.tournament.spec` for why).
 * ``roundrobin``: the same tables and seatings, but every match is dealt fresh cards (its own
   seed, ``derive(seed, "match", k, table, seating)``); round ``k`` is the group of matches
   that together seat every entry in every seat once.
