@@ -815,5 +815,6 @@ SPEC = register(
             Option("action_cap", 1000, "the match stops after this many actions (D8)", minimum=1),
         ),
         factory=MacaoState,
+        bots={"heuristic": "levata.bots.heuristic.macao:HeuristicBot"},
     )
 )

@@ -658,5 +658,6 @@ SPEC = register(
         factory=RepezitaState,
         # Random seats rarely finish (a wrong card takes the pile): cap random matches early.
         short_options={"tick_cap": 150, "time_cap_ms": 15_000},
+        bots={"heuristic": "levata.bots.heuristic.repezita:HeuristicBot"},
     )
 )

@@ -427,5 +427,10 @@ SPEC = register(
             ),
         ),
         factory=WhistState,
+        duplicate_unit="deal_size",  # one deal of n cards: a duplicate board
+        bots={
+            "heuristic": "levata.bots.heuristic.whist:HeuristicBot",
+            "pimc": "levata.bots.pimc:PimcBot",
+        },
     )
 )

@@ -1,6 +1,7 @@
 """The ``levata`` command line.
 
     levata games                         list the games, player counts and options
+    levata bots                          list the reference bots of each game
     levata play --game whist --players 4 --bots heuristic,random,random,random --seed 7
     levata match --game whist --bots heuristic,random,random,random   refereed over gRPC
     levata serve --port 50051 --tokens-file tokens.txt                 run a referee
@@ -34,6 +35,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command("games")(catalog.list_games)
+app.command("bots")(catalog.list_bots)
 app.command()(play.play)
 app.command()(serve.serve)
 app.command()(play.match)

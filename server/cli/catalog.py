@@ -1,10 +1,15 @@
-"""``levata games``: what this installation can play."""
+"""``levata games`` and ``levata bots``: what this installation can play, and with whom.
+
+Both read the game registry and each game's traits, so a new game shows up by registering.
+"""
 
 from __future__ import annotations
 
 from rich.markup import escape
 from rich.table import Table
 
+from levata.bots import bot_names
+from levata.bots.base import bot_path
 from levata.engine import all_games
 from levata.server.cli.common import (
     out,
@@ -26,4 +31,20 @@ def list_games() -> None:
         )
         counts = f"{spec.players[0]}-{spec.players[-1]}"
         table.add_row(f"{spec.name}\n{spec.title}", counts, escape(opts) or "-")
+    out.print(table)
+
+
+def list_bots() -> None:
+    """List the reference bots of every game (``--bots`` kinds) and where each one lives."""
+    table = Table(title="levata bots", show_lines=True)
+    table.add_column("game")
+    table.add_column("bots")
+    table.add_column("class")
+    for spec in all_games():
+        kinds = bot_names(spec.name)
+        table.add_row(
+            f"{spec.name}\n{spec.title}",
+            "\n".join(kinds),
+            "\n".join(bot_path(k, spec.name) for k in kinds),
+        )
     out.print(table)

@@ -111,6 +111,7 @@ class TournamentSpec:
             self.teams,
             self.options,
             self.sizes,
+            game(self.game).duplicate_unit,
         )
 
     def describe(self) -> str:
@@ -185,6 +186,10 @@ def build_spec(
     if players not in spec.players:
         counts = ", ".join(map(str, spec.players))
         raise BadConfig(f"{spec.name} is played by {counts} players, not {players}")
+    if team_seats is None and (partners := spec.teams(players)):
+        team_seats = [list(t) for t in partners]  # the game's own partnerships
+        if any(e.kind == "connected" for e in entries):
+            raise BadConfig(f"{spec.name} is played in teams: @NAME cannot play in teams")
     units = len(team_seats) if team_seats else players
     if len(entries) < units:
         raise BadConfig(
@@ -195,19 +200,19 @@ def build_spec(
         seating = "permute" if units <= AUTO_PERMUTE else "rotate"
     opts = parse_options(options or [])
     resolved = spec.resolve_options(opts)  # BadConfig on a bad option
-    has_size = any(o.name == "deal_size" for o in spec.options)
+    board = spec.duplicate_unit  # the option that makes a match one deal, if the game has one
     if unit is None:
-        unit = "deal" if has_size else "game"
+        unit = "deal" if board else "game"
     sizes: list[int] | None = None
     if unit == "deal":
-        if not has_size:
-            raise BadConfig(f"{spec.name} has no single-deal option (deal_size): use --unit game")
-        fixed = resolved["deal_size"] if "deal_size" in opts else None
+        if board is None:
+            raise BadConfig(f"{spec.name} has no single-deal option: use --unit game")
+        fixed = resolved[board] if board in opts else None
         if fixed == 0:
-            raise BadConfig("--unit deal needs deal_size of at least 1 (0 is the whole game)")
-        size = spec.option("deal_size")
+            raise BadConfig(f"--unit deal needs {board} of at least 1 (0 is the whole game)")
+        size = spec.option(board)
         sizes = deal_sizes(size.minimum, size.maximum, fixed)
-        opts.pop("deal_size", None)
+        opts.pop(board, None)
     elif unit != "game":
         raise BadConfig(f"unit {unit!r} is not deal or game")
     return TournamentSpec(
