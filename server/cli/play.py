@@ -75,7 +75,7 @@ def play(
     def show(_seat: int, _action: object) -> None:
         nonlocal cursor
         for ev in state.events(since=cursor):
-            out.print(narrate(ev), markup=False, soft_wrap=True)
+            out.print(narrate(ev, state.spec), markup=False, soft_wrap=True)
         cursor = len(state.events())
 
     result = play_match(state, seated, on_action=None if quiet else show)

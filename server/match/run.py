@@ -118,7 +118,7 @@ async def run_refereed_match(
                     timeout=10,
                 )
                 info = await watch_match(
-                    admin, created.match.match_id, metadata, narrate_to, timeout_s
+                    admin, created.match.match_id, metadata, narrate_to, timeout_s, game
                 )
             except grpc.aio.AioRpcError as exc:
                 raise RuntimeError(f"referee at {server}: {exc.details()}") from None
@@ -142,8 +142,10 @@ async def watch_match(
     metadata,
     narrate_to: Callable[[str], None] | None,
     timeout_s: float,
+    game: str | None = None,
 ) -> admin_pb2.MatchInfo:
-    """Follow the match's public events until it ends; returns its final summary."""
+    """Follow the match's public events until it ends; returns its final summary. With
+    ``narrate_to``, each event becomes a line (in ``game``'s words for its own kinds)."""
     stream = admin.WatchMatch(
         admin_pb2.WatchMatchRequest(match_id=match_id, after_seq=-1),
         metadata=metadata,
@@ -156,5 +158,5 @@ async def watch_match(
             return msg.finished
         ev = event_from_pb(msg.event)
         if narrate_to is not None and ev.audience is None:
-            narrate_to(narrate(ev))
+            narrate_to(narrate(ev, game))
     raise RuntimeError(f"the referee stopped reporting match {match_id}")
