@@ -1,4 +1,5 @@
-"""The bot interface and the registry of reference bots.
+"""The bot interface and the reference bots: ``random`` plays every game; each game's spec
+names its others (:attr:`~levata.engine.GameSpec.bots`), found here by the game registry.
 
 >>> from levata.engine import game
 >>> state = game("whist").new_match(players=3, seed=2)
@@ -15,9 +16,10 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from levata.engine import Action, BadConfig, SeatView
+from levata.engine import Action, BadConfig, SeatView, all_games
+from levata.engine import game as find_game
 
-__all__ = ["Bot", "RandomBot", "bot_names", "make_bot"]
+__all__ = ["Bot", "RandomBot", "bot_names", "bot_path", "make_bot"]
 
 
 @runtime_checkable
@@ -41,31 +43,40 @@ class RandomBot:
         return self.rng.choice(list(legal))
 
 
-#: Heuristic bots live in ``levata.bots.heuristic.<game>`` as a class named ``HeuristicBot``.
-_HEURISTIC_GAMES = ("whist", "macao", "repezita")
+#: The bot that plays every game; the others are each game's :attr:`GameSpec.bots`.
+RANDOM = "random"
 
 
-#: Games the search bot (``pimc``) plays.
-_PIMC_GAMES = ("whist",)
+def bot_names(game: str | None = None) -> list[str]:
+    """The bot kinds that play ``game`` (every kind some game has, without one).
+
+    >>> bot_names()
+    ['heuristic', 'pimc', 'random']
+    """
+    specs = [find_game(game)] if game is not None else all_games()
+    return sorted({RANDOM, *(kind for spec in specs for kind in spec.bots)})
 
 
-def bot_names() -> list[str]:
-    return ["random", "heuristic", "pimc"]
+def bot_path(kind: str, game: str) -> str:
+    """Where the ``kind`` bot of ``game`` lives, ``"module:Class"`` (from the game's spec).
+
+    >>> bot_path("pimc", "whist")
+    'levata.bots.pimc:PimcBot'
+    """
+    spec = find_game(game)
+    if kind == RANDOM:
+        return f"{__name__}:RandomBot"
+    if kind not in spec.bots:
+        if kind not in bot_names():
+            raise BadConfig(f"unknown bot {kind!r} (known bots: {', '.join(bot_names())})")
+        plays = ", ".join(g.name for g in all_games() if kind in g.bots)
+        raise BadConfig(f"no {kind} bot for game {spec.name!r} (it plays: {plays})")
+    return spec.bots[kind]
 
 
 def make_bot(kind: str, game: str, seed: int = 0) -> Bot:
-    """A reference bot by kind (``random`` or ``heuristic``) for one game."""
-    if kind == "random":
+    """A reference bot of one game by kind: ``random``, or one the game's spec names."""
+    if kind == RANDOM:  # plays anything, even a game name the registry has never heard of
         return RandomBot(game, seed)
-    if kind == "heuristic":
-        if game not in _HEURISTIC_GAMES:
-            raise BadConfig(f"no heuristic bot for game {game!r}")
-        module = importlib.import_module(f"levata.bots.heuristic.{game}")
-        return module.HeuristicBot(game, seed)
-    if kind == "pimc":
-        if game not in _PIMC_GAMES:
-            raise BadConfig(f"no pimc bot for game {game!r} (it plays: {', '.join(_PIMC_GAMES)})")
-        from levata.bots.pimc import PimcBot
-
-        return PimcBot(game, seed)
-    raise BadConfig(f"unknown bot {kind!r} (known bots: {', '.join(bot_names())})")
+    module, _, name = bot_path(kind, game).partition(":")
+    return getattr(importlib.import_module(module), name)(game, seed)

@@ -39,6 +39,7 @@ __all__ = [
     "Result",
     "SeatView",
     "Zone",
+    "individual",
 ]
 
 
@@ -304,9 +305,25 @@ class Option:
         return value
 
 
+def individual(players: int) -> tuple[tuple[int, ...], ...] | None:
+    """The default :attr:`GameSpec.teams`: no partnerships, every seat plays for itself.
+
+    >>> individual(4) is None
+    True
+    """
+    return None
+
+
 @dataclass(frozen=True)
 class GameSpec:
-    """A registered game: its name, player counts, options and how to start a match."""
+    """A registered game: its name, player counts, options and how to start a match, and the
+    traits the server and the bots read instead of the game's name.
+
+    >>> from levata.engine import game
+    >>> spec = game("whist")
+    >>> spec.teams(4), spec.duplicate_unit, sorted(spec.bots)
+    (None, 'deal_size', ['heuristic', 'pimc'])
+    """
 
     name: str
     title: str
@@ -317,6 +334,25 @@ class GameSpec:
     #: Options that bound the length of a match of random moves (a lower cap, say), which
     #: the conformance suite and the benchmarks use so that random play stays quick.
     short_options: Mapping[str, Any] = field(default_factory=dict)
+    #: The partnerships at a number of players, e.g. ``((0, 2), (1, 3))``, or ``None`` when
+    #: every seat plays for itself. A tournament seats whole teams (the two-table method).
+    teams: Callable[[int], tuple[tuple[int, ...], ...] | None] = individual
+    #: The option that makes one duplicate board: set to ``n`` (between its minimum, at least
+    #: 1, and its maximum) a match is a single deal of ``n`` cards, so a duplicate tournament
+    #: can replay that one deal in every seating. ``None``: a board is a whole game.
+    duplicate_unit: str | None = None
+    #: Reference bots beyond ``random`` (which plays every game): kind -> ``"module:Class"``.
+    #: Named as strings so the engine never imports the bots; ``make_bot`` imports them.
+    bots: Mapping[str, str] = field(default_factory=dict)
+    #: Lines for the game's own event kinds (see :mod:`levata.engine.events`): a line, or
+    #: ``None`` to let the shared narration speak.
+    narrate: Callable[[Event], str | None] | None = None
+
+    def __post_init__(self) -> None:
+        if self.duplicate_unit is not None:
+            unit = self.option(self.duplicate_unit)  # BadConfig: the game has no such option
+            if unit.maximum is None:
+                raise ValueError(f"{self.name}: duplicate_unit {unit.name} needs a maximum")
 
     def option(self, name: str) -> Option:
         for o in self.options:

@@ -63,6 +63,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from levata.engine import events
 from levata.engine.cards import FRENCH_RANKS, Card, Suit, french_deck, parse_cards
 from levata.engine.contract import (
     Action,
@@ -247,7 +248,7 @@ class MacaoState(GameState):
         for hand in self.hands:
             hand.sort()
         self._emit(
-            "deal",
+            events.DEAL,
             cards=(starter,),
             dealer=self.dealer,
             first=first,
@@ -259,7 +260,7 @@ class MacaoState(GameState):
 
     def _emit_hands(self) -> None:
         for s in range(self.players):
-            ev = self._emit("hand", audience={s}, seat=s, cards=self.hands[s])
+            ev = self._emit(events.HAND, audience={s}, seat=s, cards=self.hands[s])
             for c in self.hands[s]:
                 self._acq[c] = (0, ev.seq)
 
@@ -476,7 +477,7 @@ class MacaoState(GameState):
         self.hands[seat].remove(card)
         del self._acq[card]
         self.group.append(card)
-        self._emit("play", seat=seat, cards=(card,), **data)
+        self._emit(events.PLAY, seat=seat, cards=(card,), **data)
 
     def _done(self, seat: int) -> None:
         group = self.group
@@ -563,7 +564,7 @@ class MacaoState(GameState):
         self._start_turn(self.advance(self.cursor))
 
     def _pass(self, seat: int) -> None:
-        self._emit("pass", seat=seat)
+        self._emit(events.PASS, seat=seat)
         self.passed.add(seat)
         if all(s in self.passed for s in self._active_seats()):
             self._end("deadlock")
@@ -592,7 +593,7 @@ class MacaoState(GameState):
         hand = self.hands[seat]
         for c in cards:
             bisect.insort(hand, c)
-        self._emit("draw", seat=seat, count=len(cards))
+        self._emit(events.DRAW, seat=seat, count=len(cards))
         ev = self._emit("drawn", audience={seat}, seat=seat, cards=cards)
         for c in cards:
             self._acq[c] = (self.epoch, ev.seq)
@@ -612,7 +613,7 @@ class MacaoState(GameState):
     def _finish(self, seat: int) -> None:
         self.active[seat] = False
         self.finished.append(seat)
-        self._emit("finish", seat=seat, place=len(self.finished))
+        self._emit(events.FINISH, seat=seat, place=len(self.finished))
         req = self.request
         if req is not None and seat in req.unserved:
             self._serve(seat)
@@ -625,7 +626,7 @@ class MacaoState(GameState):
         self.phase, self.reason = "over", reason
         res = self.result()
         self._emit(
-            "end",
+            events.END,
             reason=reason,
             ranks=list(res.ranks),
             scores=list(res.scores),
@@ -797,6 +798,38 @@ class MacaoState(GameState):
             self.drawn = moved[self.drawn]
 
 
+def _said(cards: Sequence[Card]) -> str:
+    return " ".join(map(str, cards))
+
+
+#: Lines for Macao's own event kinds (the shared ones are said by the server's narration).
+_LINES = {
+    "done": lambda ev: f"seat {ev.seat} is done ({_said(ev.cards)})",
+    "end_turn": lambda ev: f"seat {ev.seat} ends its turn",
+    "penalty": lambda ev: (
+        f"   seat {ev.data['target']} must {ev.data['penalty']} {ev.data['amount']} or stack"
+    ),
+    "accept": lambda ev: f"seat {ev.seat} accepts {ev.data['penalty']} {ev.data['amount']}",
+    "short": lambda ev: f"   seat {ev.seat} is {ev.data['missing']} card(s) short: no stock left",
+    "request": lambda ev: f"seat {ev.seat} asks for {ev.data['request']} {ev.data['value']}",
+    "request_over": lambda ev: f"   seat {ev.seat}'s request is over ({ev.data['reason']})",
+    "skipped": lambda ev: f"   seat {ev.seat} is skipped ({ev.data['left']} turn(s) left)",
+    "drawn": lambda ev: f"   seat {ev.seat} drew {_said(ev.cards)}",
+    "reshuffle": lambda ev: f"   the discard pile becomes the stock ({ev.data['count']} cards)",
+    "position": lambda ev: f"-- position: discard {_said(ev.cards)}, hands {ev.data['hands']}",
+}
+
+
+def narrate(ev: Event) -> str | None:
+    """A line for one of Macao's own events, ``None`` for the shared ones.
+
+    >>> narrate(Event(seq=9, kind="end_turn", seat=1))
+    'seat 1 ends its turn'
+    """
+    line = _LINES.get(ev.kind)
+    return None if line is None else line(ev)
+
+
 SPEC = register(
     GameSpec(
         name="macao",
@@ -815,5 +848,7 @@ SPEC = register(
             Option("action_cap", 1000, "the match stops after this many actions (D8)", minimum=1),
         ),
         factory=MacaoState,
+        bots={"heuristic": "levata.bots.heuristic.macao:HeuristicBot"},
+        narrate=narrate,
     )
 )

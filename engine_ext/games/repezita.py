@@ -54,6 +54,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from levata.engine import events
 from levata.engine.cards import Card, french_deck, parse_cards
 from levata.engine.contract import (
     Action,
@@ -155,7 +156,7 @@ class RepezitaState(GameState):
             hands=[order[s:dealt:players] for s in range(players)],
             aside=order[dealt:],
         )
-        self._emit("deal", hand=per_seat, aside=len(order) - dealt, decks=self.decks)
+        self._emit(events.DEAL, hand=per_seat, aside=len(order) - dealt, decks=self.decks)
 
     def _configure(self, spec: GameSpec, players: int, options: dict[str, Any], seed: int) -> None:
         super().__init__(spec, players, options, seed)
@@ -439,7 +440,7 @@ class RepezitaState(GameState):
         for seat in order:
             if not self.hands[seat] and seat not in self.finished:
                 self.finished.append(seat)
-                self._emit("finish", seat=seat, rank=len(self.finished))
+                self._emit(events.FINISH, seat=seat, rank=len(self.finished))
         if sum(1 for h in self.hands if h) <= 1:
             self._end("complete")
 
@@ -456,7 +457,7 @@ class RepezitaState(GameState):
         self.reason = reason
         self.over = True
         self._waiting = ()
-        self._emit("end", ranks=list(ranks), reason=reason)
+        self._emit(events.END, ranks=list(ranks), reason=reason)
 
     # -- realtime --------------------------------------------------------------------------------
 
@@ -633,6 +634,34 @@ def _by_rank(card: Card) -> tuple[int, int]:
     return (card.rank, int(card.suit))
 
 
+def _when(ev: Event) -> str:
+    return f"ms {ev.data['at_ms']}" if "at_ms" in ev.data else f"tick {ev.data.get('tick')}"
+
+
+#: Lines for Repezita's own event kinds (the shared ones are said by the server's narration).
+_LINES = {
+    "tick": lambda ev: f"-- tick {ev.data['tick']}: priority {ev.data['priority']}",
+    "landed": lambda ev: f"seat {ev.seat} lands {ev.cards[0]} ({_when(ev)})",
+    "bounced": lambda ev: f"   seat {ev.seat} bounces: another card landed first ({_when(ev)})",
+    "rejected": lambda ev: f"   seat {ev.seat}'s card has no pile to land on ({_when(ev)})",
+    "wrong_card": lambda ev: (
+        f"seat {ev.seat} throws a wrong {ev.data['card']} and takes the pile ({_when(ev)})"
+    ),
+    "pile_dead": lambda ev: f"   the pile is dead ({_when(ev)})",
+    "open_start": lambda ev: f"-- anyone may start a pile ({_when(ev)})",
+}
+
+
+def narrate(ev: Event) -> str | None:
+    """A line for one of Repezita's own events, ``None`` for the shared ones.
+
+    >>> narrate(Event(seq=4, kind="pile_dead", data={"tick": 7}))
+    '   the pile is dead (tick 7)'
+    """
+    line = _LINES.get(ev.kind)
+    return None if line is None else line(ev)
+
+
 SPEC = register(
     GameSpec(
         name="repezita",
@@ -658,5 +687,7 @@ SPEC = register(
         factory=RepezitaState,
         # Random seats rarely finish (a wrong card takes the pile): cap random matches early.
         short_options={"tick_cap": 150, "time_cap_ms": 15_000},
+        bots={"heuristic": "levata.bots.heuristic.repezita:HeuristicBot"},
+        narrate=narrate,
     )
 )

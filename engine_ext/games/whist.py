@@ -30,12 +30,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from levata.engine import trick
+from levata.engine import events, trick
 from levata.engine.cardmask import cards_of, mask_of
 from levata.engine.cards import Card, Suit, french_deck
 from levata.engine.contract import (
     Action,
     BadConfig,
+    Event,
     GameSpec,
     GameState,
     Option,
@@ -144,7 +145,7 @@ class WhistState(GameState):
         self.voids: list[set[Suit]] = [set() for _ in range(n)]
         self.phase = "bid"
         self._emit(
-            "deal",
+            events.DEAL,
             cards=(self.trump_card,) if self.trump_card else (),
             deal=self.deal_index + 1,
             size=c,
@@ -163,7 +164,7 @@ class WhistState(GameState):
                     seats=others,
                 )
             else:
-                ev = self._emit("hand", audience={s}, seat=s, cards=self.hands[s])
+                ev = self._emit(events.HAND, audience={s}, seat=s, cards=self.hands[s])
             self._hand_events.append(ev.seq)
 
     @property
@@ -214,7 +215,7 @@ class WhistState(GameState):
 
     def _bid(self, seat: int, bid: int) -> None:
         self.bids[seat] = bid
-        self._emit("bid", seat=seat, number=bid)
+        self._emit(events.BID, seat=seat, number=bid)
         if all(b is not None for b in self.bids):
             self.phase = "play"
 
@@ -227,7 +228,7 @@ class WhistState(GameState):
                     self.voids[seat].add(self.trump)
         self.hands[seat].remove(card)
         self.current.append((seat, card))
-        self._emit("play", seat=seat, cards=(card,))
+        self._emit(events.PLAY, seat=seat, cards=(card,))
         if len(self.current) == self.players:
             self._finish_trick()
 
@@ -235,7 +236,7 @@ class WhistState(GameState):
         won_by = trick.winner(self.current, self.trump)
         self.tricks[won_by] += 1
         self.played.extend(card for _, card in self.current)
-        self._emit("trick", seat=won_by, cards=[c for _, c in self.current])
+        self._emit(events.TRICK, seat=won_by, cards=[c for _, c in self.current])
         self.current = []
         self.leader = won_by
         if not self.hands[won_by]:
@@ -261,12 +262,12 @@ class WhistState(GameState):
             "totals": list(self.totals),
         }
         self.deal_log.append(record)
-        self._emit("score", **record)
+        self._emit(events.SCORE, **record)
         if self.deal_index + 1 == len(self.schedule):
             self.over = True
             self.phase = "over"
             res = self.result()
-            self._emit("end", scores=list(res.scores), winners=list(res.winners))
+            self._emit(events.END, scores=list(res.scores), winners=list(res.winners))
         else:
             self._start_deal(None)
 
@@ -404,6 +405,19 @@ class WhistState(GameState):
                 self._log[seq] = replace(ev, cards=cards)
 
 
+def narrate(ev: Event) -> str | None:
+    """Whist's own event kind: ``foreheads``, what a seat sees in a forehead deal.
+
+    >>> from levata.engine import Card
+    >>> narrate(Event(seq=1, kind="foreheads", audience=frozenset({2}), cards=(Card.parse("QH"),)))
+    '   seat 2 sees QH (not its own)'
+    """
+    if ev.kind == "foreheads":
+        seat = min(ev.audience or [0])
+        return f"   seat {seat} sees {' '.join(map(str, ev.cards))} (not its own)"
+    return None
+
+
 SPEC = register(
     GameSpec(
         name="whist",
@@ -427,5 +441,11 @@ SPEC = register(
             ),
         ),
         factory=WhistState,
+        duplicate_unit="deal_size",  # one deal of n cards: a duplicate board
+        narrate=narrate,
+        bots={
+            "heuristic": "levata.bots.heuristic.whist:HeuristicBot",
+            "pimc": "levata.bots.pimc:PimcBot",
+        },
     )
 )

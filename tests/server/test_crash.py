@@ -21,8 +21,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2
 
-from levata.server.replay import replay_match
-from levata.server.store import Store
+from levata.server.match.replay import replay_match
+from levata.server.match.store import Store
 from levata.v1 import admin_pb2
 
 from live import RawBot, ServeProcess, bot_env

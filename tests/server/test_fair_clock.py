@@ -2,7 +2,7 @@
 
 The bots answer at once (index 0, no view built), so every strike would be the referee's own
 slowness billed to a bot. A seat's clock starts when its request is written to its stream
-and a reply counts when it is read from it (``levata.server.referee``), so however long the
+and a reply counts when it is read from it (``levata.server.match.referee``), so however long the
 referee queues, zero strikes is the right answer.
 
 The bots are a few real processes, each holding many seats over a few streams: this file run

@@ -12,7 +12,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from levata.engine import all_games
-from levata.server.replay import export_match, replay_match
+from levata.server.match.replay import export_match, replay_match
 from levata.v1 import admin_pb2, arena_pb2, arena_pb2_grpc, game_pb2
 
 from live import LiveServer, RawBot, bot_process

@@ -29,11 +29,11 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from levata.bots.credentials import write_secret
-from levata.server.app import start_entrant_server
-from levata.server.sandbox import Sandbox
-from levata.server.store import Store
-from levata.server.tourney_bots import Entry, launch, parse_manifest
-from levata.server.tourney_store import TourneyStore
+from levata.server.match.app import start_entrant_server
+from levata.server.match.store import Store
+from levata.server.tournament.entries import Entry, launch, parse_manifest
+from levata.server.tournament.sandbox import Sandbox
+from levata.server.tournament.store import TourneyStore
 from levata.v1 import admin_pb2, admin_pb2_grpc
 
 from live import LiveServer, bot_process

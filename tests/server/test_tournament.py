@@ -17,12 +17,12 @@ import pytest
 
 from levata.engine import BadConfig
 from levata.engine.seeds import derive
-from levata.server.report import html_report
-from levata.server.standings import bradley_terry, compute_standings
-from levata.server.tournament import build_spec, prepare
-from levata.server.tourney_bots import parse_entries, parse_manifest
-from levata.server.tourney_schedule import make_schedule
-from levata.server.tourney_store import TourneyStore
+from levata.server.tournament.entries import parse_entries, parse_manifest
+from levata.server.tournament.report import html_report
+from levata.server.tournament.schedule import make_schedule
+from levata.server.tournament.spec import build_spec, prepare
+from levata.server.tournament.standings import bradley_terry, compute_standings
+from levata.server.tournament.store import TourneyStore
 
 # -- schedules -----------------------------------------------------------------------------------
 

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from levata.server.sandbox import Sandbox
-from levata.server.store import Store
-from levata.server.tourney_bots import Entry, launch, parse_manifest
-from levata.server.tourney_store import TourneyStore
+from levata.server.match.store import Store
+from levata.server.tournament.entries import Entry, launch, parse_manifest
+from levata.server.tournament.sandbox import Sandbox
+from levata.server.tournament.store import TourneyStore
 
 from live import LiveServer, bot_process
 

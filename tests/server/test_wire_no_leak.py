@@ -89,7 +89,7 @@ def test_no_card_leaks_on_the_wire(tmp_path, name):
 
 def test_the_check_catches_a_leaking_referee(tmp_path, monkeypatch):
     """Make the referee show every card in each request's view: the check must fail."""
-    import levata.server.referee as referee
+    import levata.server.match.referee as referee
     from levata.bots.wire import card_to_pb
     from levata.engine import french_deck
     from levata.v1 import cards_pb2
@@ -110,7 +110,7 @@ def test_the_check_catches_a_leaking_referee(tmp_path, monkeypatch):
 
 def test_the_check_catches_a_batch_with_another_seats_event(tmp_path, monkeypatch):
     """Make batched events include every seat's private ones: the check must fail."""
-    import levata.server.referee as referee
+    import levata.server.match.referee as referee
 
     def leaky(self, i):
         seat = self.seats[i]

@@ -3,7 +3,7 @@ applied (with the clock it was applied at), every reply with its timing, strikes
 
 The file is the referee's memory: ``levata replay`` re-runs a match from it, ``levata
 export`` writes it as JSON, and a restarted referee resumes unfinished matches from it
-(:mod:`levata.server.recovery`).
+(:mod:`levata.server.match.recovery`).
 
 Durability: writes are queued and committed by :meth:`Store.flush`, one transaction per
 call. When the file cannot be written (disk full, read-only, I/O error) nothing queued is
@@ -40,7 +40,7 @@ from levata.engine import Event
 
 __all__ = ["DEFAULT_DB", "SCHEMA_VERSION", "Store", "StoreUnavailable"]
 
-log = logging.getLogger("levata.server.store")
+log = logging.getLogger("levata.server.match.store")
 
 #: The default database file, in the current directory.
 DEFAULT_DB = "levata.db"

@@ -31,7 +31,7 @@ Policies (per match, :class:`Policy`):
   written the match is *suspended*: every seat is told why (a ``ReplyError`` with code
   SUSPENDED, no request id), nothing more happens in it and no clock runs, and it goes on
   when a write succeeds. A restarted referee resumes a match from its record (:class:`Resume`,
-  :mod:`levata.server.recovery`); an aborted match tells every seat why (``MatchEnd`` with
+  :mod:`levata.server.match.recovery`); an aborted match tells every seat why (``MatchEnd`` with
   reason ``aborted`` and ``details["aborted"]``).
 """
 
@@ -59,12 +59,12 @@ from levata.bots.wire import (
 from levata.engine import Action, GameSpec, GameState, IllegalAction, Result
 from levata.engine.contract import ranks_from_scores
 from levata.engine.seeds import derive
-from levata.server.store import RETRY_S, Store, StoreUnavailable
+from levata.server.match.store import RETRY_S, Store, StoreUnavailable
 from levata.v1 import arena_pb2, game_pb2
 
 __all__ = ["Outbox", "Policy", "Referee", "Resume", "Substitutes", "aborted_record"]
 
-log = logging.getLogger("levata.server.referee")
+log = logging.getLogger("levata.server.match.referee")
 
 Outbox = Callable[..., None]
 """Where messages for one connection go: a non-blocking put on that connection's queue,
@@ -964,8 +964,8 @@ class Referee:
 
 @dataclass
 class Resume:
-    """Where a restarted referee takes a match up (built by :mod:`levata.server.recovery`
-    with :func:`levata.server.replay.rebuild`, the code ``levata replay`` runs)."""
+    """Where a restarted referee takes a match up (built by :mod:`levata.server.match.recovery`
+    with :func:`levata.server.match.replay.rebuild`, the code ``levata replay`` runs)."""
 
     state: GameState  # the seed's match with every recorded action applied
     applied: int  # actions recorded (clock steps included): the state version

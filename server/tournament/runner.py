@@ -4,14 +4,14 @@
 
 What happens:
 
-1. The command's values become a :class:`TournamentSpec` (game, entries, format, deals, seed,
-   options, clocks). Its schedule (:mod:`levata.server.tourney_schedule`) is a pure function
-   of it. Spec and schedule are stored in SQLite (:mod:`levata.server.tourney_store`) under
-   the tournament's id: ``t`` and a hash of the spec (``-2``, ``-3``... when the same spec is
-   run again).
+1. The command's values become a :class:`~levata.server.tournament.spec.TournamentSpec` (game,
+   entries, format, deals, seed, options, clocks). Its schedule
+   (:mod:`levata.server.tournament.schedule`) is a pure function of it. Spec and schedule are
+   stored in SQLite (:mod:`levata.server.tournament.store`) under the tournament's id: ``t`` and a
+   hash of the spec (``-2``, ``-3``... when the same spec is run again).
 2. A referee starts in this process on a free loopback port, recording into the same file
    (or ``--server`` names a running one). Each entry runs as its own process
-   (:mod:`levata.server.tourney_bots`): one gRPC connection per entry, holding its seats in
+   (:mod:`levata.server.tournament.entries`): one gRPC connection per entry, holding its seats in
    every match at once.
 3. Up to ``parallel`` scheduled matches run at a time: ``AdminService.CreateMatch``, then
    ``WatchMatch`` until it ends; the result is stored with the scheduled match in one
@@ -24,271 +24,42 @@ What happens:
    its seed and every reference bot's choices from its entry seed and the match's place in
    the schedule, the final standings equal those of an uninterrupted run.
 
->>> spec = build_spec("whist", "heuristic,random,random", deals=2, seed=1, options=["deal_size=2"])
->>> spec.players, [e.name for e in spec.entries], spec.seating, len(spec.schedule())
-(3, ['heuristic', 'random', 'random-2'], 'permute', 12)
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import shutil
 import socket
 import stat
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import grpc
 from google.protobuf import json_format
 
-from levata.engine import BadConfig, game
+from levata.engine import BadConfig
 from levata.engine.seeds import derive
-from levata.server.auth import admin_metadata
-from levata.server.sandbox import SERVER, Sandbox, check_mode
-from levata.server.tourney_bots import BotProcess, Entry, launch, parse_entries
-from levata.server.tourney_schedule import (
-    FORMATS,
-    SEATINGS,
-    ScheduledMatch,
-    deal_sizes,
-    make_schedule,
-    parse_teams,
-)
-from levata.server.tourney_store import TourneyStore, spec_hash
+from levata.server.match.auth import admin_metadata
+from levata.server.tournament.entries import BotProcess, launch
+from levata.server.tournament.sandbox import SERVER, Sandbox, check_mode
+from levata.server.tournament.spec import TournamentSpec
+from levata.server.tournament.store import TourneyStore, process_start
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
 
-__all__ = ["Progress", "TournamentSpec", "build_spec", "prepare", "run_tournament"]
+__all__ = ["Progress", "run_tournament"]
 
 #: Start-up allowance of a match that seats an entry whose process is known to be dead: long
 #: enough for the live seats' queued attachments, short enough not to stall the tournament.
 DEAD_STARTUP_MS = 1_000
-#: ``--seating auto`` plays every permutation of the seats up to this many seats (3! = 6,
-#: 4! = 24 matches a deal), cyclic rotations beyond. Rotations alone let an entry play every
-#: seat of every deal, but each entry always sits just after the same neighbour: in a
-#: 200-deal Whist duplicate of heuristic,random,random with rotations, the two identical
-#: random bots differed by +0.48 [+0.10, +0.88] points a deal (the one seated after the
-#: heuristic bot did worse); with every permutation, by +0.04 [-0.22, +0.35].
-AUTO_PERMUTE = 4
 #: The longest one match may take (a whole game of slow bots is long, but not this long).
 WATCH_TIMEOUT_S = 6 * 3600.0
 #: How long the runner waits for its bot processes to connect before the first match.
 CONNECT_WAIT_S = 30.0
-
-
-@dataclass
-class TournamentSpec:
-    """Everything that decides a tournament's results (and so its id); ``parallel`` and the
-    referee's address do not."""
-
-    game: str
-    players: int
-    entries: list[Entry]
-    format: str = "duplicate"
-    deals: int = 12
-    seed: int = 0
-    unit: str = "deal"
-    seating: str = "rotate"
-    options: dict[str, str] = field(default_factory=dict)
-    sizes: list[int] | None = None
-    teams: list[list[int]] | None = None
-    policy: dict[str, int] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "game": self.game,
-            "players": self.players,
-            "entries": [e.to_dict() for e in self.entries],
-            "format": self.format,
-            "deals": self.deals,
-            "seed": self.seed,
-            "unit": self.unit,
-            "seating": self.seating,
-            "options": dict(self.options),
-            "sizes": self.sizes,
-            "teams": self.teams,
-            "policy": dict(self.policy),
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> TournamentSpec:
-        return cls(
-            game=d["game"],
-            players=d["players"],
-            entries=[Entry.from_dict(e) for e in d["entries"]],
-            format=d["format"],
-            deals=d["deals"],
-            seed=d["seed"],
-            unit=d["unit"],
-            seating=d["seating"],
-            options=d["options"],
-            sizes=d["sizes"],
-            teams=d["teams"],
-            policy=d["policy"],
-        )
-
-    @property
-    def names(self) -> list[str]:
-        return [e.name for e in self.entries]
-
-    def entry(self, name: str) -> Entry:
-        return next(e for e in self.entries if e.name == name)
-
-    def schedule(self) -> list[ScheduledMatch]:
-        return make_schedule(
-            self.names,
-            self.players,
-            self.deals,
-            self.seed,
-            self.format,
-            self.seating,
-            self.teams,
-            self.options,
-            self.sizes,
-        )
-
-    def describe(self) -> str:
-        """One line, e.g. ``whist, 3 players, duplicate over 12 deals (every seating), each
-        match one deal of 1-8 cards, seed 1``."""
-        if self.teams:
-            seats = f"teams of seats {', '.join('+'.join(map(str, t)) for t in self.teams)}"
-            seats += ", two-table" if len(self.teams) == 2 else f", {self.seating}d"
-        else:
-            seats = "every seating" if self.seating == "permute" else "seats rotated"
-        if self.unit == "deal" and self.sizes:
-            used = sorted(set(self.sizes[: self.deals]))
-            many = f"{used[0]}-{used[-1]}" if len(used) > 1 else used[0]
-            unit = f"each match one deal of {many} card{'s' if used[-1] > 1 else ''}"
-        else:
-            unit = "each match a whole game"
-        what = ("deal" if self.format == "duplicate" else "round") + "s" * (self.deals != 1)
-        return (
-            f"{self.game}, {self.players} players, {self.format} over {self.deals} {what}"
-            f" ({seats}), {unit}, seed {self.seed}"
-        )
-
-
-def build_spec(
-    game_name: str,
-    bots: str,
-    players: int | None = None,
-    fmt: str = "duplicate",
-    deals: int = 12,
-    seed: int = 0,
-    unit: str | None = None,
-    seating: str = "auto",
-    options: list[str] | None = None,
-    teams: str | None = None,
-    move_ms: int = 2000,
-    bank_ms: int = 20_000,
-    resume_window_ms: int = 3_000,
-    max_strikes: int = 3,
-    server: str | None = None,
-) -> TournamentSpec:
-    """A spec from command-line values; :class:`BadConfig` with one clear line when wrong."""
-    from levata.server.cli import parse_options
-
-    spec = game(game_name)
-    if fmt not in FORMATS:
-        raise BadConfig(f"format {fmt!r} is not one of {', '.join(FORMATS)}")
-    if seating not in (*SEATINGS, "auto"):
-        raise BadConfig(f"seating {seating!r} is not one of auto, {', '.join(SEATINGS)}")
-    if deals < 1:
-        raise BadConfig("--deals must be at least 1")
-    if move_ms < 1:
-        raise BadConfig("--move-ms must be positive")
-    if "," not in bots.strip(", ") and players:  # one name fills every seat: self-play
-        bots = ",".join([bots.strip(", ")] * players)
-    entries = parse_entries(bots, spec.name, server)
-    if teams and any(e.kind == "connected" for e in entries):
-        raise BadConfig("a team entry runs one process per partner: @NAME cannot play in teams")
-    team_seats: list[list[int]] | None = None
-    if teams:
-        seats = players or sum(len(t.split("+")) for t in teams.split(","))
-        try:
-            team_seats = [list(t) for t in parse_teams(teams, seats)]
-        except ValueError as exc:
-            raise BadConfig(str(exc)) from None
-        players = seats
-    if players is None:
-        players = len(entries)
-        if players > spec.players[-1]:
-            raise BadConfig(
-                f"{len(entries)} entries but {spec.name} seats at most {spec.players[-1]}:"
-                " give --players (each combination of entries then plays)"
-            )
-        players = max(players, spec.players[0])
-    if players not in spec.players:
-        counts = ", ".join(map(str, spec.players))
-        raise BadConfig(f"{spec.name} is played by {counts} players, not {players}")
-    units = len(team_seats) if team_seats else players
-    if len(entries) < units:
-        raise BadConfig(
-            f"{units} {'teams' if team_seats else 'seats'} need at least {units} entries,"
-            f" --bots names {len(entries)}"
-        )
-    if seating == "auto":  # every permutation while that stays small; see AUTO_PERMUTE
-        seating = "permute" if units <= AUTO_PERMUTE else "rotate"
-    opts = parse_options(options or [])
-    resolved = spec.resolve_options(opts)  # BadConfig on a bad option
-    has_size = any(o.name == "deal_size" for o in spec.options)
-    if unit is None:
-        unit = "deal" if has_size else "game"
-    sizes: list[int] | None = None
-    if unit == "deal":
-        if not has_size:
-            raise BadConfig(f"{spec.name} has no single-deal option (deal_size): use --unit game")
-        fixed = resolved["deal_size"] if "deal_size" in opts else None
-        if fixed == 0:
-            raise BadConfig("--unit deal needs deal_size of at least 1 (0 is the whole game)")
-        size = spec.option("deal_size")
-        sizes = deal_sizes(size.minimum, size.maximum, fixed)
-        opts.pop("deal_size", None)
-    elif unit != "game":
-        raise BadConfig(f"unit {unit!r} is not deal or game")
-    return TournamentSpec(
-        game=spec.name,
-        players=players,
-        entries=entries,
-        format=fmt,
-        deals=deals,
-        seed=seed,
-        unit=unit,
-        seating=seating,
-        options=opts,
-        sizes=sizes,
-        teams=team_seats,
-        policy={
-            "move_ms": move_ms,
-            "bank_ms": bank_ms,
-            "resume_window_ms": resume_window_ms,
-            "max_strikes": max_strikes,
-        },
-    )
-
-
-def prepare(tdb: TourneyStore, spec: TournamentSpec, resume: bool) -> tuple[str, bool]:
-    """The tournament to run: ``(id, resumed)``. With ``resume``, the newest unfinished one of
-    this spec (or the newest finished one, which then has nothing left to play); otherwise, or
-    when there is none, a new one."""
-    data = spec.to_dict()
-    same = tdb.with_spec(data)
-    if resume and same:
-        unfinished = [t for t in same if t["status"] != "finished"]
-        tid = (unfinished or same)[-1]["id"]
-        return tid, True
-    base = f"t{spec_hash(data)}"
-    tid, k = base, 1
-    while tdb.tournament(tid) is not None:
-        k += 1
-        tid = f"{base}-{k}"
-    tdb.create(tid, data, spec.schedule())
-    return tid, False
 
 
 class Progress:
@@ -474,10 +245,10 @@ class _Runner:
         return "forfeited: " + ", ".join(f"seat {s} ({seats[s]})" for s in forfeited)
 
     async def _watch(self, match_id: str) -> admin_pb2.MatchInfo:
-        from levata.server.matchrun import _watch
+        from levata.server.match.run import watch_match
 
         assert self.admin is not None
-        return await _watch(self.admin, match_id, self.meta, None, WATCH_TIMEOUT_S)
+        return await watch_match(self.admin, match_id, self.meta, None, WATCH_TIMEOUT_S)
 
     # -- the whole run -------------------------------------------------------------------------
 
@@ -495,8 +266,8 @@ class _Runner:
         socket = self.entrant_socket
         address = self.server
         if address is None:
-            from levata.server.app import start_entrant_server, start_server
-            from levata.server.store import Store
+            from levata.server.match.app import start_entrant_server, start_server
+            from levata.server.match.store import Store
 
             own_server, self.arena = await start_server(
                 Store(self.db), "127.0.0.1", 0, resume=False
@@ -550,7 +321,7 @@ def _close_stale_records(db: Path, tid: str, match_ids: list[str]) -> None:
     """Mark aborted the referee records a killed runner left open in our file: those of its
     abandoned attempts, and any match it created but had not yet noted (seat names start with
     the tournament's id)."""
-    from levata.server.store import Store
+    from levata.server.match.store import Store
 
     store = Store(db)
     try:
@@ -575,7 +346,6 @@ def _close_stale_records(db: Path, tid: str, match_ids: list[str]) -> None:
 
 def _runner_alive(runner: str | None) -> bool:
     """Whether ``HOST:PID:START`` names another process on this host that still runs."""
-    from levata.server.tourney_store import process_start
 
     parts = (runner or "").rsplit(":", 2)
     if len(parts) != 3:
@@ -655,9 +425,9 @@ async def run_tournament(
     """Play every unfinished match of tournament ``tid``; raises ``RuntimeError`` (one line)
     when it cannot go on. Safe to kill at any moment: run it again to resume.
 
-    ``sandbox`` (:data:`levata.server.sandbox.MODES`) says how manifest entries are isolated;
-    with ``server``, ``entrant_socket`` is that referee's entrants' socket, so that sandboxed
-    entries need no network."""
+    ``sandbox`` (:data:`levata.server.tournament.sandbox.MODES`) says how manifest entries are
+    isolated; with ``server``, ``entrant_socket`` is that referee's entrants' socket, so that
+    sandboxed entries need no network."""
     t = tdb.tournament(tid)
     if t is None:
         raise RuntimeError(f"no tournament {tid!r} in {db}")
@@ -696,32 +466,3 @@ async def run_tournament(
         )
         await runner.run(pending)
     tdb.set_finished(tid)
-
-
-def standings_of(tdb: TourneyStore, tid: str, resamples: int | None = None):
-    """The :class:`~levata.server.standings.Standings` of a tournament (finished matches)."""
-    from levata.server.standings import RESAMPLES, compute_standings
-
-    t = tdb.tournament(tid)
-    if t is None:
-        raise KeyError(tid)
-    spec = TournamentSpec.from_dict(t["spec"])
-    rows = tdb.rows(tid)
-    return compute_standings(
-        spec.names, rows, spec.seed, resamples or RESAMPLES, scheduled=len(rows)
-    )
-
-
-def summary_json(tdb: TourneyStore, tid: str) -> str:
-    """Spec, schedule results and standings of a tournament as JSON."""
-    t = tdb.tournament(tid)
-    assert t is not None
-    return json.dumps(
-        {
-            "id": tid,
-            "status": t["status"],
-            "spec": t["spec"],
-            "standings": standings_of(tdb, tid).to_dict(),
-        },
-        indent=2,
-    )

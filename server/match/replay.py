@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from levata.engine import Action, GameState, game
-from levata.server.store import Store
+from levata.server.match.store import Store
 
 __all__ = ["compare_events", "export_match", "rebuild", "replay_match"]
 
@@ -17,7 +17,7 @@ __all__ = ["compare_events", "export_match", "rebuild", "replay_match"]
 def rebuild(row: dict[str, Any], actions: list[dict[str, Any]]) -> GameState:
     """The match a record describes: its seed's deal with every recorded action applied
     (clock steps included). A restarted referee resumes from this very state
-    (:mod:`levata.server.recovery`). Raises ``KeyError`` for a game no longer registered and
+    (:mod:`levata.server.match.recovery`). Raises ``KeyError`` for a game no longer registered and
     the engine's errors for a record that does not replay."""
     state = game(row["game"]).new_match(
         players=row["players"], options=row["options"], seed=row["seed"]

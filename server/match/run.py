@@ -20,9 +20,9 @@ import grpc
 
 from levata.bots.wire import event_from_pb
 from levata.engine.seeds import derive
-from levata.server.auth import ADMIN_TOKEN_ENV, TOKEN_ENV, admin_metadata
-from levata.server.narrate import narrate
-from levata.server.store import Store
+from levata.server.match.auth import ADMIN_TOKEN_ENV, TOKEN_ENV, admin_metadata
+from levata.server.match.narrate import narrate
+from levata.server.match.store import Store
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
 
 __all__ = ["MatchOutcome", "bot_command", "run_refereed_match"]
@@ -71,7 +71,7 @@ async def run_refereed_match(
     own_server = None
     arena = None
     if server is None:
-        from levata.server.app import start_server
+        from levata.server.match.app import start_server
 
         own_server, arena = await start_server(Store(db), "127.0.0.1", 0, resume=False)
         server = f"127.0.0.1:{arena.port}"
@@ -117,7 +117,9 @@ async def run_refereed_match(
                     metadata=metadata,
                     timeout=10,
                 )
-                info = await _watch(admin, created.match.match_id, metadata, narrate_to, timeout_s)
+                info = await watch_match(
+                    admin, created.match.match_id, metadata, narrate_to, timeout_s, game
+                )
             except grpc.aio.AioRpcError as exc:
                 raise RuntimeError(f"referee at {server}: {exc.details()}") from None
         for p in procs:
@@ -134,14 +136,16 @@ async def run_refereed_match(
             await own_server.stop(None)
 
 
-async def _watch(
+async def watch_match(
     admin: admin_pb2_grpc.AdminServiceStub,
     match_id: str,
     metadata,
     narrate_to: Callable[[str], None] | None,
     timeout_s: float,
+    game: str | None = None,
 ) -> admin_pb2.MatchInfo:
-    """Follow the match's public events until it ends; returns its final summary."""
+    """Follow the match's public events until it ends; returns its final summary. With
+    ``narrate_to``, each event becomes a line (in ``game``'s words for its own kinds)."""
     stream = admin.WatchMatch(
         admin_pb2.WatchMatchRequest(match_id=match_id, after_seq=-1),
         metadata=metadata,
@@ -154,5 +158,5 @@ async def _watch(
             return msg.finished
         ev = event_from_pb(msg.event)
         if narrate_to is not None and ev.audience is None:
-            narrate_to(narrate(ev))
+            narrate_to(narrate(ev, game))
     raise RuntimeError(f"the referee stopped reporting match {match_id}")

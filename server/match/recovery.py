@@ -1,9 +1,9 @@
 """Take up, after a restart, the matches a stopped or killed referee left unfinished.
 
-The records are written before anything is told (:mod:`levata.server.referee`), so the
+The records are written before anything is told (:mod:`levata.server.match.referee`), so the
 file holds each unfinished match's seed, every action applied (with the referee clock it was
 applied at) and each seat's strikes and time bank as of the last committed round. From that
-a restarted referee rebuilds the match with :func:`levata.server.replay.rebuild` (the code
+a restarted referee rebuilds the match with :func:`levata.server.match.replay.rebuild` (the code
 ``levata replay`` runs), checks it against the recorded events, and goes on: the seats are
 re-seated when their bots reconnect, with their clocks as they were.
 
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from levata.engine import game
-from levata.server.referee import Policy, Resume, aborted_record
-from levata.server.replay import compare_events, rebuild
-from levata.server.store import Store
+from levata.server.match.referee import Policy, Resume, aborted_record
+from levata.server.match.replay import compare_events, rebuild
+from levata.server.match.store import Store
 
 __all__ = ["Recovered", "plan_resume", "unfinished"]
 

@@ -12,7 +12,7 @@ Formats:
   Seatings are the cyclic rotations (``rotate``: every entry plays every seat of every deal,
   ``players`` matches a deal) or every permutation (``permute``: also balances who sits just
   after whom, ``players!`` matches a deal). The command line's ``auto`` takes ``permute`` up
-  to four seats (see ``AUTO_PERMUTE`` in :mod:`levata.server.tournament` for why).
+  to four seats (see ``AUTO_PERMUTE`` in :mod:`levata.server.tournament.spec` for why).
 * ``roundrobin``: the same tables and seatings, but every match is dealt fresh cards (its own
   seed, ``derive(seed, "match", k, table, seating)``); round ``k`` is the group of matches
   that together seat every entry in every seat once.
@@ -55,7 +55,7 @@ class ScheduledMatch:
     ``group``: the deal (duplicate) or round (round-robin) it belongs to; ``table``: which
     combination of entries; ``seating``: which rotation or permutation; ``seats``: the entry
     name in each seat; ``options``: the game options of this match (a single-deal tournament
-    sets ``deal_size`` here).
+    sets the game's :attr:`~levata.engine.GameSpec.duplicate_unit` option here).
     """
 
     index: int
@@ -120,16 +120,17 @@ def make_schedule(
     teams: Sequence[Sequence[int]] | None = None,
     options: dict[str, Any] | None = None,
     sizes: Sequence[int] | None = None,
-    size_option: str = "deal_size",
+    size_option: str | None = None,
 ) -> list[ScheduledMatch]:
     """Every match of a tournament, in play order (deal by deal).
 
     ``entries``: the distinct entry names; ``teams``: partnerships for the two-table method
     (each entry then plays every seat of its team); ``sizes``: single-deal sizes that deal
-    ``k`` takes in turn (``sizes[k % len(sizes)]`` as option ``size_option``), or ``None`` to
-    play whole games.
+    ``k`` takes in turn (``sizes[k % len(sizes)]`` as option ``size_option``, the game's
+    :attr:`~levata.engine.GameSpec.duplicate_unit`), or ``None`` to play whole games.
 
-    >>> [m.options for m in make_schedule(["a", "b", "c"], 3, 2, 7, sizes=[1, 2])[::3]]
+    >>> sized = make_schedule(["a", "b", "c"], 3, 2, 7, sizes=[1, 2], size_option="deal_size")
+    >>> [m.options for m in sized[::3]]
     [{'deal_size': 1}, {'deal_size': 2}]
     >>> len(make_schedule(list("abcd"), 3, 1, 7, seating="permute"))  # C(4,3) tables x 3!
     24
@@ -147,13 +148,15 @@ def make_schedule(
         raise ValueError(f"{len(units)} seats (or teams) need at least {len(units)} entries")
     if deals < 1:
         raise ValueError("a tournament needs at least one deal")
+    if sizes and size_option is None:
+        raise ValueError("single-deal sizes need the option that sets them (size_option)")
     tables = list(itertools.combinations(entries, len(units)))
     orders = _seatings(len(units), seating)
     out: list[ScheduledMatch] = []
     for k in range(deals):
         opts = dict(options or {})
         if sizes:
-            opts[size_option] = sizes[k % len(sizes)]
+            opts[str(size_option)] = sizes[k % len(sizes)]
         for t, table in enumerate(tables):
             for r, order in enumerate(orders):
                 seats: list[str] = [""] * players

@@ -21,8 +21,8 @@ import grpc
 
 from levata.bots.wire import event_to_pb
 from levata.engine import BadConfig, game
-from levata.server import auth
-from levata.server.limits import (
+from levata.server.match import auth
+from levata.server.match.limits import (
     MAX_ID_CHARS,
     Limits,
     check_create,
@@ -30,9 +30,9 @@ from levata.server.limits import (
     check_policy,
     reply_problem,
 )
-from levata.server.recovery import Recovered, plan_resume, policy_of, unfinished
-from levata.server.referee import Policy, Referee
-from levata.server.store import Store, StoreUnavailable
+from levata.server.match.recovery import Recovered, plan_resume, policy_of, unfinished
+from levata.server.match.referee import Policy, Referee
+from levata.server.match.store import Store, StoreUnavailable
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2, arena_pb2_grpc
 
 __all__ = ["PROTOCOL_VERSION", "AdminServicer", "Arena", "ArenaServicer", "BotExists"]
@@ -176,7 +176,7 @@ class Arena:
 
     def resume_unfinished(self) -> list[Recovered]:
         """Take up the matches a previous referee on this file left waiting or running
-        (:mod:`levata.server.recovery`): each goes on from its record when its bots
+        (:mod:`levata.server.match.recovery`): each goes on from its record when its bots
         reconnect, or is closed as aborted with the reason. Call once, before serving."""
         outcomes = []
         for row in unfinished(self.store):

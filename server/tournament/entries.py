@@ -3,7 +3,7 @@
 An entry of ``levata tournament --bots`` is one of:
 
 * a **reference bot kind** (``heuristic``, ``random``, or any kind ``make_bot`` accepts):
-  launched as one :mod:`levata.server.tourney_host` process, one gRPC connection holding its
+  launched as one :mod:`levata.server.tournament.host` process, one gRPC connection holding its
   seats in every match, seeded from each match's place in the schedule (reproducible);
 * a **manifest** (a path ending in ``.toml``): a submitted bot, launched as described, in a
   sandbox of its own (below), with CPU-time and memory limits and its stderr in a log of its
@@ -27,16 +27,16 @@ A manifest::
     env = { MYBOT_LEVEL = "3" }         # extra environment
 
 **How a manifest entry runs** (``levata tournament --sandbox auto``, the default; see
-:mod:`levata.server.sandbox`): in a bubblewrap sandbox, with no network, no other process in
-view, and, when the tournament runs as root, as a user and group of its own (``420000`` plus
-its place among the entries) with no capabilities and at most 512 processes. Its program (and,
-for ``json``, the bridge in front of it) sees read-only ``/usr``, a few files of ``/etc``,
-the Python installation running the tournament with the ``levata`` packages (``python3`` on
-its ``PATH`` is that Python), and its ``workdir`` at the same path, read-only; it may write
-only in its private ``/tmp``, which is also ``$HOME``. Nothing else: not the database, the
-logs, the admin token or another entry's folder (which are readable by their owner only in
-any case). Its environment holds exactly ``PATH``, ``HOME``, ``TMPDIR``, ``LANG``,
-``PYTHONDONTWRITEBYTECODE``, then:
+:mod:`levata.server.tournament.sandbox`): in a bubblewrap sandbox, with no network, no other
+process in view, and, when the tournament runs as root, as a user and group of its own (``420000``
+plus its place among the entries) with no capabilities and at most 512 processes. Its program (and,
+for ``json``, the bridge in front of it) sees read-only ``/usr``, a few files of ``/etc``, the
+Python installation running the tournament with the ``levata`` packages (``python3`` on its
+``PATH`` is that Python), and its ``workdir`` at the same path, read-only; it may write only in its
+private ``/tmp``, which is also ``$HOME``. Nothing else: not the database, the logs, the admin
+token or another entry's folder (which are readable by their owner only in any case). Its
+environment holds exactly ``PATH``, ``HOME``, ``TMPDIR``, ``LANG``, ``PYTHONDONTWRITEBYTECODE``,
+then:
 
 * ``LEVATA_SERVER``: the referee, a gRPC target: ``unix:/run/levata/referee.sock``, a socket
   serving only ``ArenaService`` (no admin service); a ``host:port`` when the tournament uses
@@ -71,7 +71,8 @@ from typing import IO, Any
 
 from levata.bots.credentials import TOKEN_ENV
 from levata.engine import BadConfig
-from levata.server.sandbox import NPROC, Sandbox
+from levata.server.tournament.process_limits import LIMITS, limited
+from levata.server.tournament.sandbox import NPROC, Sandbox
 
 __all__ = [
     "BotProcess",
@@ -204,78 +205,6 @@ def parse_entries(text: str, game: str, server: str | None) -> list[Entry]:
 
 # -- processes ---------------------------------------------------------------------------------
 
-#: Run as ``python -I -S -c LIMITS CPU_S MEM_MB PARENT UID NPROC ARGV...``: set the limits on
-#: itself, drop to user and group ``UID`` if it is not -1 (no supplementary groups, no
-#: capabilities, ``no_new_privs``: a sandboxed entry, started as root inside its sandbox), ask
-#: for a SIGTERM when its parent dies, then become the bot (``exec``). The limits are set in
-#: the bot's own process before its program starts, like a ``preexec_fn`` would, but without
-#: forking a multi-threaded runner (the referee's gRPC threads make ``fork`` + Python code
-#: unsafe; ``subprocess`` without ``preexec_fn`` uses ``vfork``). ``PARENT`` 0 skips the
-#: check that the parent still runs (in a sandbox the parent is the sandbox's own init).
-LIMITS = """
-import os, resource, signal, sys
-cpu, mem, parent, uid, nproc = map(int, sys.argv[1:6])
-if cpu > 0:
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
-if mem > 0:
-    resource.setrlimit(resource.RLIMIT_AS, (mem << 20, mem << 20))
-if nproc > 0:
-    resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-libc = None
-if sys.platform.startswith("linux"):
-    import ctypes
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-    except (OSError, AttributeError):
-        pass
-if uid >= 0:
-    try:
-        for cap in range(64):
-            libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP (ends at the last cap)
-        os.setgroups([])
-        os.setresgid(uid, uid, uid)
-        os.setresuid(uid, uid, uid)  # from root to another user: every capability goes
-        if libc.prctl(38, 1, 0, 0, 0) != 0 or os.getuid() != uid:  # PR_SET_NO_NEW_PRIVS
-            raise OSError("no_new_privs")
-    except (OSError, AttributeError) as exc:
-        print(f"cannot drop to user {uid}: {exc}", file=sys.stderr)
-        sys.exit(126)
-if libc is not None:
-    try:
-        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG (a user change clears it)
-    except AttributeError:
-        pass
-    if parent > 0 and os.getppid() != parent:
-        sys.exit(143)  # the runner died before we could ask to follow it
-argv = sys.argv[6:]
-try:
-    os.execvp(argv[0], argv)
-except OSError as exc:
-    print(f"cannot run {argv[0]}: {exc.strerror}", file=sys.stderr)
-    sys.exit(127)
-"""
-
-
-def limited(
-    argv: list[str],
-    cpu_seconds: int | None,
-    memory_mb: int | None,
-    parent: int | None = None,
-    uid: int | None = None,
-    nproc: int = 0,
-) -> list[str]:
-    """``argv`` run under CPU-time (soft: SIGXCPU; hard, 5 s later: SIGKILL) and address-space
-    limits, ended with SIGTERM if its parent dies; as user ``uid`` (with at most ``nproc``
-    processes) when given.
-
-    >>> limited(["bot", "--fast"], 60, 512, parent=100)[-7:]
-    ['60', '512', '100', '-1', '0', 'bot', '--fast']
-    """
-    head = [sys.executable, "-I", "-S", "-c", LIMITS]
-    parent = os.getpid() if parent is None else parent
-    ids = [str(-1 if uid is None else uid), str(nproc)]
-    return [*head, str(cpu_seconds or 0), str(memory_mb or 0), str(parent), *ids, *argv]
-
 
 @dataclass
 class BotProcess:
@@ -285,7 +214,7 @@ class BotProcess:
     seat_name: str
     proc: subprocess.Popen[bytes]
     log: Path
-    labels: IO[bytes] | None = None  # stdin of a tourney_host: MATCH_ID LABEL lines
+    labels: IO[bytes] | None = None  # stdin of a host process: MATCH_ID LABEL lines
     reported: bool = False
 
     def alive(self) -> bool:
@@ -302,7 +231,7 @@ class BotProcess:
     def stop(self, grace: float = 5.0) -> None:
         if self.labels is not None:
             with contextlib.suppress(OSError, ValueError):
-                self.labels.close()  # a tourney_host ends at the end of its stdin
+                self.labels.close()  # a host process ends at the end of its stdin
         try:
             self.proc.wait(timeout=grace if self.labels is not None else 0.01)
         except subprocess.TimeoutExpired:
@@ -329,7 +258,7 @@ def command_for(
         argv = [
             sys.executable,
             "-m",
-            "levata.server.tourney_host",
+            "levata.server.tournament.host",
             entry.bot,
             "--game",
             game,

@@ -1,6 +1,6 @@
 """The process a tournament runs one reference bot in: one gRPC connection, every match.
 
-    LEVATA_TOKEN=T python -m levata.server.tourney_host KIND --game G --server ADDR --seed S
+    LEVATA_TOKEN=T python -m levata.server.tournament.host KIND --game G --server ADDR --seed S
 
 It is ``levata bot run`` (the same SDK, the same ``make_bot``) with one difference that makes
 a tournament reproducible: the bot of each match is seeded from the tournament's *schedule
@@ -42,7 +42,7 @@ from levata.engine.seeds import derive
 
 __all__ = ["LabelBook", "LabelledBot", "main"]
 
-log = logging.getLogger("levata.tourney_host")
+log = logging.getLogger("levata.tournament.host")
 
 
 class LabelBook:
@@ -108,7 +108,7 @@ class LabelledBot:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m levata.server.tourney_host",
+        prog="python -m levata.server.tournament.host",
         description="A tournament's reference bot: one connection, seeded by schedule labels.",
     )
     p.add_argument("kind", help="bot kind (anything levata.bots.make_bot accepts)")

@@ -1,7 +1,7 @@
 """Assemble the gRPC server: arena, admin, health checking, reflection, limits, TLS.
 
 >>> import asyncio, tempfile, os
->>> from levata.server.store import Store
+>>> from levata.server.match.store import Store
 >>> async def main():
 ...     server, arena = await start_server(Store(os.path.join(tempfile.mkdtemp(), "d.db")),
 ...                                        port=0)
@@ -22,11 +22,11 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from levata.engine import BadConfig
-from levata.server.arena import AdminServicer, Arena, ArenaServicer
-from levata.server.auth import new_token
-from levata.server.limits import Limits
-from levata.server.referee import Policy
-from levata.server.store import RETRY_S, Store, StoreUnavailable
+from levata.server.match.arena import AdminServicer, Arena, ArenaServicer
+from levata.server.match.auth import new_token
+from levata.server.match.limits import Limits
+from levata.server.match.referee import Policy
+from levata.server.match.store import RETRY_S, Store, StoreUnavailable
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2, arena_pb2_grpc
 
 __all__ = ["MAX_MESSAGE_BYTES", "start_entrant_server", "start_server"]
@@ -102,7 +102,7 @@ async def follow_store(
 ) -> None:
     """Health says SERVING while the records can be written and NOT_SERVING while they
     cannot (disk full, read-only file): a load balancer or an operator sees it at once. While
-    writes fail, the file is probed every :data:`~levata.server.store.RETRY_S` seconds, so
+    writes fail, the file is probed every :data:`~levata.server.match.store.RETRY_S` seconds, so
     health comes back even when no match is writing."""
     loop = asyncio.get_running_loop()
     probing: list[asyncio.Task[None]] = []
@@ -133,14 +133,15 @@ async def start_entrant_server(
     """A second listener on the same ``arena`` for submitted bots: a Unix socket serving only
     ``ArenaService`` and health checks (no admin service, no reflection).
 
-    A tournament binds the socket into each entry's sandbox (:mod:`levata.server.sandbox`);
+    A tournament binds the socket into each entry's sandbox
+    (:mod:`levata.server.tournament.sandbox`);
     ``levata serve --entrant-socket PATH`` offers it beside the TCP port. Anyone who can reach
     the file may connect (it is made ``0666``: entries run as users of their own): who reaches
     it is decided by the directory holding it and by what is bound into a sandbox. A stale
     socket left at ``socket_path`` by a killed referee is replaced.
 
     >>> import asyncio, tempfile, os
-    >>> from levata.server.store import RETRY_S, Store, StoreUnavailable
+    >>> from levata.server.match.store import RETRY_S, Store, StoreUnavailable
     >>> async def main():
     ...     d = tempfile.mkdtemp()
     ...     server, arena = await start_server(Store(os.path.join(d, "d.db")), port=0)

@@ -13,7 +13,7 @@ nothing is counted twice.
 
 >>> import tempfile, os
 >>> db = TourneyStore(os.path.join(tempfile.mkdtemp(), "t.db"))
->>> from levata.server.tourney_schedule import make_schedule
+>>> from levata.server.tournament.schedule import make_schedule
 >>> db.create("t1", {"seed": 1}, make_schedule(["a", "b", "c"], 3, 1, 1))
 >>> db.start("t1", 0, "m-1"); db.finish("t1", 0, "m-1", {"scores": [1, 0, 0]})
 >>> db.start("t1", 1, "m-2")
@@ -35,7 +35,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from levata.server.tourney_schedule import ScheduledMatch
+from levata.server.tournament.schedule import ScheduledMatch
 
 __all__ = ["TourneyStore", "spec_hash"]
 

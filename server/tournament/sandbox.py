@@ -1,12 +1,12 @@
 """Where a tournament entry runs: a bubblewrap sandbox, as an unprivileged user of its own.
 
-A submitted bot (a manifest entry, :mod:`levata.server.tourney_bots`) is somebody else's
+A submitted bot (a manifest entry, :mod:`levata.server.tournament.entries`) is somebody else's
 program. In a sandbox it sees a filesystem of its own: read-only ``/usr`` (and the ``/bin``,
 ``/lib*`` links), a few files of ``/etc`` (:data:`ETC`), the Python installation that runs the
 tournament with the ``levata`` packages, its own working directory (read-only), a private
 ``/tmp`` (its scratch space, also ``$HOME``), a fresh ``/proc`` of its own process namespace
 and a minimal ``/dev``. The referee is the Unix socket ``/run/levata/referee.sock``, which
-serves only ``ArenaService`` (:func:`levata.server.app.start_entrant_server`). It has no
+serves only ``ArenaService`` (:func:`levata.server.match.app.start_entrant_server`). It has no
 network (a namespace with only its own loopback), no view of other processes, no IPC or
 hostname shared with anyone, and an environment of its own (``--clearenv``, then only
 :meth:`Sandbox.environment`).
@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from levata.engine import BadConfig
+from levata.server.tournament.process_limits import limited
 
 __all__ = [
     "ETC",
@@ -301,8 +302,6 @@ def check_mode(mode: str, manifests: bool, probe: Sandbox | None = None) -> str:
         )
     box = probe or Sandbox()
     box = Sandbox(None, box.share_net, box.uid_base, path)
-    from levata.server.tourney_bots import limited
-
     argv = limited([sys.executable, "-I", "-S", "-c", "pass"], 10, 0, 0, box.uid(0), NPROC)
     proc = box.spawn(argv, {}, None, 0, subprocess.DEVNULL, subprocess.PIPE)
     _, err = proc.communicate(timeout=60)

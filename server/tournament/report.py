@@ -5,7 +5,7 @@ standings table, the crosstable, and three plots drawn here as inline SVG (mean 
 deal with its interval, ratings with their intervals, the distribution of each entry's score
 per deal). No script, no stylesheet or font to fetch: it opens offline, and prints.
 
->>> from levata.server.standings import compute_standings
+>>> from levata.server.tournament.standings import compute_standings
 >>> rows = [{"index": 0, "group": 0, "seats": ["a", "b"],
 ...          "result": {"scores": [3, -1], "ranks": [1, 2], "forfeited": [], "deals": 1}}]
 >>> page = html_report("t1", "whist, 2 players", compute_standings(["a", "b"], rows, 1, 50))
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import itertools
+import json
 import math
 from collections.abc import Sequence
 
@@ -24,9 +25,16 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from levata.server.standings import Interval, Standings
+from levata.server.tournament.spec import TournamentSpec
+from levata.server.tournament.standings import (
+    RESAMPLES,
+    Interval,
+    Standings,
+    compute_standings,
+)
+from levata.server.tournament.store import TourneyStore
 
-__all__ = ["fmt_interval", "html_report", "print_standings"]
+__all__ = ["fmt_interval", "html_report", "print_standings", "standings_of", "summary_json"]
 
 # -- text --------------------------------------------------------------------------------------
 
@@ -388,3 +396,31 @@ def html_report(
         out.append("</ul></section>")
     out.append(f'<p class="note">levata {_esc(generated)}</p></body></html>')
     return "\n".join(out)
+
+
+def standings_of(tdb: TourneyStore, tid: str, resamples: int | None = None) -> Standings:
+    """The :class:`~levata.server.tournament.standings.Standings` of a tournament (its finished
+    matches)."""
+    t = tdb.tournament(tid)
+    if t is None:
+        raise KeyError(tid)
+    spec = TournamentSpec.from_dict(t["spec"])
+    rows = tdb.rows(tid)
+    return compute_standings(
+        spec.names, rows, spec.seed, resamples or RESAMPLES, scheduled=len(rows)
+    )
+
+
+def summary_json(tdb: TourneyStore, tid: str) -> str:
+    """Spec, schedule results and standings of a tournament as JSON."""
+    t = tdb.tournament(tid)
+    assert t is not None
+    return json.dumps(
+        {
+            "id": tid,
+            "status": t["status"],
+            "spec": t["spec"],
+            "standings": standings_of(tdb, tid).to_dict(),
+        },
+        indent=2,
+    )

@@ -1,0 +1,58 @@
+"""The ``levata`` command line.
+
+    levata games                         list the games, player counts and options
+    levata bots                          list the reference bots of each game
+    levata play --game whist --players 4 --bots heuristic,random,random,random --seed 7
+    levata match --game whist --bots heuristic,random,random,random   refereed over gRPC
+    levata serve --port 50051 --tokens-file tokens.txt                 run a referee
+    LEVATA_TOKEN=T levata bot run heuristic --game whist --server HOST:PORT
+    levata bot bridge --server HOST:PORT --token-file T.txt -- PROGRAM ARGS
+    levata replay ID / levata export ID   check or dump a recorded match
+    levata tournament --game whist --bots heuristic,random,random --deals 12   a duplicate
+    levata report ID --html report.html  a tournament's standings, as one HTML page
+
+Bad input (an unknown game, a wrong player count, a bad option or bot) prints one line
+starting with ``error:`` and exits with status 2; never a traceback.
+
+Each command group is a module of this package; this one only assembles them.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from levata.server.cli import bot, catalog, play, records, serve, tournament
+from levata.server.cli.common import err
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    help="levata: refereed Romanian card games for bots.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("games")(catalog.list_games)
+app.command("bots")(catalog.list_bots)
+app.command()(play.play)
+app.command()(serve.serve)
+app.command()(play.match)
+app.command()(records.replay)
+app.command()(records.export)
+app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    add_help_option=False,
+)(bot.bot)
+app.command()(tournament.tournament)
+app.command()(tournament.report)
+
+
+def main() -> None:
+    """Entry point of the ``levata`` script."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)

@@ -1,0 +1,147 @@
+"""``levata serve``: run a referee until interrupted."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from levata.engine import BadConfig
+from levata.server.cli.common import (
+    DB_OPTION,
+    err,
+    fail,
+    out,
+)
+from levata.server.match.auth import admin_token_file_for
+from levata.server.match.store import DEFAULT_DB, Store
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port (0 picks a free one).")] = 50051,
+    db: Annotated[Path, DB_OPTION] = Path(DEFAULT_DB),
+    tokens_file: Annotated[
+        Path | None,
+        typer.Option(
+            help="Owner-only file of bot tokens, one 'NAME TOKEN' per line (tokens never go"
+            " on a command line; bots can also be registered with AdminService.RegisterBot)."
+        ),
+    ] = None,
+    admin_token_file: Annotated[
+        Path | None,
+        typer.Option(
+            help="Owner-only file holding the admin token; made with a fresh token if missing"
+            " (default: DB.admin-token beside the database)."
+        ),
+    ] = None,
+    move_ms: Annotated[int, typer.Option(help="Default time per decision, ms.")] = 2000,
+    bank_ms: Annotated[int, typer.Option(help="Default time bank per match, ms.")] = 20000,
+    tls_cert: Annotated[Path | None, typer.Option(help="TLS certificate (PEM).")] = None,
+    tls_key: Annotated[Path | None, typer.Option(help="TLS private key (PEM).")] = None,
+    hello_timeout: Annotated[
+        float, typer.Option(help="Seconds a new stream has to say Hello.", min=0.1, max=600)
+    ] = 10.0,
+    entrant_socket: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also serve bots on this Unix socket: ArenaService only, no admin service (a"
+            " tournament's sandboxed bots reach it without network: its --entrant-socket)."
+        ),
+    ] = None,
+) -> None:
+    """Run the referee until interrupted.
+
+    The admin service always needs the admin token (metadata ``authorization: Bearer
+    TOKEN``): it is read from --admin-token-file, or made and written there, readable by its
+    owner only; the path is printed at start-up. Admin clients such as ``levata match
+    --server`` read it from $LEVATA_ADMIN_TOKEN or their own --admin-token-file."""
+    from levata.server.match.app import start_entrant_server, start_server
+    from levata.server.match.auth import load_or_create_admin_token, read_tokens_file
+    from levata.server.match.limits import Limits, raise_open_file_limit
+    from levata.server.match.referee import Policy
+
+    token_path = admin_token_file or admin_token_file_for(db)
+    try:
+        pairs = read_tokens_file(tokens_file) if tokens_file else {}
+        admin_token, created = load_or_create_admin_token(token_path)
+    except BadConfig as exc:
+        raise fail(str(exc)) from None
+    raise_open_file_limit()  # connections are capped below it (levata.server.match.limits)
+    if entrant_socket and (len(str(entrant_socket)) > 100 or not entrant_socket.parent.is_dir()):
+        raise fail(f"--entrant-socket {entrant_socket}: needs an existing folder, a short path")
+
+    store = open_writable(db)
+
+    async def main_loop() -> None:
+        server, arena = await start_server(
+            store,
+            host,
+            port,
+            Policy(move_ms=move_ms, bank_ms=bank_ms),
+            admin_token,
+            tls_cert,
+            tls_key,
+            limits=Limits.for_open_files(hello_timeout_s=hello_timeout),
+        )
+        for name, secret in pairs.items():
+            arena.add_bot(name, secret, rotate=True)  # the file is the operator's word
+        entrants = None
+        if entrant_socket is not None:
+            entrants = await start_entrant_server(arena, entrant_socket)
+            out.print(f"bots only (no admin service) on unix:{entrant_socket}", soft_wrap=True)
+        out.print(f"levata referee serving on {host}:{arena.port} (records in {db})")
+        verb = "written to" if created else "read from"
+        out.print(f"admin token {verb} {token_path} (owner-only)", soft_wrap=True)
+        say_recovered(arena.recovered)
+        stopping = asyncio.Event()  # SIGTERM and Ctrl-C: the same orderly stop
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            asyncio.get_running_loop().add_signal_handler(sig, stopping.set)
+        try:
+            await stopping.wait()
+        finally:
+            left = sum(r.status == "running" for r in arena.matches.values())
+            await arena.close(resumable=True)  # the next start on this file takes them up
+            await asyncio.sleep(0.2)  # the streams' ends reach the bots
+            if entrants is not None:
+                await entrants.stop(1)
+            await server.stop(1)
+            arena.store.close()
+            if left:
+                out.print(f"{left} unfinished match(es) recorded: the next start resumes them")
+
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C before the loop took the signal
+        try:
+            asyncio.run(main_loop())
+        except BadConfig as exc:  # the port cannot be had
+            store.close()
+            raise fail(str(exc)) from None
+    out.print("stopped")
+
+
+def open_writable(db: Path) -> Store:
+    """The referee's records, or one clear line (exit 2) when the file cannot be opened or
+    written at all: a referee that could not record a single move must not start."""
+    import sqlite3
+
+    from levata.server.match.store import StoreUnavailable
+
+    try:
+        store = Store(db)
+        store.flush(force=True)  # nothing queued: a probe write
+    except (sqlite3.Error, OSError, StoreUnavailable) as exc:
+        raise fail(f"cannot open the records at {db} for writing: {exc}") from None
+    return store
+
+
+def say_recovered(recovered: list[Any]) -> None:
+    """One line per match a previous referee left unfinished: resumed, or why not."""
+    for r in recovered:
+        if r.why:
+            err.print(f"match {r.match_id} closed as aborted: {r.why}", markup=False)
+        else:
+            out.print(f"match {r.match_id} resumed from its record: its bots may reconnect")

@@ -1,0 +1,263 @@
+"""``levata tournament`` (schedule and play one) and ``levata report`` (its standings)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from levata.engine import BadConfig
+from levata.server.cli.common import (
+    ADMIN_TOKEN_FILE_OPTION,
+    DB_OPTION,
+    admin_token_of,
+    err,
+    fail,
+    out,
+)
+from levata.server.match.store import DEFAULT_DB
+from levata.server.tournament.store import TourneyStore
+
+
+def tournament(
+    game_name: Annotated[str, typer.Option("--game", "-g", help="Game name.")],
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="Entries, comma-separated: a bot kind (heuristic, random...), a manifest"
+            " FILE.toml, or @NAME for a bot already connected to --server."
+        ),
+    ],
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format", help="duplicate (each deal played in every seating) or roundrobin."
+        ),
+    ] = "duplicate",
+    deals: Annotated[int, typer.Option(help="Deals (duplicate) or rounds (roundrobin).")] = 12,
+    seed: Annotated[int, typer.Option(help="Tournament seed: deals and bots derive from it.")] = 0,
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-n", help="Seats per match (default: one per entry)."),
+    ] = None,
+    unit: Annotated[
+        str | None,
+        typer.Option(help="deal: every match one deal (sizes cycle); game: whole games."),
+    ] = None,
+    seating: Annotated[
+        str,
+        typer.Option(
+            help="permute (every seating), rotate (cyclic rotations only) or auto (permute"
+            " up to 4 seats)."
+        ),
+    ] = "auto",
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="NAME=VALUE.")] = None,
+    teams: Annotated[
+        str | None, typer.Option(help="Partnerships for the two-table method, e.g. 0+2,1+3.")
+    ] = None,
+    parallel: Annotated[int, typer.Option(help="Matches played at once.")] = 4,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the unfinished tournament of this spec.")
+    ] = False,
+    server: Annotated[
+        str | None, typer.Option(help="Use a running referee HOST:PORT instead of starting one.")
+    ] = None,
+    admin_token_file: Annotated[Path | None, ADMIN_TOKEN_FILE_OPTION] = None,
+    db: Annotated[Path, DB_OPTION] = Path(DEFAULT_DB),
+    move_ms: Annotated[int, typer.Option(help="Time per decision, ms.")] = 2000,
+    logs: Annotated[
+        Path | None, typer.Option(help="Folder of the bots' stderr logs (default: by the db).")
+    ] = None,
+    html: Annotated[Path | None, typer.Option(help="Also write the HTML report here.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    sandbox: Annotated[
+        str,
+        typer.Option(
+            help="How submitted bots (manifests) are isolated: auto or bwrap (bubblewrap: no"
+            " network, no other process or file in view, a user of their own), none."
+        ),
+    ] = "auto",
+    entrant_socket: Annotated[
+        Path | None,
+        typer.Option(
+            help="With --server: that referee's entrants' socket (levata serve"
+            " --entrant-socket), so sandboxed bots need no network."
+        ),
+    ] = None,
+) -> None:
+    """Play a tournament over the referee, each bot its own process; print the standings."""
+    import os
+
+    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before gRPC starts: no INFO chatter
+    from levata.server.tournament.runner import run_tournament
+    from levata.server.tournament.sandbox import Sandbox, check_mode
+    from levata.server.tournament.spec import build_spec, prepare
+
+    if parallel < 1:
+        raise fail("--parallel must be at least 1")
+    try:
+        spec = build_spec(
+            game_name,
+            bots,
+            players=players,
+            fmt=fmt,
+            deals=deals,
+            seed=seed,
+            unit=unit,
+            seating=seating,
+            options=option or [],
+            teams=teams,
+            move_ms=move_ms,
+            server=server,
+        )
+        manifests = any(e.kind == "manifest" for e in spec.entries)
+        check_mode(sandbox, manifests, Sandbox(share_net=bool(server and not entrant_socket)))
+    except BadConfig as exc:
+        raise fail(str(exc)) from None
+    tdb = TourneyStore(db)
+    tid, resumed = prepare(tdb, spec, resume)
+    out.print(
+        f"tournament {tid}{' (resumed)' if resumed else ''}: {spec.describe()}; "
+        f"{len(spec.schedule())} matches, records in {db}",
+        soft_wrap=True,
+        markup=False,
+    )
+    try:
+        with _RichProgress(quiet) as progress:
+            asyncio.run(
+                run_tournament(
+                    tid,
+                    db,
+                    tdb,
+                    parallel,
+                    server,
+                    admin_token_of(server, admin_token_file),
+                    logs,
+                    progress,
+                    sandbox,
+                    entrant_socket,
+                )
+            )
+    except RuntimeError as exc:
+        err.print(f"error: {exc} (run again with --resume to continue)", markup=False)
+        raise typer.Exit(1) from None
+    _show_report(tdb, tid, db, html, None, None)
+
+
+def report(
+    tournament_id: Annotated[
+        str, typer.Argument(help="Tournament id (or a unique prefix, or latest).")
+    ] = "latest",
+    db: Annotated[Path, DB_OPTION] = Path(DEFAULT_DB),
+    html: Annotated[Path | None, typer.Option(help="Write the HTML report here.")] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write spec and standings as JSON here.")
+    ] = None,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 1000,
+) -> None:
+    """Print a tournament's standings; write them as one self-contained HTML page."""
+    if not db.exists():
+        raise fail(f"no database at {db}")
+    if resamples < 10:
+        raise fail("--resamples must be at least 10")
+    tdb = TourneyStore(db)
+    tid = tdb.resolve(tournament_id)
+    if tid is None:
+        known = ", ".join(t["id"] for t in tdb.tournaments()[:5]) or "none"
+        raise fail(f"no tournament {tournament_id!r} in {db} (recent: {known})")
+    _show_report(tdb, tid, db, html, json_out, resamples)
+
+
+def _show_report(
+    tdb: TourneyStore,
+    tid: str,
+    db: Path,
+    html: Path | None,
+    json_out: Path | None,
+    resamples: int | None,
+) -> None:
+    """Print the standings of ``tid``; write the HTML and JSON reports when asked."""
+    import datetime
+
+    from levata.server.tournament.report import (
+        html_report,
+        print_standings,
+        standings_of,
+        summary_json,
+    )
+    from levata.server.tournament.spec import TournamentSpec
+
+    t = tdb.tournament(tid)
+    spec = TournamentSpec.from_dict(t["spec"])
+    st = standings_of(tdb, tid, resamples)
+    state = "" if t["status"] == "finished" else " (unfinished)"
+    wide = out if out.is_terminal else Console(highlight=False, width=120)  # files: no squeeze
+    print_standings(wide, st, title=f"standings of {tid}{state}: {spec.describe()}")
+    if html is not None:
+        rows = tdb.rows(tid)
+        notes = [
+            f"match {r['index']} (deal {r['group']}): {r['result']['detail']}"
+            for r in rows
+            if r["result"] and r["result"].get("forfeited")
+        ]
+        when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+        page = html_report(tid, spec.describe(), st, notes[:200], f"report of {when}")
+        html.write_text(page)
+        out.print(f"wrote {html}", markup=False, soft_wrap=True)
+    if json_out is not None:
+        json_out.write_text(summary_json(tdb, tid) + "\n")
+        out.print(f"wrote {json_out}", markup=False, soft_wrap=True)
+    if html is None:
+        out.print(
+            f"report: levata report {tid} --db {db} --html report.html",
+            markup=False,
+            soft_wrap=True,
+        )
+
+
+class _RichProgress:
+    """The tournament's progress bar (on stderr) and notes."""
+
+    def __init__(self, quiet: bool) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.quiet = quiet
+        self.bar = Progress(
+            TextColumn("matches"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("elapsed"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=err,
+            disable=quiet,
+        )
+        self.task = None
+
+    def __enter__(self) -> _RichProgress:
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(*exc)
+
+    def start(self, total: int, done: int) -> None:
+        self.task = self.bar.add_task("matches", total=total, completed=done)
+
+    def advance(self, row: dict, result: dict) -> None:
+        if self.task is not None:
+            self.bar.advance(self.task)
+
+    def note(self, line: str) -> None:
+        self.bar.console.print(line, markup=False, soft_wrap=True)
