@@ -1,4 +1,4 @@
-"""The trick-taking kernel: legal cards, trick winners, layouts and playouts.
+"""The trick-play kernels: legal cards, trick winners and layouts (``rules``), playouts.
 
 Legal cards and winners are checked against the Python rules of ``levata.engine.trick``
 (Whist) on random hands, and against the worked examples of the rules specs of the games
