@@ -26,12 +26,12 @@ cdef extern from *:
     #define TK_NEEDS_POPCNT 0
     #endif
     #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    static int tk_cpu_ok(void) {
+    static inline int tk_cpu_ok(void) {
         __builtin_cpu_init();
         return !TK_NEEDS_POPCNT || __builtin_cpu_supports("popcnt");
     }
     #else
-    static int tk_cpu_ok(void) { return 1; }
+    static inline int tk_cpu_ok(void) { return 1; }
     #endif
     """
     int tk_cpu_ok()
