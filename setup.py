@@ -17,13 +17,14 @@ STAGE = HERE / "build" / "pxd"
 
 def stage_declarations() -> Path:
     target = STAGE / "levata" / "engine"
-    target.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(target, ignore_errors=True)  # a removed kernel's .pxd must not linger
+    target.mkdir(parents=True)
     for pxd in (HERE / "engine_ext").glob("*.pxd"):
         shutil.copyfile(pxd, target / pxd.name)
     return STAGE
 
 
-KERNELS = ["cardmask", "sampler", "tricks"]
+KERNELS = ["cardmask", "sampler", "rules", "solver", "playouts"]
 
 extensions = [Extension(f"levata.engine.{name}", [f"engine_ext/{name}.pyx"]) for name in KERNELS]
 

@@ -4,8 +4,8 @@
     python benchmarks/solver.py [--deals 100] [--seconds 3] [--seed 1]
 
 1. Double-dummy solves: random bridge deals of 13, 8 and 4 cards per hand, one leader and
-   one strain (trump or no trump) each. The same deals go to ``levata.engine.tricks`` (a
-   fresh :class:`~levata.engine.tricks.Solver` per deal, the tricks of the side on lead) and
+   one strain (trump or no trump) each. The same deals go to ``levata.engine.solver`` (a
+   fresh :class:`~levata.engine.solver.Solver` per deal, the tricks of the side on lead) and
    to DDS through ``endplay.dds.solve_board`` (``SolveMode.OptimalOne``: the best card and its
    tricks), one after the other on each deal so that machine noise hits both alike; the
    answers must agree. Target: median solve time at 13 cards <= 2x DDS's.
@@ -30,7 +30,9 @@ from rich.table import Table
 
 from levata.engine.cardmask import mask_of
 from levata.engine.games.whist import whist_deck
-from levata.engine.tricks import Solver, TrickRules, deal_playouts, tricks
+from levata.engine.playouts import deal_playouts
+from levata.engine.rules import TrickRules
+from levata.engine.solver import Solver, tricks
 
 RANKS = "AKQJT98765432"
 SUITS = "SHDC"  # PBN order; our slots are C=0, D=1, H=2, S=3
@@ -54,7 +56,7 @@ def solve_times(size: int, deals: int, seed: int) -> dict[str, list[float]]:
     from endplay.types import Deal, Denom, Player
 
     denoms = [Denom.clubs, Denom.diamonds, Denom.hearts, Denom.spades, Denom.nt]
-    rules = {t: TrickRules.for_game("bridge", trump=t) for t in (None, 0, 1, 2, 3)}
+    rules = {t: TrickRules(4, t, teams=(0, 1, 0, 1)) for t in (None, 0, 1, 2, 3)}  # bridge
     rng = random.Random(seed * 1000 + size)
     deck = [16 * s + r for s in range(4) for r in range(2, 15)]
     ours, theirs = [], []
@@ -89,7 +91,7 @@ def mask_of_indexes(cards: list[int]) -> int:
 
 def kernel_playouts(seconds: float) -> float:
     """Random playouts per second of 4-player 8-card Whist deals, dealing included."""
-    rules = TrickRules.for_game("whist", seats=4)
+    rules = TrickRules(4, None, must_trump=True)  # Romanian Whist
     deck = mask_of(whist_deck(4))
     done, chunk, seed = 0, 20_000, 0
     start = time.perf_counter()

@@ -34,8 +34,9 @@ from levata.bots.heuristic.whist import HeuristicBot
 from levata.engine import Action, Card, SeatView, Suit
 from levata.engine.cardmask import cards_of, mask_of
 from levata.engine.games.whist import deal_points, whist_deck
+from levata.engine.rules import TrickRules
 from levata.engine.sampler import Sampler
-from levata.engine.tricks import Solver, TrickRules, exact, tricks
+from levata.engine.solver import Solver, exact, tricks
 
 __all__ = ["PimcBot", "sample_hands"]
 

@@ -18,6 +18,14 @@ cdef inline int highest(mask_t m) noexcept nogil:
         return -1
     return 63 - __builtin_clzll(m)
 
+cdef inline mask_t bit(int i) noexcept nogil:
+    """The set holding index `i` alone."""
+    return (<mask_t>1) << i
+
+cdef inline mask_t below(int i) noexcept nogil:
+    """Every index under `i`."""
+    return ((<mask_t>1) << i) - 1
+
 cdef inline mask_t suit_bits(int slot) noexcept nogil:
     """Every rank position of one suit slot (0..3)."""
     return (<mask_t>0xFFFF) << (16 * slot)

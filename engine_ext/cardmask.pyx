@@ -17,12 +17,12 @@ from levata.engine.cards import Card
 cpdef mask_t mask_of(object cards) except? 0:
     """The mask of distinct cards; a repeated card is an error (masks are sets)."""
     cdef mask_t m = 0
-    cdef mask_t bit
+    cdef mask_t b
     for c in cards:
-        bit = (<mask_t>1) << (<int>c.index)
-        if m & bit:
+        b = bit(<int>c.index)
+        if m & b:
             raise ValueError(f"card {c} appears twice; a mask holds distinct cards")
-        m |= bit
+        m |= b
     return m
 
 

@@ -16,16 +16,8 @@ from functools import cache
 
 import pytest
 
-from levata.engine.tricks import (
-    TRUMP_SUIT,
-    Solver,
-    TrickRules,
-    best_cards,
-    exact,
-    points,
-    solve,
-    tricks,
-)
+from levata.engine.rules import TRUMP_SUIT, TrickRules
+from levata.engine.solver import Solver, best_cards, exact, points, solve, tricks
 
 # -- the reference: plain minimax ------------------------------------------------------------
 
@@ -314,7 +306,7 @@ def test_whist_position_from_python():
     from levata.engine.cardmask import mask_of
     from levata.engine.cards import Suit, parse_cards
 
-    rules = TrickRules.for_game("whist", seats=3, trump=Suit.HEARTS)
+    rules = TrickRules(3, Suit.HEARTS, must_trump=True)  # Romanian Whist
     hands = [mask_of(parse_cards(h)) for h in ("AS KS 2H", "QS JS 3D", "10S 4H 5D")]
     # A♠ wins; on K♠ seat 2 must ruff; its 5♦ lead then forces seat 0 to ruff with 2♥
     assert solve(rules, hands, 0, objective=tricks(0)) == 2
@@ -383,7 +375,7 @@ def test_agrees_with_dds_on_full_bridge_deals():
         deal = Deal(_pbn(hands), first=Player(leader), trump=denoms[strain])
         theirs = max(score for _, score in solve_board(deal))
         if trump not in solvers:
-            solvers[trump] = Solver(TrickRules.for_game("bridge", trump=trump))
+            solvers[trump] = Solver(TrickRules(4, trump, teams=(0, 1, 0, 1)))  # bridge
         masks = [sum(1 << c for c in h) for h in hands]
         ours = solvers[trump].solve(masks, leader, objective=tricks((leader, (leader + 2) % 4)))
         assert ours == theirs, (_pbn(hands), leader, strain)

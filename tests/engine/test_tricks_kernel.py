@@ -1,4 +1,4 @@
-"""The trick-taking kernel: legal cards, trick winners, layouts and playouts.
+"""The trick-play kernels: legal cards, trick winners and layouts (``rules``), playouts.
 
 Legal cards and winners are checked against the Python rules of ``levata.engine.trick``
 (Whist) on random hands, and against the worked examples of the rules specs of the games
@@ -16,27 +16,30 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from levata.engine import trick
+from levata.engine.card_orders import trick_rules
 from levata.engine.cardmask import cards_of, mask_of
 from levata.engine.cards import Card, Suit, french_deck, italian_deck, parse_cards
 from levata.engine.games.whist import whist_deck
-from levata.engine.tricks import (
+from levata.engine.playouts import deal_playouts, playout, playouts
+from levata.engine.rules import (
     TRUMP_SUIT,
-    Solver,
     TrickRules,
-    deal_playouts,
     legal_cards,
-    playout,
-    playouts,
     rank_order_layout,
     trick_winner,
-    tricks,
 )
+from levata.engine.solver import Solver, tricks
 
 from probe import build_and_run
 
 
 def idx(text: str) -> list[int]:
     return [c.index for c in parse_cards(text)]
+
+
+def whist(seats: int = 4, trump: Suit | int | None = None) -> TrickRules:
+    """Romanian Whist's card play (the game module declares the same)."""
+    return TrickRules(seats, trump, must_trump=True)
 
 
 def legal(rules: TrickRules, hand: str, played: str = "") -> set[str]:
@@ -54,7 +57,7 @@ def test_legal_cards_and_winners_match_the_python_whist_rules():
     for _ in range(3000):
         seats = rng.randrange(2, 7)
         trump = rng.choice([None, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES])
-        rules = TrickRules.for_game("whist", seats=seats, trump=trump)
+        rules = whist(seats, trump)
         cards = rng.sample(deck, seats + rng.randrange(1, 8))
         played, hand = cards[: rng.randrange(seats)], cards[seats:]
         led = played[0].suit if played else None
@@ -84,7 +87,7 @@ def test_legal_cards_are_a_nonempty_part_of_the_hand(picks, trump, game, split):
     cards = list(dict.fromkeys(cards))
     split = min(split, len(cards) - 1, 1 if game == "sixty-six" else 3)
     played, hand = cards[:split], cards[split:]
-    rules = TrickRules.for_game(game, trump=trump)
+    rules = whist(trump=trump) if game == "whist" else trick_rules(game, trump=trump)
     hand_mask = sum(1 << c for c in hand)
     got = legal_cards(rules, hand_mask, played)
     assert got and got & ~hand_mask == 0
@@ -97,41 +100,41 @@ def test_legal_cards_are_a_nonempty_part_of_the_hand(picks, trump, game, split):
 
 def test_whist_must_trump_without_overtrumping():
     """whist.md example 4-5 (trump ♥)."""
-    rules = TrickRules.for_game("whist", seats=4, trump=Suit.HEARTS)
+    rules = whist(4, Suit.HEARTS)
     assert legal(rules, "9H JH AD", "KS") == {"9H", "JH"}
     assert legal(rules, "9H JH AD", "KS QH") == {"9H", "JH"}  # no duty to over-trump
-    no_trump = TrickRules.for_game("whist", seats=4)
+    no_trump = whist(4)
     assert legal(no_trump, "9H JH AD", "KC") == {"9H", "JH", "AD"}
 
 
 def test_banking_follow_then_trump():
     """banking.md example 13 (trump ♣)."""
-    rules = TrickRules.for_game("banking", trump=Suit.CLUBS)
+    rules = trick_rules("banking", trump=Suit.CLUBS)
     assert legal(rules, "7C 2C AS", "5H") == {"7C", "2C"}
     assert legal(rules, "AS KD", "5H") == {"AS", "KD"}
 
 
 def test_tarneeb_and_three_five_eight_have_no_duty_to_trump():
     """tarneeb.md 7-8, three-five-eight.md 7."""
-    tarneeb = TrickRules.for_game("tarneeb", trump=Suit.SPADES)
+    tarneeb = trick_rules("tarneeb", trump=Suit.SPADES)
     assert legal(tarneeb, "2S 3C", "5D") == {"2S", "3C"}
-    nt = TrickRules.for_game("tarneeb", trump=None)
+    nt = trick_rules("tarneeb", trump=None)
     assert trick_winner(nt, 0, idx("2H AS")) == 0  # a ♠ on a ♥ lead never wins in NT
-    tse = TrickRules.for_game("three-five-eight", trump=Suit.DIAMONDS)
+    tse = trick_rules("three-five-eight", trump=Suit.DIAMONDS)
     assert legal(tse, "4C 9D", "KC") == {"4C"}
     assert legal(tse, "9D 8H", "KC") == {"9D", "8H"}
 
 
 def test_rentz_follow_only_no_trump():
     """rentz.md 5: a ♥ played on a ♠ lead never wins."""
-    rules = TrickRules.for_game("rentz", seats=4)
+    rules = trick_rules("rentz", seats=4)
     assert legal(rules, "AH 7H", "8S") == {"AH", "7H"}
     assert trick_winner(rules, 2, idx("8S AH 9S")) == 0  # seat 0 played 9♠
 
 
 def test_bestia_follow_overtake_and_overtrump():
     """bestia.md examples 1-4 (trump ♦ = denari)."""
-    rules = TrickRules.for_game("bestia", seats=4, trump=Suit.DENARI)
+    rules = trick_rules("bestia", seats=4, trump=Suit.DENARI)
     # 1. ranking: 2 beats A (lowest), K beats C, any denari beats K of spade
     assert rules.beats(idx("2s")[0], idx("As")[0])
     assert rules.beats(idx("Ks")[0], idx("Cs")[0])
@@ -148,7 +151,7 @@ def test_bestia_follow_overtake_and_overtrump():
 
 def test_sixty_six_strict_play_and_winner():
     """sixty-six.md examples 2-3 (trump ♣): A > 10 > K > Q > J, must head, else trump."""
-    rules = TrickRules.for_game("sixty-six", trump=Suit.CLUBS)
+    rules = trick_rules("sixty-six", trump=Suit.CLUBS)
     assert legal(rules, "AH JH QC", "10H") == {"AH"}
     assert legal(rules, "JH QC", "10H") == {"JH"}
     assert legal(rules, "QC AS", "10H") == {"QC"}
@@ -161,7 +164,7 @@ def test_sixty_six_strict_play_and_winner():
 
 def test_filcau_layout_top_trumps_and_effective_suits():
     """filcau.md examples 1-2 (trump ♥): the filcai are trumps above the trump suit."""
-    rules = TrickRules.for_game("filcau", trump=Suit.HEARTS)
+    rules = trick_rules("filcau", trump=Suit.HEARTS)
     assert rules.trump == TRUMP_SUIT
     qd, ah, qs, as_, ks, jh = idx("QD AH QS AS KS JH")
     assert rules.beats(qd, ah)
@@ -215,11 +218,11 @@ def test_rules_validation():
     with pytest.raises(ValueError, match="trump"):
         TrickRules(2, trump=9)
     with pytest.raises(ValueError, match="unknown trick game"):
-        TrickRules.for_game("poker")
+        trick_rules("poker")
 
 
 def test_rules_pickle_and_repr():
-    rules = TrickRules.for_game("filcau", trump=Suit.SPADES)
+    rules = trick_rules("filcau", trump=Suit.SPADES)
     again = pickle.loads(pickle.dumps(rules))
     assert repr(again) == repr(rules)
     assert again.layout == rules.layout and again.points == rules.points
@@ -236,7 +239,7 @@ def whist_hands(seed: int, players: int = 4, size: int = 8) -> list[int]:
 
 
 def test_playouts_count_every_trick_and_repeat_with_the_seed():
-    rules = TrickRules.for_game("whist", seats=4)
+    rules = whist(4)
     hands = whist_hands(1)
     won, pts = playout(rules, hands, 0, seed=3)
     assert sum(won) == 8 and pts == [0, 0, 0, 0]
@@ -259,7 +262,7 @@ def test_greedy_playout_follows_its_policy():
 
 
 def test_playouts_from_the_middle_of_a_trick_and_with_points():
-    rules = TrickRules.for_game("sixty-six", trump=Suit.CLUBS)
+    rules = trick_rules("sixty-six", trump=Suit.CLUBS)
     hands = [mask_of(parse_cards("AH KH")), mask_of(parse_cards("10H JC"))]
     # seat 1 led 10♥; seat 0 must head it with A♥
     won, pts = playout(rules, [hands[0], mask_of(parse_cards("JC"))], 1, idx("10H"), seed=1)
@@ -269,7 +272,7 @@ def test_playouts_from_the_middle_of_a_trick_and_with_points():
 
 
 def test_deal_playouts_deal_from_the_deck():
-    rules = TrickRules.for_game("whist", seats=4)
+    rules = whist(4)
     out = deal_playouts(rules, mask_of(whist_deck(4)), 8, n=2000, seed=4)
     assert sum(out["tricks"]) == 8 * 2000
     assert all(t > 3000 for t in out["tricks"])  # random leaders: every seat takes its share
@@ -277,7 +280,7 @@ def test_deal_playouts_deal_from_the_deck():
     assert sum(fixed["tricks"]) == 200
     with pytest.raises(ValueError, match="deck"):
         deal_playouts(rules, mask_of(whist_deck(4)), 9, n=1)
-    filcau = TrickRules.for_game("filcau", trump=Suit.HEARTS)
+    filcau = trick_rules("filcau", trump=Suit.HEARTS)
     deck = [16 * s + r for s in range(4) for r in (10, 11, 12, 13, 14)]
     out = deal_playouts(filcau, deck, 5, n=300, seed=1)
     assert sum(out["points"]) == 8 * 300
@@ -291,14 +294,14 @@ def test_bad_positions_are_rejected_with_the_reason():
         playout(rules, [0b100, 0b1000, 0b10000], 0, policy="smart")
     with pytest.raises(ValueError, match="on the trick and in a hand"):
         playout(rules, [0b100, 0b1000, 0b10000], 0, [2])
-    filcau = TrickRules.for_game("filcau", trump=Suit.HEARTS)
+    filcau = trick_rules("filcau", trump=Suit.HEARTS)
     with pytest.raises(ValueError, match="not in this deal's layout"):
         legal_cards(filcau, mask_of(parse_cards("2H")))
 
 
 def test_solves_run_in_parallel_threads():
     """The search releases the GIL and shares nothing between solver objects."""
-    rules = TrickRules.for_game("bridge", trump=Suit.SPADES)
+    rules = trick_rules("bridge", trump=Suit.SPADES)
     deals = []
     rng = random.Random(3)
     for _ in range(8):
@@ -320,19 +323,19 @@ def test_solves_run_in_parallel_threads():
 
 
 def test_cards_print_back_for_italian_decks():
-    rules = TrickRules.for_game("bestia", trump=Suit.COPPE)
+    rules = trick_rules("bestia", trump=Suit.COPPE)
     hand = [Card.parse(t) for t in ("Kc", "7b", "Ab")]
     assert legal(rules, " ".join(map(str, hand)), "2b") == {"7b"}
 
 
 def test_another_kernel_can_cimport_the_rules_struct(tmp_path):
-    """Later kernels reach the C rules and the inline legal-card test through tricks.pxd."""
+    """Later kernels reach the C rules and the inline legal-card test through rules.pxd."""
     out = build_and_run(
         tmp_path,
         """
         # cython: language_level=3
         from levata.engine.cardmask cimport mask_t
-        from levata.engine.tricks cimport TrickRules, tk_trick, tk_start, tk_play, tk_legal
+        from levata.engine.rules cimport TrickRules, tk_trick, tk_start, tk_play, tk_legal
 
         def legal_after(TrickRules rules, mask_t hand, int led_card):
             cdef tk_trick t
@@ -342,8 +345,8 @@ def test_another_kernel_can_cimport_the_rules_struct(tmp_path):
         """,
         "import probe; from levata.engine import parse_cards as p;"
         "from levata.engine.cardmask import mask_of;"
-        "from levata.engine.tricks import TrickRules;"
-        "r = TrickRules.for_game('whist', trump=2);"
+        "from levata.engine.rules import TrickRules;"
+        "r = TrickRules(4, 2, must_trump=True);"
         "print(probe.legal_after(r, mask_of(p('9H JH AD')), p('KS')[0].index)"
         " == mask_of(p('9H JH')))",
     )

@@ -1,7 +1,7 @@
 """Differential test: Whist's Python card-play rules and the Cython kernel agree.
 
 The engine plays Whist with ``levata.engine.trick`` (readable rules); search uses the
-``tricks`` kernel. Over thousands of random games, at every card played, both give the same
+``rules`` kernel. Over thousands of random games, at every card played, both give the same
 legal cards and, at every trick's end, the same winner.
 """
 
@@ -11,7 +11,7 @@ import random
 
 from levata.engine import game
 from levata.engine.cardmask import cards_of, mask_of
-from levata.engine.tricks import TrickRules, legal_cards, trick_winner
+from levata.engine.rules import TrickRules, legal_cards, trick_winner
 
 GAMES = 2000
 

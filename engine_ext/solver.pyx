@@ -1,18 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Trick-taking kernel: legal cards, trick winners, playouts and a double-dummy solver.
+"""Double-dummy solver of trick play: the value of a position with every hand in view.
 
-One small rules value, :class:`TrickRules`, covers the card play of every single-deck trick
-game in levata: how many seats, who partners whom, the trump, the duties a player has on a
-trick (follow suit; trump when void; overtake when able, as in Bestia; over-trump), a
-per-deal *layout* that maps each physical card to an effective suit and a power (Filcau's
-four filcai are top trumps, Sixty-six ranks the 10 above the King) and card points.
-
-Hands are card masks (:mod:`levata.engine.cardmask`: bit ``slot * 16 + rank``); a trick in
-progress is the list of card indexes played to it, in order, from ``leader``.
+The rules come from :class:`~levata.engine.rules.TrickRules`; hands are card masks, a trick
+in progress the card indexes played to it from ``leader``.
 
 >>> from levata.engine.cards import Suit, parse_cards
 >>> from levata.engine.cardmask import mask_of
->>> rules = TrickRules.for_game("whist", seats=3, trump=Suit.HEARTS)
+>>> from levata.engine.rules import TrickRules
+>>> rules = TrickRules(3, Suit.HEARTS, must_trump=True)   # Romanian Whist, hearts trumps
 >>> hands = [mask_of(parse_cards(h)) for h in ("AS KS 2H", "QS JS 3D", "10S 4H 5D")]
 >>> solve(rules, hands, leader=0, objective=tricks(0))  # A♠ wins; seat 2 must ruff K♠
 2
@@ -35,22 +30,28 @@ tricks it won before the position, and 0 when the others can make it miss.
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
-from levata.engine.cardmask cimport highest, lowest, mask_t, popcount
+from levata.engine.cardmask cimport below, bit, highest, lowest, mask_t, popcount
+from levata.engine.rules cimport (
+    TK_FOLLOW,
+    TK_HEAD,
+    TK_OVERTRUMP,
+    TK_SUITS,
+    TrickRules,
+    load_position,
+    tk_above,
+    tk_beats,
+    tk_legal,
+    tk_play,
+    tk_rules,
+    tk_start,
+    tk_trick,
+)
 
 from levata.engine.cards import Card
 
 cdef extern from *:
     """
     #include <stdint.h>
-    /* The search counts cards constantly: with GCC on x86-64, compile this module for the
-       POPCNT instruction (every x86-64 CPU since 2008 has it; import checks, see below)
-       instead of libgcc's table-driven __popcountdi2. */
-    #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-    #pragma GCC target("popcnt")
-    #define TK_NEEDS_POPCNT 1
-    #else
-    #define TK_NEEDS_POPCNT 0
-    #endif
     /* Parallel bit extract: BMI2 when the CPU has it, a portable loop otherwise. The kernel
        is built without -mbmi2 (one wheel for every x86-64), so the instruction lives in a
        function compiled for that target and is chosen at import. */
@@ -69,12 +70,7 @@ cdef extern from *:
         return __builtin_ia32_pext_di(x, m);
     }
     static int tk_cpu_bmi2(void) { __builtin_cpu_init(); return __builtin_cpu_supports("bmi2"); }
-    static int tk_cpu_ok(void) {
-        __builtin_cpu_init();
-        return !TK_NEEDS_POPCNT || __builtin_cpu_supports("popcnt");
-    }
     #else
-    static int tk_cpu_ok(void) { return 1; }
     static uint64_t tk_pext_hw(uint64_t x, uint64_t m) { return tk_pext_sw(x, m); }
     static int tk_cpu_bmi2(void) { return 0; }
     #endif
@@ -100,437 +96,25 @@ cdef extern from *:
         k ^= k >> 33; return k;
     }
     static const uint64_t tk_golden = 0x9E3779B97F4A7C15ULL;
-    /* splitmix64: tiny state, good enough for playouts, one per caller (no shared state) */
-    static inline uint64_t tk_rand(uint64_t *s) {
-        uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31);
-    }
-    /* uniform in [0, n): Lemire's multiply-shift where 128-bit products exist */
-    static inline int tk_below(uint64_t *s, int n) {
-    #if defined(__SIZEOF_INT128__)
-        return (int)(((unsigned __int128)tk_rand(s) * (uint64_t)n) >> 64);
-    #else
-        return (int)(tk_rand(s) % (uint64_t)n);
-    #endif
-    }
     """
     unsigned long long tk_pext(unsigned long long x, unsigned long long m) nogil
     unsigned long long tk_pdep(unsigned long long x, unsigned long long m) nogil
     unsigned long long tk_fmix(unsigned long long k) nogil
     unsigned long long tk_golden
-    unsigned long long tk_rand(unsigned long long* s) nogil
-    int tk_below(unsigned long long* s, int n) nogil
     int tk_cpu_bmi2()
-    int tk_cpu_ok()
     int tk_use_bmi2
 
-if not tk_cpu_ok():
-    raise ImportError("levata.engine.tricks was built for x86-64 CPUs with POPCNT; this one lacks it")
 tk_use_bmi2 = tk_cpu_bmi2()
 
 __all__ = [
-    "TRUMP_SUIT",
     "Objective",
     "Solver",
-    "TrickRules",
     "best_cards",
-    "deal_playouts",
     "exact",
-    "legal_cards",
-    "playout",
-    "playouts",
     "points",
-    "rank_order_layout",
     "solve",
-    "trick_winner",
     "tricks",
 ]
-
-#: The effective suit of cards that are trumps whatever suit is named (Filcau's filcai).
-TRUMP_SUIT = TK_TRUMP_SUIT
-
-cdef inline mask_t bit(int i) noexcept nogil:
-    return (<mask_t>1) << i
-
-
-cdef inline mask_t below(int i) noexcept nogil:
-    return ((<mask_t>1) << i) - 1
-
-
-# ------------------------------------------------------------------------------------------
-# Rules
-
-
-def rank_order_layout(order, slots=(0, 1, 2, 3)):
-    """A layout where every suit ranks its cards in ``order`` (highest first).
-
-    For Huzur-style orders: the card of rank ``order[0]`` is the strongest of its suit.
-    Returns ``{card_index: (slot, power)}`` for :class:`TrickRules`.
-
-    >>> lay = rank_order_layout([14, 2, 3, 13], slots=(0,))
-    >>> sorted(lay.items())
-    [(2, (0, 2)), (3, (0, 1)), (13, (0, 0)), (14, (0, 3))]
-    """
-    order = [int(r) for r in order]
-    top = len(order) - 1
-    return {16 * s + rank: (int(s), top - i) for s in slots for i, rank in enumerate(order)}
-
-
-def _filcau_layout(int trump):
-    # Q♠ > Q♣ > Q♥ > Q♦ (the filcai, always trumps) > A, 10, K, J of trumps; plain A>10>K>J.
-    lay = {}
-    plain = [11, 13, 10, 14]  # J, K, 10, A from weakest
-    for slot in range(4):
-        for power, rank in enumerate(plain):
-            lay[16 * slot + rank] = (TK_TRUMP_SUIT if slot == trump else slot, power)
-    for power, slot in enumerate((1, 2, 0, 3)):  # Q♦, Q♥, Q♣, Q♠ from weakest
-        lay[16 * slot + 12] = (TK_TRUMP_SUIT, 10 + power)
-    return lay
-
-
-def _sixty_six_layout():
-    order = [14, 10, 13, 12, 11]  # A > 10 > K > Q > J
-    return rank_order_layout(order)
-
-
-_SIXTY_SIX_POINTS = {14: 11, 10: 10, 13: 4, 12: 3, 11: 2}
-
-_GAMES = {
-    # name: (default seats, teams, follow, must_trump, head, overtrump)
-    "whist": (4, None, True, True, False, False),
-    "tarneeb": (4, (0, 1, 0, 1), True, False, False, False),
-    "bridge": (4, (0, 1, 0, 1), True, False, False, False),
-    "banking": (4, None, True, True, False, False),
-    "tarnib-853": (4, None, True, False, False, False),
-    "three-five-eight": (3, None, True, False, False, False),
-    "rentz": (4, None, True, False, False, False),
-    "bestia": (4, None, True, True, True, True),
-    "sixty-six": (2, None, True, True, True, False),
-    "filcau": (4, (0, 1, 0, 1), True, True, False, False),
-}
-
-
-cdef int _suit_value(object trump) except -2:
-    if trump is None:
-        return TK_NO_TRUMP
-    if hasattr(trump, "slot"):  # a levata Suit: French and Italian suits share the slots
-        return int(trump.slot)
-    cdef int t = int(trump)
-    if not 0 <= t < TK_SUITS:
-        raise ValueError(f"trump must be None, a Suit or an effective suit 0..4, not {trump!r}")
-    return t
-
-
-cdef class TrickRules:
-    """The card-play rules of one deal, as the kernel uses them.
-
-    ``seats``: 2..8 players in play order. ``trump``: ``None``, a :class:`~levata.engine.cards.Suit`
-    (its slot), or an effective suit ``0..3``/:data:`TRUMP_SUIT`. ``teams``: a team id per seat
-    (default: everyone for himself). Duties on a trick, each ``True``/``False``:
-
-    - ``follow``: play a card of the led (effective) suit when able;
-    - ``must_trump``: void in the led suit, play a trump when holding one (needs ``follow``);
-    - ``head``: when following, beat the card winning the trick if able (Bestia, Sixty-six
-      once the stock is gone; needs ``follow``);
-    - ``overtrump``: when trumping, beat a trump that is winning the trick if able, else any
-      trump (Bestia; needs ``must_trump``).
-
-    ``layout``: ``{card_index: (effective_suit, power)}`` for every card in the deck; a higher
-    power beats a lower one of the same effective suit; powers are distinct within a suit.
-    ``None`` means suit = slot and power = rank (French and Italian decks alike). ``points``:
-    ``{card_index: points}`` (missing cards score 0); ``last_trick_bonus``: points for taking
-    the last trick.
-
-    >>> from levata.engine.cards import Suit
-    >>> r = TrickRules(4, Suit.SPADES, teams=(0, 1, 0, 1))
-    >>> r
-    TrickRules(seats=4, trump=3, teams=(0, 1, 0, 1), follow=True)
-    >>> TrickRules.for_game("bestia", trump=Suit.DENARI).overtrump
-    True
-    """
-
-    def __init__(
-        self,
-        int seats=4,
-        trump=None,
-        *,
-        teams=None,
-        bint follow=True,
-        bint must_trump=False,
-        bint head=False,
-        bint overtrump=False,
-        layout=None,
-        points=None,
-        int last_trick_bonus=0,
-    ):
-        cdef int s, e, i, phys, nxt
-        if not 2 <= seats <= TK_MAX_SEATS:
-            raise ValueError(f"seats must be 2..{TK_MAX_SEATS}, not {seats}")
-        if (must_trump or head) and not follow:
-            raise ValueError("must_trump and head only make sense with follow=True")
-        if overtrump and not must_trump:
-            raise ValueError("overtrump needs must_trump=True")
-        memset(&self.c, 0, sizeof(tk_rules))
-        self.seats = seats
-        self.c.seats = seats
-        self.c.trump = _suit_value(trump)
-        self.trump = None if self.c.trump < 0 else self.c.trump
-        if teams is None:
-            teams = tuple(range(seats))
-        teams = tuple(int(x) for x in teams)
-        if len(teams) != seats:
-            raise ValueError(f"teams needs one id per seat ({seats}), got {len(teams)}")
-        self.teams = teams
-        for s in range(seats):
-            self.c.team[s] = teams[s]
-        self.follow, self.must_trump, self.head, self.overtrump = follow, must_trump, head, overtrump
-        self.c.duties = (
-            (TK_FOLLOW if follow else 0)
-            | (TK_MUST_TRUMP if must_trump else 0)
-            | (TK_HEAD if head else 0)
-            | (TK_OVERTRUMP if overtrump else 0)
-        )
-        self.last_trick_bonus = last_trick_bonus
-        self.c.last_bonus = last_trick_bonus
-        for i in range(64):
-            self.c.suit_of[i] = -1
-            self.c.to_phys[i] = -1
-            self.c.to_int[i] = -1
-        if layout is None:
-            self.layout = None
-            self.c.identity = 1
-            for i in range(64):
-                self.c.suit_of[i] = i >> 4
-                self.c.to_phys[i] = i
-                self.c.to_int[i] = i
-            for e in range(4):
-                self.c.suit_mask[e] = (<mask_t>0xFFFF) << (16 * e)
-            self.c.deck = ~(<mask_t>0)
-        else:
-            lay = {}
-            for k, v in dict(layout).items():
-                phys = int(getattr(k, "index", k))
-                e, p = int(v[0]), int(v[1])
-                if not 0 <= phys < 64:
-                    raise ValueError(f"card index {phys} is outside 0..63")
-                if not 0 <= e < TK_SUITS:
-                    raise ValueError(f"effective suit {e} of card {phys} is outside 0..4")
-                lay[phys] = (e, p)
-            if len(lay) > 64:
-                raise ValueError("a layout holds at most 64 cards")
-            self.layout = lay
-            # Each effective suit takes consecutive internal bits ordered by power: that is
-            # what lets tk_beats compare two cards of a suit as integers.
-            self.c.identity = 0
-            nxt = 0
-            for e in range(TK_SUITS):
-                members = sorted((p, phys) for phys, (se, p) in lay.items() if se == e)
-                powers = [p for p, _ in members]
-                if len(set(powers)) != len(powers):
-                    raise ValueError(f"two cards of effective suit {e} share a power")
-                for p, phys in members:
-                    self.c.suit_of[nxt] = e
-                    self.c.to_phys[nxt] = phys
-                    self.c.to_int[phys] = nxt
-                    self.c.suit_mask[e] |= bit(nxt)
-                    self.c.deck |= bit(nxt)
-                    nxt += 1
-            self.c.identity = 1
-            for i in range(64):
-                if self.c.to_int[i] >= 0 and self.c.to_int[i] != i:
-                    self.c.identity = 0
-        pts = {}
-        if points is not None:
-            for k, v in dict(points).items():
-                phys = int(getattr(k, "index", k))
-                if not 0 <= phys < 64 or self.c.to_int[phys] < 0:
-                    raise ValueError(f"card {phys} has points but is not in the layout")
-                if int(v):
-                    pts[phys] = int(v)
-                self.c.points[self.c.to_int[phys]] = int(v)
-        self.points = pts
-
-    @classmethod
-    def for_game(cls, str name, trump=None, seats=None, **overrides):
-        """The card-play rules of a levata game: ``whist``, ``tarneeb``, ``bridge``,
-        ``banking``, ``tarnib-853``, ``three-five-eight``, ``rentz``, ``bestia``,
-        ``sixty-six`` (play once the stock is gone or closed) or ``filcau`` (tricks after the
-        first; ``trump`` must be a printed suit, the layout puts the filcai on top).
-
-        Rules that depend on more than the trick (Filcau's first trick and second lead,
-        Bestia's sure-pot leads) are the game's business, not the kernel's.
-
-        >>> r = TrickRules.for_game("filcau", trump=2)
-        >>> r.trump == TRUMP_SUIT, r.points[2 * 16 + 14], len(r.layout)
-        (True, 1, 20)
-        """
-        if name not in _GAMES:
-            raise ValueError(f"unknown trick game {name!r}; one of {sorted(_GAMES)}")
-        n, teams, follow, must_trump, head, overtrump = _GAMES[name]
-        kw = dict(
-            teams=teams, follow=follow, must_trump=must_trump, head=head, overtrump=overtrump
-        )
-        if name == "filcau":
-            slot = _suit_value(trump)
-            if not 0 <= slot < 4:
-                raise ValueError("filcau needs a printed trump suit")
-            kw["layout"] = _filcau_layout(slot)
-            kw["points"] = {16 * s + r: 1 for s in range(4) for r in (10, 14)}
-            trump = TK_TRUMP_SUIT
-        elif name == "sixty-six":
-            kw["layout"] = _sixty_six_layout()
-            kw["points"] = {16 * s + r: p for s in range(4) for r, p in _SIXTY_SIX_POINTS.items()}
-            kw["last_trick_bonus"] = 10
-        kw.update(overrides)
-        return cls(n if seats is None else seats, trump, **kw)
-
-    cdef mask_t to_internal(self, mask_t physical) except? 0:
-        cdef mask_t out = 0
-        cdef int i
-        if self.c.identity and (physical & ~self.c.deck) == 0:
-            return physical
-        while physical:
-            i = lowest(physical)
-            physical &= physical - 1
-            if self.c.to_int[i] < 0:
-                raise ValueError(f"card index {i} is not in this deal's layout")
-            out |= bit(self.c.to_int[i])
-        return out
-
-    cdef mask_t to_physical(self, mask_t internal) noexcept:
-        cdef mask_t out = 0
-        cdef int i
-        if self.c.identity:
-            return internal
-        while internal:
-            i = lowest(internal)
-            internal &= internal - 1
-            out |= bit(self.c.to_phys[i])
-        return out
-
-    def beats(self, int card, int best):
-        """Does physical card ``card`` beat ``best``, the card winning a trick?
-
-        >>> TrickRules(2, 0).beats(0 * 16 + 2, 3 * 16 + 14)   # 2♣ trumps A♠
-        True
-        """
-        cdef int a = self._card(card)
-        cdef int b = self._card(best)
-        return bool(tk_beats(&self.c, a, b))
-
-    def effective_suit(self, int card):
-        """The effective suit of a physical card (0..3 or :data:`TRUMP_SUIT`)."""
-        return int(self.c.suit_of[self._card(card)])
-
-    cdef int _card(self, object card) except -1:
-        cdef int phys = int(getattr(card, "index", card))
-        if not 0 <= phys < 64 or self.c.to_int[phys] < 0:
-            raise ValueError(f"card index {phys} is not in this deal's layout")
-        return self.c.to_int[phys]
-
-    def __repr__(self):
-        parts = [f"seats={self.seats}", f"trump={self.trump}"]
-        if self.teams != tuple(range(self.seats)):
-            parts.append(f"teams={self.teams}")
-        for name in ("follow", "must_trump", "head", "overtrump"):
-            if getattr(self, name):
-                parts.append(f"{name}=True")
-        if self.layout is not None:
-            parts.append(f"layout=<{len(self.layout)} cards>")
-        if self.points:
-            parts.append(f"points=<{sum(self.points.values())} in all>")
-        if self.last_trick_bonus:
-            parts.append(f"last_trick_bonus={self.last_trick_bonus}")
-        return "TrickRules(" + ", ".join(parts) + ")"
-
-    def __reduce__(self):
-        return (
-            _rebuild,
-            (
-                self.seats,
-                self.trump,
-                self.teams,
-                self.follow,
-                self.must_trump,
-                self.head,
-                self.overtrump,
-                self.layout,
-                self.points,
-                self.last_trick_bonus,
-            ),
-        )
-
-
-def _rebuild(seats, trump, teams, follow, must_trump, head, overtrump, layout, pts, bonus):
-    return TrickRules(
-        seats,
-        trump,
-        teams=teams,
-        follow=follow,
-        must_trump=must_trump,
-        head=head,
-        overtrump=overtrump,
-        layout=layout,
-        points=pts,
-        last_trick_bonus=bonus,
-    )
-
-
-# ------------------------------------------------------------------------------------------
-# Positions: Python values in, internal masks out
-
-
-cdef mask_t _as_mask(object hand) except? 0:
-    cdef mask_t m = 0
-    if isinstance(hand, int):
-        if hand < 0 or hand >> 64:
-            raise ValueError(f"a hand mask is a 64-bit unsigned int, not {hand}")
-        return <mask_t>hand
-    for c in hand:
-        i = int(getattr(c, "index", c))
-        if not 0 <= i < 64:
-            raise ValueError(f"card index {i} is outside 0..63")
-        m |= bit(i)
-    return m
-
-
-cdef int _load(
-    TrickRules rules, object hands, int leader, object trick, mask_t* out, tk_trick* t
-) except -1:
-    """Check a position and translate it; raise ValueError with the reason."""
-    cdef int n = rules.seats
-    cdef int s, k, card
-    cdef mask_t seen = 0, m
-    hands = list(hands)
-    if len(hands) != n:
-        raise ValueError(f"need {n} hands, got {len(hands)}")
-    if not 0 <= leader < n:
-        raise ValueError(f"leader {leader} is not a seat of {n}")
-    trick = [int(getattr(c, "index", c)) for c in trick]
-    if len(trick) >= n:
-        raise ValueError("the trick in progress already holds a card from every seat")
-    for s in range(n):
-        m = rules.to_internal(_as_mask(hands[s]))
-        if m & seen:
-            raise ValueError(f"hand {s} shares a card with an earlier hand")
-        seen |= m
-        out[s] = m
-    tk_start(t, leader)
-    for card in trick:
-        k = rules._card(card)
-        if seen & bit(k):
-            raise ValueError(f"card {card} is on the trick and in a hand")
-        seen |= bit(k)
-        tk_play(&rules.c, t, k)
-    sizes = []
-    for s in range(n):
-        played = 1 if (s - leader + n) % n < len(trick) else 0
-        sizes.append(popcount(out[s]) + played)
-    if len(set(sizes)) != 1:
-        raise ValueError(f"hand sizes {sizes} (cards on the trick included) must be equal")
-    return 0
 
 
 # ------------------------------------------------------------------------------------------
@@ -549,12 +133,6 @@ cdef class Objective:
     The side is a seat, several seats, or a ``team`` id of the rules; every other seat plays
     against it (paranoid search).
     """
-
-    cdef readonly str kind
-    cdef readonly object seats
-    cdef readonly object team
-    cdef readonly int target
-    cdef readonly int already
 
     def __init__(self, str kind, seats=None, team=None, int target=0, int already=0):
         if kind not in ("tricks", "points", "exact"):
@@ -615,6 +193,7 @@ def exact(side=None, target=None, *, team=None, int already=0):
     return Objective("exact", side, team, int(target), already)
 
 
+
 # ------------------------------------------------------------------------------------------
 # The solver
 
@@ -629,48 +208,7 @@ cdef enum:
     WR_CHAIN = 256    # entries a look-up walks down one bucket's chain, at most
     WR_TOPS = 1       # top cards per suit whose owners pick the bucket
 
-ctypedef struct tt_entry:
-    unsigned long long key      # 64-bit position hash; 0 marks an empty slot
-    unsigned long long a        # tricks/points: lower bound; exact: targets known reachable
-    unsigned long long b        # tricks/points: upper bound; exact: targets known missed
-    int depth                   # tricks left: the replacement policy keeps the deeper entry
-    int hint                    # best card found, as (suit << 8) | rank among live cards
-
-ctypedef struct wr_entry:
-    # A bound that holds for every position with this leader and these suit lengths per hand
-    # in which the `relmask` cards (relative ranks: the top cards of each suit down to the
-    # lowest rank that decided a trick in the proof) sit in the same hands as here.
-    unsigned long long shape    # hash of leader + suit lengths per hand
-    unsigned long long relmask  # significant positions among the live cards (pext space)
-    unsigned long long comp[4]  # each hand's significant cards, in pext space
-    short lo
-    short hi
-    int depth                   # tricks left
-    int hint
-    int next                    # 1 + index of the next entry of the bucket's chain; 0 ends it
-
-ctypedef struct Ctx:
-    const tk_rules* r
-    mask_t hand[TK_MAX_SEATS]
-    int n
-    int side                    # seats of the maximising side, as a bit mask
-    int kind
-    int flags
-    tt_entry* tt
-    unsigned long long tt_mask
-    wr_entry* wt                # entries, used as a ring: the oldest is overwritten first
-    int* heads                  # per bucket: 1 + index of its newest entry (0: empty)
-    unsigned long long wt_mask  # buckets - 1
-    int wt_size
-    int wt_cursor
-    long long nodes
-    long long probes            # table look-ups at trick starts
-    long long hits              # look-ups that found a usable entry
-    long long sig               # significant cards summed over abstract stores
-    long long stores
-    signed char killer[33][TK_MAX_SEATS]  # per tricks left and leader: the last lead that cut off
-
-# entries fill cache lines exactly
+# entries fill cache lines exactly (the structs are in solver.pxd)
 assert sizeof(tt_entry) * 2 == sizeof(wr_entry) == 64, "table entries changed size"
 
 
@@ -1609,24 +1147,13 @@ cdef class Solver:
 
     >>> from levata.engine.cards import parse_cards
     >>> from levata.engine.cardmask import mask_of
-    >>> rules = TrickRules.for_game("bridge", trump=None)
+    >>> from levata.engine.rules import TrickRules
+    >>> rules = TrickRules(4, None, teams=(0, 1, 0, 1))   # bridge, no trump
     >>> hands = [mask_of(parse_cards(h)) for h in ("AS KS", "QS JS", "2S 3S", "4S 5S")]
     >>> s = Solver(rules)
     >>> s.solve(hands, leader=0, objective=tricks(team=0)), s.nodes > 0
     (2, True)
     """
-
-    cdef TrickRules rules
-    cdef void* mem
-    cdef int tt_bits_set
-    cdef int bits
-    cdef int tt_side
-    cdef int tt_kind
-    cdef int tt_wr
-    cdef int wt_cursor
-    cdef int flags
-    cdef readonly long long nodes
-    cdef readonly dict stats
 
     def __init__(
         self,
@@ -1676,7 +1203,7 @@ cdef class Solver:
         memset(c.killer, -1, sizeof(c.killer))
         c.r = &self.rules.c
         c.n = self.rules.seats
-        _load(self.rules, hands, leader, trick, c.hand, t)
+        load_position(self.rules, hands, leader, trick, c.hand, t)
         side = objective.side_mask(self.rules)
         c.side = side
         c.kind = {"tricks": K_TRICKS, "points": K_POINTS, "exact": K_EXACT}[objective.kind]
@@ -1846,297 +1373,3 @@ def best_cards(
     """The value of each legal card of the seat to play: see :meth:`Solver.best_cards`."""
     return Solver(rules, **options).best_cards(hands, leader, trick, seat, objective)
 
-
-# ------------------------------------------------------------------------------------------
-# Legal cards, trick winners, playouts
-
-
-def legal_cards(TrickRules rules not None, hand, trick=()):
-    """The physical mask of the cards of ``hand`` that may go on ``trick`` (card indexes
-    played so far, in order).
-
-    >>> from levata.engine.cards import parse_cards
-    >>> from levata.engine.cardmask import mask_of, cards_of
-    >>> r = TrickRules.for_game("bestia", trump=1)   # Italian deck, trump denari
-    >>> hand = mask_of(parse_cards("7b 3b Ks"))
-    >>> [str(c) for c in cards_of(legal_cards(r, hand, [c.index for c in parse_cards("5b")]), True)]
-    ['7b']
-    """
-    cdef tk_trick t
-    cdef mask_t h = rules.to_internal(_as_mask(hand))
-    tk_start(&t, 0)
-    for card in trick:
-        tk_play(&rules.c, &t, rules._card(card))
-    if t.count >= rules.seats:
-        raise ValueError("the trick is complete")
-    return rules.to_physical(tk_legal(&rules.c, h, &t))
-
-
-def trick_winner(TrickRules rules not None, int leader, trick):
-    """The seat that takes ``trick`` (card indexes in play order from ``leader``); a partial
-    trick gives the seat winning it so far.
-
-    >>> r = TrickRules(4, trump=2)
-    >>> trick_winner(r, 1, [3 * 16 + 14, 3 * 16 + 2, 2 * 16 + 2])   # A♠, 2♠, 2♥ (trump)
-    3
-    """
-    cdef tk_trick t
-    if not trick:
-        raise ValueError("an empty trick has no winner")
-    if not 0 <= leader < rules.seats or len(trick) > rules.seats:
-        raise ValueError(f"leader {leader} and {len(trick)} cards do not fit {rules.seats} seats")
-    tk_start(&t, leader)
-    for card in trick:
-        tk_play(&rules.c, &t, rules._card(card))
-    return t.win_seat
-
-
-cdef enum:
-    P_RANDOM = 0
-    P_GREEDY = 1
-
-
-cdef int pick_low(const tk_rules* r, mask_t legal, bint high) noexcept nogil:
-    """The lowest (or highest) card by rank within its suit, trumps kept (or spent) last."""
-    cdef int e, best = -1, best_rank = 0, rank, m
-    cdef mask_t x
-    cdef int pass_
-    for pass_ in range(2):
-        for e in range(TK_SUITS):
-            if (e == r.trump) != (pass_ == 1):
-                continue
-            x = legal & r.suit_mask[e]
-            if x == 0:
-                continue
-            m = highest(x) if high else lowest(x)
-            rank = m - lowest(r.suit_mask[e])
-            if best < 0 or (rank > best_rank if high else rank < best_rank):
-                best = m
-                best_rank = rank
-        if best >= 0:
-            return best
-    return lowest(legal)
-
-
-cdef int greedy_card(const tk_rules* r, mask_t legal, const tk_trick* t, int seat) noexcept nogil:
-    """A cheap policy: lead high; partner winning -> low; else the cheapest winner; else low."""
-    cdef mask_t win, same
-    cdef int w
-    if t.count == 0:
-        return pick_low(r, legal, 1)
-    w = t.win_card
-    if r.team[t.win_seat] == r.team[seat]:
-        return pick_low(r, legal, 0)
-    same = legal & r.suit_mask[r.suit_of[w]] & tk_above(w)
-    if same:
-        return lowest(same)
-    if r.trump >= 0 and r.suit_of[w] != r.trump:
-        win = legal & r.suit_mask[r.trump]
-        if win:
-            return lowest(win)
-    return pick_low(r, legal, 0)
-
-
-cdef inline int random_card(mask_t legal, unsigned long long* rng) noexcept nogil:
-    cdef int k = tk_below(rng, popcount(legal))
-    while k > 0:
-        legal &= legal - 1
-        k -= 1
-    return lowest(legal)
-
-
-cdef void run_playout(
-    const tk_rules* r,
-    mask_t* hands,
-    tk_trick t,
-    int policy,
-    double epsilon,
-    unsigned long long* rng,
-    int* won,
-    int* pts,
-) noexcept nogil:
-    """Play the deal out from `t` (hands are consumed); add tricks and points per seat."""
-    cdef int n = r.seats, seat, card, i, g
-    cdef mask_t legal, x
-    while True:
-        seat = t.leader + t.count
-        if seat >= n:
-            seat -= n
-        if hands[seat] == 0:
-            return
-        legal = tk_legal(r, hands[seat], &t)
-        if policy == P_RANDOM or (
-            epsilon > 0 and <double>(tk_rand(rng) >> 11) * (1.0 / 9007199254740992.0) < epsilon
-        ):
-            card = random_card(legal, rng)
-        else:
-            card = greedy_card(r, legal, &t, seat)
-        hands[seat] ^= bit(card)
-        tk_play(r, &t, card)
-        if t.count == n:
-            won[t.win_seat] += 1
-            g = 0
-            x = t.cards
-            while x:
-                i = lowest(x)
-                x &= x - 1
-                g += r.points[i]
-            if hands[t.win_seat] == 0:
-                g += r.last_bonus
-            pts[t.win_seat] += g
-            tk_start(&t, t.win_seat)
-
-
-cdef int _policy(object policy) except -1:
-    if policy == "random":
-        return P_RANDOM
-    if policy == "greedy":
-        return P_GREEDY
-    raise ValueError(f"policy must be 'random' or 'greedy', not {policy!r}")
-
-
-def playout(
-    TrickRules rules not None, hands, int leader, trick=(), *, policy="random",
-    double epsilon=0.0, seed=0,
-):
-    """Play one deal out; returns ``(tricks, points)``, lists indexed by seat, counting from
-    the position (the trick in progress included).
-
-    ``policy``: ``"random"`` (uniform over legal cards) or ``"greedy"`` (lead high, play low
-    under a winning partner, else win as cheaply as possible, else play low); ``epsilon``: the
-    chance of a uniform random card at each turn of the greedy policy.
-
-    >>> r = TrickRules(2, None)
-    >>> playout(r, [0b1100, 0b0011], 0, policy="greedy")
-    ([2, 0], [0, 0])
-    """
-    cdef mask_t h[TK_MAX_SEATS]
-    cdef tk_trick t
-    cdef int won[TK_MAX_SEATS]
-    cdef int pts[TK_MAX_SEATS]
-    cdef unsigned long long rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-    cdef int p = _policy(policy)
-    _load(rules, hands, leader, trick, h, &t)
-    memset(won, 0, sizeof(won))
-    memset(pts, 0, sizeof(pts))
-    with nogil:
-        run_playout(&rules.c, h, t, p, epsilon, &rng, won, pts)
-    return [won[s] for s in range(rules.seats)], [pts[s] for s in range(rules.seats)]
-
-
-def playouts(
-    TrickRules rules not None, hands, int leader, trick=(), *, int n=1000, policy="random",
-    double epsilon=0.0, seed=0,
-):
-    """Play the same position out ``n`` times; returns a dict of per-seat lists:
-    ``tricks`` and ``points`` (means) and ``hist`` (``hist[s][k]``: playouts where seat ``s``
-    took ``k`` tricks, for exact-bid games).
-
-    >>> r = TrickRules(2, None)
-    >>> playouts(r, [0b1100, 0b0011], 0, n=10)["hist"]
-    [[0, 0, 10], [10, 0, 0]]
-    """
-    cdef mask_t h[TK_MAX_SEATS]
-    cdef mask_t w[TK_MAX_SEATS]
-    cdef tk_trick t
-    cdef int won[TK_MAX_SEATS]
-    cdef int pts[TK_MAX_SEATS]
-    cdef long long tot_won[TK_MAX_SEATS]
-    cdef long long tot_pts[TK_MAX_SEATS]
-    cdef int seats = rules.seats, s, i, size
-    cdef int p = _policy(policy)
-    cdef unsigned long long rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-    cdef long long* hist
-    if n < 1:
-        raise ValueError("n must be at least 1")
-    _load(rules, hands, leader, trick, h, &t)
-    size = popcount(h[(leader + len(trick)) % seats]) + 1
-    hist = <long long*>calloc(seats * size, sizeof(long long))
-    if hist == NULL:
-        raise MemoryError()
-    memset(tot_won, 0, sizeof(tot_won))
-    memset(tot_pts, 0, sizeof(tot_pts))
-    try:
-        with nogil:
-            for i in range(n):
-                for s in range(seats):
-                    w[s] = h[s]
-                    won[s] = 0
-                    pts[s] = 0
-                run_playout(&rules.c, w, t, p, epsilon, &rng, won, pts)
-                for s in range(seats):
-                    tot_won[s] += won[s]
-                    tot_pts[s] += pts[s]
-                    hist[s * size + won[s]] += 1
-        return {
-            "tricks": [<double>tot_won[s] / n for s in range(seats)],
-            "points": [<double>tot_pts[s] / n for s in range(seats)],
-            "hist": [[hist[s * size + k] for k in range(size)] for s in range(seats)],
-        }
-    finally:
-        free(hist)
-
-
-def deal_playouts(
-    TrickRules rules not None, deck, int cards, *, int n=1000, leader=None,
-    policy="random", double epsilon=0.0, seed=0,
-):
-    """Deal ``cards`` cards to every seat from ``deck`` (a mask or iterable of cards) and play
-    the deal out, ``n`` times, all inside C. ``leader``: a seat, or ``None`` for a random one
-    each deal. Returns ``{"tricks": [...], "points": [...]}`` summed per seat over all deals.
-
-    >>> from levata.engine.cardmask import mask_of
-    >>> from levata.engine.games.whist import whist_deck
-    >>> r = TrickRules.for_game("whist", seats=4)
-    >>> sum(deal_playouts(r, mask_of(whist_deck(4)), 8, n=100)["tricks"])
-    800
-    """
-    cdef mask_t d = rules.to_internal(_as_mask(deck))
-    cdef int seats = rules.seats, s, i, j, k, lead, total, fixed_leader = -1
-    cdef int p = _policy(policy)
-    cdef int pool[64]
-    cdef mask_t h[TK_MAX_SEATS]
-    cdef int won[TK_MAX_SEATS]
-    cdef int pts[TK_MAX_SEATS]
-    cdef long long tot_won[TK_MAX_SEATS]
-    cdef long long tot_pts[TK_MAX_SEATS]
-    cdef tk_trick t
-    cdef unsigned long long rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-    total = popcount(d)
-    if cards < 1 or cards * seats > total:
-        raise ValueError(f"{seats} hands of {cards} cards need more than the {total} in the deck")
-    if leader is not None:
-        fixed_leader = int(leader)
-        if not 0 <= fixed_leader < seats:
-            raise ValueError(f"leader {leader} is not a seat")
-    i = 0
-    while d:
-        pool[i] = lowest(d)
-        d &= d - 1
-        i += 1
-    memset(tot_won, 0, sizeof(tot_won))
-    memset(tot_pts, 0, sizeof(tot_pts))
-    with nogil:
-        for i in range(n):
-            # partial Fisher-Yates: only the dealt prefix needs shuffling
-            for j in range(cards * seats):
-                k = j + tk_below(&rng, total - j)
-                s = pool[j]
-                pool[j] = pool[k]
-                pool[k] = s
-            for s in range(seats):
-                h[s] = 0
-                won[s] = 0
-                pts[s] = 0
-            for j in range(cards * seats):
-                h[j % seats] |= bit(pool[j])
-            lead = fixed_leader if fixed_leader >= 0 else tk_below(&rng, seats)
-            tk_start(&t, lead)
-            run_playout(&rules.c, h, t, p, epsilon, &rng, won, pts)
-            for s in range(seats):
-                tot_won[s] += won[s]
-                tot_pts[s] += pts[s]
-    return {
-        "tricks": [tot_won[s] for s in range(seats)],
-        "points": [tot_pts[s] for s in range(seats)],
-    }

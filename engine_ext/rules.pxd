@@ -1,6 +1,7 @@
-# The trick-taking kernel: plain C structs and inline nogil rules that other kernels cimport.
+# The rules of card play: plain C structs and inline nogil rules that other kernels cimport
+# (the solver and the playouts do, and so can any later search kernel).
 #
-#   from levata.engine.tricks cimport tk_rules, tk_trick, tk_legal, tk_play, TrickRules
+#   from levata.engine.rules cimport tk_rules, tk_trick, tk_legal, tk_play, TrickRules
 #
 # Cards inside the kernel live in an *internal* 64-bit space built from the deal's layout:
 # the cards of one effective suit occupy consecutive bits, ordered by power (a higher bit is
@@ -10,6 +11,30 @@
 # translated. `TrickRules.c` holds the struct; `to_int`/`to_phys` translate single cards.
 
 from levata.engine.cardmask cimport mask_t, popcount, lowest, highest
+
+cdef extern from *:
+    """
+    /* Searches count cards constantly: with GCC on x86-64, compile every module that
+       cimports the rules for the POPCNT instruction (every x86-64 CPU since 2008 has it;
+       importing levata.engine.rules checks) instead of libgcc's table-driven
+       __popcountdi2. Declared here, not in each .pyx, so the inline rules below and the
+       card-mask helpers get it wherever they are compiled. */
+    #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    #pragma GCC target("popcnt")
+    #define TK_NEEDS_POPCNT 1
+    #else
+    #define TK_NEEDS_POPCNT 0
+    #endif
+    #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    static inline int tk_cpu_ok(void) {
+        __builtin_cpu_init();
+        return !TK_NEEDS_POPCNT || __builtin_cpu_supports("popcnt");
+    }
+    #else
+    static inline int tk_cpu_ok(void) { return 1; }
+    #endif
+    """
+    int tk_cpu_ok()
 
 cdef enum:
     TK_MAX_SEATS = 8
@@ -126,3 +151,10 @@ cdef class TrickRules:
     cdef mask_t to_internal(self, mask_t physical) except? 0
     cdef mask_t to_physical(self, mask_t internal) noexcept
     cdef int _card(self, object card) except -1
+
+
+# Python values in, internal masks out: the checks every entry point (solver, playouts) runs.
+cdef mask_t as_mask(object hand) except? 0
+cdef int load_position(
+    TrickRules rules, object hands, int leader, object trick, mask_t* out, tk_trick* t
+) except -1
