@@ -176,8 +176,11 @@ class WhistState(TrickGame):
         return list(range(c + 1))
 
     def _make_call(self, seat: int, action: Action) -> None:
-        self.bids[seat] = action.number
-        self._emit("bid", seat=seat, number=action.number)
+        self._bid(seat, action.number)  # type: ignore[arg-type]
+
+    def _bid(self, seat: int, bid: int) -> None:
+        self.bids[seat] = bid
+        self._emit("bid", seat=seat, number=bid)
         if all(b is not None for b in self.bids):
             self.phase = PLAY
 
