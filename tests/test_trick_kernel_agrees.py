@@ -113,3 +113,62 @@ def test_a_wrong_trick_winner_is_caught(spec, monkeypatch):
     monkeypatch.setattr(family, "trick_taker", lambda rules, plays: plays[0][0])
     with pytest.raises(AssertionError):
         check_game(spec)
+
+
+def _duty_sets():
+    """Every combination of duties the kernel accepts, plain and with special card layouts."""
+    from levata.engine.cards import Suit
+    from levata.engine.tricks import TRUMP_SUIT, TrickRules, rank_order_layout
+
+    combos = [
+        dict(follow=f, must_trump=m, head=h, overtrump=o)
+        for f in (False, True)
+        for m in (False, True)
+        for h in (False, True)
+        for o in (False, True)
+        if f or not (m or h)
+        if m or not o
+    ]
+    huzur = rank_order_layout([14, 10, 13, 12, 11, 9, 8, 7])
+    for duties in combos:
+        for seats in (2, 3, 4):
+            for trump in (None, Suit.HEARTS):
+                yield TrickRules(seats, trump, **duties), False
+                yield TrickRules(seats, trump, layout=huzur, **duties), False
+            yield TrickRules.for_game("filcau", 1, seats, teams=None, **duties), False
+            yield TrickRules.for_game("sixty-six", trump=3, seats=seats, **duties), False
+            yield TrickRules(seats, Suit.DENARI, **duties), True
+    assert TRUMP_SUIT == 4
+
+
+def test_python_duties_follow_the_kernel_for_every_duty_and_layout():
+    """The duties no registered game uses yet (head, overtrump, layouts) agree too."""
+    from levata.engine.cards import french_deck, italian_deck
+
+    rng = random.Random(5)
+    checked = 0
+    for rules, italian in _duty_sets():
+        if rules.layout is not None:
+            deck = [c for c in french_deck() if c.index in rules.layout]
+        else:
+            deck = list(italian_deck() if italian else french_deck(lowest=7))
+        n = rules.seats
+        for _ in range(60):
+            cards = rng.sample(deck, min(len(deck), 5 * n))
+            hands = [cards[s::n] for s in range(n)]
+            leader = rng.randrange(n)
+            trick: list = []
+            for k in range(n):
+                seat = (leader + k) % n
+                kernel = legal_cards(rules, mask_of(hands[seat]), [c.index for c in trick])
+                python = family.duty_cards(rules, hands[seat], trick)
+                assert cards_of(kernel, italian) == sorted(python), (rules, hands[seat], trick)
+                card = rng.choice(python)
+                hands[seat].remove(card)
+                trick.append(card)
+                checked += 1
+            plays = [((leader + k) % n, c) for k, c in enumerate(trick)]
+            assert family.trick_taker(rules, plays) == trick_winner(
+                rules, leader, [c.index for c in trick]
+            )
+    assert checked > 10_000

@@ -19,7 +19,7 @@ hooks: see ``docs/writing-a-trick-game.md``.
 >>> [str(c) for c in duty_cards(whist, parse_cards("9H JH AD"), parse_cards("KS"))]
 ['9H', 'JH']
 >>> bestia = TrickRules(3, Suit.HEARTS, must_trump=True, head=True, overtrump=True)
->>> [str(c) for c in duty_cards(bestia, parse_cards("9H JH AD"), parse_cards("KS QH"))]
+>>> [str(c) for c in duty_cards(bestia, parse_cards("9H JH AD"), parse_cards("KS 10H"))]
 ['JH']
 >>> trick_taker(whist, [(1, Card.parse("KS")), (2, Card.parse("2H")), (0, Card.parse("AS"))])
 2
