@@ -160,6 +160,8 @@ class TrickGame(GameState):
 
     #: Every card the game deals from, in a fixed order (the game sets it).
     deck: tuple[Card, ...]
+    #: This deal's card-play rules, from :meth:`card_rules` (set with the trump).
+    rules: TrickRules
 
     def __init__(self, spec: GameSpec, players: int, options: dict[str, Any], seed: int) -> None:
         super().__init__(spec, players, options, seed)
@@ -167,7 +169,6 @@ class TrickGame(GameState):
         self.phase = PLAY
         self.trump: Suit | None = None
         self.trump_card: Card | None = None
-        self.rules: TrickRules | None = None
 
     # -- hooks the game writes ----------------------------------------------------------------
 
@@ -279,7 +280,7 @@ class TrickGame(GameState):
 
     def duty_cards(self, seat: int) -> list[Card]:
         """What the trick duties alone allow ``seat`` (the part the kernel also computes)."""
-        return duty_cards(self.rules, self.hands[seat], [c for _, c in self.current])  # type: ignore[arg-type]
+        return duty_cards(self.rules, self.hands[seat], [c for _, c in self.current])
 
     def playable(self, seat: int) -> list[Card]:
         """The cards ``seat`` may play now, sorted: the duties, then the game's own limits."""
@@ -313,17 +314,17 @@ class TrickGame(GameState):
     def _note_voids(self, seat: int, card: Card) -> None:
         """What a seat fails to follow (or to trump, when it must) is public knowledge."""
         rules = self.rules
-        if not self.current or not rules.follow:  # type: ignore[union-attr]
+        if not self.current or not rules.follow:
             return
-        led, mine = suit_of(rules, self.current[0][1]), suit_of(rules, card)  # type: ignore[arg-type]
+        led, mine = suit_of(rules, self.current[0][1]), suit_of(rules, card)
         if mine != led:
             self.voids[seat].add(led)
-            trump = rules.trump  # type: ignore[union-attr]
-            if rules.must_trump and trump is not None and mine != trump:  # type: ignore[union-attr]
+            trump = rules.trump
+            if rules.must_trump and trump is not None and mine != trump:
                 self.voids[seat].add(trump)
 
     def _take_trick(self) -> None:
-        won_by = trick_taker(self.rules, self.current)  # type: ignore[arg-type]
+        won_by = trick_taker(self.rules, self.current)
         cards = [c for _, c in self.current]
         self.tricks[won_by] += 1
         self.played.extend(cards)
@@ -338,7 +339,7 @@ class TrickGame(GameState):
     # -- counting -----------------------------------------------------------------------------
 
     def team_of(self, seat: int) -> int:
-        return self.rules.teams[seat]  # type: ignore[union-attr]
+        return self.rules.teams[seat]
 
     def team_tricks(self, team: int) -> int:
         """Tricks taken by the seats of ``team`` this deal."""
@@ -347,9 +348,9 @@ class TrickGame(GameState):
     def card_points(self, seat: int) -> int:
         """Card points ``seat`` took this deal, with the last-trick bonus (from the rules)."""
         rules = self.rules
-        got = sum(rules.points.get(c.index, 0) for c in self.taken[seat])  # type: ignore[union-attr]
+        got = sum(rules.points.get(c.index, 0) for c in self.taken[seat])
         if self.last_taker == seat and not any(self.hands):
-            got += rules.last_trick_bonus  # type: ignore[union-attr]
+            got += rules.last_trick_bonus
         return got
 
     # -- what a seat may know -----------------------------------------------------------------
@@ -425,10 +426,7 @@ class TrickGame(GameState):
             banned = self.voids[z.owner] if z.owner is not None else set()
             allowed.append(
                 mask_of(
-                    c
-                    for z2 in places
-                    for c in z2.cards
-                    if suit_of(self.rules, c) not in banned  # type: ignore[arg-type]
+                    c for z2 in places for c in z2.cards if suit_of(self.rules, c) not in banned
                 )
             )
         dealt = Sampler(unseen, [len(z.cards) for z in places], allowed).sample(rng.getrandbits(64))
