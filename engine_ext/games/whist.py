@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from levata.engine.cards import Card, french_deck
+from levata.engine.cards import Card, Suit, french_deck
 from levata.engine.contract import (
     Action,
     BadConfig,
@@ -43,7 +43,7 @@ from levata.engine.family.tricks import PLAY, TrickGame
 from levata.engine.registry import register
 from levata.engine.tricks import TrickRules
 
-__all__ = ["WhistState", "schedule", "whist_deck"]
+__all__ = ["WhistState", "schedule", "whist_deck", "whist_rules"]
 
 STREAK = 5  # deals in a row that earn the streak bonus or penalty
 STREAK_POINTS = 10
@@ -67,6 +67,17 @@ def schedule(players: int) -> list[int]:
     """
     ones = [1] * players
     return ones + list(range(2, 8)) + [8] * players + list(range(7, 1, -1)) + ones
+
+
+def whist_rules(players: int, trump: Suit | None) -> TrickRules:
+    """Whist's card play: follow suit, else trump if you can; no duty to beat anyone.
+
+    The one declaration the engine, the kernel and the bots read.
+
+    >>> whist_rules(4, Suit.HEARTS)
+    TrickRules(seats=4, trump=2, follow=True, must_trump=True)
+    """
+    return TrickRules(players, trump, must_trump=True)
 
 
 def deal_points(bid: int, tricks: int) -> int:
@@ -104,8 +115,7 @@ class WhistState(TrickGame):
         self._start_deal(list(deal) if deal is not None else None)
 
     def card_rules(self) -> TrickRules:
-        """Follow suit, else trump if you can; no duty to beat anyone."""
-        return TrickRules(self.players, self.trump, must_trump=True)
+        return whist_rules(self.players, self.trump)
 
     # -- the deal ---------------------------------------------------------------------------
 
