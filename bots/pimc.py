@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from levata.bots.heuristic.whist import HeuristicBot
 from levata.engine import Action, Card, SeatView, Suit
 from levata.engine.cardmask import cards_of, mask_of
-from levata.engine.games.whist import deal_points, whist_deck
+from levata.engine.games.whist import deal_points, whist_deck, whist_rules
 from levata.engine.rules import TrickRules
 from levata.engine.sampler import Sampler
 from levata.engine.solver import Solver, exact, tricks
@@ -111,7 +111,7 @@ class PimcBot:
 
     def _rules(self, view: SeatView) -> TrickRules:
         trump = Suit.parse(view.trump) if view.trump else None
-        return TrickRules(view.players, trump, must_trump=True)
+        return whist_rules(view.players, trump)
 
     def _deadline(self) -> float:
         return float("inf") if self.time_ms is None else time.perf_counter() + self.time_ms / 1000

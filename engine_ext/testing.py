@@ -47,6 +47,7 @@ __all__ = [
     "check_terminates",
     "hidden_cards",
     "new_random_match",
+    "option_variants",
     "play_checked",
     "random_steps",
 ]

@@ -57,7 +57,6 @@ Decisions added to the spec:
 
 from __future__ import annotations
 
-import bisect
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -77,6 +76,8 @@ from levata.engine.contract import (
     Zone,
 )
 from levata.engine.deal import shuffled
+from levata.engine.family.seen import SeatHistories
+from levata.engine.family.shedding import DrawPile, ranks_by_finish
 from levata.engine.registry import register
 
 __all__ = ["SPEC", "MacaoState", "Pending", "Request", "matches", "stacks"]
@@ -189,7 +190,7 @@ def _cards(value: str | Card | Sequence[Card | str] | None) -> list[Card]:
     return [c if isinstance(c, Card) else Card.parse(c) for c in value]
 
 
-class MacaoState(GameState):
+class MacaoState(DrawPile, SeatHistories):
     """A Macao match in progress (one deal)."""
 
     def __init__(
@@ -227,7 +228,7 @@ class MacaoState(GameState):
         # card in a hand -> (epoch it was drawn in, seq of the private event naming it):
         # what sample_world needs to redeal hidden cards consistently with public history.
         self._acq: dict[Card, tuple[int, int]] = {}
-        self._seen: list[list[Event]] = [[] for _ in range(n)]  # each seat's history
+        self._start_histories()
         self.reason: str | None = None
 
     # -- setting up ---------------------------------------------------------------------------
@@ -381,10 +382,6 @@ class MacaoState(GameState):
             self.request = replace(req, unserved=unserved) if unserved else None
             if not unserved:
                 self._emit("request_over", seat=req.requester, reason="served")
-
-    def available(self) -> int:
-        """Cards a draw could reach: the stock plus what a reshuffle would give."""
-        return len(self.stock) + len(self.discard) - 1
 
     # -- what is legal ------------------------------------------------------------------------
 
@@ -571,45 +568,6 @@ class MacaoState(GameState):
         else:
             self._turn_over(seat)
 
-    def draw(self, seat: int, n: int) -> list[Card]:
-        """Move up to ``n`` stock cards to ``seat``, reshuffling when the stock runs out (D2)."""
-        got: list[Card] = []
-        batch: list[Card] = []
-        for _ in range(n):
-            if not self.stock:
-                self._give(seat, batch)
-                batch = []
-                if not self._reshuffle():
-                    break
-            batch.append(self.stock.pop())
-            got.append(batch[-1])
-        self._give(seat, batch)
-        return got
-
-    def _give(self, seat: int, cards: list[Card]) -> None:
-        """Put drawn cards in the hand: the count is public, the cards private."""
-        if not cards:
-            return
-        hand = self.hands[seat]
-        for c in cards:
-            bisect.insort(hand, c)
-        self._emit(events.DRAW, seat=seat, count=len(cards))
-        ev = self._emit("drawn", audience={seat}, seat=seat, cards=cards)
-        for c in cards:
-            self._acq[c] = (self.epoch, ev.seq)
-
-    def _reshuffle(self) -> bool:
-        """Turn the discard pile but its top into a new stock (D15); False if nothing is there."""
-        cards = self.discard[:-1]
-        if not cards:
-            return False
-        del self.discard[:-1]
-        self.rng.shuffle(cards)
-        self.stock = cards
-        self.epoch += 1
-        self._emit("reshuffle", count=len(cards))
-        return True
-
     def _finish(self, seat: int) -> None:
         self.active[seat] = False
         self.finished.append(seat)
@@ -637,15 +595,7 @@ class MacaoState(GameState):
 
     def ranks(self) -> tuple[int, ...]:
         """Finishers by finish order, then the rest by fewest cards, ties sharing (D7)."""
-        ranks = [0] * self.players
-        for i, s in enumerate(self.finished):
-            ranks[s] = i + 1
-        base = len(self.finished) + 1
-        rest = self._active_seats()
-        for s in rest:
-            mine = len(self.hands[s])
-            ranks[s] = base + sum(1 for t in rest if len(self.hands[t]) < mine)
-        return tuple(ranks)
+        return ranks_by_finish(self.finished, self._active_seats(), [len(h) for h in self.hands])
 
     def is_over(self) -> bool:
         return self.phase == "over"
@@ -665,20 +615,6 @@ class MacaoState(GameState):
         return Result(scores, ranks, winners, (record,), self.reason or "complete")
 
     # -- what a seat may know -----------------------------------------------------------------
-
-    def _emit(self, kind: str, **kwargs: Any) -> Event:
-        ev = super()._emit(kind, **kwargs)
-        seen = self._seen
-        if ev.audience is None:
-            for lst in seen:
-                lst.append(ev)
-        else:
-            for s in ev.audience:
-                seen[s].append(ev)
-        return ev
-
-    def history(self, seat: int) -> tuple[Event, ...]:
-        return tuple(self._seen[seat])
 
     def view(self, seat: int, history: bool = True) -> SeatView:
         n = self.players
@@ -792,8 +728,7 @@ class MacaoState(GameState):
             ev = self._log[seq]
             self._log[seq] = replace(ev, cards=tuple(swap.get(c, c) for c in ev.cards))
             owners |= ev.audience or set()
-        for s in owners:
-            self._seen[s] = [e for e in self._log if e.visible_to(s)]
+        self._refresh_histories(owners)
         if self.drawn in moved:
             self.drawn = moved[self.drawn]
 

@@ -68,6 +68,7 @@ from levata.engine.contract import (
     Zone,
 )
 from levata.engine.deal import deal_hidden, shuffled
+from levata.engine.family.shedding import ranks_by_finish
 from levata.engine.registry import register
 
 __all__ = ["PASS", "SPEC", "RepezitaState", "adjacent", "deck_count", "lands", "play"]
@@ -445,19 +446,12 @@ class RepezitaState(GameState):
             self._end("complete")
 
     def _end(self, reason: str) -> None:
-        n = self.players
-        ranks = [0] * n
-        for i, seat in enumerate(self.finished):
-            ranks[seat] = i + 1
-        holding = [s for s in range(n) if self.hands[s]]
-        for seat in holding:  # fewest cards ranks best; ties share the better rank
-            fewer = sum(1 for o in holding if len(self.hands[o]) < len(self.hands[seat]))
-            ranks[seat] = len(self.finished) + 1 + fewer
-        self.ranks = ranks
+        holding = self.unfinished()  # fewest cards ranks best; ties share the better rank
+        self.ranks = list(ranks_by_finish(self.finished, holding, [len(h) for h in self.hands]))
         self.reason = reason
         self.over = True
         self._waiting = ()
-        self._emit(events.END, ranks=list(ranks), reason=reason)
+        self._emit(events.END, ranks=list(self.ranks), reason=reason)
 
     # -- realtime --------------------------------------------------------------------------------
 

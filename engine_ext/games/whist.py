@@ -25,31 +25,26 @@ duplicate-tournament unit).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
-from levata.engine import events, trick
-from levata.engine.cardmask import cards_of, mask_of
+from levata.engine import events
 from levata.engine.cards import Card, Suit, french_deck
 from levata.engine.contract import (
     Action,
     BadConfig,
     Event,
     GameSpec,
-    GameState,
     Option,
     Result,
-    SeatView,
-    Zone,
     ranks_from_scores,
 )
 from levata.engine.deal import shuffled
+from levata.engine.family.tricks import PLAY, TrickGame
 from levata.engine.registry import register
-from levata.engine.sampler import Sampler
+from levata.engine.rules import TrickRules
 
-__all__ = ["WhistState", "schedule", "whist_deck"]
+__all__ = ["WhistState", "schedule", "whist_deck", "whist_rules"]
 
 STREAK = 5  # deals in a row that earn the streak bonus or penalty
 STREAK_POINTS = 10
@@ -75,6 +70,17 @@ def schedule(players: int) -> list[int]:
     return ones + list(range(2, 8)) + [8] * players + list(range(7, 1, -1)) + ones
 
 
+def whist_rules(players: int, trump: Suit | None) -> TrickRules:
+    """Whist's card play: follow suit, else trump if you can; no duty to beat anyone.
+
+    The one declaration the engine, the kernel and the bots read.
+
+    >>> whist_rules(4, Suit.HEARTS)
+    TrickRules(seats=4, trump=2, follow=True, must_trump=True)
+    """
+    return TrickRules(players, trump, must_trump=True)
+
+
 def deal_points(bid: int, tricks: int) -> int:
     """Points for one deal: exact ``5 + bid``, else minus the distance.
 
@@ -84,8 +90,8 @@ def deal_points(bid: int, tricks: int) -> int:
     return 5 + bid if bid == tricks else -abs(tricks - bid)
 
 
-class WhistState(GameState):
-    """A Romanian Whist match in progress."""
+class WhistState(TrickGame):
+    """A Romanian Whist match in progress: the trick play is :class:`TrickGame`'s."""
 
     def __init__(
         self,
@@ -107,8 +113,10 @@ class WhistState(GameState):
         self.hits = [0] * players
         self.misses = [0] * players
         self.deal_log: list[dict[str, Any]] = []
-        self.over = False
         self._start_deal(list(deal) if deal is not None else None)
+
+    def card_rules(self) -> TrickRules:
+        return whist_rules(self.players, self.trump)
 
     # -- the deal ---------------------------------------------------------------------------
 
@@ -132,69 +140,43 @@ class WhistState(GameState):
         self.deal_index += 1
         n, c = self.players, self.cards
         deck = order if order is not None else shuffled(self.deck, self.rng)
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
-        for i in range(c * n):  # one card at a time from F
-            self.hands[(self.first + i) % n].append(deck[i])
-        self.trump_card: Card | None = deck[c * n] if c < 8 else None
-        self.undealt = deck[c * n + (1 if c < 8 else 0) :]
+        rest = self.deal_round_robin(deck, self.first, c)
+        turned = rest[0] if c < 8 else None  # below eight cards the next card is trump
+        self.set_trump(turned.suit if turned else None, turned)
+        self.undealt = rest[1:] if turned else rest
         self.bids: list[int | None] = [None] * n
-        self.tricks = [0] * n
-        self.played: list[Card] = []  # cards of completed tricks this deal
-        self.current: list[tuple[int, Card]] = []
-        self.leader = self.first
-        self.voids: list[set[Suit]] = [set() for _ in range(n)]
         self.phase = "bid"
         self._emit(
             events.DEAL,
-            cards=(self.trump_card,) if self.trump_card else (),
+            cards=(turned,) if turned else (),
             deal=self.deal_index + 1,
             size=c,
             first=self.first,
             dealer=self.dealer,
-            trump=self.trump_card.suit.letter if self.trump_card else None,
+            trump=turned.suit.letter if turned else None,
         )
-        self._hand_events: list[int] = []
-        for s in range(n):
-            if self.forehead:  # s sees every card but its own
-                others = [t for t in range(n) if t != s]
-                ev = self._emit(
-                    "foreheads",
-                    audience={s},
-                    cards=[self.hands[t][0] for t in others],
-                    seats=others,
-                )
-            else:
-                ev = self._emit(events.HAND, audience={s}, seat=s, cards=self.hands[s])
-            self._hand_events.append(ev.seq)
+        self.show_hands()
 
-    @property
-    def trump(self) -> Suit | None:
-        return self.trump_card.suit if self.trump_card else None
+    def _show_hand(self, seat: int) -> Event:
+        if not self.forehead:
+            return super()._show_hand(seat)
+        others = [t for t in range(self.players) if t != seat]  # seat sees all but its own
+        cards = [self.hands[t][0] for t in others]
+        return self._emit("foreheads", audience={seat}, cards=cards, seats=others)
 
-    # -- whose turn and what is legal --------------------------------------------------------
+    # -- bidding ------------------------------------------------------------------------------
 
     def _bidder(self) -> int:
         made = sum(b is not None for b in self.bids)
         return (self.first + made) % self.players
 
-    def _player(self) -> int:
-        return (self.leader + len(self.current)) % self.players
+    def seats_to_call(self) -> tuple[int, ...]:
+        return (self._bidder(),)
 
-    def to_act(self) -> tuple[int, ...]:
-        if self.over:
-            return ()
-        return (self._bidder(),) if self.phase == "bid" else (self._player(),)
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        if seat not in self.to_act():
+    def calls(self, seat: int) -> list[Action]:
+        if self.phase != "bid":
             return []
-        if self.phase == "bid":
-            return [Action("bid", number=b) for b in self.legal_bids()]
-        if self.forehead:
-            return [PLAY_OWN]
-        led = self.current[0][1].suit if self.current else None
-        cards = trick.legal_plays(self.hands[seat], led, self.trump)
-        return [Action("play", card=c) for c in sorted(cards)]
+        return [Action("bid", number=b) for b in self.legal_bids()]
 
     def legal_bids(self) -> list[int]:
         """Bids open to the seat bidding now: the last may not make the total equal the cards."""
@@ -204,43 +186,24 @@ class WhistState(GameState):
             return [b for b in range(c + 1) if sum(made) + b != c]
         return list(range(c + 1))
 
-    # -- applying -----------------------------------------------------------------------------
-
-    def _apply(self, seat: int, action: Action) -> None:
-        if action.kind == "bid":
-            self._bid(seat, action.number)  # type: ignore[arg-type]
-        else:
-            card = self.hands[seat][0] if action == PLAY_OWN else action.card
-            self._play(seat, card)  # type: ignore[arg-type]
+    def _make_call(self, seat: int, action: Action) -> None:
+        self._bid(seat, action.number)  # type: ignore[arg-type]
 
     def _bid(self, seat: int, bid: int) -> None:
         self.bids[seat] = bid
         self._emit(events.BID, seat=seat, number=bid)
         if all(b is not None for b in self.bids):
-            self.phase = "play"
+            self.phase = PLAY
 
-    def _play(self, seat: int, card: Card) -> None:
-        if self.current:  # what a seat fails to follow is public knowledge
-            led = self.current[0][1].suit
-            if card.suit != led:
-                self.voids[seat].add(led)
-                if self.trump is not None and card.suit != self.trump:
-                    self.voids[seat].add(self.trump)
-        self.hands[seat].remove(card)
-        self.current.append((seat, card))
-        self._emit(events.PLAY, seat=seat, cards=(card,))
-        if len(self.current) == self.players:
-            self._finish_trick()
+    # -- forehead play: the one card you cannot see -------------------------------------------
 
-    def _finish_trick(self) -> None:
-        won_by = trick.winner(self.current, self.trump)
-        self.tricks[won_by] += 1
-        self.played.extend(card for _, card in self.current)
-        self._emit(events.TRICK, seat=won_by, cards=[c for _, c in self.current])
-        self.current = []
-        self.leader = won_by
-        if not self.hands[won_by]:
-            self._score_deal()
+    def _play_actions(self, seat: int) -> list[Action]:
+        return [PLAY_OWN] if self.forehead else super()._play_actions(seat)
+
+    def _card_of(self, seat: int, action: Action) -> Card | None:
+        return self.hands[seat][0] if action == PLAY_OWN else super()._card_of(seat, action)
+
+    # -- scoring ------------------------------------------------------------------------------
 
     def _score_deal(self) -> None:
         points = []
@@ -251,7 +214,7 @@ class WhistState(GameState):
                 p += self._streak(s, bid == got)
             self.totals[s] += p
             points.append(p)
-        record = {
+        record: dict[str, Any] = {
             "deal": self.deal_index + 1,
             "size": self.cards,
             "first": self.first,
@@ -284,72 +247,6 @@ class WhistState(GameState):
                 return -STREAK_POINTS
         return 0
 
-    # -- what a seat may know -----------------------------------------------------------------
-
-    def view(self, seat: int, history: bool = True) -> SeatView:
-        n = self.players
-        zones: dict[str, tuple[Card, ...]] = {
-            "trick": tuple(c for _, c in self.current),
-            "played": tuple(self.played),
-        }
-        if self.trump_card is not None:
-            zones["trump"] = (self.trump_card,)
-        if self.forehead:
-            for t in range(n):
-                if t != seat and self.hands[t]:
-                    zones[f"hand:{t}"] = tuple(self.hands[t])
-        counters = {
-            "deal": self.deal_index + 1,
-            "deals": len(self.schedule),
-            "size": self.cards,
-            "first": self.first,
-            "dealer": self.dealer,
-            "leader": self.leader,
-        }
-        for s in range(n):
-            if self.bids[s] is not None:
-                counters[f"bid:{s}"] = self.bids[s]  # type: ignore[assignment]
-            counters[f"tricks:{s}"] = self.tricks[s]
-            counters[f"hit:{s}"] = self.hits[s]
-            counters[f"miss:{s}"] = self.misses[s]
-        return SeatView(
-            game=self.game,
-            seat=seat,
-            players=n,
-            phase=self.phase,
-            to_act=self.to_act(),
-            hand=() if self.forehead else tuple(sorted(self.hands[seat])),
-            zones=zones,
-            counts={f"hand:{s}": len(self.hands[s]) for s in range(n)},
-            counters=counters,
-            trump=self.trump.letter if self.trump is not None else None,
-            scores=tuple(float(t) for t in self.totals),
-            facts={
-                "trick_seats": [s for s, _ in self.current],
-                "one_card_mode": self.options["one_card_mode"],
-                "voids": {str(s): sorted(v.letter for v in self.voids[s]) for s in range(n)},
-            },
-            history=(self.history(seat)) if history else (),
-        )
-
-    def table(self) -> tuple[Zone, ...]:
-        n = self.players
-        zones = []
-        for s in range(n):
-            # A forehead card is seen by everyone but its owner.
-            seen = frozenset(range(n)) - {s} if self.forehead else frozenset({s})
-            zones.append(Zone(f"hand:{s}", tuple(self.hands[s]), seen, owner=s))
-        zones.append(Zone("trick", tuple(c for _, c in self.current), None))
-        zones.append(Zone("played", tuple(self.played), None))
-        zones.append(Zone("trump", (self.trump_card,) if self.trump_card else (), None))
-        zones.append(Zone("undealt", tuple(self.undealt), frozenset()))
-        return tuple(zones)
-
-    # -- outcome ------------------------------------------------------------------------------
-
-    def is_over(self) -> bool:
-        return self.over
-
     def result(self) -> Result:
         if not self.over:
             raise RuntimeError("the match is not over")
@@ -366,43 +263,53 @@ class WhistState(GameState):
             deals=tuple(self.deal_log),
         )
 
-    # -- determinization ------------------------------------------------------------------------
+    # -- what a seat may know -----------------------------------------------------------------
 
-    def sample_world(self, seat: int, rng: random.Random) -> WhistState:
-        """Redeal what ``seat`` cannot see, uniformly among deals that respect every void."""
-        world: WhistState = self.clone()  # type: ignore[assignment]
-        places = [z for z in self.table() if not z.visible_to(seat) and z.cards]
-        unseen = mask_of(c for z in places for c in z.cards)
-        allowed = []
-        for z in places:
-            banned = self.voids[z.owner] if z.owner is not None else set()
-            allowed.append(mask_of(c for z2 in places for c in z2.cards if c.suit not in banned))
-        dealt = Sampler(unseen, [len(z.cards) for z in places], allowed).sample(rng.getrandbits(64))
-        for z, m in zip(places, dealt, strict=True):
-            cards = cards_of(m)
-            if z.owner is not None:
-                world.hands[z.owner] = cards
-            else:
-                world.undealt = rng.sample(cards, len(cards))
-        world._rewrite_hand_events()
-        world._reseed_for_sample(rng)
-        return world
+    def _hand_seen_by(self, seat: int) -> frozenset[int]:
+        # A forehead card is seen by everyone but its owner.
+        everyone = frozenset(range(self.players))
+        return everyone - {seat} if self.forehead else frozenset({seat})
 
-    def _rewrite_hand_events(self) -> None:
-        """Make each seat's private deal event name the cards of this (sampled) world."""
-        played_by: list[list[Card]] = [[] for _ in range(self.players)]
-        for ev in self._log[self._hand_events[0] :]:
-            if ev.kind == "play":
-                played_by[ev.seat].extend(ev.cards)  # type: ignore[index]
-        initial = [self.hands[s] + played_by[s] for s in range(self.players)]
-        for s, seq in enumerate(self._hand_events):
-            ev = self._log[seq]
-            if ev.kind == "hand":
-                cards = tuple(initial[s])
-            else:
-                cards = tuple(initial[t][0] for t in ev.data["seats"])
-            if sorted(cards) != sorted(ev.cards):
-                self._log[seq] = replace(ev, cards=cards)
+    def _view_hand(self, seat: int) -> tuple[Card, ...]:
+        return () if self.forehead else super()._view_hand(seat)
+
+    def _view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
+        zones = super()._view_zones(seat)
+        if self.forehead:
+            for t in range(self.players):
+                if t != seat and self.hands[t]:
+                    zones[f"hand:{t}"] = tuple(self.hands[t])
+        return zones
+
+    def _view_counters(self, seat: int) -> dict[str, int]:
+        counters = {
+            "deal": self.deal_index + 1,
+            "deals": len(self.schedule),
+            "size": self.cards,
+            "first": self.first,
+            "dealer": self.dealer,
+            "leader": self.leader,
+        }
+        for s in range(self.players):
+            if self.bids[s] is not None:
+                counters[f"bid:{s}"] = self.bids[s]  # type: ignore[assignment]
+            counters[f"tricks:{s}"] = self.tricks[s]
+            counters[f"hit:{s}"] = self.hits[s]
+            counters[f"miss:{s}"] = self.misses[s]
+        return counters
+
+    def _view_facts(self, seat: int) -> dict[str, Any]:
+        return {"one_card_mode": self.options["one_card_mode"]}
+
+    def _view_scores(self) -> tuple[float, ...]:
+        return tuple(float(t) for t in self.totals)
+
+    def _dealt_cards_shown(
+        self, seat: int, event: Event, dealt: list[list[Card]]
+    ) -> tuple[Card, ...]:
+        if event.kind == "foreheads":
+            return tuple(dealt[t][0] for t in event.data["seats"])
+        return super()._dealt_cards_shown(seat, event, dealt)
 
 
 def narrate(ev: Event) -> str | None:

@@ -1,0 +1,8 @@
+"""Family bases: what games of one shape share, so each game module holds only its own rules.
+
+* :mod:`levata.engine.family.tricks`: the trick-game base (Whist; later Banking Cards,
+  8-5-3, 3-5-8, Tarneeb, Rentz, Sixty-six, Filcau, Bestia).
+* :mod:`levata.engine.family.shedding`: finish-order ranking, the stock and its reshuffle
+  (Macao, Repezita; later Huzur, Trombon, Toci).
+* :mod:`levata.engine.family.seen`: per-seat histories kept as events are emitted.
+"""

@@ -1,0 +1,473 @@
+"""The trick-game base: what every trick-taking game shares, so a game writes only its own rules.
+
+A trick game declares its card-play duties **once**, as the kernel's
+:class:`~levata.engine.rules.TrickRules` returned by :meth:`TrickGame.card_rules` (follow
+suit, trump when void, head = beat the winning card when following, overtrump, a card layout
+for special orders such as Filcau's filcai or 66's ten, card points, a last-trick bonus,
+teams). The readable Python rules below (:func:`duty_cards`, :func:`trick_taker`) read that
+same value, and the search kernel reads it too, so the two cannot drift apart unnoticed
+(``tests/test_trick_kernel_agrees.py`` plays every registered trick game against the kernel).
+
+The base deals, keeps the trump, whose turn it is on a trick, the cards each seat may play,
+voids, tricks and cards won, the zones, the view and the table, and redeals hidden cards for a
+determinized world through the exact :class:`~levata.engine.sampler.Sampler`. A game writes its
+hooks: see ``docs/writing-a-trick-game.md``.
+
+>>> from levata.engine.cards import Suit, parse_cards
+>>> from levata.engine.rules import TrickRules
+>>> whist = TrickRules(3, Suit.HEARTS, must_trump=True)
+>>> [str(c) for c in duty_cards(whist, parse_cards("9H JH AD"), parse_cards("KS"))]
+['9H', 'JH']
+>>> bestia = TrickRules(3, Suit.HEARTS, must_trump=True, head=True, overtrump=True)
+>>> [str(c) for c in duty_cards(bestia, parse_cards("9H JH AD"), parse_cards("KS 10H"))]
+['JH']
+>>> trick_taker(whist, [(1, Card.parse("KS")), (2, Card.parse("2H")), (0, Card.parse("AS"))])
+2
+"""
+
+from __future__ import annotations
+
+import random
+from abc import abstractmethod
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from levata.engine import events
+from levata.engine.cardmask import cards_of, mask_of
+from levata.engine.cards import Card, Suit
+from levata.engine.contract import Action, Event, GameSpec, GameState, SeatView, Zone
+from levata.engine.rules import TRUMP_SUIT, TrickRules
+from levata.engine.sampler import Sampler
+
+__all__ = [
+    "PLAY",
+    "TrickGame",
+    "beats",
+    "duty_cards",
+    "power",
+    "suit_of",
+    "trick_taker",
+    "winning_card",
+]
+
+PLAY = "play"  # the phase in which cards go to tricks; every other phase is the game's own
+
+
+# --------------------------------------------------------------------------------------------
+# The duties, read from TrickRules (the kernel reads the same value)
+
+
+def suit_of(rules: TrickRules, card: Card) -> int:
+    """The card's effective suit: its printed slot, or what the layout makes of it.
+
+    >>> from levata.engine.card_orders import trick_rules
+    >>> from levata.engine.rules import TrickRules
+    >>> suit_of(TrickRules(4, None), Card.parse("QS")), suit_of(trick_rules("filcau", 0),
+    ...     Card.parse("QS")) == TRUMP_SUIT
+    (3, True)
+    """
+    layout = rules.layout
+    return card.suit.slot if layout is None else layout[card.index][0]
+
+
+def power(rules: TrickRules, card: Card) -> int:
+    """The card's strength within its effective suit: the rank, or the layout's power."""
+    layout = rules.layout
+    return card.rank if layout is None else layout[card.index][1]
+
+
+def beats(rules: TrickRules, card: Card, best: Card) -> bool:
+    """Does ``card`` beat ``best``, the card winning the trick so far?
+
+    A higher card of the same effective suit wins; a trump beats anything else; a discard
+    never wins.
+    """
+    mine, theirs = suit_of(rules, card), suit_of(rules, best)
+    if mine == theirs:
+        return power(rules, card) > power(rules, best)
+    return mine == rules.trump
+
+
+def winning_card(rules: TrickRules, trick: Sequence[Card]) -> Card:
+    """The card winning a (partial) trick given in play order."""
+    best = trick[0]
+    for card in trick[1:]:
+        if beats(rules, card, best):
+            best = card
+    return best
+
+
+def trick_taker(rules: TrickRules, plays: Sequence[tuple[int, Card]]) -> int:
+    """The seat that takes a trick given as ``(seat, card)`` pairs in play order."""
+    best_seat, best = plays[0]
+    for seat, card in plays[1:]:
+        if beats(rules, card, best):
+            best_seat, best = seat, card
+    return best_seat
+
+
+def duty_cards(rules: TrickRules, hand: Sequence[Card], trick: Sequence[Card]) -> list[Card]:
+    """The cards of ``hand`` the duties allow on ``trick`` (its cards in play order).
+
+    In order, as the kernel applies them: with ``follow``, a card of the led effective suit
+    (with ``head``, one that beats the winning card when that card is of the led suit and the
+    seat can); void, with ``must_trump``, a trump (with ``overtrump``, one above a winning
+    trump when the seat can); otherwise anything. The leader may lead anything.
+    """
+    if not trick or not rules.follow:
+        return list(hand)
+    led = suit_of(rules, trick[0])
+    best = winning_card(rules, trick)
+    same = [c for c in hand if suit_of(rules, c) == led]
+    if same:
+        if rules.head and suit_of(rules, best) == led:
+            return _above(rules, same, best) or same
+        return same
+    trump = rules.trump
+    if rules.must_trump and trump is not None:
+        trumps = [c for c in hand if suit_of(rules, c) == trump]
+        if trumps:
+            if rules.overtrump and suit_of(rules, best) == trump:
+                return _above(rules, trumps, best) or trumps
+            return trumps
+    return list(hand)
+
+
+def _above(rules: TrickRules, cards: list[Card], best: Card) -> list[Card]:
+    return [c for c in cards if power(rules, c) > power(rules, best)]
+
+
+# --------------------------------------------------------------------------------------------
+# The base state
+
+
+class TrickGame(GameState):
+    """A trick-taking match. The base plays the cards; the game writes its own rules.
+
+    State the base keeps for the deal in progress (games read it freely): ``hands``,
+    ``current`` (``(seat, card)`` on the trick), ``played`` (cards of finished tricks),
+    ``taken`` (cards each seat won), ``tricks`` (tricks per seat), ``leader``, ``last_taker``,
+    ``voids`` (effective suits each seat has shown out of, public), ``trump`` (the printed
+    suit or ``None``), ``trump_card`` (the turned card, if one lies face up), ``undealt``
+    (cards nobody sees), ``rules`` (this deal's :class:`TrickRules`), ``phase``, ``over``.
+
+    Hooks a game writes (see ``docs/writing-a-trick-game.md``): ``deck``, :meth:`card_rules`,
+    :meth:`_score_deal`, :meth:`result`; and, when it has them, :meth:`seats_to_call`,
+    :meth:`calls`, :meth:`_make_call` (bidding, contracts, exchanges, claims),
+    :meth:`_after_trick` (draws from a stock), :meth:`narrow_play` (lead rules beyond the
+    duties), and the view hooks :meth:`_view_counters`, :meth:`_view_facts`,
+    :meth:`_view_scores`.
+    """
+
+    #: Every card the game deals from, in a fixed order (the game sets it).
+    deck: tuple[Card, ...]
+    #: This deal's card-play rules, from :meth:`card_rules` (set with the trump).
+    rules: TrickRules
+
+    def __init__(self, spec: GameSpec, players: int, options: dict[str, Any], seed: int) -> None:
+        super().__init__(spec, players, options, seed)
+        self.over = False
+        self.phase = PLAY
+        self.trump: Suit | None = None
+        self.trump_card: Card | None = None
+
+    # -- hooks the game writes ----------------------------------------------------------------
+
+    @abstractmethod
+    def card_rules(self) -> TrickRules:
+        """This deal's card-play rules: seats, trump, teams, duties, layout, points.
+
+        Called when the trump is set and by :meth:`_rules_changed`; both the Python rules and
+        the kernel read the value kept in ``self.rules``.
+        """
+
+    @abstractmethod
+    def _score_deal(self) -> None:
+        """Every hand is empty: score the deal, then deal again or end the match."""
+
+    def seats_to_call(self) -> tuple[int, ...]:
+        """Who acts outside card play (bidding, exchanging...); the game's own phases."""
+        return ()
+
+    def calls(self, seat: int) -> list[Action]:
+        """Actions other than playing a card (bids, exchanges, claims), legal for ``seat`` now.
+
+        Asked in every phase, card play included (66 closes or marries before leading)."""
+        return []
+
+    def _make_call(self, seat: int, action: Action) -> None:
+        """Apply a legal action returned by :meth:`calls`."""
+        raise NotImplementedError(f"{type(self).__name__} has no calls")
+
+    def _after_trick(self, winner: int) -> None:
+        """A trick was just taken by ``winner`` (and ``leader`` is set): draws from a stock,
+        a change of duties... Runs before the base checks whether the deal is over."""
+
+    def narrow_play(self, seat: int, cards: list[Card]) -> list[Card]:
+        """Rules of the game beyond the trick duties (a forced first lead...): the cards of
+        ``cards`` (what the duties allow) that ``seat`` may play now."""
+        return cards
+
+    def _view_counters(self, seat: int) -> dict[str, int]:
+        counters = {"leader": self.leader}
+        counters.update({f"tricks:{s}": self.tricks[s] for s in range(self.players)})
+        return counters
+
+    def _view_facts(self, seat: int) -> dict[str, Any]:
+        return {}
+
+    def _view_scores(self) -> tuple[float, ...]:
+        return (0.0,) * self.players
+
+    # -- dealing ------------------------------------------------------------------------------
+
+    def deal_round_robin(self, order: Sequence[Card], first: int, each: int) -> list[Card]:
+        """Deal ``each`` cards to every seat, one at a time from ``first``; clear the tricks.
+
+        Returns the cards left in ``order`` (for a trump card, a stock or the undealt rest).
+        Games that deal in packets deal themselves and call :meth:`_clear_deal`.
+        """
+        n = self.players
+        self._clear_deal(first)
+        for i in range(each * n):
+            self.hands[(first + i) % n].append(order[i])
+        return list(order[each * n :])
+
+    def _clear_deal(self, leader: int) -> None:
+        n = self.players
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.tricks = [0] * n
+        self.taken: list[list[Card]] = [[] for _ in range(n)]
+        self.played: list[Card] = []
+        self.current: list[tuple[int, Card]] = []
+        self.leader = leader
+        self.last_taker: int | None = None
+        self.voids: list[set[int]] = [set() for _ in range(n)]
+        self.undealt: list[Card] = []
+
+    def set_trump(self, suit: Suit | None, card: Card | None = None) -> None:
+        """Name the trump (``card``: the card turned for it, which lies face up)."""
+        self.trump, self.trump_card = suit, card
+        self._rules_changed()
+
+    def _rules_changed(self) -> None:
+        """Read :meth:`card_rules` again (the trump or a duty changed). Kept eagerly, never
+        filled by a query, so that asking the state never changes it."""
+        self.rules = self.card_rules()
+
+    def show_hands(self) -> None:
+        """Tell each seat its cards in a private ``hand`` event (one per seat, in seat order)."""
+        self._hand_events = [self._show_hand(s).seq for s in range(self.players)]
+
+    def _show_hand(self, seat: int) -> Event:
+        return self._emit(events.HAND, audience={seat}, seat=seat, cards=self.hands[seat])
+
+    # -- whose turn and what is legal ---------------------------------------------------------
+
+    def player_to_play(self) -> int:
+        """The seat whose card goes on the trick next (seats play in number order)."""
+        return (self.leader + len(self.current)) % self.players
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.over:
+            return ()
+        return (self.player_to_play(),) if self.phase == PLAY else self.seats_to_call()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.to_act():
+            return []
+        plays = self._play_actions(seat) if self.phase == PLAY else []
+        return plays + self.calls(seat)
+
+    def duty_cards(self, seat: int) -> list[Card]:
+        """What the trick duties alone allow ``seat`` (the part the kernel also computes)."""
+        return duty_cards(self.rules, self.hands[seat], [c for _, c in self.current])
+
+    def playable(self, seat: int) -> list[Card]:
+        """The cards ``seat`` may play now, sorted: the duties, then the game's own limits."""
+        return sorted(self.narrow_play(seat, self.duty_cards(seat)))
+
+    def _play_actions(self, seat: int) -> list[Action]:
+        return [Action(PLAY, card=c) for c in self.playable(seat)]
+
+    def _card_of(self, seat: int, action: Action) -> Card | None:
+        """The card an action plays, or ``None`` for a call."""
+        return action.card if action.kind == PLAY else None
+
+    # -- applying -----------------------------------------------------------------------------
+
+    def _apply(self, seat: int, action: Action) -> None:
+        card = self._card_of(seat, action) if self.phase == PLAY else None
+        if card is None:
+            self._make_call(seat, action)
+        else:
+            self.play_card(seat, card)
+
+    def play_card(self, seat: int, card: Card) -> None:
+        """Put ``card`` on the trick; take the trick when everyone has played."""
+        self._note_voids(seat, card)
+        self.hands[seat].remove(card)
+        self.current.append((seat, card))
+        self._emit(PLAY, seat=seat, cards=(card,))
+        if len(self.current) == self.players:
+            self._take_trick()
+
+    def _note_voids(self, seat: int, card: Card) -> None:
+        """What a seat fails to follow (or to trump, when it must) is public knowledge."""
+        rules = self.rules
+        if not self.current or not rules.follow:
+            return
+        led, mine = suit_of(rules, self.current[0][1]), suit_of(rules, card)
+        if mine != led:
+            self.voids[seat].add(led)
+            trump = rules.trump
+            if rules.must_trump and trump is not None and mine != trump:
+                self.voids[seat].add(trump)
+
+    def _take_trick(self) -> None:
+        won_by = trick_taker(self.rules, self.current)
+        cards = [c for _, c in self.current]
+        self.tricks[won_by] += 1
+        self.played.extend(cards)
+        self.taken[won_by].extend(cards)
+        self._emit(events.TRICK, seat=won_by, cards=cards)
+        self.current = []
+        self.leader = self.last_taker = won_by
+        self._after_trick(won_by)
+        if not self.hands[won_by]:
+            self._score_deal()
+
+    # -- counting -----------------------------------------------------------------------------
+
+    def team_of(self, seat: int) -> int:
+        return self.rules.teams[seat]
+
+    def team_tricks(self, team: int) -> int:
+        """Tricks taken by the seats of ``team`` this deal."""
+        return sum(t for s, t in enumerate(self.tricks) if self.team_of(s) == team)
+
+    def card_points(self, seat: int) -> int:
+        """Card points ``seat`` took this deal, with the last-trick bonus (from the rules)."""
+        rules = self.rules
+        got = sum(rules.points.get(c.index, 0) for c in self.taken[seat])
+        if self.last_taker == seat and not any(self.hands):
+            got += rules.last_trick_bonus
+        return got
+
+    # -- what a seat may know -----------------------------------------------------------------
+
+    def suit_letter(self, suit: int) -> str:
+        """How a view names an effective suit: the deck's letter, ``T`` for layout trumps."""
+        if suit == TRUMP_SUIT:
+            return "T"
+        return Suit(suit + (4 if self.deck[0].suit.italian else 0)).letter
+
+    def _hand_seen_by(self, seat: int) -> frozenset[int]:
+        """Who sees the cards of ``seat``'s hand (its owner; Whist's forehead turns it)."""
+        return frozenset({seat})
+
+    def _view_hand(self, seat: int) -> tuple[Card, ...]:
+        return tuple(sorted(self.hands[seat]))
+
+    def _view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
+        zones = {"trick": tuple(c for _, c in self.current), "played": tuple(self.played)}
+        if self.trump_card is not None:
+            zones["trump"] = (self.trump_card,)
+        return zones
+
+    def view(self, seat: int, history: bool = True) -> SeatView:
+        n = self.players
+        voids = {str(s): sorted(self.suit_letter(v) for v in self.voids[s]) for s in range(n)}
+        return SeatView(
+            game=self.game,
+            seat=seat,
+            players=n,
+            phase=self.phase,
+            to_act=self.to_act(),
+            hand=self._view_hand(seat),
+            zones=self._view_zones(seat),
+            counts={f"hand:{s}": len(self.hands[s]) for s in range(n)},
+            counters=self._view_counters(seat),
+            trump=self.trump.letter if self.trump is not None else None,
+            scores=self._view_scores(),
+            facts={"trick_seats": [s for s, _ in self.current], **self._view_facts(seat)}
+            | {"voids": voids},
+            history=self.history(seat) if history else (),
+        )
+
+    def _table_zones(self) -> list[Zone]:
+        """Zones beyond hands, trick, played, trump and undealt (a talon, a kitty...)."""
+        return []
+
+    def table(self) -> tuple[Zone, ...]:
+        n = self.players
+        zones = [
+            Zone(f"hand:{s}", tuple(self.hands[s]), self._hand_seen_by(s), owner=s)
+            for s in range(n)
+        ]
+        zones.append(Zone("trick", tuple(c for _, c in self.current), None))
+        zones.append(Zone("played", tuple(self.played), None))
+        zones.append(Zone("trump", (self.trump_card,) if self.trump_card else (), None))
+        zones.append(Zone("undealt", tuple(self.undealt), frozenset()))
+        zones.extend(self._table_zones())
+        return tuple(zones)
+
+    def is_over(self) -> bool:
+        return self.over
+
+    # -- determinization ----------------------------------------------------------------------
+
+    def sample_world(self, seat: int, rng: random.Random) -> TrickGame:
+        """Redeal what ``seat`` cannot see, uniformly among deals that respect every void."""
+        world: TrickGame = self.clone()  # type: ignore[assignment]
+        places = [z for z in self.table() if not z.visible_to(seat) and z.cards]
+        unseen = mask_of(c for z in places for c in z.cards)
+        allowed = []
+        for z in places:
+            banned = self.voids[z.owner] if z.owner is not None else set()
+            allowed.append(
+                mask_of(
+                    c for z2 in places for c in z2.cards if suit_of(self.rules, c) not in banned
+                )
+            )
+        dealt = Sampler(unseen, [len(z.cards) for z in places], allowed).sample(rng.getrandbits(64))
+        italian = self.deck[0].suit.italian
+        for z, m in zip(places, dealt, strict=True):
+            world._place_hidden(z, cards_of(m, italian), rng)
+        world._rewrite_hand_events()
+        world._reseed_for_sample(rng)
+        return world
+
+    def _place_hidden(self, zone: Zone, cards: list[Card], rng: random.Random) -> None:
+        """Put sampled ``cards`` in ``zone`` of this world (games with more zones extend it)."""
+        if zone.name == f"hand:{zone.owner}":
+            self.hands[zone.owner] = cards  # type: ignore[index]
+        elif zone.name == "undealt":
+            self.undealt = rng.sample(cards, len(cards))
+        else:
+            raise NotImplementedError(f"{type(self).__name__} cannot place zone {zone.name}")
+
+    def _rewrite_hand_events(self) -> None:
+        """Make each seat's private deal event name the cards of this (sampled) world.
+
+        A hand at the deal is what it holds now plus what it has played since; games whose
+        hands also change otherwise (exchanges, draws) extend this.
+        """
+        first = self._hand_events[0]
+        played_by: list[list[Card]] = [[] for _ in range(self.players)]
+        for ev in self._log[first:]:
+            if ev.kind == PLAY:
+                played_by[ev.seat].extend(ev.cards)  # type: ignore[index]
+        dealt = [self.hands[s] + played_by[s] for s in range(self.players)]
+        for s, seq in enumerate(self._hand_events):
+            ev = self._log[seq]
+            cards = self._dealt_cards_shown(s, ev, dealt)
+            if sorted(cards) != sorted(ev.cards):
+                self._log[seq] = replace(ev, cards=cards)
+
+    def _dealt_cards_shown(
+        self, seat: int, event: Event, dealt: list[list[Card]]
+    ) -> tuple[Card, ...]:
+        """The cards ``seat``'s deal event names, given each seat's ``dealt`` hand."""
+        return tuple(dealt[seat])
