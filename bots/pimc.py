@@ -31,7 +31,7 @@ import time
 from collections.abc import Sequence
 
 from levata.bots.heuristic.whist import HeuristicBot
-from levata.engine import Action, Card, SeatView, Suit
+from levata.engine import Action, Card, SeatView, Suit, actions
 from levata.engine.cardmask import cards_of, mask_of
 from levata.engine.games.whist import deal_points, whist_deck, whist_rules
 from levata.engine.rules import TrickRules
@@ -105,7 +105,7 @@ class PimcBot:
     def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        if legal[0].kind == "bid":
+        if legal[0].kind == actions.BID:
             return self._bid(view, legal)
         return self._play(view, legal)
 

@@ -27,14 +27,16 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from levata.engine import Action, Card, SeatView
+from levata.engine import Action, Card, SeatView, actions
+from levata.engine.cards import FRENCH_RANKS
+from levata.engine.games import macao
 
 __all__ = ["HeuristicBot"]
 
-PENALTY_RANKS = {2: 2, 3: 3, 13: 5}
-FOUR, JACK, KING, ACE = 4, 11, 13, 14
+PENALTY_RANKS = macao.PENALTY  # rank -> cards to draw
+FOUR, JACK, KING, ACE = macao.FOUR, macao.JACK, macao.KING, macao.ACE
 CHANGERS = (JACK, ACE)
-RANK_NAMES = {"5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "Q": 12}
+RANK_NAMES = {name: FRENCH_RANKS[name] for name in macao.RANK_REQUESTS}  # what a J may ask
 #: A seat with this many cards or fewer is worth attacking.
 DANGER = 2
 
@@ -77,17 +79,17 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         chooser = {
-            "respond": self._respond,
-            "group": self._extend,
-            "request": self._name,
-            "drawn": self._after_draw,
+            macao.RESPONDING: self._respond,
+            macao.GROUPING: self._extend,
+            macao.REQUESTING: self._name,
+            macao.DRAWN: self._after_draw,
         }.get(view.phase, self._turn)
         return chooser(view, list(legal))
 
     # -- a normal turn ------------------------------------------------------------------------
 
     def _turn(self, view: SeatView, legal: list[Action]) -> Action:
-        plays = [(a, a.card) for a in legal if a.kind == "play" and a.card is not None]
+        plays = [(a, a.card) for a in legal if a.kind == actions.PLAY and a.card is not None]
         if not plays:
             return legal[-1]  # draw, or pass when nothing can be drawn
         return max(plays, key=lambda p: (self._worth(view, p[1]), self.rng.random()))[0]
@@ -149,7 +151,7 @@ class HeuristicBot:
     # -- answering a penalty ------------------------------------------------------------------
 
     def _respond(self, view: SeatView, legal: list[Action]) -> Action:
-        plays = [a for a in legal if a.kind == "play"]
+        plays = [a for a in legal if a.kind == actions.PLAY]
         if not plays:
             return legal[-1]  # accept
 
@@ -165,7 +167,7 @@ class HeuristicBot:
     # -- naming a rank or suit ----------------------------------------------------------------
 
     def _name(self, view: SeatView, legal: list[Action]) -> Action:
-        asks = [a for a in legal if a.kind == "request"]
+        asks = [a for a in legal if a.kind == macao.REQUEST_KIND]
         jack = asks[0].choice in RANK_NAMES
         mine = Counter(c.rank if jack else c.suit.letter for c in view.hand)
         gone = Counter(c.rank if jack else c.suit.letter for c in view.zones["discard"])

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from levata.engine import Action, Card, SeatView
+from levata.engine import Action, Card, SeatView, actions
 from levata.engine.games.repezita import PASS, adjacent, lands
 
 __all__ = ["HeuristicBot"]
@@ -39,7 +39,7 @@ class HeuristicBot:
         top = pile[-1] if pile else None
         open_start = bool(view.counters.get("open_start", 0))
         playable = [
-            a for a in legal if a.kind == "play" and a.card and lands(a.card, top, open_start)
+            a for a in legal if a.kind == actions.PLAY and a.card and lands(a.card, top, open_start)
         ]
         if not playable:
             return PASS if PASS in legal else legal[0]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from levata.engine import Action, Card, SeatView, Suit
+from levata.engine import Action, Card, SeatView, Suit, actions
 from levata.engine.trick import beats
 
 __all__ = ["HeuristicBot", "estimate_tricks"]
@@ -72,7 +72,7 @@ class HeuristicBot:
         self.seed = seed
 
     def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        if legal[0].kind == "bid":
+        if legal[0].kind == actions.BID:
             return self._bid(view, legal)
         if len(legal) == 1:
             return legal[0]
@@ -95,7 +95,7 @@ class HeuristicBot:
         power = _power_key(trump)
         if not trick:  # leading
             pick = max(cards, key=power) if need > 0 else min(cards, key=power)
-            return Action("play", card=pick)
+            return Action(actions.PLAY, card=pick)
         best = trick[0][1]
         for _, c in trick[1:]:
             if beats(c, best, trump):
@@ -110,7 +110,7 @@ class HeuristicBot:
             pick = max(losers, key=power)  # shed the most dangerous card that still loses
         else:
             pick = min(cards, key=power)
-        return Action("play", card=pick)
+        return Action(actions.PLAY, card=pick)
 
 
 def _power_key(trump: Suit | None):

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from levata.engine import events
+from levata.engine import actions, events, phases
 from levata.engine.cardmask import cards_of, mask_of
 from levata.engine.cards import Card, Suit
 from levata.engine.contract import Action, Event, GameSpec, GameState, SeatView, Zone
@@ -51,7 +51,7 @@ __all__ = [
     "winning_card",
 ]
 
-PLAY = "play"  # the phase in which cards go to tricks; every other phase is the game's own
+PLAY = phases.PLAYING  # the phase in which cards go to tricks; others are the game's own
 
 
 # --------------------------------------------------------------------------------------------
@@ -289,11 +289,11 @@ class TrickGame(GameState):
         return sorted(self.narrow_play(seat, self.duty_cards(seat)))
 
     def _play_actions(self, seat: int) -> list[Action]:
-        return [Action(PLAY, card=c) for c in self.playable(seat)]
+        return [Action(actions.PLAY, card=c) for c in self.playable(seat)]
 
     def _card_of(self, seat: int, action: Action) -> Card | None:
         """The card an action plays, or ``None`` for a call."""
-        return action.card if action.kind == PLAY else None
+        return action.card if action.kind == actions.PLAY else None
 
     # -- applying -----------------------------------------------------------------------------
 
@@ -309,7 +309,7 @@ class TrickGame(GameState):
         self._note_voids(seat, card)
         self.hands[seat].remove(card)
         self.current.append((seat, card))
-        self._emit(PLAY, seat=seat, cards=(card,))
+        self._emit(events.PLAY, seat=seat, cards=(card,))
         if len(self.current) == self.players:
             self._take_trick()
 
@@ -457,7 +457,7 @@ class TrickGame(GameState):
         first = self._hand_events[0]
         played_by: list[list[Card]] = [[] for _ in range(self.players)]
         for ev in self._log[first:]:
-            if ev.kind == PLAY:
+            if ev.kind == events.PLAY:
                 played_by[ev.seat].extend(ev.cards)  # type: ignore[index]
         dealt = [self.hands[s] + played_by[s] for s in range(self.players)]
         for s, seq in enumerate(self._hand_events):

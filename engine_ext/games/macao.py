@@ -62,7 +62,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from levata.engine import events
+from levata.engine import actions, events, phases
 from levata.engine.cards import FRENCH_RANKS, Card, Suit, french_deck, parse_cards
 from levata.engine.contract import (
     Action,
@@ -88,17 +88,33 @@ PENALTY = {2: 2, 3: 3, KING: 5}  # cards to draw per penalty card
 RANK_REQUESTS = ("5", "6", "7", "8", "9", "10", "Q")  # what a J may name
 SUIT_REQUESTS = ("C", "D", "H", "S")  # what an A may name
 
+#: Macao's own action kinds (``draw`` and ``pass`` are the shared ones).
+DONE_KIND, REQUEST_KIND, END_TURN_KIND, ACCEPT_KIND = "done", "request", "end_turn", "accept"
+NO_REQUEST_KIND = "no_request"
+#: What a pending penalty makes its target do: draw cards (2, 3, K) or lose turns (4).
+DRAW_PENALTY, SKIP_PENALTY = "draw", "skip"
+#: Macao's phases besides the shared ``over``: a seat's turn; it drew and may play the drawn
+#: card; it is putting down a group; it names a request (J, A); it answers a penalty.
+TURN, DRAWN, GROUPING, REQUESTING, RESPONDING = "turn", "drawn", "group", "request", "respond"
 DRAW, END_TURN, ACCEPT, PASS, DONE, NO_REQUEST = (
-    Action(k) for k in ("draw", "end_turn", "accept", "pass", "done", "no_request")
+    Action(k)
+    for k in (
+        actions.DRAW,
+        END_TURN_KIND,
+        ACCEPT_KIND,
+        actions.PASS,
+        DONE_KIND,
+        NO_REQUEST_KIND,
+    )
 )
 #: A request's value as the number matching compares: the rank, or the suit's number.
 _REQUEST_KEY = {v: FRENCH_RANKS[v] for v in RANK_REQUESTS} | {
     v: int(Suit.parse(v)) for v in SUIT_REQUESTS
 }
-_PLAY = {c: Action("play", card=c) for c in french_deck()}
+_PLAY = {c: Action(actions.PLAY, card=c) for c in french_deck()}
 _REQUEST_ACTIONS = {
-    JACK: [Action("request", choice=v) for v in RANK_REQUESTS] + [NO_REQUEST],
-    ACE: [Action("request", choice=v) for v in SUIT_REQUESTS] + [NO_REQUEST],
+    JACK: [Action(REQUEST_KIND, choice=v) for v in RANK_REQUESTS] + [NO_REQUEST],
+    ACE: [Action(REQUEST_KIND, choice=v) for v in SUIT_REQUESTS] + [NO_REQUEST],
 }
 
 
@@ -106,7 +122,7 @@ _REQUEST_ACTIONS = {
 class Pending:
     """A penalty waiting for its target: ``draw`` cards or ``skip`` turns."""
 
-    kind: str  # "draw" | "skip"
+    kind: str  # DRAW_PENALTY | SKIP_PENALTY
     amount: int
     target: int
     dir: str  # "fwd" | "back"
@@ -216,7 +232,7 @@ class MacaoState(DrawPile, SeatHistories):
         self.skips = [0] * n
         self.pending: Pending | None = None
         self.request: Request | None = None
-        self.phase = "turn"  # turn | drawn | group | request | respond | over
+        self.phase = TURN
         self.actor = 0  # the one seat to act
         self.turn = 0
         self.cursor = 0  # the seat that most recently acted in turn
@@ -330,7 +346,7 @@ class MacaoState(DrawPile, SeatHistories):
             )
         if pending is not None:
             state.pending = Pending(**{"dir": "fwd", "last": turn, **pending})
-            state.phase, state.actor = "respond", state.pending.target
+            state.phase, state.actor = RESPONDING, state.pending.target
         return state
 
     # -- seats and turns ----------------------------------------------------------------------
@@ -370,7 +386,7 @@ class MacaoState(DrawPile, SeatHistories):
         self._start_turn(self.advance(seat))
 
     def _start_turn(self, seat: int) -> None:
-        self.phase = "turn"
+        self.phase = TURN
         self.turn = self.actor = self.cursor = seat
         self.drawn = None
 
@@ -390,34 +406,34 @@ class MacaoState(DrawPile, SeatHistories):
         return self.discard[-1]
 
     def to_act(self) -> tuple[int, ...]:
-        return () if self.phase == "over" else (self.actor,)
+        return () if self.phase == phases.OVER else (self.actor,)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.phase == "over" or seat != self.actor:
+        if self.phase == phases.OVER or seat != self.actor:
             return []
         hand = self.hands[seat]
         phase = self.phase
-        if phase == "turn":
+        if phase == TURN:
             top, req, wild = self.top, self.request, self.options["wild_changers"]
             out = [_PLAY[c] for c in hand if matches(c, top, req, wild)]
             out.append(DRAW if self.available() > 0 else PASS)
             return out
-        if phase == "group":
+        if phase == GROUPING:
             rank, suit = self._group_extends()
             out = [_PLAY[c] for c in hand if c.rank == rank or c.suit is suit]
             out.append(DONE)
             return out
-        if phase == "respond":
-            if self.pending.kind == "draw":  # type: ignore[union-attr]
+        if phase == RESPONDING:
+            if self.pending.kind == DRAW_PENALTY:  # type: ignore[union-attr]
                 top = self.top
                 out = [_PLAY[c] for c in hand if stacks(c, top)]
             else:
                 out = [_PLAY[c] for c in hand if c.rank == FOUR]
             out.append(ACCEPT)
             return out
-        if phase == "drawn":
+        if phase == DRAWN:
             return [_PLAY[self.drawn], END_TURN]  # type: ignore[index]
-        return list(_REQUEST_ACTIONS[self.top.rank])  # phase "request"
+        return list(_REQUEST_ACTIONS[self.top.rank])  # phase REQUESTING
 
     def _group_extends(self) -> tuple[int | None, Suit | None]:
         """The rank, and the suit, a card may share to join the group in progress (D4).
@@ -438,38 +454,38 @@ class MacaoState(DrawPile, SeatHistories):
     def _apply(self, seat: int, action: Action) -> None:
         self.actions_taken += 1
         kind = action.kind
-        if kind == "play":
+        if kind == actions.PLAY:
             self._play(seat, action.card)  # type: ignore[arg-type]
-        elif kind == "done":
+        elif kind == DONE_KIND:
             self._done(seat)
-        elif kind == "request":
+        elif kind == REQUEST_KIND:
             self._name(seat, action.choice)
-        elif kind == "no_request":
+        elif kind == NO_REQUEST_KIND:
             self._name(seat, None)
-        elif kind == "draw":
+        elif kind == actions.DRAW:
             self._draw_on_turn(seat)
-        elif kind == "end_turn":
-            self._emit("end_turn", seat=seat)
+        elif kind == END_TURN_KIND:
+            self._emit(END_TURN_KIND, seat=seat)
             self._turn_over(seat)
-        elif kind == "accept":
+        elif kind == ACCEPT_KIND:
             self._accept(seat)
-        elif kind == "pass":
+        elif kind == actions.PASS:
             self._pass(seat)
-        if self.phase != "over" and self.actions_taken >= self.options["action_cap"]:
+        if self.phase != phases.OVER and self.actions_taken >= self.options["action_cap"]:
             self._end("cap")
 
     def _responds_in_turn(self) -> bool:
         """A draw penalty is answered in turn only if it came from the seat holding the turn."""
         p = self.pending
-        return p.kind == "skip" or (p.dir == "fwd" and p.last == self.cursor)  # type: ignore[union-attr]
+        return p.kind == SKIP_PENALTY or (p.dir == "fwd" and p.last == self.cursor)  # type: ignore[union-attr]
 
     def _play(self, seat: int, card: Card) -> None:
         data: dict[str, Any] = {}
-        if self.phase != "group":  # the group starts: the drawn card, if any, is public now
-            if self.phase == "respond" and self._responds_in_turn():
+        if self.phase != GROUPING:  # the group starts: the drawn card, if any, is public now
+            if self.phase == RESPONDING and self._responds_in_turn():
                 self.cursor = seat
-            data = {"first": True, "drawn": self.phase == "drawn"}
-            self.phase, self.drawn = "group", None
+            data = {"first": True, "drawn": self.phase == DRAWN}
+            self.phase, self.drawn = GROUPING, None
             self.passed.clear()
         self.hands[seat].remove(card)
         del self._acq[card]
@@ -480,20 +496,20 @@ class MacaoState(DrawPile, SeatHistories):
         group = self.group
         self.discard.extend(group)
         self.group = []
-        self._emit("done", seat=seat, cards=group)
+        self._emit(DONE_KIND, seat=seat, cards=group)
         if not self.hands[seat]:
             self._finish(seat)
-            if self.phase == "over":
+            if self.phase == phases.OVER:
                 return
         by_rank = len(group) == 1 or group[1].rank == group[0].rank
         effective = group if by_rank else group[-1:]  # a suit group: only the last card acts
         rank = group[-1].rank
         if rank in PENALTY:
-            self._set_pending("draw", sum(PENALTY[c.rank] for c in effective), seat)
+            self._set_pending(DRAW_PENALTY, sum(PENALTY[c.rank] for c in effective), seat)
         elif rank == FOUR:
-            self._set_pending("skip", len(effective), seat)
+            self._set_pending(SKIP_PENALTY, len(effective), seat)
         elif rank in (JACK, ACE):
-            self.phase = "request"
+            self.phase = REQUESTING
         else:
             self._turn_over(seat)
 
@@ -504,7 +520,7 @@ class MacaoState(DrawPile, SeatHistories):
         target, direction = self.next_active(seat), "fwd"
         last = self.top  # the group's last card decides the direction
         if (
-            kind == "draw"
+            kind == DRAW_PENALTY
             and last.rank == KING
             and not last.red
             and self.prev_active(seat) != target
@@ -515,7 +531,7 @@ class MacaoState(DrawPile, SeatHistories):
         facts["penalty"] = facts.pop("kind")  # "kind" is the event's own
         self._emit("penalty", seat=seat, **facts)
         self._serve(seat)
-        self.phase, self.actor = "respond", target
+        self.phase, self.actor = RESPONDING, target
 
     def _name(self, seat: int, value: str | None) -> None:
         """The request (or none) after a J or A group; any earlier request ends here."""
@@ -533,13 +549,13 @@ class MacaoState(DrawPile, SeatHistories):
             self.request = Request(kind, value, seat, unserved)
             facts = self.request.facts()
             facts["request"] = facts.pop("kind")  # "kind" is the event's own
-            self._emit("request", seat=seat, **facts)
+            self._emit(REQUEST_KIND, seat=seat, **facts)
         self._turn_over(seat)
 
     def _draw_on_turn(self, seat: int) -> None:
         card = self.draw(seat, 1)[0]
         if matches(card, self.top, self.request, self.options["wild_changers"]):
-            self.phase, self.drawn = "drawn", card
+            self.phase, self.drawn = DRAWN, card
         else:  # the turn ends by itself
             self._turn_over(seat)
 
@@ -548,9 +564,9 @@ class MacaoState(DrawPile, SeatHistories):
         assert p is not None
         if self._responds_in_turn():
             self.cursor = seat
-        self._emit("accept", seat=seat, penalty=p.kind, amount=p.amount)
+        self._emit(ACCEPT_KIND, seat=seat, penalty=p.kind, amount=p.amount)
         self.pending = None
-        if p.kind == "draw":
+        if p.kind == DRAW_PENALTY:
             got = len(self.draw(seat, p.amount))
             if got < p.amount:
                 self._emit("short", seat=seat, missing=p.amount - got)
@@ -581,7 +597,7 @@ class MacaoState(DrawPile, SeatHistories):
 
     def _end(self, reason: str) -> None:
         self.pending = None  # any effect still waiting is cancelled
-        self.phase, self.reason = "over", reason
+        self.phase, self.reason = phases.OVER, reason
         res = self.result()
         self._emit(
             events.END,
@@ -598,10 +614,10 @@ class MacaoState(DrawPile, SeatHistories):
         return ranks_by_finish(self.finished, self._active_seats(), [len(h) for h in self.hands])
 
     def is_over(self) -> bool:
-        return self.phase == "over"
+        return self.phase == phases.OVER
 
     def result(self) -> Result:
-        if self.phase != "over":
+        if self.phase != phases.OVER:
             raise RuntimeError("the match is not over")
         ranks = self.ranks()
         scores = tuple(float(self.players - r) for r in ranks)
@@ -634,7 +650,7 @@ class MacaoState(DrawPile, SeatHistories):
         }
         if self.drawn is not None and seat == self.actor:
             facts["drawn"] = str(self.drawn)
-        over = self.phase == "over"
+        over = self.phase == phases.OVER
         return SeatView(
             game=self.game,
             seat=seat,
@@ -739,14 +755,14 @@ def _said(cards: Sequence[Card]) -> str:
 
 #: Lines for Macao's own event kinds (the shared ones are said by the server's narration).
 _LINES = {
-    "done": lambda ev: f"seat {ev.seat} is done ({_said(ev.cards)})",
-    "end_turn": lambda ev: f"seat {ev.seat} ends its turn",
+    DONE_KIND: lambda ev: f"seat {ev.seat} is done ({_said(ev.cards)})",
+    END_TURN_KIND: lambda ev: f"seat {ev.seat} ends its turn",
     "penalty": lambda ev: (
         f"   seat {ev.data['target']} must {ev.data['penalty']} {ev.data['amount']} or stack"
     ),
-    "accept": lambda ev: f"seat {ev.seat} accepts {ev.data['penalty']} {ev.data['amount']}",
+    ACCEPT_KIND: lambda ev: f"seat {ev.seat} accepts {ev.data['penalty']} {ev.data['amount']}",
     "short": lambda ev: f"   seat {ev.seat} is {ev.data['missing']} card(s) short: no stock left",
-    "request": lambda ev: f"seat {ev.seat} asks for {ev.data['request']} {ev.data['value']}",
+    REQUEST_KIND: lambda ev: f"seat {ev.seat} asks for {ev.data['request']} {ev.data['value']}",
     "request_over": lambda ev: f"   seat {ev.seat}'s request is over ({ev.data['reason']})",
     "skipped": lambda ev: f"   seat {ev.seat} is skipped ({ev.data['left']} turn(s) left)",
     "drawn": lambda ev: f"   seat {ev.seat} drew {_said(ev.cards)}",

@@ -54,7 +54,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from levata.engine import events
+from levata.engine import actions, events, phases
 from levata.engine.cards import Card, french_deck, parse_cards
 from levata.engine.contract import (
     Action,
@@ -76,7 +76,9 @@ __all__ = ["PASS", "SPEC", "RepezitaState", "adjacent", "deck_count", "lands", "
 ACE = 14  # French ranks run 2..14, so the cycle A-2 wraps 14 -> 2
 RANKS_IN_CYCLE = 13
 
-PASS = Action("pass")
+PASS = Action(actions.PASS)
+#: Repezita's one phase while the match runs: every seat races to play.
+RACING = "race"
 _PLAYS: dict[Card, Action] = {}
 
 
@@ -88,7 +90,7 @@ def play(card: Card) -> Action:
     """
     action = _PLAYS.get(card)
     if action is None:
-        action = _PLAYS[card] = Action("play", card=card)
+        action = _PLAYS[card] = Action(actions.PLAY, card=card)
     return action
 
 
@@ -335,7 +337,7 @@ class RepezitaState(GameState):
 
     def _apply(self, seat: int, action: Action) -> None:
         if self.realtime:
-            if action.kind == "play":
+            if action.kind == actions.PLAY:
                 self._play_now(seat, action.card)  # type: ignore[arg-type]
             return
         self.submissions[seat] = action
@@ -350,7 +352,7 @@ class RepezitaState(GameState):
         changed = wrong = False
         for seat in order:
             action = self.submissions[seat]
-            if action is None or action.kind != "play":
+            if action is None or action.kind != actions.PLAY:
                 continue
             card: Card = action.card  # type: ignore[assignment]
             if wrong:  # [D5] after a wrong card the rest of the tick bounces
@@ -521,7 +523,7 @@ class RepezitaState(GameState):
             game=self.game,
             seat=seat,
             players=n,
-            phase="over" if self.over else "race",
+            phase=phases.OVER if self.over else RACING,
             to_act=self.to_act(),
             hand=tuple(sorted(self.hands[seat], key=_by_rank)),
             zones={"pile": tuple(self.pile), "dead": tuple(self.dead)},

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from levata.engine import events
+from levata.engine import actions, events, phases
 from levata.engine.cards import Card, Suit, french_deck
 from levata.engine.contract import (
     Action,
@@ -48,7 +48,9 @@ __all__ = ["WhistState", "schedule", "whist_deck", "whist_rules"]
 
 STREAK = 5  # deals in a row that earn the streak bonus or penalty
 STREAK_POINTS = 10
-PLAY_OWN = Action("play_own")  # forehead mode: play the card you cannot see
+#: Whist's own kinds: forehead mode's blind play, and what a seat sees of the others.
+PLAY_OWN_KIND, FOREHEADS = "play_own", "foreheads"
+PLAY_OWN = Action(PLAY_OWN_KIND)  # forehead mode: play the card you cannot see
 
 
 def whist_deck(players: int) -> tuple[Card, ...]:
@@ -145,7 +147,7 @@ class WhistState(TrickGame):
         self.set_trump(turned.suit if turned else None, turned)
         self.undealt = rest[1:] if turned else rest
         self.bids: list[int | None] = [None] * n
-        self.phase = "bid"
+        self.phase = phases.BIDDING
         self._emit(
             events.DEAL,
             cards=(turned,) if turned else (),
@@ -162,7 +164,7 @@ class WhistState(TrickGame):
             return super()._show_hand(seat)
         others = [t for t in range(self.players) if t != seat]  # seat sees all but its own
         cards = [self.hands[t][0] for t in others]
-        return self._emit("foreheads", audience={seat}, cards=cards, seats=others)
+        return self._emit(FOREHEADS, audience={seat}, cards=cards, seats=others)
 
     # -- bidding ------------------------------------------------------------------------------
 
@@ -174,9 +176,9 @@ class WhistState(TrickGame):
         return (self._bidder(),)
 
     def calls(self, seat: int) -> list[Action]:
-        if self.phase != "bid":
+        if self.phase != phases.BIDDING:
             return []
-        return [Action("bid", number=b) for b in self.legal_bids()]
+        return [Action(actions.BID, number=b) for b in self.legal_bids()]
 
     def legal_bids(self) -> list[int]:
         """Bids open to the seat bidding now: the last may not make the total equal the cards."""
@@ -228,7 +230,7 @@ class WhistState(TrickGame):
         self._emit(events.SCORE, **record)
         if self.deal_index + 1 == len(self.schedule):
             self.over = True
-            self.phase = "over"
+            self.phase = phases.OVER
             res = self.result()
             self._emit(events.END, scores=list(res.scores), winners=list(res.winners))
         else:
@@ -307,7 +309,7 @@ class WhistState(TrickGame):
     def _dealt_cards_shown(
         self, seat: int, event: Event, dealt: list[list[Card]]
     ) -> tuple[Card, ...]:
-        if event.kind == "foreheads":
+        if event.kind == FOREHEADS:
             return tuple(dealt[t][0] for t in event.data["seats"])
         return super()._dealt_cards_shown(seat, event, dealt)
 
@@ -319,7 +321,7 @@ def narrate(ev: Event) -> str | None:
     >>> narrate(Event(seq=1, kind="foreheads", audience=frozenset({2}), cards=(Card.parse("QH"),)))
     '   seat 2 sees QH (not its own)'
     """
-    if ev.kind == "foreheads":
+    if ev.kind == FOREHEADS:
         seat = min(ev.audience or [0])
         return f"   seat {seat} sees {' '.join(map(str, ev.cards))} (not its own)"
     return None
