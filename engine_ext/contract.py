@@ -24,7 +24,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from levata.engine.cards import Card
 
@@ -483,7 +483,7 @@ class GameState(ABC):
     def history(self, seat: int) -> tuple[Event, ...]:
         return tuple(e for e in self._log if e.visible_to(seat))
 
-    def clone(self) -> GameState:
+    def clone(self) -> Self:
         """An independent copy: acting on it never changes this state."""
         return copy.deepcopy(self)
 
@@ -539,7 +539,7 @@ class GameState(ABC):
             hook(self, ev)
         return ev
 
-    def _shallow_copy(self) -> GameState:
+    def _shallow_copy(self) -> Self:
         """A copy sharing everything but the event log and the random stream: games whose
         other containers are few copy them on top, which is much cheaper than ``clone``."""
         other = copy.copy(self)

@@ -420,7 +420,7 @@ class TrickGame(GameState):
 
     def sample_world(self, seat: int, rng: random.Random) -> TrickGame:
         """Redeal what ``seat`` cannot see, uniformly among deals that respect every void."""
-        world: TrickGame = self.clone()  # type: ignore[assignment]
+        world: TrickGame = self.clone()
         places = [z for z in self.table() if not z.visible_to(seat) and z.cards]
         unseen = mask_of(c for z in places for c in z.cards)
         allowed = []
@@ -442,7 +442,7 @@ class TrickGame(GameState):
     def _place_hidden(self, zone: Zone, cards: list[Card], rng: random.Random) -> None:
         """Put sampled ``cards`` in ``zone`` of this world (games with more zones extend it)."""
         if zone.name == f"hand:{zone.owner}":
-            self.hands[zone.owner] = cards  # type: ignore[index]
+            self.hands[zone.owner] = cards  # type: ignore[index]  # a hand zone has an owner
         elif zone.name == "undealt":
             self.undealt = rng.sample(cards, len(cards))
         else:
@@ -458,7 +458,7 @@ class TrickGame(GameState):
         played_by: list[list[Card]] = [[] for _ in range(self.players)]
         for ev in self._log[first:]:
             if ev.kind == events.PLAY:
-                played_by[ev.seat].extend(ev.cards)  # type: ignore[index]
+                played_by[ev.seat].extend(ev.cards)  # type: ignore[index]  # play events name their seat
         dealt = [self.hands[s] + played_by[s] for s in range(self.players)]
         for s, seq in enumerate(self._hand_events):
             ev = self._log[seq]

@@ -424,7 +424,7 @@ class MacaoState(DrawPile, SeatHistories):
             out.append(DONE)
             return out
         if phase == RESPONDING:
-            if self.pending.kind == DRAW_PENALTY:  # type: ignore[union-attr]
+            if self.pending.kind == DRAW_PENALTY:  # type: ignore[union-attr]  # respond: a penalty is pending
                 top = self.top
                 out = [_PLAY[c] for c in hand if stacks(c, top)]
             else:
@@ -432,7 +432,7 @@ class MacaoState(DrawPile, SeatHistories):
             out.append(ACCEPT)
             return out
         if phase == DRAWN:
-            return [_PLAY[self.drawn], END_TURN]  # type: ignore[index]
+            return [_PLAY[self.drawn], END_TURN]  # type: ignore[index]  # drawn: a card was drawn
         return list(_REQUEST_ACTIONS[self.top.rank])  # phase REQUESTING
 
     def _group_extends(self) -> tuple[int | None, Suit | None]:
@@ -455,7 +455,7 @@ class MacaoState(DrawPile, SeatHistories):
         self.actions_taken += 1
         kind = action.kind
         if kind == actions.PLAY:
-            self._play(seat, action.card)  # type: ignore[arg-type]
+            self._play(seat, action.card)  # type: ignore[arg-type]  # plays carry cards
         elif kind == DONE_KIND:
             self._done(seat)
         elif kind == REQUEST_KIND:
@@ -477,7 +477,7 @@ class MacaoState(DrawPile, SeatHistories):
     def _responds_in_turn(self) -> bool:
         """A draw penalty is answered in turn only if it came from the seat holding the turn."""
         p = self.pending
-        return p.kind == SKIP_PENALTY or (p.dir == "fwd" and p.last == self.cursor)  # type: ignore[union-attr]
+        return p.kind == SKIP_PENALTY or (p.dir == "fwd" and p.last == self.cursor)  # type: ignore[union-attr]  # only asked with a penalty pending
 
     def _play(self, seat: int, card: Card) -> None:
         data: dict[str, Any] = {}
@@ -684,7 +684,7 @@ class MacaoState(DrawPile, SeatHistories):
 
     def clone(self) -> MacaoState:
         """An independent copy, without the cost of a deep copy (cards and events are frozen)."""
-        new: MacaoState = self._shallow_copy()  # type: ignore[assignment]
+        new: MacaoState = self._shallow_copy()
         new.hands = [list(h) for h in self.hands]
         new.stock = list(self.stock)
         new.discard = list(self.discard)

@@ -338,7 +338,7 @@ class RepezitaState(GameState):
     def _apply(self, seat: int, action: Action) -> None:
         if self.realtime:
             if action.kind == actions.PLAY:
-                self._play_now(seat, action.card)  # type: ignore[arg-type]
+                self._play_now(seat, action.card)  # type: ignore[arg-type]  # plays carry cards
             return
         self.submissions[seat] = action
         self._waiting = tuple(s for s in self._waiting if s != seat)
@@ -354,7 +354,7 @@ class RepezitaState(GameState):
             action = self.submissions[seat]
             if action is None or action.kind != actions.PLAY:
                 continue
-            card: Card = action.card  # type: ignore[assignment]
+            card: Card = action.card  # type: ignore[assignment]  # plays carry cards
             if wrong:  # [D5] after a wrong card the rest of the tick bounces
                 self._emit("bounced", seat=seat, **self._stamp())
             elif lands(card, self.top, self.open_start):
@@ -580,7 +580,7 @@ class RepezitaState(GameState):
 
     def clone(self) -> RepezitaState:
         """An independent copy, without deepcopy (cards, actions and events are immutable)."""
-        other: RepezitaState = self._shallow_copy()  # type: ignore[assignment]
+        other: RepezitaState = self._shallow_copy()
         other.hands = [list(h) for h in self.hands]
         other.known = [list(k) for k in self.known]
         other.aside = list(self.aside)

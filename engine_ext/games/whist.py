@@ -189,7 +189,7 @@ class WhistState(TrickGame):
         return list(range(c + 1))
 
     def _make_call(self, seat: int, action: Action) -> None:
-        self._bid(seat, action.number)  # type: ignore[arg-type]
+        self._bid(seat, action.number)  # type: ignore[arg-type]  # bids carry numbers
 
     def _bid(self, seat: int, bid: int) -> None:
         self.bids[seat] = bid
@@ -211,7 +211,7 @@ class WhistState(TrickGame):
         points = []
         for s in range(self.players):
             bid, got = self.bids[s], self.tricks[s]
-            p = deal_points(bid, got)  # type: ignore[arg-type]
+            p = deal_points(bid, got)  # type: ignore[arg-type]  # every seat has bid by now
             if self.cards >= 2:  # one-card deals neither extend nor break a streak
                 p += self._streak(s, bid == got)
             self.totals[s] += p
@@ -294,7 +294,7 @@ class WhistState(TrickGame):
         }
         for s in range(self.players):
             if self.bids[s] is not None:
-                counters[f"bid:{s}"] = self.bids[s]  # type: ignore[assignment]
+                counters[f"bid:{s}"] = self.bids[s]  # type: ignore[assignment]  # shown only once bid
             counters[f"tricks:{s}"] = self.tricks[s]
             counters[f"hit:{s}"] = self.hits[s]
             counters[f"miss:{s}"] = self.misses[s]
