@@ -185,6 +185,9 @@ class BotClient:
             if session is not None and msg.request.events:
                 session.absorb(msg.request.events)
             self._decide(msg.request)
+        elif kind == "error" and msg.error.code == arena_pb2.REPLY_ERROR_CODE_SUSPENDED:
+            # Not about a reply: the referee cannot record, so the match waits, clocks stopped.
+            log.warning("%s (match %s)", msg.error.message, msg.error.match_id)
         elif kind == "error":
             log.warning(
                 "reply refused: %s %s",
