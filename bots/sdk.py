@@ -22,7 +22,7 @@ import grpc
 
 from levata.bots.base import Bot
 from levata.bots.wire import action_from_pb, action_to_pb, event_from_pb, lazy_view_from_pb
-from levata.engine import Event
+from levata.engine import Action, Event
 from levata.v1 import arena_pb2, arena_pb2_grpc, game_pb2
 
 __all__ = ["PROTOCOL_VERSION", "BotClient", "MatchSession"]
@@ -223,7 +223,7 @@ def decide_with_bot(req: arena_pb2.DecisionRequest, session: MatchSession) -> ar
     decoded only if the bot reads it."""
     seen = len(session.received)
     view = lazy_view_from_pb(req.view, lambda: session.history[:seen])
-    legal = [action_from_pb(la.action) for la in req.legal]
+    legal = [_decoded_action(la.action) for la in req.legal]
     action = session.bot.act(view, legal)
     reply = arena_pb2.ActionReply()
     if action in legal:
@@ -231,6 +231,22 @@ def decide_with_bot(req: arena_pb2.DecisionRequest, session: MatchSession) -> ar
     else:  # let the referee say why it is wrong
         reply.action.CopyFrom(action_to_pb(action))
     return reply
+
+
+#: Legal actions already decoded, by their encoding: a game has few distinct actions, and
+#: equal bytes decode to equal actions.
+_DECODED: dict[bytes, Action] = {}
+_DECODED_MAX = 4096
+
+
+def _decoded_action(msg: game_pb2.Action) -> Action:
+    key = msg.SerializeToString(deterministic=True)
+    action = _DECODED.get(key)
+    if action is None:
+        if len(_DECODED) >= _DECODED_MAX:
+            _DECODED.clear()
+        action = _DECODED[key] = action_from_pb(msg)
+    return action
 
 
 def run_client(client: BotClient) -> int:

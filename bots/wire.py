@@ -43,6 +43,7 @@ __all__ = [
 _CARD_PB: dict[Card, cards_pb2.Card] = {}
 _CARD_FROM: dict[tuple[int, int], Card] = {}
 _ACTION_PB: dict[Action, game_pb2.Action] = {}
+_LEGAL_PB: dict[tuple[int, Action], game_pb2.LegalAction] = {}
 #: Distinct actions kept encoded (a game with unbounded numbers cannot grow the cache).
 _ACTION_CACHE_MAX = 4096
 
@@ -99,10 +100,19 @@ def legal_to_pb(actions: Iterable[Action], out: Any = None) -> Any:
     to ``out`` (a request's repeated ``legal`` field) in place."""
     if out is None:
         return [game_pb2.LegalAction(index=k, action=_action_pb(a)) for k, a in enumerate(actions)]
-    add = out.add
-    for k, a in enumerate(actions):
-        add(index=k).action.CopyFrom(_action_pb(a))
+    out.extend([_legal_pb(k, a) for k, a in enumerate(actions)])
     return out
+
+
+def _legal_pb(k: int, action: Action) -> game_pb2.LegalAction:
+    """The cached message of ``action`` at index ``k`` of a legal list: copy it, never change
+    it (a repeated field copies what it is given)."""
+    msg = _LEGAL_PB.get((k, action))
+    if msg is None:
+        if len(_LEGAL_PB) >= _ACTION_CACHE_MAX:
+            _LEGAL_PB.clear()
+        msg = _LEGAL_PB[k, action] = game_pb2.LegalAction(index=k, action=_action_pb(action))
+    return msg
 
 
 def _new_action_pb(action: Action) -> game_pb2.Action:

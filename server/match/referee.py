@@ -251,6 +251,8 @@ class Referee:
         self._held: list[tuple[Callable[..., None], Any, tuple[Any, ...]]] = []
         self._gates: dict[Outbox, _Gate] = {}
         self._saved_seats: tuple[Any, ...] | None = None
+        self._legal: dict[int, list[Action]] = {}  # seat -> its legal actions at _legal_version
+        self._legal_version = -1
         if resume is not None:
             self._resume_from(resume)
         if self.abort_reason is None:
@@ -493,7 +495,7 @@ class Referee:
             return
         for i in self.state.to_act():
             seat = self.seats[i]
-            legal = self.state.legal_actions(i)
+            legal = self._legal_actions(i)
             p = seat.pending
             if p is not None and p.legal == legal and not self.state.realtime:
                 continue  # still valid: what the seat may do has not changed
@@ -502,6 +504,18 @@ class Referee:
             if p is None and seat.idle_version == self.version and seat.idle_until > self.clock():
                 continue  # real-time: it just did nothing; ask again on news or a moment later
             self._request(i, legal, keep_clock=p)
+
+    def _legal_actions(self, i: int) -> list[Action]:
+        """What seat ``i`` may do now. A turn-based game changes only by an applied action,
+        which moves the version on: its lists are kept for the version they were made at."""
+        if self.state.realtime:  # the clock changes it between versions
+            return self.state.legal_actions(i)
+        if self._legal_version != self.version:
+            self._legal_version, self._legal = self.version, {}
+        legal = self._legal.get(i)
+        if legal is None:
+            legal = self._legal[i] = self.state.legal_actions(i)
+        return legal
 
     def _request(self, i: int, legal: list[Action], keep_clock: Pending | None) -> None:
         seat = self.seats[i]
@@ -650,7 +664,7 @@ class Referee:
         return None
 
     def _chosen(self, msg: arena_pb2.ActionReply, p: Pending) -> tuple[Action | None, str]:
-        legal = self.state.legal_actions(p.seat)
+        legal = self._legal_actions(p.seat)
         which = msg.WhichOneof("choice")
         if which == "index":
             if 0 <= msg.index < len(p.legal) and p.legal[msg.index] in legal:
