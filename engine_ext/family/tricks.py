@@ -68,7 +68,7 @@ def suit_of(rules: TrickRules, card: Card) -> int:
     (3, True)
     """
     layout = rules.layout
-    return card.suit.slot if layout is None else layout[card.index][0]
+    return card.suit & 3 if layout is None else layout[card.index][0]  # & 3: the suit's slot
 
 
 def power(rules: TrickRules, card: Card) -> int:
@@ -119,7 +119,10 @@ def duty_cards(rules: TrickRules, hand: Sequence[Card], trick: Sequence[Card]) -
         return list(hand)
     led = suit_of(rules, trick[0])
     best = winning_card(rules, trick)
-    same = [c for c in hand if suit_of(rules, c) == led]
+    if rules.layout is None:  # the common case, without a call per card: suit = slot
+        same = [c for c in hand if c.suit & 3 == led]
+    else:
+        same = [c for c in hand if suit_of(rules, c) == led]
     if same:
         if rules.head and suit_of(rules, best) == led:
             return _above(rules, same, best) or same
