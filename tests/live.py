@@ -49,36 +49,10 @@ class AdminAuth(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientIntercep
         return continuation(self._with_token(client_call_details), request)
 
 
-class LiveServer:
-    """A referee serving on 127.0.0.1 in a background thread."""
+class AdminCalls:
+    """The admin calls the tests make, through ``self.admin`` (an AdminService stub)."""
 
-    def __init__(self, db: Path, policy: Policy | None = None, **kwargs: Any) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.store = Store(db)
-        self.server, self.arena = self.run(
-            start_server(self.store, port=0, policy=policy, **kwargs)
-        )
-        self.address = f"127.0.0.1:{self.arena.port}"
-        self.tokens: dict[str, str] = {}  # bot name -> token, as issued here
-        self.admin_token = self.arena.admin_token
-        self.channel = grpc.intercept_channel(
-            grpc.insecure_channel(self.address), AdminAuth(self.admin_token)
-        )
-        self.admin = admin_pb2_grpc.AdminServiceStub(self.channel)
-
-    def run(self, coro: Any, timeout: float = 30) -> Any:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
-
-    def add_bot(self, name: str) -> str:
-        """Register ``name`` (as RegisterBot does) and return its token."""
-
-        async def add() -> str:
-            return self.arena.add_bot(name)
-
-        self.tokens[name] = self.run(add())
-        return self.tokens[name]
+    admin: admin_pb2_grpc.AdminServiceStub
 
     def create(
         self,
@@ -109,6 +83,38 @@ class LiveServer:
                 return info
             time.sleep(0.05)
         raise AssertionError(f"match {match_id} did not end in {timeout} s")
+
+
+class LiveServer(AdminCalls):
+    """A referee serving on 127.0.0.1 in a background thread."""
+
+    def __init__(self, db: Path, policy: Policy | None = None, **kwargs: Any) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.store = Store(db)
+        self.server, self.arena = self.run(
+            start_server(self.store, port=0, policy=policy, **kwargs)
+        )
+        self.address = f"127.0.0.1:{self.arena.port}"
+        self.tokens: dict[str, str] = {}  # bot name -> token, as issued here
+        self.admin_token = self.arena.admin_token
+        self.channel = grpc.intercept_channel(
+            grpc.insecure_channel(self.address), AdminAuth(self.admin_token)
+        )
+        self.admin = admin_pb2_grpc.AdminServiceStub(self.channel)
+
+    def run(self, coro: Any, timeout: float = 30) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def add_bot(self, name: str) -> str:
+        """Register ``name`` (as RegisterBot does) and return its token."""
+
+        async def add() -> str:
+            return self.arena.add_bot(name)
+
+        self.tokens[name] = self.run(add())
+        return self.tokens[name]
 
     def applied(self, match_id: str) -> int:
         return len(self.store.actions(match_id))
@@ -255,7 +261,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-class ServeProcess:
+class ServeProcess(AdminCalls):
     """``levata serve`` as a process of its own on a free loopback port, with an admin client.
 
     The admin token is the one ``serve`` writes beside its database; nothing secret is on a
@@ -329,32 +335,6 @@ class ServeProcess:
     def register(self, name: str, rotate: bool = False) -> str:
         req = admin_pb2.RegisterBotRequest(name=name, rotate=rotate)
         return self.admin.RegisterBot(req, timeout=10).token
-
-    def create(
-        self, game: str, seat_bots: list[str], seed: int = 1, options: dict[str, str] | None = None,
-        **policy: int,
-    ) -> str:  # fmt: skip
-        req = admin_pb2.CreateMatchRequest(
-            game=game,
-            players=len(seat_bots),
-            seat_bots=seat_bots,
-            seed=seed,
-            options=QUICK_OPTIONS.get(game, {}) if options is None else options,
-            policy=arena_pb2.MatchPolicy(**policy),
-        )
-        return self.admin.CreateMatch(req, timeout=10).match.match_id
-
-    def info(self, match_id: str) -> admin_pb2.MatchInfo:
-        return self.admin.GetMatch(admin_pb2.GetMatchRequest(match_id=match_id), timeout=10).match
-
-    def wait(self, match_id: str, timeout: float = 120) -> admin_pb2.MatchInfo:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            info = self.info(match_id)
-            if info.status in (admin_pb2.MATCH_STATUS_FINISHED, admin_pb2.MATCH_STATUS_ABORTED):
-                return info
-            time.sleep(0.05)
-        raise AssertionError(f"match {match_id} did not end in {timeout} s")
 
     def retrying(self, call: Any, timeout: float = 60) -> Any:
         """``call()``, retried while the referee refuses connections (UNAVAILABLE)."""
