@@ -17,11 +17,18 @@ import logging
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 
 from levata.bots.base import Bot
-from levata.bots.wire import action_from_pb, action_to_pb, event_from_pb, lazy_view_from_pb
+from levata.bots.wire import (
+    action_from_pb,
+    action_to_pb,
+    event_from_pb,
+    lazy_view_from_pb,
+    options_from_pb,
+)
 from levata.engine import Action, Event
 from levata.v1 import arena_pb2, arena_pb2_grpc, game_pb2
 
@@ -42,6 +49,8 @@ class MatchSession:
     game: str
     seat: int
     bot: Bot
+    #: The match's rule options (typed), from ``MatchStart``: every view carries them.
+    options: dict[str, Any] = field(default_factory=dict)
     last_seq: int = -1
     result: arena_pb2.MatchEnd | None = None
     received: list[game_pb2.Event] = field(default_factory=list)  # as sent, in order
@@ -175,7 +184,8 @@ class BotClient:
             s = msg.match_start
             if s.match_id not in self.sessions:
                 bot = self.factory(s.game, s.seat, s.match_id)
-                self.sessions[s.match_id] = MatchSession(s.match_id, s.game, s.seat, bot)
+                options = options_from_pb(s.game, s.options)
+                self.sessions[s.match_id] = MatchSession(s.match_id, s.game, s.seat, bot, options)
         elif kind == "event":
             session = self.sessions.get(msg.event.match_id)
             if session is not None:
@@ -222,7 +232,7 @@ def decide_with_bot(req: arena_pb2.DecisionRequest, session: MatchSession) -> ar
     """Ask the session's bot with the full view (the events received so far as history),
     decoded only if the bot reads it."""
     seen = len(session.received)
-    view = lazy_view_from_pb(req.view, lambda: session.history[:seen])
+    view = lazy_view_from_pb(req.view, lambda: session.history[:seen], session.options)
     legal = [_decoded_action(la.action) for la in req.legal]
     action = session.bot.act(view, legal)
     reply = arena_pb2.ActionReply()

@@ -17,7 +17,8 @@ from typing import Any, cast
 
 from google.protobuf import struct_pb2
 
-from levata.engine import Action, Card, Event, Result, SeatView, Suit
+from levata.engine import Action, BadConfig, Card, Event, Result, SeatView, Suit
+from levata.engine import game as find_game
 from levata.v1 import cards_pb2, game_pb2
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "event_from_pb",
     "event_to_pb",
     "lazy_view_from_pb",
+    "options_from_pb",
     "legal_to_pb",
     "result_to_pb",
     "struct_to_dict",
@@ -259,8 +261,14 @@ def view_to_pb(view: SeatView, with_history: bool = True) -> game_pb2.SeatView:
     return msg
 
 
-def view_from_pb(msg: game_pb2.SeatView, history: Iterable[Event] | None = None) -> SeatView:
-    """The view back; ``history`` replaces the message's own when the events came separately."""
+def view_from_pb(
+    msg: game_pb2.SeatView,
+    history: Iterable[Event] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> SeatView:
+    """The view back; ``history`` replaces the message's own when the events came separately.
+    ``options`` are the match's rule options, which travel once in ``MatchStart``, not in
+    every view (see :func:`options_from_pb`)."""
     events = tuple(history) if history is not None else tuple(event_from_pb(e) for e in msg.history)
     return SeatView(
         game=msg.game,
@@ -276,7 +284,21 @@ def view_from_pb(msg: game_pb2.SeatView, history: Iterable[Event] | None = None)
         scores=tuple(msg.scores),
         facts=struct_to_dict(msg.facts),
         history=events,
+        options=dict(options or {}),
     )
+
+
+def options_from_pb(game: str, options: Mapping[str, str]) -> dict[str, Any]:
+    """A ``MatchStart``'s options (strings on the wire) as the typed values a view carries:
+    the game's defaults overlaid with what the referee sent.
+
+    >>> options_from_pb("whist", {"deal_size": "3"})["deal_size"]
+    3
+    """
+    try:
+        return find_game(game).resolve_options(options)
+    except BadConfig:  # a game or an option this side does not know: keep what was sent
+        return dict(options)
 
 
 class _LazyView(SeatView):
@@ -284,14 +306,17 @@ class _LazyView(SeatView):
     ``SeatView``: a bot that never reads its view (a random bot) costs no decoding."""
 
     def __init__(
-        self, msg: game_pb2.SeatView, history: Callable[[], Iterable[Event]]
+        self,
+        msg: game_pb2.SeatView,
+        history: Callable[[], Iterable[Event]],
+        options: Mapping[str, Any] | None = None,
     ) -> None:  # SeatView's own __init__ would want every field now
-        object.__setattr__(self, "_lazy", (msg, history))
+        object.__setattr__(self, "_lazy", (msg, history, options))
 
     def _decode(self) -> None:
         if "_lazy" in self.__dict__:
-            msg, history = self.__dict__.pop("_lazy")
-            self.__dict__.update(view_from_pb(msg, history=history()).__dict__)
+            msg, history, options = self.__dict__.pop("_lazy")
+            self.__dict__.update(view_from_pb(msg, history=history(), options=options).__dict__)
             object.__setattr__(self, "__class__", SeatView)
 
     def __getattr__(self, name: str) -> Any:  # a field not decoded yet
@@ -317,18 +342,22 @@ class _LazyView(SeatView):
         return self.__reduce_ex__(protocol)
 
 
-def lazy_view_from_pb(msg: game_pb2.SeatView, history: Callable[[], Iterable[Event]]) -> SeatView:
+def lazy_view_from_pb(
+    msg: game_pb2.SeatView,
+    history: Callable[[], Iterable[Event]],
+    options: Mapping[str, Any] | None = None,
+) -> SeatView:
     """:func:`view_from_pb`, done when the view is first read; ``history()`` then gives the
     events (those the seat had received when the view was made).
 
     >>> from levata.engine import game
     >>> state = game("whist").new_match(players=3, seed=2)
     >>> view = state.view(0)
-    >>> lazy = lazy_view_from_pb(view_to_pb(view), lambda: view.history)
+    >>> lazy = lazy_view_from_pb(view_to_pb(view), lambda: view.history, view.options)
     >>> isinstance(lazy, SeatView) and lazy == view and type(lazy) is SeatView
     True
     """
-    return _LazyView(msg, history)
+    return _LazyView(msg, history, options)
 
 
 def result_to_pb(result: Result, forfeited: Iterable[int] = ()) -> game_pb2.MatchResult:

@@ -197,7 +197,8 @@ class SeatView:
     (``trick``, ``trump``, ``discard``...). ``counts``: sizes of zones, hidden ones included
     (``hand:2``, ``stock``). ``counters``: game numbers (``bid:0``, ``tricks:1``, ``deal``).
     ``facts``: small JSON-able extras (a pending penalty, a request). ``history``: the events
-    this seat has seen, in order.
+    this seat has seen, in order. ``options``: the match's rule options (public knowledge:
+    every seat plays under the same rules; a search bot rebuilds worlds under them).
     """
 
     game: str
@@ -213,6 +214,7 @@ class SeatView:
     scores: tuple[float, ...]
     facts: Mapping[str, Any]
     history: tuple[Event, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     def cards_named(self) -> list[Card]:
         """Every card this view names (hand, zones, history): what the no-leak check reads."""
@@ -368,6 +370,19 @@ class GameSpec:
             resolved[name] = self.option(name).validate(value)
         return resolved
 
+    def world_from_view(self, view: SeatView, rng: random.Random) -> GameState:
+        """A full state the seat of ``view`` cannot tell from the real one: what a bot that
+        knows only its view (in-process or over gRPC) searches over. Hidden cards are dealt
+        at random under every constraint the view implies, from ``rng`` alone.
+
+        Raises :class:`NotImplementedError` for a game that cannot rebuild one.
+        """
+        from_view = getattr(self.factory, "from_view", None)
+        if from_view is None:
+            raise NotImplementedError(f"{self.name} cannot rebuild a world from a view")
+        world: GameState = from_view(self, view, rng)
+        return world
+
     def new_match(
         self,
         players: int,
@@ -450,6 +465,13 @@ class GameState(ABC):
         The hidden cards are redealt at random under every constraint the seat knows, and the
         copy's own random stream is reseeded from ``rng`` so it says nothing of the real deck.
         """
+
+    @classmethod
+    def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> GameState:
+        """A full state whose ``view(view.seat)`` equals ``view`` (history included), hidden
+        cards dealt from ``rng`` under every constraint the view implies; see
+        :meth:`GameSpec.world_from_view`. Games that support search override it."""
+        raise NotImplementedError(f"{cls.__name__} cannot rebuild a world from a view")
 
     # -- the shared guarantees ----------------------------------------------------------------
 

@@ -397,6 +397,7 @@ class TrickGame(GameState):
             facts={"trick_seats": [s for s, _ in self.current], **self._view_facts(seat)}
             | {"voids": voids},
             history=self.history(seat) if history else (),
+            options=self.options,
         )
 
     def _table_zones(self) -> list[Zone]:

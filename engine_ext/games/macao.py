@@ -669,6 +669,7 @@ class MacaoState(DrawPile, SeatHistories):
             scores=self.result().scores if over else (0.0,) * n,
             facts=facts,
             history=(tuple(self._seen[seat])) if history else (),
+            options=self.options,
         )
 
     def table(self) -> tuple[Zone, ...]:

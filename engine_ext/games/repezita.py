@@ -544,6 +544,7 @@ class RepezitaState(GameState):
                 "known": [[str(c) for c in k] for k in self.known],
             },
             history=(self.history(seat)) if history else (),
+            options=self.options,
         )
 
     def table(self) -> tuple[Zone, ...]:

@@ -11,6 +11,7 @@ from levata.bots.wire import (
     action_to_pb,
     event_from_pb,
     event_to_pb,
+    options_from_pb,
     view_from_pb,
     view_to_pb,
 )
@@ -30,8 +31,14 @@ def test_views_round_trip_through_protobuf(name):
             for seat in range(players):
                 view = state.view(seat)
                 wire = view_to_pb(view)
-                assert view_from_pb(type(wire).FromString(wire.SerializeToString())) == view
-                light = view_from_pb(view_to_pb(view, with_history=False), history=view.history)
+                # options travel once, in MatchStart, as strings: the SDK types them back
+                sent = {k: str(v) for k, v in state.options.items()}
+                options = options_from_pb(name, sent)
+                again = type(wire).FromString(wire.SerializeToString())
+                assert view_from_pb(again, options=options) == view
+                light = view_from_pb(
+                    view_to_pb(view, with_history=False), history=view.history, options=options
+                )
                 assert light == view
             seat = rng.choice(state.to_act())
             for action in state.legal_actions(seat):
