@@ -239,26 +239,55 @@ def event_from_pb(msg: game_pb2.Event) -> Event:
     )
 
 
-def view_to_pb(view: SeatView, with_history: bool = True) -> game_pb2.SeatView:
-    """The view as a message; without history when the events travel on their own."""
-    msg = game_pb2.SeatView()
+#: Zones and tallies already encoded: a zone (the trick on the table, the trump card) and a
+#: view's counts and counters stay the same across several requests (every seat asked
+#: during one trick sees the same), and filling a map field is slow.
+_ZONES: dict[tuple[str, tuple[Card, ...]], cards_pb2.CardZone] = {}
+_TALLIES: dict[tuple[Any, ...], game_pb2.SeatView] = {}
+_VIEW_CACHE_MAX = 4096
+
+
+def view_to_pb(
+    view: SeatView, with_history: bool = True, out: game_pb2.SeatView | None = None
+) -> game_pb2.SeatView:
+    """The view as a message (filled into ``out``, an empty one, if given); without history
+    when the events travel on their own."""
+    msg = game_pb2.SeatView() if out is None else out
     msg.game = view.game
     msg.seat = view.seat
     msg.players = view.players
     msg.phase = view.phase
     msg.to_act.extend(view.to_act)
     msg.hand.extend(_cards_to_pb(view.hand))
+    zones = msg.zones
     for name, cards in view.zones.items():
-        zone = msg.zones.add(name=name, count=len(cards))
-        zone.cards.extend(_cards_to_pb(cards))
-    msg.counts.update(view.counts)
-    msg.counters.update(view.counters)
+        zones.append(_zone_pb(name, tuple(cards)))
+    key = (*view.counts.items(), None, *view.counters.items())
+    tallies = _TALLIES.get(key)
+    if tallies is None:
+        if len(_TALLIES) >= _VIEW_CACHE_MAX:
+            _TALLIES.clear()
+        tallies = _TALLIES[key] = game_pb2.SeatView()
+        tallies.counts.update(view.counts)
+        tallies.counters.update(view.counters)
+    msg.MergeFrom(tallies)
     msg.trump = view.trump or ""
     msg.scores.extend(view.scores)
     msg.facts.CopyFrom(_to_struct(view.facts))
     if with_history:
         msg.history.extend(event_to_pb(e) for e in view.history)
     return msg
+
+
+def _zone_pb(name: str, cards: tuple[Card, ...]) -> cards_pb2.CardZone:
+    """The cached message of a zone: copy it, never change it."""
+    zone = _ZONES.get((name, cards))
+    if zone is None:
+        if len(_ZONES) >= _VIEW_CACHE_MAX:
+            _ZONES.clear()
+        zone = _ZONES[name, cards] = cards_pb2.CardZone(name=name, count=len(cards))
+        zone.cards.extend(_cards_to_pb(cards))
+    return zone
 
 
 def view_from_pb(

@@ -96,8 +96,8 @@ def test_the_check_catches_a_leaking_referee(tmp_path, monkeypatch):
 
     honest = referee.view_to_pb
 
-    def leaky(view, with_history=True):
-        msg = honest(view, with_history)
+    def leaky(view, with_history=True, out=None):
+        msg = honest(view, with_history, out)
         msg.zones.append(
             cards_pb2.CardZone(name="peek", cards=[card_to_pb(c) for c in french_deck()])
         )
