@@ -19,7 +19,7 @@ from typing import Any
 
 import grpc
 
-from levata.bots.wire import event_to_pb
+from levata.bots.wire import event_to_pb, field_bytes
 from levata.engine import BadConfig, game
 from levata.server.match import auth
 from levata.server.match.limits import (
@@ -403,8 +403,8 @@ def _bundle(
         assert msg is not None
         if on_written is not None:
             on_written()
-        data = msg.SerializeToString()
-        parts += (b"\x0a", _varint(len(data)), data)  # Bundle.messages: field 1, length-delimited
+        data = field_bytes(1, msg.SerializeToString())  # Bundle.messages
+        parts.append(data)
         size += len(data)
         count += 1
         if queue.empty() or count >= BUNDLE_MAX_MESSAGES or size >= BUNDLE_MAX_BYTES:
@@ -413,29 +413,13 @@ def _bundle(
         if msg is None:
             end = item
             break
-    body = b"".join(parts)
-    return b"".join((b"\x42", _varint(len(body)), body)), end  # PlayResponse.bundle: field 8
+    return field_bytes(8, b"".join(parts)), end  # PlayResponse.bundle
 
 
-def _varint(n: int) -> bytes:
-    """``n`` (>= 0) as a protobuf varint.
-
-    >>> _varint(1), _varint(300)
-    (b'\\x01', b'\\xac\\x02')
-    """
-    if n < 0x80:
-        return bytes((n,))
-    out = bytearray()
-    while n >= 0x80:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-def _encode_response(msg: arena_pb2.PlayResponse | bytes) -> bytes:
-    """The Play stream's serializer: a message, or a bundle already encoded by :func:`_bundle`."""
-    return msg if type(msg) is bytes else msg.SerializeToString()  # type: ignore[union-attr]
+def _encode_response(msg: Any) -> bytes:
+    """The Play stream's serializer: a message (or anything that serializes itself as one,
+    like the referee's pre-encoded requests), or a bundle already encoded by :func:`_bundle`."""
+    return msg if type(msg) is bytes else msg.SerializeToString()
 
 
 def add_arena_to_server(arena: Arena, server: grpc.aio.Server) -> None:

@@ -56,9 +56,10 @@ from levata.bots.wire import (
     action_from_pb,
     action_to_pb,
     event_to_pb,
-    legal_to_pb,
+    field_bytes,
+    legal_bytes,
     result_to_pb,
-    view_to_pb,
+    view_bytes,
 )
 from levata.engine import Action, GameSpec, GameState, IllegalAction, Result
 from levata.engine.contract import ranks_from_scores
@@ -262,6 +263,7 @@ class Referee:
         self.watchers: list[asyncio.Queue[Any]] = []
         self._stored_seq = 0
         self._encoded: dict[int, arena_pb2.PlayResponse] = {}
+        self._event_fields: dict[int, bytes] = {}  # seq -> the event in a request's events
         self.resumed_ms: int | None = None  # a resumed match's clock goes on from here
         self.abort_reason: str | None = None  # set: tell the seats it is aborted, play nothing
         self.resumable = False  # a graceful shutdown leaves the match to the next start
@@ -558,28 +560,42 @@ class Referee:
             return
         if not seat.batch:
             self._send_events(i)
-        msg = arena_pb2.PlayResponse()
-        req = msg.request  # built in place; the writer fills in its clock
-        req.match_id = self.match_id
-        req.request_id = p.request_id
-        req.state_version = p.version
-        req.seat = i
-        view_to_pb(self.state.view(i, history=False), with_history=False, out=req.view)
-        legal_to_pb(p.legal, out=req.legal)
-        req.bank_left_ms = int(seat.bank_ms)
-        req.realtime = self.state.realtime
+        head = arena_pb2.DecisionRequest(
+            match_id=self.match_id,
+            request_id=p.request_id,
+            state_version=p.version,
+            seat=i,
+            bank_left_ms=int(seat.bank_ms),
+            realtime=self.state.realtime,
+        )
+        parts = [
+            head.SerializeToString(),
+            field_bytes(5, view_bytes(self.state.view(i, history=False))),
+            legal_bytes(p.legal),
+        ]
         if seat.batch:
-            req.events.extend(self._take_events(i))
-        seat.outbox(msg, partial(self._written, p.turn, req))
+            parts += [self._event_field(ev) for ev in self._take_events(i)]
+        req = EncodedRequest(b"".join(parts))  # the writer fills in its clock
+        seat.outbox(req, partial(self._written, p.turn, req))
 
-    def _written(self, turn: Turn, req: arena_pb2.DecisionRequest) -> None:
+    def _event_field(self, ev: game_pb2.Event) -> bytes:
+        """An event as an entry of ``DecisionRequest.events``, encoded once per match."""
+        data = self._event_fields.get(ev.seq)
+        if data is None:
+            if len(self._event_fields) > 512:  # what a seat may still be sent soon
+                oldest = min(s.sent_seq for s in self.seats)
+                self._event_fields = {k: v for k, v in self._event_fields.items() if k > oldest}
+            data = self._event_fields[ev.seq] = field_bytes(11, ev.SerializeToString())
+        return data
+
+    def _written(self, turn: Turn, req: EncodedRequest) -> None:
         """The connection's writer hands ``req`` to gRPC now: the seat's clock starts (if this
         is the turn's first request written) and the request says truly how long is left."""
         now = self.clock()
         if turn.started_at is None:
             self._start(turn, now)
         req.time_left_ms = max(0, int((turn.deadline - now) * 1000))
-        req.deadline.FromMilliseconds(int(time.time() * 1000) + req.time_left_ms)
+        req.deadline_ms = int(time.time() * 1000) + req.time_left_ms
 
     def _start(self, turn: Turn, now: float) -> None:
         """Start a turn's clock, and wake the match at its deadline (which may be sooner than
@@ -1039,6 +1055,31 @@ class Substitutes:
         pick = random.Random(derive(self.seed, "substitute", self.drawn)).choice(options)
         self.drawn += 1
         return pick
+
+
+class EncodedRequest:
+    """A ``PlayResponse`` with a ``DecisionRequest``, encoded but for its clock: the writer
+    sets ``time_left_ms`` and ``deadline_ms`` as it hands it to gRPC, and gRPC serializes it
+    (``SerializeToString``) like a message.
+
+    >>> req = EncodedRequest(arena_pb2.DecisionRequest(request_id="r1").SerializeToString())
+    >>> req.time_left_ms, req.deadline_ms = 1500, 1_700_000_000_000
+    >>> msg = arena_pb2.PlayResponse.FromString(req.SerializeToString())
+    >>> msg.request.request_id, msg.request.time_left_ms, msg.request.deadline.seconds
+    ('r1', 1500, 1700000000)
+    """
+
+    __slots__ = ("body", "deadline_ms", "time_left_ms")
+
+    def __init__(self, body: bytes) -> None:
+        self.body = body  # every field of the request but the two below
+        self.time_left_ms = 0
+        self.deadline_ms = 0
+
+    def SerializeToString(self) -> bytes:  # the name gRPC's serializer calls
+        clock = arena_pb2.DecisionRequest(time_left_ms=self.time_left_ms)
+        clock.deadline.FromMilliseconds(self.deadline_ms)
+        return field_bytes(4, self.body + clock.SerializeToString())  # PlayResponse.request
 
 
 class _Gate:
