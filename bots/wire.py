@@ -22,6 +22,7 @@ from levata.engine import game as find_game
 from levata.v1 import cards_pb2, game_pb2
 
 __all__ = [
+    "action_field",
     "action_from_pb",
     "action_to_pb",
     "card_from_pb",
@@ -338,6 +339,24 @@ def view_bytes(view: SeatView) -> bytes:
     data = get(key)
     parts.append(data if data is not None else _keep(key, sv(facts=_to_struct(view.facts))))
     return b"".join(parts)
+
+
+def action_field(action: Action, number: int = 4) -> bytes:
+    """``action`` encoded as field ``number`` of the message it goes in
+    (``ActionApplied.action`` is 4).
+
+    >>> from levata.v1 import arena_pb2
+    >>> play = Action.parse("play QH")
+    >>> arena_pb2.ActionApplied.FromString(action_field(play)).action == action_to_pb(play)
+    True
+    """
+    key = ("action", number, action)
+    data = _PIECES.get(key)
+    if data is None:
+        if len(_PIECES) >= _PIECES_MAX:
+            _PIECES.clear()
+        data = _PIECES[key] = field_bytes(number, _action_pb(action).SerializeToString())
+    return data
 
 
 def legal_bytes(actions: Iterable[Action], number: int = 6) -> bytes:

@@ -22,7 +22,7 @@ Policies (per match, :class:`Policy`):
   So that a seat that is not asked for a while (a slow opponent, a seat out of the play) is
   not left uninformed, its waiting events are sent as ``MatchEvent`` messages once the oldest
   has waited its *lag*, once more than :data:`BATCH_MAX_EVENTS` wait, and when it reconnects
-  with no request pending. The lag follows the seat's own pace: twice the usual time between
+  with no request pending. The lag follows the seat's own pace: three times the usual time between
   its requests, at least :data:`BATCH_LAG_S` and at most :data:`BATCH_LAG_MAX_S`. A seat asked
   every 0.3 s (a busy referee, or bots that think) is not sent its events alone just before
   the request that would have carried them; a seat left waiting is still told soon. Either
@@ -53,8 +53,8 @@ from functools import partial
 from typing import Any
 
 from levata.bots.wire import (
+    action_field,
     action_from_pb,
-    action_to_pb,
     event_to_pb,
     field_bytes,
     legal_bytes,
@@ -89,7 +89,7 @@ REALTIME_IDLE_S = 0.1
 #: bot can add to a match: this much per decision, on top of its clock.
 DELIVERY_ALLOWANCE_S = 5.0
 #: Batched events (``Hello.batch_events``) wait for the seat's next request or the end at
-#: most twice the seat's usual time between requests, within these bounds; then they go as
+#: most three times the seat's usual time between requests, within these bounds; then they go as
 #: separate messages (see the module's docstring).
 BATCH_LAG_S = 0.25
 BATCH_LAG_MAX_S = 1.0
@@ -176,18 +176,19 @@ class Seat:
     unsent_since: float | None = None  # batch: when events began waiting to be sent
     asked_at: float | None = None  # when its last decision was first asked
     ask_gap: float = 0.0  # the usual time between its decisions (a moving average)
+    lag: float = BATCH_LAG_S  # how long its batched events may wait (:func:`_lag`)
     gone_since: float | None = None  # when the connection dropped
     ever_connected: bool = False
 
 
 def _lag(seat: Seat) -> float:
-    """How long a batching seat's events may wait for its next request: twice its usual
+    """How long a batching seat's events may wait for its next request: three times its usual
     time between requests, within :data:`BATCH_LAG_S` .. :data:`BATCH_LAG_MAX_S`.
 
-    >>> _lag(Seat("b", ask_gap=0.05)), _lag(Seat("b", ask_gap=0.3)), _lag(Seat("b", ask_gap=9))
-    (0.25, 0.6, 1.0)
+    >>> [round(_lag(Seat("b", ask_gap=gap)), 3) for gap in (0.05, 0.2, 9.0)]
+    [0.25, 0.6, 1.0]
     """
-    return min(BATCH_LAG_MAX_S, max(BATCH_LAG_S, 2 * seat.ask_gap))
+    return min(BATCH_LAG_MAX_S, max(BATCH_LAG_S, 3 * seat.ask_gap))
 
 
 @dataclass
@@ -264,6 +265,7 @@ class Referee:
         self._stored_seq = 0
         self._encoded: dict[int, arena_pb2.PlayResponse] = {}
         self._event_fields: dict[int, bytes] = {}  # seq -> the event in a request's events
+        self._events_pb: dict[int, game_pb2.Event] = {}  # seq -> the event's message
         self.resumed_ms: int | None = None  # a resumed match's clock goes on from here
         self.abort_reason: str | None = None  # set: tell the seats it is aborted, play nothing
         self.resumable = False  # a graceful shutdown leaves the match to the next start
@@ -499,7 +501,7 @@ class Referee:
         times = [s.pending.deadline for s in self.seats if s.pending is not None]
         window = self.policy.resume_window_ms / 1000
         times += [s.gone_since + window for s in self.seats if s.gone_since is not None]
-        times += [s.unsent_since + _lag(s) for s in self.seats if s.unsent_since is not None]
+        times += [s.unsent_since + s.lag for s in self.seats if s.unsent_since is not None]
         if self.state.realtime:
             times.append(self.clock() + 0.05)  # real-time stall timers need a heartbeat
             times += [s.idle_until for s in self.seats if s.idle_until > self.clock()]
@@ -547,6 +549,7 @@ class Referee:
             if seat.asked_at is not None:  # the seat's pace, for its batch lag
                 gap = turn.built_at - seat.asked_at
                 seat.ask_gap = gap if not seat.ask_gap else 0.75 * seat.ask_gap + 0.25 * gap
+                seat.lag = _lag(seat)
             seat.asked_at = turn.built_at
             if seat.outbox is None:  # nothing to deliver to: its clock runs (resume window)
                 self._start(turn, turn.built_at)
@@ -768,19 +771,15 @@ class Referee:
         if self.state.realtime and self.state.event_count() == before:
             s.idle_until, s.idle_version = self.clock() + REALTIME_IDLE_S, self.version
         if s.outbox is not None:
-            s.outbox(
-                arena_pb2.PlayResponse(
-                    applied=arena_pb2.ActionApplied(
-                        match_id=self.match_id,
-                        request_id=request_id,
-                        seat=seat,
-                        action=action_to_pb(action),
-                        substituted=substituted,
-                        strikes=s.strikes,
-                        state_version=self.version,
-                    )
-                )
+            notice = arena_pb2.ActionApplied(
+                match_id=self.match_id,
+                request_id=request_id,
+                seat=seat,
+                substituted=substituted,
+                strikes=s.strikes,
+                state_version=self.version,
             )
+            s.outbox(_Encoded(field_bytes(5, notice.SerializeToString() + action_field(action))))
         self._after_change()
 
     def _tick_clock(self) -> None:
@@ -842,10 +841,7 @@ class Referee:
     def _take_events(self, i: int) -> list[game_pb2.Event]:
         """A batching seat's unsent events, counted as sent: they ride in its next message."""
         seat = self.seats[i]
-        evs = [
-            self._event_message(ev).event.event
-            for ev in self.state.events(since=seat.sent_seq + 1, seat=i)
-        ]
+        evs = [self._event_pb(ev) for ev in self.state.events(since=seat.sent_seq + 1, seat=i)]
         seat.sent_seq, seat.unsent_since = self.state.event_count() - 1, None
         return evs
 
@@ -857,9 +853,19 @@ class Referee:
                 oldest = min(s.sent_seq for s in self.seats)
                 self._encoded = {k: v for k, v in self._encoded.items() if k > oldest}
             msg = arena_pb2.PlayResponse(
-                event=arena_pb2.MatchEvent(match_id=self.match_id, event=event_to_pb(ev))
+                event=arena_pb2.MatchEvent(match_id=self.match_id, event=self._event_pb(ev))
             )
             self._encoded[ev.seq] = msg
+        return msg
+
+    def _event_pb(self, ev: Any) -> game_pb2.Event:
+        """One event as a message, encoded once however many seats receive it."""
+        msg = self._events_pb.get(ev.seq)
+        if msg is None:
+            if len(self._events_pb) > 512:  # keep only what a seat may still be sent soon
+                oldest = min(s.sent_seq for s in self.seats)
+                self._events_pb = {k: v for k, v in self._events_pb.items() if k > oldest}
+            msg = self._events_pb[ev.seq] = event_to_pb(ev)
         return msg
 
     # -- deadlines, strikes, disconnects --------------------------------------------------------
@@ -867,7 +873,7 @@ class Referee:
     def _expire(self) -> None:
         now = self.clock()
         for i, s in enumerate(self.seats):
-            if s.unsent_since is not None and now >= s.unsent_since + _lag(s):
+            if s.unsent_since is not None and now >= s.unsent_since + s.lag:
                 self._flush_events(i)  # batched events waited long enough for a request
         window = self.policy.resume_window_ms / 1000
         gone = [
@@ -1055,6 +1061,19 @@ class Substitutes:
         pick = random.Random(derive(self.seed, "substitute", self.drawn)).choice(options)
         self.drawn += 1
         return pick
+
+
+class _Encoded:
+    """A ``PlayResponse`` already encoded, for a connection's writer (which asks each message
+    for ``SerializeToString``)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def SerializeToString(self) -> bytes:  # the name gRPC's serializer calls
+        return self.data
 
 
 class EncodedRequest:
