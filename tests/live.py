@@ -177,6 +177,7 @@ class RawBot:
         last_seen: dict[str, int] | None = None,
         channel_options: list[tuple[str, Any]] | None = None,
         batch_events: bool = False,
+        bundle: bool = False,
     ) -> None:
         address = server.address if isinstance(server, LiveServer) else server
         self.channel = grpc.insecure_channel(address, options=channel_options or [])
@@ -190,6 +191,7 @@ class RawBot:
                     resume_token=resume_token,
                     last_seen=last_seen or {},
                     batch_events=batch_events,
+                    bundle=bundle,
                 )
             )
         )

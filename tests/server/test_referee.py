@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import queue
 import signal
 import threading
 import time
@@ -319,6 +320,84 @@ def test_batched_events_ride_in_requests_and_a_waiting_seat_is_told_soon(server)
     assert list(server.info(match_id).strikes) == [0, 0, 0]
     batcher.close()
     staller.close()
+
+
+def test_bundles_carry_what_is_ready_and_a_reply_bundle_counts_as_its_replies(server):
+    """A connection that said Hello.bundle gets what is ready for it at once as one Bundle
+    (both its seats' MatchStarts); a ReplyBundle is handled reply by reply (one applied, one
+    refused); an oversized one is refused whole; a connection that did not ask never gets a
+    Bundle."""
+    from levata.server.match.limits import MAX_BUNDLED_REPLIES
+
+    bundler = RawBot(server, server.add_bot("bundler"), batch_events=True, bundle=True)
+    plain = RawBot(server, server.add_bot("plain"))
+    bundler.next("welcome")
+    plain.next("welcome")
+    match_id = server.create(
+        "whist", ["bundler", "bundler", "plain"], options={"deal_size": "2"}, move_ms=20_000
+    )
+    plain_kinds: list[str] = []
+    stop = threading.Event()
+
+    def answer_plain() -> None:  # the plain seat plays along; it must never see a bundle
+        while not stop.is_set():
+            try:
+                msg = plain.incoming.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if msg is None or isinstance(msg, grpc.RpcError):
+                return
+            plain_kinds.append(msg.WhichOneof("message"))
+            if msg.WhichOneof("message") == "request":
+                plain.reply(msg.request, index=0)
+
+    threading.Thread(target=answer_plain, daemon=True).start()
+    first = bundler.incoming.get(timeout=30)
+    assert first.WhichOneof("message") == "bundle", first
+    starts = [m.match_start.seat for m in first.bundle.messages if m.HasField("match_start")]
+    assert sorted(starts) == [0, 1]
+    assert not any(m.HasField("bundle") for m in first.bundle.messages)
+
+    def bundler_messages():
+        yield from first.bundle.messages
+        while True:
+            msg = bundler.incoming.get(timeout=30)
+            assert msg is not None and not isinstance(msg, grpc.RpcError), msg
+            yield from msg.bundle.messages if msg.HasField("bundle") else (msg,)
+
+    got = bundler_messages()
+    req = next(m.request for m in got if m.HasField("request"))
+    before = server.applied(match_id)
+    too_many = arena_pb2.ActionReply(match_id=match_id, request_id=req.request_id, index=0)
+    bundler.outgoing.put(
+        arena_pb2.PlayRequest(
+            replies=arena_pb2.ReplyBundle(replies=[too_many] * (MAX_BUNDLED_REPLIES + 1))
+        )
+    )
+    refused = next(m.error for m in got if m.HasField("error"))
+    assert refused.code == arena_pb2.REPLY_ERROR_CODE_MALFORMED
+    assert server.applied(match_id) == before  # none of them was used
+    good = arena_pb2.ActionReply(
+        match_id=match_id, request_id=req.request_id, state_version=req.state_version, index=0
+    )
+    unknown = arena_pb2.ActionReply(match_id=match_id, request_id="nope", index=0)
+    both = arena_pb2.ReplyBundle(replies=[good, unknown])
+    bundler.outgoing.put(arena_pb2.PlayRequest(replies=both))
+    answers = []
+    for m in got:
+        if m.HasField("applied") or m.HasField("error"):
+            answers.append(m)
+        if len(answers) == 2:
+            break
+    applied = next(m.applied for m in answers if m.HasField("applied"))
+    error = next(m.error for m in answers if m.HasField("error"))
+    assert applied.request_id == req.request_id and not applied.substituted
+    assert error.request_id == "nope" and error.code == arena_pb2.REPLY_ERROR_CODE_UNKNOWN_REQUEST
+    assert server.applied(match_id) == before + 1
+    stop.set()
+    assert plain_kinds and "bundle" not in plain_kinds
+    bundler.close()
+    plain.close()
 
 
 def _token_of(server: LiveServer, bot: str) -> str:
