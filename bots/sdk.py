@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +38,9 @@ from levata.v1 import arena_pb2, arena_pb2_grpc, game_pb2
 __all__ = ["PROTOCOL_VERSION", "BotClient", "MatchSession"]
 
 PROTOCOL_VERSION = "1"
+#: Answers to a bundle's requests go out together, but none waits longer than this for the
+#: rest of the bundle to be decided (its clock runs): seconds.
+REPLY_HOLD_S = 0.002
 log = logging.getLogger("levata.bots.sdk")
 
 BotFactory = Callable[[str, int, str], Bot]
@@ -171,10 +175,16 @@ class BotClient:
             async for msg in call:
                 done = False
                 if msg.WhichOneof("message") == "bundle":
-                    for part in msg.bundle.messages:
-                        if not done:  # the rest of a bundle after our last match is not ours
-                            done = self._take(part)
                     # a referee that bundles takes the answers to a bundle as one, too
+                    since = time.perf_counter()
+                    for part in msg.bundle.messages:
+                        if done:  # the rest of a bundle after our last match is not ours
+                            break
+                        done = self._take(part)
+                        if self._replies and time.perf_counter() - since > REPLY_HOLD_S:
+                            self._send_replies(bundled=True)
+                            await asyncio.sleep(0)  # the writer sends them now
+                            since = time.perf_counter()
                     self._send_replies(bundled=True)
                 else:
                     done = self._take(msg)
