@@ -281,9 +281,10 @@ async def _echo_server() -> None:
     await server.wait_for_termination()
 
 
-async def _echo_client(address: str, streams: int, start: float, seconds: float) -> None:
-    """``streams`` concurrent streams, each a write-then-read loop, counted from ``start``
-    (a ``time.time()``: every client counts in the same window) for ``seconds``; prints
+async def _echo_client(address: str, streams: int, seconds: float) -> None:
+    """``streams`` concurrent streams, each a write-then-read loop. Prints ``ready`` once they
+    run, reads the start of the counted window (a ``time.time()``: every client counts in the
+    same window) from stdin, counts for ``seconds`` from then, prints
     ``ROUND_TRIPS SECONDS CPU_SECONDS``."""
     async with grpc.aio.insecure_channel(address) as channel:
         call = channel.stream_stream(ECHO_METHOD)
@@ -301,6 +302,9 @@ async def _echo_client(address: str, streams: int, start: float, seconds: float)
             await stream.done_writing()
 
         tasks = [asyncio.create_task(one()) for _ in range(streams)]
+        await asyncio.sleep(0.3)  # every stream has made its first round trips
+        print("ready", flush=True)
+        start = float(await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline))
         await asyncio.sleep(max(0.0, start - time.time()))
         counting, cpu0, t0 = True, time.process_time(), time.perf_counter()
         await asyncio.sleep(seconds)
@@ -335,24 +339,35 @@ def measure_echo(streams: int, seconds: float, clients: int = PLAYERS) -> Echo:
     try:
         assert server.stdout is not None
         port = int(server.stdout.readline())
-        start = time.time() + 1.0 + 0.2 * clients  # after every client's warm-up
         for k in range(clients):
             share = streams // clients + (k < streams % clients)
-            argv = [f"127.0.0.1:{port}", str(share), str(start), str(seconds)]
+            argv = [f"127.0.0.1:{port}", str(share), str(seconds)]
             procs.append(
                 subprocess.Popen(
                     [*me, "--echo-client", *argv],
+                    stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     text=True,
                 )
             )
+        for p in procs:  # all running before any counts
+            assert p.stdout is not None
+            if p.stdout.readline().strip() != "ready":
+                raise RuntimeError("an echo client did not start")
+        start = time.time() + 0.2
+        for p in procs:
+            assert p.stdin is not None
+            p.stdin.write(f"{start}\n")
+            p.stdin.flush()
         time.sleep(max(0.0, start - time.time()))
         cpu0 = cpu_s(server.pid)
         time.sleep(seconds)
         cpu1 = cpu_s(server.pid)
         result = Echo(streams, clients, server_cpu_s=cpu1 - cpu0)
         for p in procs:
-            out, _ = p.communicate(timeout=60)
+            assert p.stdout is not None
+            out = p.stdout.read()
+            p.wait(timeout=60)
             if p.returncode != 0 or not out.strip():
                 raise RuntimeError("an echo client failed")
             trips, secs, client_cpu = out.split()
@@ -653,8 +668,8 @@ def main() -> None:
         asyncio.run(_echo_server())
         return
     if sys.argv[1:2] == ["--echo-client"]:
-        address, streams, start, seconds = sys.argv[2:6]
-        asyncio.run(_echo_client(address, int(streams), float(start), float(seconds)))
+        address, streams, seconds = sys.argv[2:5]
+        asyncio.run(_echo_client(address, int(streams), float(seconds)))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
