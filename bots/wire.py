@@ -311,9 +311,10 @@ def view_bytes(view: SeatView) -> bytes:
     >>> game_pb2.SeatView.FromString(view_bytes(view)) == view_to_pb(view, with_history=False)
     True
     """
-    get, sv = _PIECES.get, game_pb2.SeatView
+    get = _PIECES.get
+    sv: Any = game_pb2.SeatView  # built with one field named at a time
     parts = []
-    for key, value in (
+    for name, value in (
         ("game", view.game),
         ("seat", view.seat),
         ("players", view.players),
@@ -322,22 +323,23 @@ def view_bytes(view: SeatView) -> bytes:
         ("trump", view.trump or ""),
         ("scores", tuple(view.scores)),
     ):
-        data = get((key, value))
-        parts.append(data if data is not None else _keep((key, value), sv(**{key: value})))
+        data = get((name, value))
+        parts.append(data if data is not None else _keep((name, value), sv(**{name: value})))
     for card in view.hand:
         data = get(("hand", card))
         parts.append(data if data is not None else _keep(("hand", card), sv(hand=[_card_pb(card)])))
-    for name, cards in view.zones.items():
-        key = ("zone", name, tuple(cards))
-        data = get(key)
-        parts.append(data if data is not None else _keep(key, sv(zones=[_zone_pb(*key[1:])])))
-    for field, tally in (("counts", view.counts), ("counters", view.counters)):
+    for zone_name, cards in view.zones.items():
+        zone: tuple[Any, ...] = ("zone", zone_name, tuple(cards))
+        data = get(zone)
+        parts.append(data if data is not None else _keep(zone, sv(zones=[_zone_pb(*zone[1:])])))
+    for tally_name, tally in (("counts", view.counts), ("counters", view.counters)):
         for k, v in tally.items():
-            data = get((field, k, v))
-            parts.append(data if data is not None else _keep((field, k, v), sv(**{field: {k: v}})))
-    key = ("facts", repr(view.facts))  # builtins and cards: the repr tells values apart
-    data = get(key)
-    parts.append(data if data is not None else _keep(key, sv(facts=_to_struct(view.facts))))
+            entry = (tally_name, k, v)
+            data = get(entry)
+            parts.append(data if data is not None else _keep(entry, sv(**{tally_name: {k: v}})))
+    facts = ("facts", repr(view.facts))  # builtins and cards: the repr tells values apart
+    data = get(facts)
+    parts.append(data if data is not None else _keep(facts, sv(facts=_to_struct(view.facts))))
     return b"".join(parts)
 
 
