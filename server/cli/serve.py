@@ -13,6 +13,7 @@ import typer
 from levata.engine import BadConfig
 from levata.server.cli.common import (
     DB_OPTION,
+    EXIT_RUNTIME,
     err,
     fail,
     out,
@@ -23,7 +24,7 @@ from levata.server.match.store import DEFAULT_DB, Store
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port (0 picks a free one).")] = 50051,
+    port: Annotated[int, typer.Option(help="Port (0 picks a free one).", min=0, max=65535)] = 50051,
     db: Annotated[Path, DB_OPTION] = Path(DEFAULT_DB),
     tokens_file: Annotated[
         Path | None,
@@ -39,8 +40,8 @@ def serve(
             " (default: DB.admin-token beside the database)."
         ),
     ] = None,
-    move_ms: Annotated[int, typer.Option(help="Default time per decision, ms.")] = 2000,
-    bank_ms: Annotated[int, typer.Option(help="Default time bank per match, ms.")] = 20000,
+    move_ms: Annotated[int, typer.Option(help="Default time per decision, ms.", min=1)] = 2000,
+    bank_ms: Annotated[int, typer.Option(help="Default time bank per match, ms.", min=0)] = 20000,
     tls_cert: Annotated[Path | None, typer.Option(help="TLS certificate (PEM).")] = None,
     tls_key: Annotated[Path | None, typer.Option(help="TLS private key (PEM).")] = None,
     hello_timeout: Annotated[
@@ -65,6 +66,7 @@ def serve(
     from levata.server.match.limits import Limits, raise_open_file_limit
     from levata.server.match.referee import Policy
 
+    check_tls(tls_cert, tls_key)
     token_path = admin_token_file or admin_token_file_for(db)
     try:
         pairs = read_tokens_file(tokens_file) if tokens_file else {}
@@ -119,8 +121,24 @@ def serve(
             asyncio.run(main_loop())
         except BadConfig as exc:  # the port cannot be had
             store.close()
-            raise fail(str(exc)) from None
+            raise fail(str(exc), EXIT_RUNTIME) from None
     out.print("stopped")
+
+
+def check_tls(cert: Path | None, key: Path | None) -> None:
+    """Both TLS files or neither, each readable: a referee never falls back to plaintext
+    because one of them is missing."""
+    if (cert is None) != (key is None):
+        raise fail("--tls-cert and --tls-key go together (TLS needs both)")
+    for what, path in (("certificate", cert), ("key", key)):
+        if path is None:
+            continue
+        try:
+            text = path.read_bytes()
+        except OSError as exc:
+            raise fail(f"cannot read the TLS {what} {path}: {exc.strerror}") from None
+        if b"-----BEGIN " not in text:
+            raise fail(f"the TLS {what} {path} is not PEM (no -----BEGIN line)")
 
 
 def open_writable(db: Path) -> Store:
