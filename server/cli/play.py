@@ -41,7 +41,7 @@ BOTS_HELP = (
 
 
 def seat_entries(
-    game_name: str, players: int | None, bots: str, server: str | None
+    game_name: str, players: int | None, bots: str, server: str | None, try_make: bool = True
 ) -> tuple[GameSpec, int, list[Entry]]:
     """The game, the player count and one entry per seat; :class:`BadConfig` on bad input."""
     spec = game(game_name)
@@ -49,13 +49,12 @@ def seat_entries(
     if players is None:  # one bot per seat, or the fewest players when one name fills all
         players = len(items) if len(items) > 1 else spec.players[0]
     if players not in spec.players:
-        counts = ", ".join(map(str, spec.players))
-        raise BadConfig(f"{spec.name} is played by {counts} players, not {players}")
+        spec.new_match(players=players)  # BadConfig, in the engine's words
     if len(items) == 1:
         items = items * players
     if len(items) != players:
         raise BadConfig(f"{players} players need {players} bots, --bots names {len(items)}")
-    return spec, players, parse_entries(",".join(items), spec.name, server)
+    return spec, players, parse_entries(",".join(items), spec.name, server, try_make)
 
 
 def build_match(
@@ -63,15 +62,26 @@ def build_match(
 ) -> tuple[GameState, list]:
     """The match and its in-process bots from command-line values; :class:`BadConfig` on bad
     input, or on an entry that plays only over the referee (a manifest, ``@NAME``)."""
-    spec, players, entries = seat_entries(game_name, players, bots, None)
+    spec, players, entries = seat_entries(game_name, players, bots, None, try_make=False)
     state = spec.new_match(players=players, options=parse_options(options), seed=seed)
+    return state, seat_bots(state, entries, seed)
+
+
+def seat_bots(state: GameState, entries: list[Entry], seed: int) -> list:
+    """The in-process bot of each seat; :class:`BadConfig` when one cannot be made."""
     seated = []
+    game_name = state.spec.name
     for s, e in enumerate(entries):
         if e.kind != "bot":
             raise BadConfig(f"{e.name} plays over the referee: use levata match")
-        kind, opts = parse_bot(e.bot, spec.name)
-        seated.append(make_bot(kind, spec.name, derive(seed, "bot", s), **opts))
-    return state, seated
+        kind, opts = parse_bot(e.bot, game_name)
+        try:
+            seated.append(make_bot(kind, game_name, derive(seed, "bot", s), **opts))
+        except BadConfig:
+            raise
+        except Exception as exc:  # an author's class may refuse in any way: one line
+            raise BadConfig(f"bot {e.bot} cannot play {game_name}: {exc}") from None
+    return seated
 
 
 def play(
@@ -101,12 +111,10 @@ def play(
     if any(b.strip().startswith("@") for b in bots.split(",")):
         raise fail("@NAME is a bot connected to a referee: play it with levata match --server")
     try:
-        spec, n, entries = seat_entries(game_name, players, bots, None)
-        if any(e.kind == "manifest" for e in entries):
-            state = spec.new_match(players=n, options=parse_options(option or []), seed=seed)
-            seated = []
-        else:
-            state, seated = build_match(game_name, players, bots, seed, option or [])
+        spec, n, entries = seat_entries(game_name, players, bots, None, try_make=False)
+        state = spec.new_match(players=n, options=parse_options(option or []), seed=seed)
+        refereed = any(e.kind == "manifest" for e in entries)
+        seated = [] if refereed else seat_bots(state, entries, seed)
     except BadConfig as exc:
         raise fail(str(exc)) from None
     if not seated:

@@ -67,6 +67,9 @@ def serve(
     from levata.server.match.referee import Policy
 
     check_tls(tls_cert, tls_key)
+    check_port(host, port)
+    if not db.parent.is_dir():  # before the admin token is written beside it
+        raise fail(f"cannot open the database {db}: no folder {db.parent}")
     token_path = admin_token_file or admin_token_file_for(db)
     try:
         pairs = read_tokens_file(tokens_file) if tokens_file else {}
@@ -123,6 +126,29 @@ def serve(
             store.close()
             raise fail(str(exc), EXIT_RUNTIME) from None
     out.print("stopped")
+
+
+def check_port(host: str, port: int) -> None:
+    """Fail in one line (status 1) when ``host:port`` cannot be listened on, before gRPC
+    tries (and logs its own lines about it): another referee has it, most likely."""
+    import socket
+
+    if port == 0:
+        return
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise fail(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC binds
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise fail(
+                f"cannot listen on {host}:{port}: {exc.strerror} (another referee there?)",
+                EXIT_RUNTIME,
+            ) from None
 
 
 def check_tls(cert: Path | None, key: Path | None) -> None:

@@ -22,7 +22,7 @@ import grpc
 
 from levata.bots.wire import event_from_pb
 from levata.engine.seeds import derive
-from levata.server.match.auth import ADMIN_TOKEN_ENV, TOKEN_ENV, admin_metadata
+from levata.server.match.auth import ADMIN_TOKEN_ENV, TOKEN_ENV, admin_metadata, bot_name_for
 from levata.server.match.narrate import narrate
 from levata.server.match.store import Store
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
@@ -113,7 +113,9 @@ async def run_refereed_match(
                         names.append(seat.connected)
                         continue
                     reg = await admin.RegisterBot(  # rotate: a rerun reuses the name
-                        admin_pb2.RegisterBotRequest(name=f"{seat.name}-{n}-{seed}", rotate=True),
+                        admin_pb2.RegisterBotRequest(
+                            name=bot_name_for(f"{seat.name}-{n}-{seed}"), rotate=True
+                        ),
                         metadata=metadata,
                         timeout=10,
                     )

@@ -75,6 +75,7 @@ from typing import IO, Any
 
 from levata.bots.credentials import TOKEN_ENV
 from levata.engine import BadConfig
+from levata.server.match.auth import bot_name_for
 from levata.server.tournament.process_limits import LIMITS, limited
 from levata.server.tournament.sandbox import NPROC, Sandbox
 
@@ -108,6 +109,16 @@ class Entry:
     @property
     def move_ms(self) -> int | None:
         return self.manifest.get("move_ms")
+
+    @property
+    def slug(self) -> str:
+        """The entry's name as a bot name and a file name (an entry's text may hold ``=``
+        or a path): its seats' names on the referee and its log.
+
+        >>> Entry("pimc:worlds=3", "bot", bot="pimc:worlds=3").slug
+        'pimc:worlds_3.815486'
+        """
+        return bot_name_for(self.name, 80)
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "bot": self.bot, "manifest": self.manifest}
@@ -172,7 +183,7 @@ def load_manifest(path: Path) -> dict[str, Any]:
         raise BadConfig(f"{path}: {exc}") from None
 
 
-def parse_entries(text: str, game: str, server: str | None) -> list[Entry]:
+def parse_entries(text: str, game: str, server: str | None, try_make: bool = True) -> list[Entry]:
     """``--bots`` -> entries with distinct names (a repeated kind becomes ``random-2``...).
 
     >>> [e.name for e in parse_entries("heuristic,random,random", "whist", None)]
@@ -201,14 +212,15 @@ def parse_entries(text: str, game: str, server: str | None) -> list[Entry]:
                 raise BadConfig(f"{item}: a connected bot needs --server (the referee it is on)")
             entries.append(Entry(unique(item[1:]), "connected", bot=item[1:]))
         else:
-            check_bot(item, game)
+            check_bot(item, game, try_make)
             entries.append(Entry(unique(item), "bot", bot=item))
     return entries
 
 
-def check_bot(text: str, game: str) -> None:
+def check_bot(text: str, game: str, try_make: bool = True) -> None:
     """Fail early and in one line on a bot entry that cannot play ``game``: an unknown kind,
-    option or value, or a class whose constructor refuses (made once, here, to find out).
+    option or value, or (with ``try_make``) a class whose constructor refuses (made once,
+    here, to find out).
 
     >>> check_bot("pimc:worlds=many", "whist")
     Traceback (most recent call last):
@@ -219,6 +231,8 @@ def check_bot(text: str, game: str) -> None:
     from levata.bots.base import parse_bot
 
     kind, options = parse_bot(text, game)
+    if not try_make:
+        return
     try:
         make_bot(kind, game, 0, **options)
     except BadConfig:

@@ -111,7 +111,7 @@ def test_bridge_to_a_program_that_does_not_exist():
     [
         (("serve", "--port", "70000"), "Invalid value for '--port'"),
         (("serve", "--port", "http"), "Invalid value for '--port'"),
-        (("play", "--game", "whist", "-n", "-3"), "whist is played by 3, 4, 5, 6 players, not -3"),
+        (("play", "--game", "whist", "-n", "-3"), "whist is played by 3-6 players, not -3"),
         (("play",), "Missing option '--game'"),
         (("match", "--game", "whist", "--seed", "-1"), "Invalid value for '--seed'"),
         (("tournament", "--game", "whist", "--bots", "x", "--seed", str(2**63)), "'--seed'"),
@@ -138,7 +138,11 @@ def test_replay_and_export_of_an_unknown_match(tmp_path):
     ("args", "message"),
     [
         (("--bots", "random", "-n", "4", "--teams", "0+2,1+3,4+5"), "teams"),
-        (("--bots", "random,random", "--teams", "0+2,1+3"), "2 teams need at least 2"),
+        (("--bots", "random", "--teams", "0+2,1+3"), "2 teams need at least 2 entries"),
+        (("--bots", "random,random", "--teams", "0+2,1"), "teams must be of one size"),
+        (("--bots", "random,random", "--teams", "0+1,2+3", "-n", "6"), "seats 0..5"),
+        (("--bots", "random,random", "--teams", "0+1,2+3,4+5,6+7"), "not 8"),
+        (("--bots", "@a,random", "--teams", "0+2,1+3", "--server", "x:1"), "@NAME cannot"),
         (("--bots", "random,random,random", "-n", "4", "--teams", "0+1+2,3"), "teams"),
         (("--bots", "random,random,random", "-n", "3", "--teams", "0+2,1+3"), "teams"),
     ],
