@@ -21,6 +21,7 @@ from levata.server.cli.common import (
     fail,
     out,
 )
+from levata.server.database import DatabaseError
 from levata.server.match.narrate import narrate
 from levata.server.match.store import DEFAULT_DB
 from levata.server.options import parse_options
@@ -217,6 +218,8 @@ def _refereed(
                 else lambda line: out.print(line, markup=False, soft_wrap=True),
             )
         )
+    except DatabaseError:
+        raise  # one line, status 1 or 2, from the command's entry point
     except RuntimeError as exc:
         raise fail(str(exc)) from None
     info = outcome.info

@@ -18,6 +18,7 @@ from levata.server.cli.common import (
     fail,
     out,
 )
+from levata.server.database import DatabaseError
 from levata.server.match.store import DEFAULT_DB
 from levata.server.tournament.store import TourneyStore
 
@@ -169,6 +170,8 @@ def tournament(
                     entrant_socket,
                 )
             )
+    except DatabaseError:
+        raise  # one line, status 1 or 2, from the command's entry point
     except RuntimeError as exc:
         err.print(f"error: {exc} (run again with --resume to continue)", markup=False)
         raise typer.Exit(1) from None
