@@ -262,3 +262,16 @@ def test_export_writes_seeds_as_strings(tmp_path):
     assert export.returncode == 0, export.stderr
     record = json.loads(export.stdout)
     assert record["match"]["seed"] == str(seed)
+
+
+def test_levata_bots_lists_each_bots_options():
+    run = subprocess.run(
+        [sys.executable, "-m", "levata.server.cli", "bots"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": "160"},
+    )
+    assert run.returncode == 0, run.stderr
+    (pimc,) = [line for line in run.stdout.splitlines() if " pimc " in line]
+    assert "worlds=100, time_ms=None" in pimc and "levata.bots.pimc:PimcBot" in pimc
