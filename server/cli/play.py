@@ -33,11 +33,11 @@ if TYPE_CHECKING:
 
 BOTS_HELP = (
     "Bot per seat, comma-separated; one entry fills every seat. An entry is a reference bot"
-    " with options KIND[:key=value...] (random, heuristic, pimc:worlds=40:time_ms=150; `levata"
-    " bots` lists the kinds), a manifest FILE.toml (your program; see docs/bots.md), @NAME (a"
-    " bot connected to --server) or module:Class[:key=value...] (your Python class"
-    " implementing Bot, made as Class(game, seed, **options)). Option types come from the"
-    " bot's constructor."
+    " with options KIND[:key=value...] (random, heuristic, pimc:worlds=40:time_ms=150;"
+    " `levata bots` lists the kinds), a manifest FILE.toml (your program; see docs/bots.md),"
+    " @NAME (levata match --server: a bot connected to that referee) or"
+    " module:Class[:key=value...] (your Python class implementing Bot, made as Class(game,"
+    " seed, **options)). Option types come from the bot's constructor."
 )
 
 

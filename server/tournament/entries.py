@@ -8,7 +8,9 @@ An entry of ``levata tournament --bots`` is one of:
   a Python class implementing ``Bot`` (constructor ``(game, seed, **options)``): launched as
   one :mod:`levata.server.tournament.host` process, one gRPC connection holding its seats in
   every match, seeded from each match's place in the schedule (reproducible); the entry's text
-  is its name and is what the spec records, so the tournament id hashes the options too;
+  is its name and is what the spec records, so the tournament id hashes the options too. Like
+  a reference bot, a ``module:Class`` is the operator's own code: a plain process, unsandboxed,
+  in the tournament's working directory;
 * a **manifest** (a path ending in ``.toml``): a submitted bot, launched as described, in a
   sandbox of its own (below), with CPU-time and memory limits and its stderr in a log of its
   own;
