@@ -40,11 +40,12 @@ __all__ = ["MIGRATIONS", "VERSION", "DatabaseError", "connect"]
 class DatabaseError(RuntimeError):
     """The file cannot be used as a levata database: missing folder, not a database, newer
     version. Its message is one line for the user; ``bad_path``: the path itself is wrong
-    (no such folder), which is the caller's input to fix."""
+    (no such folder), which is the caller's input to fix; ``newer``: the file is of a newer
+    levata."""
 
-    def __init__(self, message: str, bad_path: bool = False) -> None:
+    def __init__(self, message: str, bad_path: bool = False, newer: bool = False) -> None:
         super().__init__(message)
-        self.bad_path = bad_path
+        self.bad_path, self.newer = bad_path, newer
 
 
 def _columns(db: sqlite3.Connection, table: str) -> set[str]:
@@ -115,9 +116,13 @@ def connect(path: str | Path, tables: str, timeout: float = 5.0) -> sqlite3.Conn
 
 
 def _prepare(db: sqlite3.Connection, where: str, tables: str) -> None:
-    _check(db, where)
+    current = _check(db, where) == VERSION
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = NORMAL")
+    if current:  # the usual case: no lock taken unless a table is missing
+        for statement in _statements(tables):
+            db.execute(statement)
+        return
     db.execute("BEGIN IMMEDIATE")  # one migrating process at a time
     try:
         version = _check(db, where)
@@ -141,7 +146,8 @@ def _check(db: sqlite3.Connection, where: str) -> int:
     if version > VERSION:
         raise DatabaseError(
             f"{where} was written by a newer levata (database version {version}; this one"
-            f" knows up to {VERSION}): open it with that version, or give another --db"
+            f" knows up to {VERSION}): open it with that version, or give another --db",
+            newer=True,
         )
     return version
 

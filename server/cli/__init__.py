@@ -13,7 +13,7 @@
 
 Bad input (an unknown game, a wrong player count, a bad option or bot, a value out of
 range) prints one line starting with ``error:`` and exits with status 2; a failure at run
-time (a database this levata cannot use, a referee that cannot start) prints one such line
+time (a database this levata cannot use) prints one such line
 and exits with status 1; never a traceback.
 
 Each command group is a module of this package; this one only assembles them.

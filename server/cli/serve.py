@@ -13,7 +13,6 @@ import typer
 from levata.engine import BadConfig
 from levata.server.cli.common import (
     DB_OPTION,
-    EXIT_RUNTIME,
     err,
     fail,
     out,
@@ -124,12 +123,12 @@ def serve(
             asyncio.run(main_loop())
         except BadConfig as exc:  # the port cannot be had
             store.close()
-            raise fail(str(exc), EXIT_RUNTIME) from None
+            raise fail(str(exc)) from None
     out.print("stopped")
 
 
 def check_port(host: str, port: int) -> None:
-    """Fail in one line (status 1) when ``host:port`` cannot be listened on, before gRPC
+    """Fail in one line (status 2) when ``host:port`` cannot be listened on, before gRPC
     tries (and logs its own lines about it): another referee has it, most likely."""
     import socket
 
@@ -146,8 +145,7 @@ def check_port(host: str, port: int) -> None:
             probe.bind(address)
         except OSError as exc:
             raise fail(
-                f"cannot listen on {host}:{port}: {exc.strerror} (another referee there?)",
-                EXIT_RUNTIME,
+                f"cannot listen on {host}:{port}: {exc.strerror} (another referee there?)"
             ) from None
 
 
@@ -172,11 +170,16 @@ def open_writable(db: Path) -> Store:
     written at all: a referee that could not record a single move must not start."""
     import sqlite3
 
+    from levata.server.database import DatabaseError
     from levata.server.match.store import StoreUnavailable
 
     try:
         store = Store(db)
         store.flush(force=True)  # nothing queued: a probe write
+    except DatabaseError as exc:
+        if exc.newer:
+            raise  # its own line, status 1
+        raise fail(f"cannot open the records at {db} for writing: {exc}") from None
     except (sqlite3.Error, OSError, StoreUnavailable) as exc:
         raise fail(f"cannot open the records at {db} for writing: {exc}") from None
     return store
