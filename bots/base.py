@@ -16,10 +16,11 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from levata.bots.entry import coerce, load_class, split_entry
 from levata.engine import Action, BadConfig, SeatView, all_games
 from levata.engine import game as find_game
 
-__all__ = ["Bot", "RandomBot", "bot_names", "bot_path", "make_bot"]
+__all__ = ["Bot", "RandomBot", "bot_class", "bot_names", "bot_path", "make_bot", "parse_bot"]
 
 
 @runtime_checkable
@@ -74,9 +75,38 @@ def bot_path(kind: str, game: str) -> str:
     return spec.bots[kind]
 
 
-def make_bot(kind: str, game: str, seed: int = 0) -> Bot:
-    """A reference bot of one game by kind: ``random``, or one the game's spec names."""
+def bot_class(kind: str, game: str) -> type:
+    """The class of a bot kind of ``game``, or of a ``module:Class`` (any game's)."""
+    if ":" in kind:
+        return load_class(kind)
     if kind == RANDOM:  # plays anything, even a game name the registry has never heard of
-        return RandomBot(game, seed)
+        return RandomBot
     module, _, name = bot_path(kind, game).partition(":")
-    return getattr(importlib.import_module(module), name)(game, seed)
+    cls: type = getattr(importlib.import_module(module), name)
+    return cls
+
+
+def make_bot(kind: str, game: str, seed: int = 0, **options: object) -> Bot:
+    """A bot of one game: ``random``, a kind the game's spec names, or a ``module:Class``,
+    with its constructor's options (text is converted: :mod:`levata.bots.entry`).
+
+    >>> make_bot("pimc", "whist", seed=1, worlds="8").worlds
+    8
+    """
+    cls = bot_class(kind, game)
+    bot: Bot = cls(game, seed, **coerce(cls, options, kind))
+    return bot
+
+
+def parse_bot(text: str, game: str) -> tuple[str, dict[str, object]]:
+    """A bot entry (``KIND[:key=value...]`` or ``module:Class[:key=value...]``) -> the kind
+    and its typed options; :class:`BadConfig` on a bad kind, option or value.
+
+    >>> parse_bot("pimc:worlds=8:time_ms=50", "whist")
+    ('pimc', {'worlds': 8, 'time_ms': 50.0})
+    """
+    kind, raw = split_entry(text)
+    head, _, second = kind.partition(":")
+    if second and head in bot_names():  # "pimc:worlds": an option without its value
+        raise BadConfig(f"bot entry {text!r}: each option after ':' is key=value, not {second!r}")
+    return kind, coerce(bot_class(kind, game), raw, kind)

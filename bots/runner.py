@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import cast
 
-from levata.bots.base import Bot, bot_names, make_bot
+from levata.bots.base import Bot, bot_names, make_bot, parse_bot
 from levata.bots.credentials import TOKEN_ENV, bot_token
 from levata.bots.sdk import BotClient, run_client
 from levata.engine import BadConfig
@@ -49,11 +49,31 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
 
 
+ENTRY_HELP = """bot entries:
+  KIND[:key=value[:key=value...]]   a reference bot and its options, e.g.
+                                    pimc:worlds=40:time_ms=150
+  module:Class[:key=value...]       your Python class implementing Bot, constructed as
+                                    Class(game, seed, **options), e.g. mybot:MyBot:depth=3
+  Each option's type is its constructor default's (int, float, bool, str); a bad name or
+  value is one error line naming the bot's options.
+"""
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="levata bot", description="Run a bot against a referee.")
     sub = p.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="play a reference bot over gRPC")
-    run.add_argument("kind", help=f"bot kind: {', '.join(bot_names())}")
+    run = sub.add_parser(
+        "run",
+        help="play a reference bot over gRPC",
+        description="Play a bot over gRPC: a reference kind with options, or your own class.",
+        epilog=ENTRY_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument(
+        "kind",
+        metavar="BOT",
+        help=f"KIND[:key=value...] (kinds: {', '.join(bot_names())}) or module:Class[:key=value]",
+    )
     run.add_argument("--game", required=True, help="the game the bot plays")
     run.add_argument("--seed", type=int, default=0, help="seed of the bot's own choices")
     _common(run)
@@ -83,14 +103,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: cannot read {args.tls_ca}: {exc.strerror}", file=sys.stderr)
         return 2
     if args.command == "run":
-        try:
-            make_bot(args.kind, args.game)  # fail early and clearly on a bad kind or game
+        try:  # fail early and clearly on a bad kind, option or game
+            kind, options = parse_bot(args.kind, args.game)
+            make_bot(kind, args.game, 0, **options)
         except BadConfig as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
+        except Exception as exc:  # an author's class may refuse in any way: one line
+            print(f"error: bot {args.kind} cannot play {args.game}: {exc}", file=sys.stderr)
+            return 2
         client = BotClient(
             lambda game, seat, match_id: make_bot(
-                args.kind, game, seed=derive(args.seed, match_id, seat)
+                kind, game, derive(args.seed, match_id, seat), **options
             ),
             args.server,
             token,
@@ -107,7 +131,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         from levata.bots.bridge import ProgramBridge
 
-        bridge = ProgramBridge(program)
+        try:
+            bridge = ProgramBridge(program)
+        except OSError as exc:
+            print(f"error: cannot start {program[0]}: {exc.strerror}", file=sys.stderr)
+            return 2
         client = BotClient(
             lambda *_: cast(Bot, None),  # never asked: the program decides, through decider
             args.server,

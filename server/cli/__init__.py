@@ -11,8 +11,10 @@
     levata tournament --game whist --bots heuristic,random,random --deals 12   a duplicate
     levata report ID --html report.html  a tournament's standings, as one HTML page
 
-Bad input (an unknown game, a wrong player count, a bad option or bot) prints one line
-starting with ``error:`` and exits with status 2; never a traceback.
+Bad input (an unknown game, a wrong player count, a bad option or bot, a value out of
+range) prints one line starting with ``error:`` and exits with status 2; a failure at run
+time (a database this levata cannot use) prints one such line
+and exits with status 1; never a traceback.
 
 Each command group is a module of this package; this one only assembles them.
 """
@@ -24,7 +26,8 @@ import sys
 import typer
 
 from levata.server.cli import bot, catalog, play, records, serve, tournament
-from levata.server.cli.common import err
+from levata.server.cli.common import EXIT_RUNTIME, EXIT_USAGE, err, out
+from levata.server.database import DatabaseError
 
 __all__ = ["app", "main"]
 
@@ -49,10 +52,26 @@ app.command()(tournament.tournament)
 app.command()(tournament.report)
 
 
-def main() -> None:
-    """Entry point of the ``levata`` script."""
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``levata`` script: every failure is one ``error:`` line."""
     try:
-        app()
-    except KeyboardInterrupt:
+        status = app(args=argv, standalone_mode=False)
+    except DatabaseError as exc:  # a missing folder, a file of a newer levata
+        err.print(f"error: {exc}", markup=False)
+        sys.exit(EXIT_USAGE if exc.bad_path else EXIT_RUNTIME)
+    except (KeyboardInterrupt, typer.Abort):
         err.print("interrupted")
         sys.exit(130)
+    except Exception as exc:
+        # Click's own errors (a missing option, a value out of range...), whichever Click
+        # this Typer runs on (its own copy, or the click package): known by their interface.
+        if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
+            raise
+        ctx = getattr(exc, "ctx", None)
+        if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            out.print(ctx.get_help(), markup=False, highlight=False)
+            sys.exit(EXIT_USAGE)
+        hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+        err.print(f"error: {exc.format_message()}{hint}", markup=False)
+        sys.exit(exc.exit_code)
+    sys.exit(status if isinstance(status, int) else 0)

@@ -9,7 +9,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from levata.bots import bot_names
-from levata.bots.base import bot_path
+from levata.bots.base import bot_class, bot_path
+from levata.bots.entry import describe_options
 from levata.engine import all_games
 from levata.server.cli.common import (
     out,
@@ -35,16 +36,23 @@ def list_games() -> None:
 
 
 def list_bots() -> None:
-    """List the reference bots of every game (``--bots`` kinds) and where each one lives."""
-    table = Table(title="levata bots", show_lines=True)
+    """List the reference bots of every game (``--bots`` kinds), where each one lives and
+    its options (set with ``--bots KIND:key=value``)."""
+    table = Table(title="levata bots")
     table.add_column("game")
-    table.add_column("bots")
+    table.add_column("bot")
+    table.add_column("options (defaults)")
     table.add_column("class")
+    table.caption = "options: --bots KIND:key=value[:key=value...], e.g. pimc:worlds=40"
     for spec in all_games():
         kinds = bot_names(spec.name)
-        table.add_row(
-            f"{spec.name}\n{spec.title}",
-            "\n".join(kinds),
-            "\n".join(bot_path(k, spec.name) for k in kinds),
-        )
+        for n, k in enumerate(kinds):
+            opts = describe_options(bot_class(k, spec.name))
+            table.add_row(
+                spec.name if n == 0 else "",
+                k,
+                escape("-" if opts == "none" else opts),
+                bot_path(k, spec.name),
+                end_section=n == len(kinds) - 1,
+            )
     out.print(table)

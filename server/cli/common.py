@@ -20,12 +20,14 @@ out = Console(highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 EXIT_USAGE = 2
+EXIT_RUNTIME = 1
 
 
-def fail(message: str) -> typer.Exit:
-    """Print one clear line and return the exit to raise (status 2)."""
+def fail(message: str, status: int = EXIT_USAGE) -> typer.Exit:
+    """Print one clear line and return the exit to raise (status 2: bad input; 1: a
+    failure at run time)."""
     err.print(f"error: {message}", markup=False)
-    return typer.Exit(EXIT_USAGE)
+    return typer.Exit(status)
 
 
 DB_OPTION = typer.Option("--db", help="SQLite file of match records.")

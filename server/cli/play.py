@@ -4,42 +4,85 @@ refereed over gRPC, each bot in its own process)."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
 from levata.bots import make_bot, play_match
-from levata.engine import BadConfig, GameState, game
+from levata.bots.base import parse_bot
+from levata.engine import BadConfig, GameSpec, GameState, game
 from levata.engine.seeds import derive
 from levata.server.cli.common import (
     ADMIN_TOKEN_FILE_OPTION,
-    DB_OPTION,
     admin_token_of,
     fail,
     out,
 )
+from levata.server.database import DatabaseError
 from levata.server.match.narrate import narrate
 from levata.server.match.store import DEFAULT_DB
 from levata.server.options import parse_options
+from levata.server.tournament.entries import Entry, launch, parse_entries
+
+if TYPE_CHECKING:
+    from levata.server.match.run import Seat
+
+
+BOTS_HELP = (
+    "Bot per seat, comma-separated; one entry fills every seat. An entry is a reference bot"
+    " with options KIND[:key=value...] (random, heuristic, pimc:worlds=40:time_ms=150;"
+    " `levata bots` lists the kinds), a manifest FILE.toml (your program; see docs/bots.md),"
+    " @NAME (levata match --server: a bot connected to that referee) or"
+    " module:Class[:key=value...] (your Python class implementing Bot, made as Class(game,"
+    " seed, **options)). Option types come from the bot's constructor."
+)
+
+
+def seat_entries(
+    game_name: str, players: int | None, bots: str, server: str | None, try_make: bool = True
+) -> tuple[GameSpec, int, list[Entry]]:
+    """The game, the player count and one entry per seat; :class:`BadConfig` on bad input."""
+    spec = game(game_name)
+    items = [b.strip() for b in bots.split(",") if b.strip()]
+    if players is None:  # one bot per seat, or the fewest players when one name fills all
+        players = len(items) if len(items) > 1 else spec.players[0]
+    if players not in spec.players:
+        spec.new_match(players=players)  # BadConfig, in the engine's words
+    if len(items) == 1:
+        items = items * players
+    if len(items) != players:
+        raise BadConfig(f"{players} players need {players} bots, --bots names {len(items)}")
+    return spec, players, parse_entries(",".join(items), spec.name, server, try_make)
 
 
 def build_match(
     game_name: str, players: int | None, bots: str, seed: int, options: list[str]
 ) -> tuple[GameState, list]:
-    """The match and its bots from command-line values; :class:`BadConfig` on bad input."""
-    spec = game(game_name)
-    kinds = [b.strip() for b in bots.split(",") if b.strip()]
-    if players is None:  # one bot per seat, or the fewest players when one name fills all
-        players = len(kinds) if len(kinds) > 1 else spec.players[0]
-    if len(kinds) == 1:
-        kinds = kinds * players
-    if len(kinds) != players:
-        raise BadConfig(f"{players} players need {players} bots, --bots names {len(kinds)}")
+    """The match and its in-process bots from command-line values; :class:`BadConfig` on bad
+    input, or on an entry that plays only over the referee (a manifest, ``@NAME``)."""
+    spec, players, entries = seat_entries(game_name, players, bots, None, try_make=False)
     state = spec.new_match(players=players, options=parse_options(options), seed=seed)
-    seated = [make_bot(k, spec.name, seed=derive(seed, "bot", s)) for s, k in enumerate(kinds)]
-    return state, seated
+    return state, seat_bots(state, entries, seed)
+
+
+def seat_bots(state: GameState, entries: list[Entry], seed: int) -> list:
+    """The in-process bot of each seat; :class:`BadConfig` when one cannot be made."""
+    seated = []
+    game_name = state.spec.name
+    for s, e in enumerate(entries):
+        if e.kind != "bot":
+            raise BadConfig(f"{e.name} plays over the referee: use levata match")
+        kind, opts = parse_bot(e.bot, game_name)
+        try:
+            seated.append(make_bot(kind, game_name, derive(seed, "bot", s), **opts))
+        except BadConfig:
+            raise
+        except Exception as exc:  # an author's class may refuse in any way: one line
+            raise BadConfig(f"bot {e.bot} cannot play {game_name}: {exc}") from None
+    return seated
 
 
 def play(
@@ -48,12 +91,7 @@ def play(
         int | None,
         typer.Option("--players", "-n", help="Number of players (default: one per bot)."),
     ] = None,
-    bots: Annotated[
-        str,
-        typer.Option(
-            help="Comma-separated bot per seat: random or heuristic; one name fills every seat."
-        ),
-    ] = "random",
+    bots: Annotated[str, typer.Option(help=BOTS_HELP)] = "random",
     seed: Annotated[int, typer.Option(help="Seed of the match: the same seed replays it.")] = 0,
     option: Annotated[
         list[str] | None,
@@ -61,11 +99,29 @@ def play(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final standings.")] = False,
 ) -> None:
-    """Play one match in-process and print its log and the final standings."""
+    """Play one match in-process and print its log and the final standings.
+
+    A manifest entry makes it a refereed match (as `levata match`), since its program plays
+    over the protocol.
+
+    \b
+    levata play --game whist --bots heuristic,random,random,random --seed 7
+    levata play --game whist --bots pimc:worlds=20:time_ms=100,heuristic,random
+    levata play --game macao --bots mybot:MyBot:depth=3,heuristic
+    levata play --game whist --bots bots/mine.toml,heuristic,random"""
+    if any(b.strip().startswith("@") for b in bots.split(",")):
+        raise fail("@NAME is a bot connected to a referee: play it with levata match --server")
     try:
-        state, seated = build_match(game_name, players, bots, seed, option or [])
+        spec, n, entries = seat_entries(game_name, players, bots, None, try_make=False)
+        state = spec.new_match(players=n, options=parse_options(option or []), seed=seed)
+        refereed = any(e.kind == "manifest" for e in entries)
+        seated = [] if refereed else seat_bots(state, entries, seed)
     except BadConfig as exc:
         raise fail(str(exc)) from None
+    if not seated:
+        out.print("a manifest bot plays over the protocol: refereed match", markup=False)
+        _refereed(state, entries, seed, option or [], None, None, Path(DEFAULT_DB), 2000, quiet)
+        return
     out.print(
         f"{state.spec.title}: {state.players} players, seed {seed}, "
         f"bots {', '.join(b.name for b in seated)}"
@@ -93,37 +149,68 @@ def play(
 
 def match(
     game_name: Annotated[str, typer.Option("--game", "-g", help="Game name.")],
-    bots: Annotated[str, typer.Option(help="Bot kind per seat, comma-separated.")] = "random",
+    bots: Annotated[str, typer.Option(help=BOTS_HELP)] = "random",
     players: Annotated[int | None, typer.Option("--players", "-n", help="Players.")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the match.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the match.", min=0, max=2**63 - 1)] = 0,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="NAME=VALUE.")] = None,
     server: Annotated[
         str | None, typer.Option(help="Use a running referee HOST:PORT instead of starting one.")
     ] = None,
     admin_token_file: Annotated[Path | None, ADMIN_TOKEN_FILE_OPTION] = None,
-    db: Annotated[Path, DB_OPTION] = Path(DEFAULT_DB),
-    move_ms: Annotated[int, typer.Option(help="Time per decision, ms.")] = 2000,
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="SQLite file of match records (without --server)."),
+    ] = None,
+    move_ms: Annotated[int, typer.Option(help="Time per decision, ms.", min=1)] = 2000,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the result.")] = False,
 ) -> None:
-    """Referee one match over gRPC, each bot in its own process, and print the result."""
-    from levata.server.match.run import run_refereed_match
+    """Referee one match over gRPC, each bot in its own process, and print the result.
 
+    A manifest runs as a plain process of yours here, under its CPU and memory limits (a
+    tournament also sandboxes it); @NAME seats a bot already connected to --server.
+
+    \b
+    levata match --game whist --bots heuristic,random,random,random
+    levata match --game whist --bots bots/mine.toml,pimc:worlds=20,random
+    levata match --game macao --bots @alice,heuristic --server localhost:50051"""
+    if server is not None and db is not None:
+        raise fail("--db is the local referee's file: with --server, that referee keeps records")
     try:
-        state, _ = build_match(game_name, players, bots, seed, option or [])
+        spec, n, entries = seat_entries(game_name, players, bots, server)
+        state = spec.new_match(players=n, options=parse_options(option or []), seed=seed)
     except BadConfig as exc:
         raise fail(str(exc)) from None
-    kinds = [b.strip() for b in bots.split(",") if b.strip()]
-    kinds = kinds * state.players if len(kinds) == 1 else kinds
+    token = admin_token_of(server, admin_token_file)
+    db = db or Path(DEFAULT_DB)
+    _refereed(state, entries, seed, option or [], server, token, db, move_ms, quiet)
+
+
+def _refereed(
+    state: GameState,
+    entries: list[Entry],
+    seed: int,
+    option: list[str],
+    server: str | None,
+    admin_token: str | None,
+    db: Path,
+    move_ms: int,
+    quiet: bool,
+) -> None:
+    """Referee the match over gRPC, each entry in its seat, and print the result."""
+    from levata.server.match.run import run_refereed_match
+
+    game_name = state.spec.name
+    seats = [_seat(e, game_name) for e in entries]
     try:
         outcome = asyncio.run(
             run_refereed_match(
-                state.spec.name,
+                game_name,
                 state.players,
-                kinds,
+                seats,
                 seed,
-                parse_options(option or []),
+                parse_options(option),
                 server=server,
-                admin_token=admin_token_of(server, admin_token_file),
+                admin_token=admin_token,
                 db=db,
                 move_ms=move_ms,
                 narrate_to=None
@@ -131,6 +218,8 @@ def match(
                 else lambda line: out.print(line, markup=False, soft_wrap=True),
             )
         )
+    except DatabaseError:
+        raise  # one line, status 1 or 2, from the command's entry point
     except RuntimeError as exc:
         raise fail(str(exc)) from None
     info = outcome.info
@@ -142,7 +231,37 @@ def match(
     for s in sorted(range(info.players), key=lambda s: (res.ranks[s], s)):
         mark = "winner" if s in res.winners else ("forfeit" if s in res.forfeited else "")
         table.add_row(
-            str(res.ranks[s]), str(s), kinds[s], f"{res.scores[s]:g}", str(info.strikes[s]), mark
+            str(res.ranks[s]),
+            str(s),
+            entries[s].name,
+            f"{res.scores[s]:g}",
+            str(info.strikes[s]),
+            mark,
         )
     out.print(table)
-    out.print(f"record: {db} (levata replay {info.match_id} --db {db})", soft_wrap=True)
+    if server is None:
+        out.print(f"record: {db} (levata replay {info.match_id} --db {db})", soft_wrap=True)
+    else:
+        out.print(
+            f"record: in the database of the referee at {server} (on its machine: levata"
+            f" replay {info.match_id} --db THAT_REFEREE'S_DB)",
+            soft_wrap=True,
+            markup=False,
+        )
+    if any(s.start is not None for s in seats):
+        out.print(f"bot logs: {outcome.logs}", soft_wrap=True, markup=False)
+
+
+def _seat(entry: Entry, game_name: str) -> Seat:
+    """How ``entry`` takes its seat in a refereed match."""
+    from levata.server.match.run import Seat
+
+    if entry.kind == "connected":
+        return Seat(entry.name, connected=entry.bot)
+    if entry.kind == "bot":
+        return Seat(entry.bot)
+
+    def start(server: str, token: str, seed: int, log: Path) -> subprocess.Popen[bytes]:
+        return launch(entry, game_name, server, token, seed, entry.name, log).proc
+
+    return Seat(entry.name, start=start, lingers=True)

@@ -24,7 +24,7 @@ from levata.server.match.store import DEFAULT_DB, Store
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port (0 picks a free one).")] = 50051,
+    port: Annotated[int, typer.Option(help="Port (0 picks a free one).", min=0, max=65535)] = 50051,
     db: Annotated[Path, DB_OPTION] = Path(DEFAULT_DB),
     tokens_file: Annotated[
         Path | None,
@@ -40,8 +40,8 @@ def serve(
             " (default: DB.admin-token beside the database)."
         ),
     ] = None,
-    move_ms: Annotated[int, typer.Option(help="Default time per decision, ms.")] = 2000,
-    bank_ms: Annotated[int, typer.Option(help="Default time bank per match, ms.")] = 20000,
+    move_ms: Annotated[int, typer.Option(help="Default time per decision, ms.", min=1)] = 2000,
+    bank_ms: Annotated[int, typer.Option(help="Default time bank per match, ms.", min=0)] = 20000,
     tls_cert: Annotated[Path | None, typer.Option(help="TLS certificate (PEM).")] = None,
     tls_key: Annotated[Path | None, typer.Option(help="TLS private key (PEM).")] = None,
     hello_timeout: Annotated[
@@ -66,6 +66,10 @@ def serve(
     from levata.server.match.limits import Limits, raise_open_file_limit
     from levata.server.match.referee import Policy
 
+    check_tls(tls_cert, tls_key)
+    check_port(host, port)
+    if not db.parent.is_dir():  # before the admin token is written beside it
+        raise fail(f"cannot open the database {db}: no folder {db.parent}")
     token_path = admin_token_file or admin_token_file_for(db)
     try:
         pairs = read_tokens_file(tokens_file) if tokens_file else {}
@@ -129,16 +133,59 @@ def serve(
     out.print("stopped")
 
 
+def check_port(host: str, port: int) -> None:
+    """Fail in one line (status 2) when ``host:port`` cannot be listened on, before gRPC
+    tries (and logs its own lines about it): another referee has it, most likely."""
+    import socket
+
+    if port == 0:
+        return
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise fail(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC binds
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise fail(
+                f"cannot listen on {host}:{port}: {exc.strerror} (another referee there?)"
+            ) from None
+
+
+def check_tls(cert: Path | None, key: Path | None) -> None:
+    """Both TLS files or neither, each readable: a referee never falls back to plaintext
+    because one of them is missing."""
+    if (cert is None) != (key is None):
+        raise fail("--tls-cert and --tls-key go together (TLS needs both)")
+    for what, path in (("certificate", cert), ("key", key)):
+        if path is None:
+            continue
+        try:
+            text = path.read_bytes()
+        except OSError as exc:
+            raise fail(f"cannot read the TLS {what} {path}: {exc.strerror}") from None
+        if b"-----BEGIN " not in text:
+            raise fail(f"the TLS {what} {path} is not PEM (no -----BEGIN line)")
+
+
 def open_writable(db: Path) -> Store:
     """The referee's records, or one clear line (exit 2) when the file cannot be opened or
     written at all: a referee that could not record a single move must not start."""
     import sqlite3
 
+    from levata.server.database import DatabaseError
     from levata.server.match.store import StoreUnavailable
 
     try:
         store = Store(db)
         store.flush(force=True)  # nothing queued: a probe write
+    except DatabaseError as exc:
+        if exc.newer:
+            raise  # its own line, status 1
+        raise fail(f"cannot open the records at {db} for writing: {exc}") from None
     except (sqlite3.Error, OSError, StoreUnavailable) as exc:
         raise fail(f"cannot open the records at {db} for writing: {exc}") from None
     return store

@@ -18,6 +18,7 @@ from levata.server.cli.common import (
     fail,
     out,
 )
+from levata.server.database import DatabaseError
 from levata.server.match.store import DEFAULT_DB
 from levata.server.tournament.store import TourneyStore
 
@@ -27,8 +28,12 @@ def tournament(
     bots: Annotated[
         str,
         typer.Option(
-            help="Entries, comma-separated: a bot kind (heuristic, random...), a manifest"
-            " FILE.toml, or @NAME for a bot already connected to --server."
+            help="Entries, comma-separated: a reference bot with options"
+            " KIND[:key=value...] (heuristic, random, pimc:worlds=40:time_ms=150), a manifest"
+            " FILE.toml (a submitted program, sandboxed), @NAME for a bot already connected"
+            " to --server, or module:Class[:key=value...] (your Python class implementing"
+            " Bot). Each entry is recorded as written: options are part of the spec and so"
+            " of the tournament id."
         ),
     ],
     fmt: Annotated[
@@ -38,7 +43,10 @@ def tournament(
         ),
     ] = "duplicate",
     deals: Annotated[int, typer.Option(help="Deals (duplicate) or rounds (roundrobin).")] = 12,
-    seed: Annotated[int, typer.Option(help="Tournament seed: deals and bots derive from it.")] = 0,
+    seed: Annotated[
+        int,
+        typer.Option(help="Tournament seed: deals and bots derive from it.", min=0, max=2**63 - 1),
+    ] = 0,
     players: Annotated[
         int | None,
         typer.Option("--players", "-n", help="Seats per match (default: one per entry)."),
@@ -61,6 +69,12 @@ def tournament(
     parallel: Annotated[int, typer.Option(help="Matches played at once.")] = 4,
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the unfinished tournament of this spec.")
+    ] = False,
+    fresh: Annotated[
+        bool,
+        typer.Option(
+            "--fresh", help="Start another tournament of this spec even if one is unfinished."
+        ),
     ] = False,
     server: Annotated[
         str | None, typer.Option(help="Use a running referee HOST:PORT instead of starting one.")
@@ -88,13 +102,22 @@ def tournament(
         ),
     ] = None,
 ) -> None:
-    """Play a tournament over the referee, each bot its own process; print the standings."""
+    """Play a tournament over the referee, each bot its own process; print the standings.
+
+    Stopped (Ctrl-C, a crash, a kill), it resumes with the same command and --resume:
+    nothing played is lost or counted twice.
+
+    \b
+    levata tournament --game whist --bots pimc,heuristic,random --deals 24 --seed 1
+    levata tournament --game whist --bots pimc:worlds=20:time_ms=100,pimc,heuristic
+    levata tournament --game macao --bots bots/mine.toml,heuristic,random
+    levata tournament --game whist --bots mybot:MyBot:depth=3,heuristic,random"""
     import os
 
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before gRPC starts: no INFO chatter
     from levata.server.tournament.runner import run_tournament
     from levata.server.tournament.sandbox import Sandbox, check_mode
-    from levata.server.tournament.spec import build_spec, prepare
+    from levata.server.tournament.spec import Unfinished, build_spec, prepare
 
     if parallel < 1:
         raise fail("--parallel must be at least 1")
@@ -118,7 +141,13 @@ def tournament(
     except BadConfig as exc:
         raise fail(str(exc)) from None
     tdb = TourneyStore(db)
-    tid, resumed = prepare(tdb, spec, resume)
+    try:
+        tid, resumed = prepare(tdb, spec, resume, fresh)
+    except Unfinished as exc:
+        raise fail(
+            f"{exc}: continue it with the same command and --resume ({resume_command()}),"
+            " or add --fresh to start another beside it"
+        ) from None
     out.print(
         f"tournament {tid}{' (resumed)' if resumed else ''}: {spec.describe()}; "
         f"{len(spec.schedule())} matches, records in {db}",
@@ -141,10 +170,31 @@ def tournament(
                     entrant_socket,
                 )
             )
+    except DatabaseError:
+        raise  # one line, status 1 or 2, from the command's entry point
     except RuntimeError as exc:
         err.print(f"error: {exc} (run again with --resume to continue)", markup=False)
         raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        rows = tdb.rows(tid)
+        played = sum(r["status"] == "finished" for r in rows)
+        err.print(
+            f"interrupted: tournament {tid} stopped after {played} of {len(rows)} matches;"
+            f" nothing played is lost. Resume it with: {resume_command()}",
+            markup=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(130) from None
     _show_report(tdb, tid, db, html, None, None)
+
+
+def resume_command() -> str:
+    """This command line with ``--resume`` (and without ``--fresh``): what continues it."""
+    import shlex
+    import sys
+
+    args = [a for a in sys.argv[1:] if a not in ("--resume", "--fresh")]
+    return shlex.join(["levata", *args, "--resume"])
 
 
 def report(

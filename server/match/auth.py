@@ -40,6 +40,7 @@ __all__ = [
     "admin_metadata",
     "admin_token_file_for",
     "bearer_ok",
+    "bot_name_for",
     "check_bot_name",
     "client_admin_token",
     "digest",
@@ -80,6 +81,25 @@ def check_bot_name(name: str) -> str:
         shown = f"{len(name)} characters" if len(name) > 128 else repr(name)
         raise BadConfig(f"a bot name is 1-128 letters, digits, _ . + / : - (got {shown})")
     return name
+
+
+def bot_name_for(text: str, room: int = 100) -> str:
+    """A valid bot name (at most ``room`` characters) for any text, such as a bot entry with
+    its options: what is not a letter, digit, ``_ . + : -`` becomes ``_`` (``/`` too: names
+    also name log files), and a name so changed or cut carries a hash of the text, so two
+    texts never share one.
+
+    >>> bot_name_for("heuristic")
+    'heuristic'
+    >>> bot_name_for("pimc:worlds=3")
+    'pimc:worlds_3.815486'
+    """
+    clean = re.sub(r"[^A-Za-z0-9_.+:-]", "_", text)
+    if clean == text and len(text) <= room and BOT_NAME.match(text):
+        return text
+    tag = hashlib.blake2b(text.encode(), digest_size=3).hexdigest()
+    head = clean.lstrip("_.+:-")[: room - len(tag) - 1] or "bot"
+    return f"{head}.{tag}"
 
 
 def bearer_ok(metadata: Iterable[tuple[str, str | bytes]] | None, token: str) -> bool:

@@ -1,14 +1,16 @@
 """One refereed match end to end: a referee, a process per bot, the result.
 
 Used by ``levata match``. Without ``server`` it starts a referee in this process on a free
-loopback port; either way every bot runs as its own process (``python -m levata.bots run``)
-and connects over gRPC with a token issued for its seat.
+loopback port; either way every bot runs as its own process (``python -m levata.bots run``
+for a reference entry, or what its :class:`Seat` starts) and connects over gRPC with a token
+issued for its seat; a seat may instead name a bot already connected to the referee.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -20,12 +22,28 @@ import grpc
 
 from levata.bots.wire import event_from_pb
 from levata.engine.seeds import derive
-from levata.server.match.auth import ADMIN_TOKEN_ENV, TOKEN_ENV, admin_metadata
+from levata.server.match.auth import ADMIN_TOKEN_ENV, TOKEN_ENV, admin_metadata, bot_name_for
 from levata.server.match.narrate import narrate
 from levata.server.match.store import Store
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
 
-__all__ = ["MatchOutcome", "bot_command", "run_refereed_match"]
+__all__ = ["MatchOutcome", "Seat", "bot_command", "run_refereed_match"]
+
+#: Starts one seat's bot process: ``(server, token, seed, log) -> process``.
+Launcher = Callable[[str, str, int, Path], subprocess.Popen[bytes]]
+
+
+@dataclass
+class Seat:
+    """Who plays a seat: a bot entry (``KIND[:key=value...]`` or ``module:Class``) run as
+    ``levata bot run``, a process ``start`` launches, or ``connected``, the name of a bot
+    already connected to the referee (nothing is launched)."""
+
+    name: str
+    start: Launcher | None = None
+    connected: str | None = None
+    #: Its process plays on after the match (a submitted bot): stopped at the match's end.
+    lingers: bool = False
 
 
 @dataclass
@@ -35,7 +53,8 @@ class MatchOutcome:
 
 
 def bot_command(kind: str, game: str, server: str, seed: int) -> list[str]:
-    """The command line of one bot process (its token goes in its environment)."""
+    """The command line of one bot process (its token goes in its environment); ``kind`` is
+    a bot entry, options and all."""
     return [
         sys.executable,
         "-m",
@@ -57,7 +76,7 @@ def bot_command(kind: str, game: str, server: str, seed: int) -> list[str]:
 async def run_refereed_match(
     game: str,
     players: int,
-    kinds: list[str],
+    seats: list[Seat],
     seed: int,
     options: dict[str, str],
     server: str | None = None,
@@ -83,28 +102,31 @@ async def run_refereed_match(
         )
     metadata = admin_metadata(admin_token)
     logs = Path(tempfile.mkdtemp(prefix="levata-bots-"))
-    procs: list[subprocess.Popen[bytes]] = []
+    procs: list[tuple[subprocess.Popen[bytes], bool]] = []
     try:
         async with grpc.aio.insecure_channel(server) as channel:
             admin = admin_pb2_grpc.AdminServiceStub(channel)
             try:
                 names = []
-                for seat, kind in enumerate(kinds):
+                for n, seat in enumerate(seats):
+                    if seat.connected is not None:
+                        names.append(seat.connected)
+                        continue
                     reg = await admin.RegisterBot(  # rotate: a rerun reuses the name
-                        admin_pb2.RegisterBotRequest(name=f"{kind}-{seat}-{seed}", rotate=True),
+                        admin_pb2.RegisterBotRequest(
+                            name=bot_name_for(f"{seat.name}-{n}-{seed}"), rotate=True
+                        ),
                         metadata=metadata,
                         timeout=10,
                     )
                     names.append(reg.name)
-                    log = (logs / f"seat{seat}-{kind}.log").open("wb")
-                    procs.append(
-                        subprocess.Popen(
-                            bot_command(kind, game, server, derive(seed, "bot", seat)),
-                            stdout=subprocess.DEVNULL,
-                            stderr=log,
-                            env={**os.environ, TOKEN_ENV: reg.token},
-                        )
-                    )
+                    log = logs / f"seat{n}.log"
+                    start = seat.start or _entry_process(seat.name, game)
+                    try:
+                        proc = start(server, reg.token, derive(seed, "bot", n), log)
+                        procs.append((proc, seat.lingers))
+                    except OSError as exc:
+                        raise RuntimeError(f"cannot start the bot of seat {n}: {exc}") from None
                 created = await admin.CreateMatch(
                     admin_pb2.CreateMatchRequest(
                         game=game,
@@ -122,18 +144,44 @@ async def run_refereed_match(
                 )
             except grpc.aio.AioRpcError as exc:
                 raise RuntimeError(f"referee at {server}: {exc.details()}") from None
-        for p in procs:
+        for p, lingers in procs:
+            if lingers:
+                _stop(p)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 p.wait(timeout=10)
         return MatchOutcome(info, logs)
     finally:
-        for p in procs:
+        for p, _ in procs:
             if p.poll() is None:
-                p.kill()
+                _stop(p, signal.SIGKILL)
                 p.wait()
         if own_server is not None and arena is not None:
             await arena.close()
             await own_server.stop(None)
+
+
+def _stop(p: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    """Signal a bot process, and its group when it leads one (a bridge and its program)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        if os.getpgid(p.pid) == p.pid:
+            os.killpg(p.pid, sig)
+        else:
+            p.send_signal(sig)
+
+
+def _entry_process(entry: str, game: str) -> Launcher:
+    """A reference entry's process: ``python -m levata.bots run ENTRY``."""
+
+    def start(server: str, token: str, seed: int, log: Path) -> subprocess.Popen[bytes]:
+        with log.open("wb") as err:
+            return subprocess.Popen(
+                bot_command(entry, game, server, seed),
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                env={**os.environ, TOKEN_ENV: token},
+            )
+
+    return start
 
 
 async def watch_match(

@@ -12,8 +12,8 @@ until it is written; meanwhile :attr:`Store.failure` says why and :class:`StoreU
 is raised to whoever needs the write, and the listeners hear of each change. What is still
 unwritten when the store is closed is named on stderr, match by match (:meth:`Store.close`).
 
-The schema carries ``PRAGMA user_version``; older files (version 0, before it was set) are
-migrated on open (:data:`MIGRATIONS`).
+The file's schema version (``PRAGMA user_version``) and its migrations are
+:mod:`levata.server.database`'s: the tournaments share the file.
 
 >>> import tempfile, os
 >>> store = Store(os.path.join(tempfile.mkdtemp(), "m.db"))
@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import sqlite3
 import threading
 import time
@@ -37,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from levata.engine import Event
+from levata.server.database import VERSION, connect
 
 __all__ = ["DEFAULT_DB", "SCHEMA_VERSION", "Store", "StoreUnavailable"]
 
@@ -48,7 +48,6 @@ DEFAULT_DB = "levata.db"
 RETRY_S = 1.0
 
 SCHEMA = """
-PRAGMA journal_mode = WAL;
 CREATE TABLE IF NOT EXISTS matches (
     id          TEXT PRIMARY KEY,
     game        TEXT NOT NULL,
@@ -61,7 +60,8 @@ CREATE TABLE IF NOT EXISTS matches (
     result      TEXT,               -- JSON, once finished
     strikes     TEXT NOT NULL DEFAULT '[]',
     created_at  REAL NOT NULL,
-    finished_at REAL
+    finished_at REAL,
+    seats       TEXT                -- JSON: per-seat clocks, strikes, substitute draws
 );
 CREATE TABLE IF NOT EXISTS events (
     match_id TEXT NOT NULL REFERENCES matches(id),
@@ -100,14 +100,8 @@ CREATE TABLE IF NOT EXISTS bots (
     updated_at   REAL NOT NULL
 );
 """
-#: Schema changes since version 0 (files written before ``user_version`` was set), by the
-#: version they lead to. Each runs once, in one transaction with the version bump.
-MIGRATIONS: dict[int, tuple[str, ...]] = {
-    # Per-seat clocks and strikes, and the substitute draws so far (JSON), kept current in the
-    # transaction of each decision round: what a restarted referee resumes a match with.
-    1: ("ALTER TABLE matches ADD COLUMN seats TEXT",),
-}
-SCHEMA_VERSION = max(MIGRATIONS)
+#: The schema version this levata writes (:data:`levata.server.database.VERSION`).
+SCHEMA_VERSION = VERSION
 
 
 #: Inserts into the append-only tables, written with one ``executemany`` each per flush.
@@ -128,14 +122,7 @@ class Store:
 
     def __init__(self, path: str | Path = DEFAULT_DB) -> None:
         self.path = str(path)
-        if self.path != ":memory:" and not os.path.exists(self.path):
-            # Owner-only: the records hold seeds of running matches (SQLite gives its -wal
-            # and -shm files the same mode).
-            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600))
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA synchronous = NORMAL")
-        self._db.executescript(SCHEMA)
-        self._migrate()
+        self._db = connect(self.path, SCHEMA)  # DatabaseError: missing folder, newer file
         self._lock = threading.Lock()
         # (sql, args, match id or None), in the order they must be written
         self._pending: list[tuple[str, tuple[Any, ...], str | None]] = []
@@ -145,22 +132,6 @@ class Store:
         #: succeed again, from whichever thread flushed (outside the store's lock).
         self.listeners: list[Callable[[str | None], None]] = []
         self._retry_at = 0.0
-
-    def _migrate(self) -> None:
-        """Bring a file of an older schema version to :data:`SCHEMA_VERSION`."""
-        if self._db.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
-            return
-        self._db.execute("BEGIN IMMEDIATE")  # one migrating process at a time
-        try:
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            for v in range(version + 1, SCHEMA_VERSION + 1):
-                for statement in MIGRATIONS[v]:
-                    self._db.execute(statement)
-            self._db.execute(f"PRAGMA user_version = {max(version, SCHEMA_VERSION)}")
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._rollback()
-            raise
 
     # -- writing -------------------------------------------------------------------------------
 

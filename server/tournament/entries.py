@@ -2,9 +2,15 @@
 
 An entry of ``levata tournament --bots`` is one of:
 
-* a **reference bot kind** (``heuristic``, ``random``, or any kind ``make_bot`` accepts):
-  launched as one :mod:`levata.server.tournament.host` process, one gRPC connection holding its
-  seats in every match, seeded from each match's place in the schedule (reproducible);
+* a **reference bot**, with options: ``KIND[:key=value[:key=value...]]`` (``heuristic``,
+  ``random``, ``pimc:worlds=40:time_ms=150``: any kind ``make_bot`` accepts, each option
+  checked against its constructor, :mod:`levata.bots.entry`), or ``module:Class[:key=value]``,
+  a Python class implementing ``Bot`` (constructor ``(game, seed, **options)``): launched as
+  one :mod:`levata.server.tournament.host` process, one gRPC connection holding its seats in
+  every match, seeded from each match's place in the schedule (reproducible); the entry's text
+  is its name and is what the spec records, so the tournament id hashes the options too. Like
+  a reference bot, a ``module:Class`` is the operator's own code: a plain process, unsandboxed,
+  in the tournament's working directory;
 * a **manifest** (a path ending in ``.toml``): a submitted bot, launched as described, in a
   sandbox of its own (below), with CPU-time and memory limits and its stderr in a log of its
   own;
@@ -71,12 +77,14 @@ from typing import IO, Any
 
 from levata.bots.credentials import TOKEN_ENV
 from levata.engine import BadConfig
+from levata.server.match.auth import bot_name_for
 from levata.server.tournament.process_limits import LIMITS, limited
 from levata.server.tournament.sandbox import NPROC, Sandbox
 
 __all__ = [
     "BotProcess",
     "Entry",
+    "check_bot",
     "launch",
     "load_manifest",
     "parse_entries",
@@ -103,6 +111,16 @@ class Entry:
     @property
     def move_ms(self) -> int | None:
         return self.manifest.get("move_ms")
+
+    @property
+    def slug(self) -> str:
+        """The entry's name as a bot name and a file name (an entry's text may hold ``=``
+        or a path): its seats' names on the referee and its log.
+
+        >>> Entry("pimc:worlds=3", "bot", bot="pimc:worlds=3").slug
+        'pimc:worlds_3.815486'
+        """
+        return bot_name_for(self.name, 80)
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "bot": self.bot, "manifest": self.manifest}
@@ -167,14 +185,12 @@ def load_manifest(path: Path) -> dict[str, Any]:
         raise BadConfig(f"{path}: {exc}") from None
 
 
-def parse_entries(text: str, game: str, server: str | None) -> list[Entry]:
+def parse_entries(text: str, game: str, server: str | None, try_make: bool = True) -> list[Entry]:
     """``--bots`` -> entries with distinct names (a repeated kind becomes ``random-2``...).
 
     >>> [e.name for e in parse_entries("heuristic,random,random", "whist", None)]
     ['heuristic', 'random', 'random-2']
     """
-    from levata.bots import make_bot
-
     items = [b.strip() for b in text.split(",") if b.strip()]
     if not items:
         raise BadConfig("--bots names no bot")
@@ -198,9 +214,33 @@ def parse_entries(text: str, game: str, server: str | None) -> list[Entry]:
                 raise BadConfig(f"{item}: a connected bot needs --server (the referee it is on)")
             entries.append(Entry(unique(item[1:]), "connected", bot=item[1:]))
         else:
-            make_bot(item, game)  # BadConfig on an unknown kind or a game it cannot play
+            check_bot(item, game, try_make)
             entries.append(Entry(unique(item), "bot", bot=item))
     return entries
+
+
+def check_bot(text: str, game: str, try_make: bool = True) -> None:
+    """Fail early and in one line on a bot entry that cannot play ``game``: an unknown kind,
+    option or value, or (with ``try_make``) a class whose constructor refuses (made once,
+    here, to find out).
+
+    >>> check_bot("pimc:worlds=many", "whist")
+    Traceback (most recent call last):
+    ...
+    levata.engine.contract.BadConfig: bot pimc: worlds=many is not a whole number (its options: ...)
+    """
+    from levata.bots import make_bot
+    from levata.bots.base import parse_bot
+
+    kind, options = parse_bot(text, game)
+    if not try_make:
+        return
+    try:
+        make_bot(kind, game, 0, **options)
+    except BadConfig:
+        raise
+    except Exception as exc:  # an author's class may refuse in any way: one line, no trace
+        raise BadConfig(f"bot {text} cannot play {game}: {type(exc).__name__}: {exc}") from None
 
 
 # -- processes ---------------------------------------------------------------------------------

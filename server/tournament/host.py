@@ -34,7 +34,7 @@ from typing import TextIO
 
 import grpc
 
-from levata.bots.base import Bot, make_bot
+from levata.bots.base import Bot, make_bot, parse_bot
 from levata.bots.credentials import bot_token
 from levata.bots.sdk import BotClient
 from levata.engine import Action, BadConfig, SeatView
@@ -90,9 +90,11 @@ class LabelledBot:
         seed: int,
         book: LabelBook,
         wait: float,
+        options: dict[str, object] | None = None,
     ) -> None:
         self.name = kind
         self.kind, self.game, self.seat, self.match_id = kind, game, seat, match_id
+        self.options = options or {}
         self.seed, self.book, self.wait = seed, book, wait
         self.bot: Bot | None = None
 
@@ -102,7 +104,8 @@ class LabelledBot:
             if label is None:
                 log.warning("match %s has no schedule label: seeding from its id", self.match_id)
                 label = self.match_id
-            self.bot = make_bot(self.kind, self.game, seed=derive(self.seed, label, self.seat))
+            seed = derive(self.seed, label, self.seat)
+            self.bot = make_bot(self.kind, self.game, seed, **self.options)
         return self.bot.act(view, legal)
 
 
@@ -111,7 +114,7 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m levata.server.tournament.host",
         description="A tournament's reference bot: one connection, seeded by schedule labels.",
     )
-    p.add_argument("kind", help="bot kind (anything levata.bots.make_bot accepts)")
+    p.add_argument("kind", help="bot entry: KIND[:key=value...] or module:Class[:key=value...]")
     p.add_argument("--game", required=True)
     p.add_argument("--server", required=True, help="referee HOST:PORT")
     p.add_argument("--seed", type=int, default=0, help="this entry's seed")
@@ -124,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     try:
-        make_bot(args.kind, args.game)
+        kind, options = parse_bot(args.kind, args.game)
+        make_bot(kind, args.game, 0, **options)
         token = bot_token(None)
     except BadConfig as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -132,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     book = LabelBook()
     client = BotClient(
         lambda game, seat, match_id: LabelledBot(
-            args.kind, game, seat, match_id, args.seed, book, args.label_wait
+            kind, game, seat, match_id, args.seed, book, args.label_wait, options
         ),
         args.server,
         token,

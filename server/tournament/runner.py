@@ -136,13 +136,13 @@ class _Runner:
                     continue
                 reg = await self.admin.RegisterBot(
                     admin_pb2.RegisterBotRequest(  # rotate: a resumed run registers again
-                        name=f"{self.tid}/{e.name}{suffix}", rotate=True
+                        name=f"{self.tid}/{e.slug}{suffix}", rotate=True
                     ),
                     metadata=self.meta,
                     timeout=10,
                 )
                 self.seat_names[(e.name, k)] = reg.name
-                log = self.logs / f"{e.name}{suffix}.log"
+                log = self.logs / f"{e.slug}{suffix}.log"
                 seed = derive(self.spec.seed, "bot", e.name, *((k,) if k else ()))
                 where = entrants if e.kind == "manifest" else address
                 try:

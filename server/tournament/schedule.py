@@ -92,6 +92,10 @@ def parse_teams(text: str, players: int) -> tuple[tuple[int, ...], ...]:
     Traceback (most recent call last):
     ...
     ValueError: teams must cover seats 0..3 exactly once, got 0+1
+    >>> parse_teams("0+2,1", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: teams must be of one size, got 0+2,1 (2, 1 seats)
     """
     try:
         teams = tuple(tuple(int(s) for s in part.split("+")) for part in text.split(","))
@@ -100,6 +104,9 @@ def parse_teams(text: str, players: int) -> tuple[tuple[int, ...], ...]:
     seats = sorted(s for t in teams for s in t)
     if seats != list(range(players)) or len(teams) < 2:
         raise ValueError(f"teams must cover seats 0..{players - 1} exactly once, got {text}")
+    if len({len(t) for t in teams}) > 1:  # an entry plays one seat of each of its teams
+        sizes = ", ".join(str(len(t)) for t in teams)
+        raise ValueError(f"teams must be of one size, got {text} ({sizes} seats)")
     return teams
 
 

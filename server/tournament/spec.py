@@ -31,7 +31,7 @@ from levata.server.tournament.schedule import (
 )
 from levata.server.tournament.store import TourneyStore, spec_hash
 
-__all__ = ["TournamentSpec", "build_spec", "prepare"]
+__all__ = ["TournamentSpec", "Unfinished", "build_spec", "prepare"]
 
 #: ``--seating auto`` plays every permutation of the seats up to this many seats (3! = 6,
 #: 4! = 24 matches a deal), cyclic rotations beyond. Rotations alone let an entry play every
@@ -236,16 +236,34 @@ def build_spec(
     )
 
 
-def prepare(tdb: TourneyStore, spec: TournamentSpec, resume: bool) -> tuple[str, bool]:
+class Unfinished(BadConfig):
+    """A tournament of this spec is already under way: resume it (or ask for a new one)."""
+
+    def __init__(self, tid: str, played: int, total: int) -> None:
+        super().__init__(
+            f"tournament {tid} of this spec is unfinished ({played} of {total} matches played)"
+        )
+        self.tid, self.played, self.total = tid, played, total
+
+
+def prepare(
+    tdb: TourneyStore, spec: TournamentSpec, resume: bool, fresh: bool = False
+) -> tuple[str, bool]:
     """The tournament to run: ``(id, resumed)``. With ``resume``, the newest unfinished one of
-    this spec (or the newest finished one, which then has nothing left to play); otherwise, or
-    when there is none, a new one."""
+    this spec (or the newest finished one, which then has nothing left to play). Otherwise a
+    new one (``-2``, ``-3``... after the first of a spec); but while one of this spec is
+    unfinished, :class:`Unfinished` unless ``fresh``: running a command again after a crash
+    must not start over beside it."""
     data = spec.to_dict()
     same = tdb.with_spec(data)
+    unfinished = [t for t in same if t["status"] != "finished"]
     if resume and same:
-        unfinished = [t for t in same if t["status"] != "finished"]
         tid = (unfinished or same)[-1]["id"]
         return tid, True
+    if unfinished and not fresh:
+        tid = unfinished[-1]["id"]
+        rows = tdb.rows(tid)
+        raise Unfinished(tid, sum(r["status"] == "finished" for r in rows), len(rows))
     base = f"t{spec_hash(data)}"
     tid, k = base, 1
     while tdb.tournament(tid) is not None:

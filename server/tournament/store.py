@@ -29,18 +29,17 @@ import hashlib
 import json
 import os
 import socket
-import sqlite3
 import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from levata.server.database import connect
 from levata.server.tournament.schedule import ScheduledMatch
 
 __all__ = ["TourneyStore", "spec_hash"]
 
 SCHEMA = """
-PRAGMA journal_mode = WAL;
 CREATE TABLE IF NOT EXISTS tournaments (
     id          TEXT PRIMARY KEY,
     spec        TEXT NOT NULL,      -- JSON: game, entries, format, deals, seed, options...
@@ -76,6 +75,8 @@ CREATE TABLE IF NOT EXISTS tournament_attempts (
     ended_at    REAL,
     PRIMARY KEY (tournament_id, idx, attempt)
 );
+CREATE INDEX IF NOT EXISTS tournaments_spec ON tournaments(spec_hash);
+CREATE INDEX IF NOT EXISTS tournament_matches_status ON tournament_matches(tournament_id, status);
 """
 
 
@@ -109,9 +110,9 @@ class TourneyStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-        self._db.execute("PRAGMA synchronous = NORMAL")
-        self._db.executescript(SCHEMA)
+        # DatabaseError on a missing folder or a file of a newer levata (the version and
+        # migrations are the file's: levata.server.database)
+        self._db = connect(self.path, SCHEMA, timeout=30)
 
     def _tx(self, statements: Iterable[tuple[str, tuple[Any, ...]]]) -> None:
         self._db.execute("BEGIN IMMEDIATE")

@@ -20,7 +20,7 @@ from levata.engine.seeds import derive
 from levata.server.tournament.entries import parse_entries, parse_manifest
 from levata.server.tournament.report import html_report
 from levata.server.tournament.schedule import make_schedule
-from levata.server.tournament.spec import build_spec, prepare
+from levata.server.tournament.spec import Unfinished, build_spec, prepare
 from levata.server.tournament.standings import bradley_terry, compute_standings
 from levata.server.tournament.store import TourneyStore
 
@@ -225,9 +225,14 @@ def test_same_spec_same_id_and_resume_finds_it(tmp_path):
     tid, resumed = prepare(tdb, spec, resume=False)
     assert not resumed and tid.startswith("t")
     assert prepare(tdb, spec, resume=True) == (tid, True)
-    tid2, _ = prepare(tdb, spec, resume=False)  # the same spec again: a second tournament
+    with pytest.raises(Unfinished, match=f"tournament {tid} of this spec is unfinished"):
+        prepare(tdb, spec, resume=False)  # not silently a second one beside it
+    tid2, _ = prepare(tdb, spec, resume=False, fresh=True)  # asked for: a second tournament
     assert tid2 == f"{tid}-2"
-    assert prepare(tdb, spec, resume=True) == (tid2, True)
+    tdb.set_finished(tid)
+    tdb.set_finished(tid2)
+    assert prepare(tdb, spec, resume=False) == (f"{tid}-3", False)  # run again once finished
+    assert prepare(tdb, spec, resume=True) == (f"{tid}-3", True)
     other = build_spec("whist", "heuristic,random,random", deals=2, seed=2)
     assert prepare(tdb, other, resume=True)[0] not in (tid, tid2)
     assert tdb.resolve(tid[:5]) is None  # ambiguous prefix

@@ -1,0 +1,167 @@
+"""A levata database file: one schema version for every table levata writes in it.
+
+The referee's match records (:mod:`levata.server.match.store`) and the tournaments
+(:mod:`levata.server.tournament.store`) share one SQLite file by default, and SQLite keeps one
+``PRAGMA user_version`` per file, so the version is the file's, not a table's: it says which
+:data:`MIGRATIONS` the file has had. Each store opens its file with :func:`connect`, which
+
+* refuses a file of a newer version (:class:`DatabaseError`, one line: written by a newer
+  levata), never guessing at columns it does not know;
+* brings an older file up to :data:`VERSION`, each step once, in one transaction with the
+  version bump (version 0 is a file written before the version was kept for every table);
+* creates the store's own tables (``CREATE ... IF NOT EXISTS``, at the current shape).
+
+A step alters only tables that exist (their store, opening the file later, creates them at
+the current shape), so the steps are right for any mix of tables a file holds.
+
+>>> import os, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), "x.db")
+>>> db = connect(path, "CREATE TABLE IF NOT EXISTS notes (text TEXT);")
+>>> db.execute("PRAGMA user_version").fetchone()[0] == VERSION
+True
+>>> _ = db.execute(f"PRAGMA user_version = {VERSION + 1}"); db.close()
+>>> connect(path, "")
+Traceback (most recent call last):
+...
+levata.server.database.DatabaseError: ... was written by a newer levata (database version 3; ...
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+__all__ = ["MIGRATIONS", "VERSION", "DatabaseError", "connect"]
+
+
+class DatabaseError(RuntimeError):
+    """The file cannot be used as a levata database: missing folder, not a database, newer
+    version. Its message is one line for the user; ``bad_path``: the path itself is wrong
+    (no such folder), which is the caller's input to fix; ``newer``: the file is of a newer
+    levata."""
+
+    def __init__(self, message: str, bad_path: bool = False, newer: bool = False) -> None:
+        super().__init__(message)
+        self.bad_path, self.newer = bad_path, newer
+
+
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+
+
+def _tables(db: sqlite3.Connection) -> set[str]:
+    return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def _match_seats(db: sqlite3.Connection) -> None:
+    """Per-seat clocks, strikes and substitute draws (JSON), kept current in each decision
+    round's transaction: what a restarted referee resumes a match with."""
+    if "matches" in _tables(db) and "seats" not in _columns(db, "matches"):
+        db.execute("ALTER TABLE matches ADD COLUMN seats TEXT")
+
+
+def _tournament_lookups(db: sqlite3.Connection) -> None:
+    """Tournaments versioned with the file; ``levata tournament`` finds a spec's earlier runs
+    by its hash, and ``--resume`` the scheduled matches by status: indexes for both."""
+    tables = _tables(db)
+    if "tournaments" in tables:
+        db.execute("CREATE INDEX IF NOT EXISTS tournaments_spec ON tournaments(spec_hash)")
+    if "tournament_matches" in tables:
+        db.execute(
+            "CREATE INDEX IF NOT EXISTS tournament_matches_status"
+            " ON tournament_matches(tournament_id, status)"
+        )
+
+
+#: Every change to a levata table since version 0, by the version it leads to.
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    1: _match_seats,
+    2: _tournament_lookups,
+}
+#: The version this levata writes.
+VERSION = max(MIGRATIONS)
+
+
+def connect(path: str | Path, tables: str, timeout: float = 5.0) -> sqlite3.Connection:
+    """Open (or create, owner-only) the database at ``path``, migrated to :data:`VERSION`,
+    with ``tables`` (``CREATE ... IF NOT EXISTS`` statements) made; autocommit mode."""
+    where = str(path)
+    if where != ":memory:":
+        folder = Path(where).parent
+        if not folder.is_dir():
+            raise DatabaseError(f"cannot open the database {where}: no folder {folder}", True)
+        if not os.path.exists(where):
+            # Owner-only: the records hold seeds of running matches (SQLite gives its -wal
+            # and -shm files the same mode).
+            try:
+                os.close(os.open(where, os.O_WRONLY | os.O_CREAT, 0o600))
+            except OSError as exc:
+                raise DatabaseError(f"cannot create the database {where}: {exc.strerror}") from None
+    try:
+        db = sqlite3.connect(where, timeout=timeout, check_same_thread=False, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise DatabaseError(f"cannot open the database {where}: {exc}") from None
+    try:
+        _prepare(db, where, tables)
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise DatabaseError(f"cannot use {where} as a levata database: {exc}") from None
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _prepare(db: sqlite3.Connection, where: str, tables: str) -> None:
+    current = _check(db, where) == VERSION
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = NORMAL")
+    if current:  # the usual case: no lock taken unless a table is missing
+        for statement in _statements(tables):
+            db.execute(statement)
+        return
+    db.execute("BEGIN IMMEDIATE")  # one migrating process at a time
+    try:
+        version = _check(db, where)
+        for v in range(version + 1, VERSION + 1):
+            MIGRATIONS[v](db)
+        for statement in _statements(tables):
+            db.execute(statement)
+        if version < VERSION:
+            db.execute(f"PRAGMA user_version = {VERSION}")
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+        raise
+
+
+def _check(db: sqlite3.Connection, where: str) -> int:
+    """The file's version; :class:`DatabaseError` when it is newer than this levata's."""
+    version: int = db.execute("PRAGMA user_version").fetchone()[0]
+    if version > VERSION:
+        raise DatabaseError(
+            f"{where} was written by a newer levata (database version {version}; this one"
+            f" knows up to {VERSION}): open it with that version, or give another --db",
+            newer=True,
+        )
+    return version
+
+
+def _statements(script: str) -> list[str]:
+    """The statements of a script of ``CREATE`` statements, one by one (``executescript``
+    would commit the migration's transaction)."""
+    out, buf = [], ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            if buf.strip():
+                out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        out.append(buf.strip())
+    return out
