@@ -21,7 +21,12 @@ from levata.server.tournament.entries import parse_entries, parse_manifest
 from levata.server.tournament.report import html_report
 from levata.server.tournament.schedule import make_schedule
 from levata.server.tournament.spec import build_spec, prepare
-from levata.server.tournament.standings import bradley_terry, compute_standings
+from levata.server.tournament.standings import (
+    bradley_terry,
+    compute_standings,
+    entry_results,
+    forfeit_score,
+)
 from levata.server.tournament.store import TourneyStore
 
 # -- schedules -----------------------------------------------------------------------------------
@@ -162,10 +167,48 @@ def test_a_forfeit_never_pays():
     ]
     st = compute_standings(["a", "b", "c"], rows, seed=1, resamples=50)
     b = next(x for x in st.bots if x.name == "b")
-    assert b.forfeits == 1 and b.mean.value == pytest.approx((-4.0 + 3.0) / 2)
+    # played on: -4 (the lowest), 0, 3, 1, 2 (the highest 3): a forfeit is -4 - 7 per deal
+    assert forfeit_score(rows) == -11.0
+    assert b.forfeits == 1 and b.mean.value == pytest.approx((-11.0 + 3.0) / 2)
     first = compute_standings(["a", "b", "c"], rows[:1], seed=1, resamples=50)
     assert first.pair("a", "b").ahead == 1.0  # a ranks ahead of a forfeited b
-    assert first.pair("a", "b").diff.value == 0.0  # b scores the table's lowest, a's -4
+    assert first.pair("a", "b").diff.value == 4.0  # b is charged -4 - 4, below a's -4
+    assert [x.name for x in first.bots][-1] == "b"
+
+
+def test_a_bot_that_forfeits_everything_ranks_last_below_a_losing_bot():
+    """The start-up crash: every match of ``crashy`` ends before a deal is scored (all seats
+    0), while ``random`` loses points on every deal it plays out."""
+    rows = []
+    for k in range(6):
+        for seats in itertools.permutations(["good", "random", "crashy"]):
+            if k % 2:  # half the deals without crashy: a two-seat table
+                seats = tuple(w for w in seats if w != "crashy")
+                scores = [{"good": 2.0, "random": -3.0}[w] for w in seats]
+                rows.append(_row(len(rows), k, seats, scores))
+            else:
+                lost = [seats.index("crashy")]
+                rows.append(_row(len(rows), k, seats, [0.0] * 3, forfeited=lost, deals=0))
+    st = compute_standings(["good", "random", "crashy"], rows, seed=2, resamples=100)
+    assert [b.name for b in st.bots] == ["good", "random", "crashy"]
+    assert [b.name for b in st.by_rating()][-1] == "crashy"
+    crashy = st.bots[-1]
+    assert crashy.forfeits == crashy.matches == 18
+    assert crashy.mean.value == forfeit_score(rows) == -3.0 - 5.0
+    for other in ("good", "random"):
+        assert st.pair(other, "crashy").ahead == 1.0 and st.pair(other, "crashy").diff.value > 0
+        assert st.pair(other, "crashy").rating_diff.value > 0
+
+
+def test_a_team_with_a_forfeited_partner_forfeits():
+    seats = ["a", "b", "a", "b"]
+    row = _row(0, 0, seats, [5.0, 1.0, 5.0, 1.0], forfeited=[2])  # a's second partner left
+    assert row["result"]["ranks"] == [1, 2, 4, 2]
+    res = entry_results(row, floor=-9.0)
+    assert (res["a"].forfeited, res["a"].rank, res["a"].score) == (True, 4, -9.0)
+    assert (res["b"].forfeited, res["b"].rank, res["b"].score) == (False, 2, 1.0)
+    st = compute_standings(["a", "b"], [row], seed=1, resamples=20)
+    assert [b.name for b in st.bots] == ["b", "a"] and st.pair("b", "a").ahead == 1.0
 
 
 def test_whole_games_count_their_deals():
