@@ -24,7 +24,9 @@ import pytest
 
 from levata.server.match.store import Store
 from levata.server.tournament.entries import Entry, launch, parse_manifest
+from levata.server.tournament.report import standings_of
 from levata.server.tournament.sandbox import Sandbox
+from levata.server.tournament.standings import entry_results
 from levata.server.tournament.store import TourneyStore
 
 from live import LiveServer, bot_process
@@ -257,6 +259,51 @@ def test_a_crashing_bot_forfeits_and_the_tournament_goes_on(tmp_path):
         hashed = {hashlib.sha256(w.encode()).hexdigest() for w in words}
         assert not hashed & set(issued.values()), name
     assert (logs / "heuristic.log").exists()
+
+
+def test_a_bot_that_crashes_at_start_up_ranks_last(tmp_path):
+    """The bot author's first try: a bridged program that dies at once. Every match of it
+    ends before a deal is scored (all seats 0), and it once ranked above a losing random."""
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "bot.sh").write_text("echo 'syntax error, dying' >&2\nexit 1\n")
+    manifest = tmp_path / "dies.toml"
+    manifest.write_text(
+        'name = "dies"\ncommand = ["sh", "bot.sh"]\nprotocol = "json"\nworkdir = "bots"\n'
+    )
+    db = tmp_path / "t.db"
+    run = levata(
+        "tournament", "--game", "whist", "--bots", f"{manifest},random,random,heuristic",
+        "--players", "3", "--deals", "3", "--seating", "rotate", "--seed", "3", "--db", db,
+        "--parallel", "4", "--quiet",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    lines = [ln for ln in run.stderr.splitlines() if ln.startswith("warning: dies forfeited")]
+    assert len(lines) == 1 and "27 of 27 matches" in lines[0] and "ranks last" in lines[0]
+    table = [ln.split() for ln in run.stdout.splitlines() if re.match(r"\s*[1-4]\s+\S", ln)]
+    assert [r[1] for r in table[:4]][-1] == "dies" and table[3][-1] == "27"  # last; forfeits
+
+    tdb, tid = only_tournament(db)
+    rows = tdb.rows(tid)
+    assert all(r["status"] == "finished" for r in rows)
+    st = standings_of(tdb, tid, 200)
+    assert [b.name for b in st.bots][-1] == "dies" and st.by_rating()[-1].name == "dies"
+    for other in ("random", "random-2", "heuristic"):
+        assert st.pair(other, "dies").diff.value > 0 and st.pair(other, "dies").ahead == 1.0
+    # the case of the report: a random bot lost points on the deals it played out, so a
+    # forfeit counted as a 0 would have ranked above it
+    played = {
+        n: [x.score for r in rows if "dies" not in r["seats"] for w, x in
+            entry_results(r, 0.0).items() if w == n]
+        for n in ("random", "random-2")
+    }  # fmt: skip
+    assert min(sum(v) / len(v) for v in played.values()) < 0
+
+    page = tmp_path / "report.html"
+    made = levata("report", tid, "--db", db, "--html", page)
+    assert made.returncode == 0 and "warning: dies forfeited 27 of 27" in made.stderr
+    html = page.read_text()
+    assert 'id="forfeit-warning"' in html and "dies forfeited 27 of 27 matches" in html
+    assert '<tr data-bot="dies" class=forfeit>' in html and "27 forfeited</span>" in html
 
 
 @pytest.mark.parametrize("sandboxed", [False, True], ids=["plain", "bwrap"])
