@@ -40,6 +40,7 @@ class MatchLine:
     group: int  # deal (duplicate) or round
     match_id: str  # what ``levata replay`` takes
     seats: str  # where the entry sat: "2", or "0+2" for partners
+    table: tuple[str, ...]  # every seat's entry
     size: str  # the duplicate unit's value ("" for whole games)
     per_deal: float  # its score per deal, as the standings count it
     rank: int
@@ -166,6 +167,7 @@ def tournament_details(
                         r["group"],
                         r.get("match_id") or "",
                         "+".join(map(str, seats)),
+                        tuple(r["seats"]),
                         size,
                         x.score / d,
                         x.rank,

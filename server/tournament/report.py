@@ -463,7 +463,7 @@ th, td { border-bottom: 1px solid #d0d7de; padding: .35em .6em; text-align: righ
 th:first-child, td:first-child, td.name, th.name { text-align: left; }
 th { background: #f6f8fa; font-weight: 600; }
 td.ns { color: #8c959f; } td.sig { font-weight: 600; }
-td.diag { background: #f6f8fa; }
+td.diag { background: #f6f8fa; } th.over { text-align: center; font-weight: 400; }
 tr.forfeit td { background: #fff5f5; }
 .badge { display: inline-block; font-size: .75em; font-weight: 600; padding: 0 .5em;
          border-radius: 1em; margin-left: .4em; vertical-align: 1px; }
@@ -488,6 +488,7 @@ tr.forfeit td { background: #fff5f5; }
 details { margin: .3em 0; } summary { cursor: pointer; font-weight: 600; }
 code { font: 12.5px ui-monospace, SFMono-Regular, Menlo, monospace; }
 td.bar { min-width: 7em; text-align: left; }
+table.matches td { padding: .15em .6em; font-size: .92em; }
 td.bar span { display: inline-block; height: .7em; background: #54aeff; border-radius: 2px; }
 td.bar span.over { background: #ff8182; }
 """
@@ -578,12 +579,16 @@ def _breakdown_table(
     rows: Sequence[tuple[str, Sequence[tuple[float, int]]]],
     colors: dict[str, str],
     forfeits: dict[str, int],
+    over: str = "",
 ) -> list[str]:
     """Bots by columns of (score per deal, deals), each cell shaded by its value (on the
     scale of the bots that played: one that forfeited everything would wash out the rest)."""
     played = [cells for name, cells in rows if not forfeits.get(name)] or [c for _, c in rows]
     scale = max((abs(v) for cells in played for v, n in cells if n), default=0.0)
-    out = [f'<table id="{table_id}"><thead><tr><th class="name">bot</th>']
+    out = [f'<table id="{table_id}"><thead>']
+    if over:  # what the columns are, above them
+        out.append(f'<tr><th></th><th colspan="{len(heads)}" class="over">{over}</th></tr>')
+    out.append('<tr><th class="name">bot</th>')
     out.extend(f"<th>{_esc(h)}</th>" for h in heads)
     out.append("</tr></thead><tbody>")
     for name, cells in rows:
@@ -666,7 +671,8 @@ def _match_lists(details: Details, st: Standings, db: str) -> list[str]:
             f"{_esc(b.name)}: {len(e.matches)} matches{badge}</summary>"
             '<table class="matches"><thead><tr><th>#</th><th>deal</th><th>seat</th>'
             + (f"<th>{_esc(unit)}</th>" if unit else "")
-            + '<th>score per deal</th><th>place</th><th class="name">match id</th>'
+            + '<th>score per deal</th><th>place</th><th class="name">table (by seat)</th>'
+            '<th class="name">match id</th>'
             '<th class="name"></th></tr></thead><tbody>'
         )
         for m in e.matches:
@@ -676,6 +682,7 @@ def _match_lists(details: Details, st: Standings, db: str) -> list[str]:
                 f"<tr{cls}><td>{m.index}</td><td>{m.group + 1}</td><td>{_esc(m.seats)}</td>"
                 + (f"<td>{_esc(m.size)}</td>" if unit else "")
                 + f"<td>{_num(m.per_deal)}</td><td>{m.rank}</td>"
+                f'<td class="name">{_esc(", ".join(m.table))}</td>'
                 f'<td class="name"><code id="m-{_esc(m.match_id)}-{_esc(b.name)}">'
                 f"{_esc(m.match_id)}</code></td>"
                 f'<td class="name note">{_esc(why)}</td></tr>'
@@ -711,7 +718,8 @@ def html_report(
     unit_word = "deal" if fmt == "duplicate" else "round"
     sections = [("standings", "Standings"), ("means", "Score per deal")]
     if details is not None:
-        sections += [("progression", "Progression"), ("breakdown", "By deal size and seat")]
+        by = "By deal size and seat" if details.unit else "By seat"
+        sections += [("progression", "Progression"), ("breakdown", by)]
         sections += [("clocks", "Reply times")]
     sections += [("ratings", "Ratings")]
     if len(names) > 1:
@@ -761,7 +769,7 @@ def html_report(
     out.append(
         f'<p class="note">{st.matches} of {st.scheduled} scheduled matches, {st.groups} '
         f"{unit_word} groups. Intervals: {st.resamples} bootstrap resamples of whole groups "
-        "(every seating of a deal together), expanded percentile method (wider with few "
+        f"(every seating of a {unit_word} together), expanded percentile method (wider with few "
         "groups). <em>ahead of next</em>: whether the paired difference to the next line is "
         "significant (n.s.: its interval covers 0). Rating: Bradley-Terry on finishing order, "
         "Elo scale, mean 0. A bot's name links to its matches.</p></section>"
@@ -803,17 +811,18 @@ def html_report(
                 colors,
             )
         )
-        out.append('</section><section id="breakdown"><h2>By deal size and by seat</h2>')
+        by = "By deal size and by seat" if details.unit else "By seat"
+        out.append(f'</section><section id="breakdown"><h2>{by}</h2>')
         if details.unit:
             out.append(
-                f'<p class="note">Mean score per deal by <code>{_esc(details.unit)}</code>'
-                " (the game's duplicate unit: cards dealt to each player). Blue: above zero;"
-                " red: below.</p>"
+                '<p class="note">Mean score per deal by the size of the deal: the game\'s'
+                f" duplicate unit, <code>{_esc(details.unit)}</code> (each match one deal of"
+                " that size). Blue: above zero; red: below; the stronger, the further.</p>"
             )
             out.extend(
                 _breakdown_table(
                     "size-table",
-                    [f"{_esc(details.unit)} {v}" for v in details.sizes],
+                    details.sizes,
                     [
                         (
                             b.name,
@@ -826,13 +835,15 @@ def html_report(
                     ],
                     colors,
                     forfeits,
+                    f"<code>{_esc(details.unit)}</code>",
                 )
             )
         else:
             out.append('<p class="note">Each match is a whole game: no deal sizes.</p>')
         out.append(
-            '<p class="note">Mean score per deal by seat (seat 0 is the first to play or'
-            " bid the first deal). In duplicate every bot sits in every seat equally often.</p>"
+            '<p class="note">Mean score per deal by the seat the bot sat in (partners: each'
+            " of their seats). Every seating of a deal is played, so each bot sits in each seat"
+            " as often; a seat that favours everyone shows in every row.</p>"
         )
         out.extend(
             _breakdown_table(

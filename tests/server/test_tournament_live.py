@@ -453,32 +453,74 @@ def test_html_report_renders_in_headless_chromium(tmp_path):
     db = tmp_path / "t.db"
     run = levata(
         "tournament", "--game", "whist", "--bots", "heuristic,random,random", "--deals", "4",
-        "-o", "deal_size=2", "--seed", "5", "--db", db, "--quiet",
+        "--seed", "5", "--db", db, "--quiet",
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
-    _, tid = only_tournament(db)
+    tdb, tid = only_tournament(db)
     page = tmp_path / "report.html"
     made = levata("report", tid, "--db", db, "--html", page)
     assert made.returncode == 0 and f"wrote {page}" in made.stdout
+    # the terminal report keeps step: by seat with the reply times, by deal size
+    assert "by seat (score per deal), reply times (ms) and faults" in made.stdout
+    assert "by deal_size (score per deal)" in made.stdout
 
     dom = browse(page, tmp_path, "--dump-dom")
     assert dom.returncode == 0, dom.stderr
     html = dom.stdout
     assert f"<title>levata tournament {tid}</title>" in html
+    assert "<script" not in html and "http://" not in html.replace(SVG_NS, "")
     table = html[html.index('id="standings-table"') : html.index("</table>")]
     for bot in ("heuristic", "random", "random-2"):
         assert f'data-bot="{bot}"' in table
+        assert f'href="#matches-{bot}"' in table  # each row links to its matches
     assert table.count("<tr data-bot=") == 3
-    for plot in ("plot-means", "plot-ratings", "plot-rating-diffs", "plot-distributions"):
+    for plot in (
+        "plot-means", "plot-progression", "plot-ratings", "plot-rating-diffs",
+        "plot-distributions",
+    ):  # fmt: skip
         assert f'<svg id="{plot}"' in html
     means = html[html.index('id="plot-means"') :]
     assert means[: means.index("</svg>")].count("<circle") == 3
-    dist = html[html.index('id="plot-distributions"') :]
-    assert dist[: dist.index("</svg>")].count("<rect") >= 3
+    progression = section(html, 'id="plot-progression"', "</svg>")
+    assert progression.count("<polyline") == 3
+    dist = section(html, 'id="plot-distributions"', "</svg>")
+    assert dist.count("<rect") >= 3
     assert 'id="crosstable-table"' in html and 'data-pair="heuristic|random"' in html
 
+    # by deal size (the four sizes the schedule cycled through) and by seat
+    sizes = section(html, 'id="size-table"', "</table>")
+    assert all(f"<th>{n}</th>" in sizes for n in "1234") and sizes.count("<tr>") == 2 + 3
+    assert section(html, 'id="seat-table"', "</table>").count("<th>seat ") == 3
+    # reply times from the referee's records: every reply of every match, per bot
+    store = Store(db)
+    rows = tdb.rows(tid)
+    replies = {n: 0 for n in ("heuristic", "random", "random-2")}
+    for r in rows:
+        for reply in store.replies(r["match_id"]):
+            replies[r["seats"][reply["seat"]]] += 1
+    clocks = section(html, 'id="clock-table"', "</table>")
+    for bot, n in replies.items():
+        line = section(clocks, f'href="#matches-{bot}"', "</tr>")
+        assert n > 0 and f"<td>{n}</td>" in line and " ms" not in line
+    # each bot's matches, by the ids `levata replay` takes
+    for bot in replies:
+        listed = section(html, f'<details id="matches-{bot}"', "</details>")
+        ids = re.findall(r'<code id="m-([0-9a-f]+)-', listed)
+        assert ids == [r["match_id"] for r in rows if bot in r["seats"]]
+    replay = levata("replay", rows[0]["match_id"], "--db", db)
+    assert replay.returncode == 0, replay.stderr
+
     shot = tmp_path / "report.png"
-    png = browse(page, tmp_path, f"--screenshot={shot}", "--window-size=1000,2400")
+    png = browse(page, tmp_path, f"--screenshot={shot}", "--window-size=1100,2400")
     assert png.returncode == 0, png.stderr
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000  # drawn, not blank
+
+
+SVG_NS = "http://www.w3.org/2000/svg"
+
+
+def section(html: str, start: str, end: str) -> str:
+    """The part of ``html`` from ``start`` to the next ``end``."""
+    at = html.index(start)
+    return html[at : html.index(end, at)]
