@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -17,8 +18,9 @@ import pytest
 
 from levata.engine import BadConfig
 from levata.engine.seeds import derive
+from levata.server.tournament.details import tournament_details
 from levata.server.tournament.entries import parse_entries, parse_manifest
-from levata.server.tournament.report import html_report
+from levata.server.tournament.report import histograms, html_report
 from levata.server.tournament.schedule import make_schedule
 from levata.server.tournament.spec import build_spec, prepare
 from levata.server.tournament.standings import (
@@ -319,3 +321,41 @@ def test_report_of_an_unknown_tournament_is_status_2(tmp_path):
     TourneyStore(tmp_path / "t.db")
     run = levata("report", "nope", "--db", str(tmp_path / "t.db"))
     assert run.returncode == 2 and "no tournament 'nope'" in run.stderr
+
+
+def test_details_add_up_to_the_standings():
+    rng = random.Random(3)
+    rows = []
+    for k in range(6):
+        for seats in itertools.permutations(["a", "b", "c"]):
+            lost = [seats.index("c")] if k == 2 else []
+            scores = [0.0] * 3 if lost else [float(rng.randint(-4, 6)) for _ in seats]
+            row = _row(len(rows), k, seats, scores, forfeited=lost, deals=0 if lost else 1)
+            row["options"] = {"deal_size": 1 + k % 3}
+            row["match_id"] = f"m{len(rows)}"
+            row["result"]["strikes"] = [1, 0, 0]
+            rows.append(row)
+    st = compute_standings(["a", "b", "c"], rows, seed=1, resamples=20)
+    d = tournament_details(["a", "b", "c"], rows, unit="deal_size")
+    assert d.sizes == ["1", "2", "3"] and d.seats == [0, 1, 2] and d.groups == list(range(6))
+    for b in st.bots:
+        e = d.entries[b.name]
+        assert e.progression[-1][1] == pytest.approx(b.mean.value)
+        for parts in (e.by_seat.values(), e.by_size.values()):
+            assert sum(v * n for v, n in parts) / sum(n for _, n in parts) == pytest.approx(
+                b.mean.value
+            )
+        assert len(e.matches) == b.matches == 36 and e.forfeits == b.forfeits
+        assert e.strikes == 12 and e.clock is None  # seat 0 in 2 of 6 seatings; no records
+    assert d.entries["c"].forfeits == 6
+    assert {m.per_deal for m in d.entries["c"].matches if m.forfeited} == {st.forfeit_score}
+
+
+def test_a_distribution_of_zeros_reads_as_one():
+    svg = histograms([("a", [0.0] * 5), ("b", [0.0, 2.0, -1.0])], "h")
+    assert "all 5 matches +0.00 per deal" in svg
+    widths = [float(w) for w in re.findall(r'<rect x="[\d.]+" y="[\d.]+" width="([\d.]+)"', svg)]
+    assert widths and max(widths) < (720 - 180) / 4  # a bar, not a block across the axis
+    lone = histograms([("x", [0.0, 0.0])], "h", forfeited={"x": 2})
+    assert "all 2 matches +0.00 per deal (all forfeited)" in lone
+    assert "-2" in lone and "2</text>" in lone  # the axis spans around the value
