@@ -20,6 +20,7 @@ import html
 import itertools
 import json
 import math
+import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -952,7 +953,12 @@ def details_of(tdb: TourneyStore, tid: str, db: Path | None = None) -> Details:
         raise KeyError(tid)
     spec = TournamentSpec.from_dict(t["spec"])
     unit = game(spec.game).duplicate_unit if spec.unit == "deal" else None
-    store = Store(db) if db is not None and _has_matches(db) else None
+    store = None
+    if db is not None and _has_matches(db):
+        try:
+            store = Store(db)
+        except (OSError, RuntimeError, sqlite3.Error):  # unreadable here: no reply times
+            store = None
     try:
         return tournament_details(spec.names, tdb.rows(tid), unit, store)
     finally:
@@ -963,8 +969,6 @@ def details_of(tdb: TourneyStore, tid: str, db: Path | None = None) -> Details:
 def _has_matches(db: Path) -> bool:
     """Whether ``db`` holds a referee's records (a tournament run on an external referee's
     keeps only its own tables)."""
-    import sqlite3
-
     try:
         with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as c:
             found = c.execute(
