@@ -359,8 +359,10 @@ def forfeit_score(rows: Sequence[dict[str, Any]], usual: int = 1) -> float:
     """The score per deal a forfeited seat is charged: the lowest score per deal of any seat
     that did not forfeit, over every finished match of ``rows``, minus the spread of those
     scores (highest minus lowest, or 1 when they are all equal). Strictly below anything a
-    seat that played on got, so a forfeit loses to every result on every board; and it does
-    not depend on the forfeiter's own play, so it cannot be steered by forfeiting.
+    seat that played on got, so a forfeit loses to every result on every board. The figure
+    comes from the whole tournament, not from the forfeited match, so a crash at a bad
+    moment cannot pick it: a seat would gain by forfeiting only a match it would otherwise
+    have finished further below the tournament's worst result than the best is above it.
 
     >>> rows = [{"result": {"scores": [7, -3, 2], "forfeited": [], "deals": 1}},
     ...         {"result": {"scores": [0, 0, 0], "forfeited": [1], "deals": 0}}]
