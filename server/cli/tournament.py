@@ -144,7 +144,7 @@ def tournament(
     except RuntimeError as exc:
         err.print(f"error: {exc} (run again with --resume to continue)", markup=False)
         raise typer.Exit(1) from None
-    _show_report(tdb, tid, db, html, None, None)
+    _show_report(tdb, tid, db, html, None, None, logs)
 
 
 def report(
@@ -178,6 +178,7 @@ def _show_report(
     html: Path | None,
     json_out: Path | None,
     resamples: int | None,
+    log_dir: Path | None = None,
 ) -> None:
     """Print the standings of ``tid``; write the HTML and JSON reports when asked."""
     import datetime
@@ -203,7 +204,9 @@ def _show_report(
     wide = out if out.is_terminal else Console(highlight=False, width=120)  # files: no squeeze
     print_standings(wide, st, title=f"standings of {tid}{state}: {spec.describe()}")
     print_details(wide, details, st, move_ms)
-    for line in forfeit_warnings(st, rows):
+    logs = (log_dir or db.resolve().parent / "levata-logs" / tid).resolve()
+    found = {n: logs / f"{n}.log" for n in spec.names if (logs / f"{n}.log").exists()}
+    for line in forfeit_warnings(st, rows, found):
         err.print(line, markup=False, soft_wrap=True)
     if html is not None:
         notes = [

@@ -20,6 +20,7 @@ import html
 import itertools
 import json
 import math
+import re
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -515,15 +516,19 @@ def _bot_cell(name: str, colors: dict[str, str], forfeits: int, link: bool = Tru
     return f'<td class="name">{swatch}{text}{badge}</td>'
 
 
-def forfeit_warnings(st: Standings, rows: Sequence[dict[str, Any]] = ()) -> list[str]:
-    """One line per entry that forfeited, with the first reason the referee gave.
+def forfeit_warnings(
+    st: Standings, rows: Sequence[dict[str, Any]] = (), logs: dict[str, Path] | None = None
+) -> list[str]:
+    """One line per entry that forfeited, with the first reason the referee gave and, from
+    ``logs``, where its log is.
 
     >>> from levata.server.tournament.standings import compute_standings
     >>> rows = [{"index": 0, "group": 0, "seats": ["a", "b"], "result": {"scores": [0, 0],
-    ...          "ranks": [1, 2], "forfeited": [1], "deals": 0, "detail": "seat(s) 1 left"}}]
+    ...          "ranks": [1, 2], "forfeited": [1], "deals": 0,
+    ...          "detail": "seat(s) 1 did not connect (1: b)"}}]
     >>> (line,) = forfeit_warnings(compute_standings(["a", "b"], rows, 1, 20), rows)
     >>> print(line.replace("; ", ";\\n"))
-    warning: b forfeited 1 of 1 matches (first: seat(s) 1 left);
+    warning: b forfeited 1 of 1 matches (first: seat(s) 1 did not connect);
     each forfeit ranks last and scores -1.00 per deal
     """
     first: dict[str, str] = {}
@@ -531,17 +536,19 @@ def forfeit_warnings(st: Standings, rows: Sequence[dict[str, Any]] = ()) -> list
         res = r.get("result") or {}
         for s in res.get("forfeited", ()):
             first.setdefault(r["seats"][s], res.get("detail", ""))
-    return _forfeit_lines(st, first)
+    return _forfeit_lines(st, first, logs or {})
 
 
-def _forfeit_lines(st: Standings, first: dict[str, str]) -> list[str]:
+def _forfeit_lines(st: Standings, first: dict[str, str], logs: dict[str, Path]) -> list[str]:
     out = []
     for b in st.bots:
         if b.forfeits:
-            why = f" (first: {first[b.name]})" if first.get(b.name) else ""
+            said = re.sub(r" \([^()]*\)$", "", first.get(b.name, ""))  # less "(1: b)"
+            why = f" (first: {said})" if said else ""
+            log = f"; its log: {logs[b.name]}" if b.name in logs else ""
             out.append(
                 f"warning: {b.name} forfeited {b.forfeits} of {b.matches} matches{why}; each"
-                f" forfeit ranks last and scores {_num(st.forfeit_score)} per deal"
+                f" forfeit ranks last and scores {_num(st.forfeit_score)} per deal{log}"
             )
     return out
 
@@ -741,7 +748,7 @@ def html_report(
         n: next((m.detail for m in e.matches if m.forfeited and m.detail), "")
         for n, e in (details.entries.items() if details else ())
     }
-    warnings = _forfeit_lines(st, first)
+    warnings = _forfeit_lines(st, first, {})
     if warnings:
         out.append('<div class="warn" id="forfeit-warning">')
         out.extend(f"<p>&#9888; {_esc(w.removeprefix('warning: '))}</p>" for w in warnings)

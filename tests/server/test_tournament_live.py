@@ -283,6 +283,8 @@ def test_a_bot_that_crashes_at_start_up_ranks_last(tmp_path):
     assert [r[1] for r in table[:4]][-1] == "dies" and table[3][-1] == "27"  # last; forfeits
 
     tdb, tid = only_tournament(db)
+    log = (db.parent / "levata-logs" / tid / "dies.log").resolve()
+    assert lines[0].endswith(f"; its log: {log}") and "syntax error, dying" in log.read_text()
     rows = tdb.rows(tid)
     assert all(r["status"] == "finished" for r in rows)
     st = standings_of(tdb, tid, 200)
