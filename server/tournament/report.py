@@ -480,6 +480,7 @@ tr.forfeit td { background: #fff5f5; }
                min-width: 9em; }
 .summary b { display: block; font-size: 1.35em; }
 .summary span { color: #57606a; font-size: .85em; }
+.plot { max-width: 100%; height: auto; display: block; margin: .4em 0; }
 .plot text { font: 12px system-ui, sans-serif; fill: #1f2328; }
 .plot .ptitle { font-weight: 600; font-size: 13px; }
 .plot .label { text-anchor: end; } .plot .tick { text-anchor: middle; fill: #57606a; }
