@@ -41,6 +41,7 @@ from levata.server.tournament.standings import (
 from levata.server.tournament.store import TourneyStore
 
 __all__ = [
+    "REPLY_TIMES",
     "details_of",
     "fmt_interval",
     "forfeit_warnings",
@@ -133,46 +134,33 @@ def print_standings(console: Console, st: Standings, title: str = "standings") -
     )
 
 
+#: The title of the terminal's reply-times table, printed last: everything above it follows
+#: from the match results alone (a resumed run prints it identically), the reply times do not.
+REPLY_TIMES = "reply times (ms) and faults"
+
+
+def _table(title: str) -> Table:
+    return Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+
+
 def print_details(
     console: Console, details: Details, st: Standings, move_ms: int | None = None
 ) -> None:
-    """The breakdowns as ``rich`` tables: score per deal by seat with the reply times and
-    faults, and by deal size when the sizes vary."""
-    table = Table(
-        title="by seat (score per deal), reply times (ms) and faults",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-    )
-    table.add_column("bot", no_wrap=True)
+    """The breakdowns as ``rich`` tables: score per deal by seat, by deal size when the
+    sizes vary, and (last, under :data:`REPLY_TIMES`) the reply times, faults and strikes."""
+    seats = _table("score per deal by seat")
+    seats.add_column("bot", no_wrap=True)
     for seat in details.seats:
-        table.add_column(f"seat {seat}", justify="right", no_wrap=True)
-    for head in ("replies", "median", "95%", "max", "late", "refused", "strikes"):
-        table.add_column(head, justify="right", no_wrap=True)
+        seats.add_column(f"seat {seat}", justify="right", no_wrap=True)
     for b in st.bots:
         e = details.entries[b.name]
-        seats = [_num(e.by_seat[s][0]) if s in e.by_seat else "-" for s in details.seats]
-        c = e.clock
-        if c is None:
-            clock = ["-"] * 6
-        else:
-            late = c.outcomes.get("timeout", 0)
-            clock = [
-                str(c.replies),
-                *(_num(c.quantile(q), 0, False) for q in (0.5, 0.95, 1.0)),
-                str(late),
-                str(c.faults - late),
-            ]
         name = f"{b.name} (forfeited {e.forfeits})" if e.forfeits else b.name
-        table.add_row(name, *seats, *clock, str(e.strikes))
-    console.print(table)
-    if details.unit and len(details.sizes) > 1:
-        sizes = Table(
-            title=f"by {details.unit} (score per deal)",
-            box=box.SIMPLE_HEAD,
-            pad_edge=False,
-            collapse_padding=True,
+        seats.add_row(
+            name, *(_num(e.by_seat[s][0]) if s in e.by_seat else "-" for s in details.seats)
         )
+    console.print(seats)
+    if details.unit and len(details.sizes) > 1:
+        sizes = _table(f"score per deal by {details.unit}")
         sizes.add_column("bot", no_wrap=True)
         for v in details.sizes:
             sizes.add_column(v, justify="right", no_wrap=True)
@@ -187,12 +175,32 @@ def print_details(
             "reply times: the referee's records of these matches are not in this file",
             soft_wrap=True,
         )
-    elif move_ms:
-        console.print(
-            f"allowance: {move_ms} ms a move; late: no reply by the deadline (a"
-            " strike); refused: illegal, stale or malformed replies",
-            soft_wrap=True,
-        )
+        return
+    clocks = _table(REPLY_TIMES)
+    clocks.add_column("bot", no_wrap=True)
+    for head in ("replies", "median", "95%", "max", "late", "refused", "strikes"):
+        clocks.add_column(head, justify="right", no_wrap=True)
+    for b in st.bots:
+        e = details.entries[b.name]
+        c = e.clock
+        if c is None:
+            row = ["0", "-", "-", "-", "0", "0"]
+        else:
+            late = c.outcomes.get("timeout", 0)
+            row = [
+                str(c.replies),
+                *(_num(c.quantile(q), 0, False) for q in (0.5, 0.95, 1.0)),
+                str(late),
+                str(c.faults - late),
+            ]
+        clocks.add_row(b.name, *row, str(e.strikes))
+    console.print(clocks)
+    console.print(
+        (f"allowance: {move_ms} ms a move; " if move_ms else "")
+        + "late: no reply by the deadline (a strike); refused: illegal, stale or malformed"
+        " replies",
+        soft_wrap=True,
+    )
 
 
 # -- SVG ---------------------------------------------------------------------------------------
