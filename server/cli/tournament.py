@@ -185,7 +185,7 @@ def tournament(
             soft_wrap=True,
         )
         raise typer.Exit(130) from None
-    _show_report(tdb, tid, db, html, None, None)
+    _show_report(tdb, tid, db, html, None, None, logs)
 
 
 def resume_command() -> str:
@@ -228,12 +228,16 @@ def _show_report(
     html: Path | None,
     json_out: Path | None,
     resamples: int | None,
+    log_dir: Path | None = None,
 ) -> None:
     """Print the standings of ``tid``; write the HTML and JSON reports when asked."""
     import datetime
 
     from levata.server.tournament.report import (
+        details_of,
+        forfeit_warnings,
         html_report,
+        print_details,
         print_standings,
         standings_of,
         summary_json,
@@ -243,18 +247,35 @@ def _show_report(
     t = tdb.tournament(tid)
     spec = TournamentSpec.from_dict(t["spec"])
     st = standings_of(tdb, tid, resamples)
+    rows = tdb.rows(tid)
+    details = details_of(tdb, tid, db)
+    move_ms = spec.policy.get("move_ms")
     state = "" if t["status"] == "finished" else " (unfinished)"
     wide = out if out.is_terminal else Console(highlight=False, width=120)  # files: no squeeze
     print_standings(wide, st, title=f"standings of {tid}{state}: {spec.describe()}")
+    print_details(wide, details, st, move_ms)
+    logs = (log_dir or db.resolve().parent / "levata-logs" / tid).resolve()
+    found = {n: logs / f"{n}.log" for n in spec.names if (logs / f"{n}.log").exists()}
+    for line in forfeit_warnings(st, rows, found):
+        err.print(line, markup=False, soft_wrap=True)
     if html is not None:
-        rows = tdb.rows(tid)
         notes = [
-            f"match {r['index']} (deal {r['group']}): {r['result']['detail']}"
+            f"match {r['index']} (deal {r['group'] + 1}, {r['match_id']}): {r['result']['detail']}"
             for r in rows
             if r["result"] and r["result"].get("forfeited")
         ]
         when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
-        page = html_report(tid, spec.describe(), st, notes[:200], f"report of {when}")
+        page = html_report(
+            tid,
+            spec.describe(),
+            st,
+            notes[:200],
+            f"report of {when}",
+            details=details,
+            move_ms=move_ms,
+            db=str(db),
+            fmt=spec.format,
+        )
         html.write_text(page)
         out.print(f"wrote {html}", markup=False, soft_wrap=True)
     if json_out is not None:

@@ -15,16 +15,22 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import html
 import itertools
 import json
 import math
+import re
+import sqlite3
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from levata.server.tournament.details import Details, tournament_details
 from levata.server.tournament.spec import TournamentSpec
 from levata.server.tournament.standings import (
     RESAMPLES,
@@ -34,7 +40,17 @@ from levata.server.tournament.standings import (
 )
 from levata.server.tournament.store import TourneyStore
 
-__all__ = ["fmt_interval", "html_report", "print_standings", "standings_of", "summary_json"]
+__all__ = [
+    "REPLY_TIMES",
+    "details_of",
+    "fmt_interval",
+    "forfeit_warnings",
+    "html_report",
+    "print_details",
+    "print_standings",
+    "standings_of",
+    "summary_json",
+]
 
 # -- text --------------------------------------------------------------------------------------
 
@@ -118,6 +134,75 @@ def print_standings(console: Console, st: Standings, title: str = "standings") -
     )
 
 
+#: The title of the terminal's reply-times table, printed last: everything above it follows
+#: from the match results alone (a resumed run prints it identically), the reply times do not.
+REPLY_TIMES = "reply times (ms) and faults"
+
+
+def _table(title: str) -> Table:
+    return Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+
+
+def print_details(
+    console: Console, details: Details, st: Standings, move_ms: int | None = None
+) -> None:
+    """The breakdowns as ``rich`` tables: score per deal by seat, by deal size when the
+    sizes vary, and (last, under :data:`REPLY_TIMES`) the reply times, faults and strikes."""
+    seats = _table("score per deal by seat")
+    seats.add_column("bot", no_wrap=True)
+    for seat in details.seats:
+        seats.add_column(f"seat {seat}", justify="right", no_wrap=True)
+    for b in st.bots:
+        e = details.entries[b.name]
+        name = f"{b.name} (forfeited {e.forfeits})" if e.forfeits else b.name
+        seats.add_row(
+            name, *(_num(e.by_seat[s][0]) if s in e.by_seat else "-" for s in details.seats)
+        )
+    console.print(seats)
+    if details.unit and len(details.sizes) > 1:
+        sizes = _table(f"score per deal by {details.unit}")
+        sizes.add_column("bot", no_wrap=True)
+        for v in details.sizes:
+            sizes.add_column(v, justify="right", no_wrap=True)
+        for b in st.bots:
+            e = details.entries[b.name]
+            sizes.add_row(
+                b.name, *(_num(e.by_size[v][0]) if v in e.by_size else "-" for v in details.sizes)
+            )
+        console.print(sizes)
+    if not details.records:
+        console.print(
+            "reply times: the referee's records of these matches are not in this file",
+            soft_wrap=True,
+        )
+        return
+    clocks = _table(REPLY_TIMES)
+    clocks.add_column("bot", no_wrap=True)
+    for head in ("replies", "median", "95%", "max", "late", "refused", "strikes"):
+        clocks.add_column(head, justify="right", no_wrap=True)
+    for b in st.bots:
+        e = details.entries[b.name]
+        c = e.clock
+        if c is None:
+            row = ["0", "-", "-", "-", "0", "0"]
+        else:
+            late = c.outcomes.get("timeout", 0)
+            row = [
+                str(c.replies),
+                *(_num(c.quantile(q), 0, False) for q in (0.5, 0.95, 1.0)),
+                str(late),
+                str(c.faults - late),
+            ]
+        clocks.add_row(b.name, *row, str(e.strikes))
+    console.print(clocks)
+    console.print(
+        (f"allowance: {move_ms} ms a move; " if move_ms else "")
+        + "late: no reply by the deadline (a strike); refused: illegal, stale or malformed"
+        " replies",
+        soft_wrap=True,
+    )
+
+
 # -- SVG ---------------------------------------------------------------------------------------
 
 _COLORS = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#0a7ea4", "#57606a"]
@@ -149,9 +234,16 @@ def _ticks(lo: float, hi: float, n: int = 6) -> list[float]:
     return out
 
 
-def forest_plot(items: Sequence[tuple[str, Interval]], title: str, unit: str, svg_id: str) -> str:
+def forest_plot(
+    items: Sequence[tuple[str, Interval]],
+    title: str,
+    unit: str,
+    svg_id: str,
+    colors: dict[str, str] | None = None,
+) -> str:
     """A horizontal interval plot: one row per item, a dot at the value, a bar for the
-    interval, a dashed line at zero; items whose interval covers zero are drawn hollow."""
+    interval, a dashed line at zero; items whose interval covers zero are drawn hollow.
+    ``colors``: each label's colour (a bot keeps its colour on every plot)."""
     width, left, right, row, top = 720, 150, 30, 34, 40
     height = top + row * len(items) + 40
     lows = [iv.low for _, iv in items if not math.isnan(iv.low)] + [0.0]
@@ -181,7 +273,7 @@ def forest_plot(items: Sequence[tuple[str, Interval]], title: str, unit: str, sv
     )
     for i, (label, iv) in enumerate(items):
         cy = top + row * i + row / 2
-        color = _COLORS[i % len(_COLORS)]
+        color = (colors or {}).get(label, _COLORS[i % len(_COLORS)])
         fill = color if iv.significant else "white"
         parts.append(
             f'<g class="item" data-label="{_esc(label)}">'
@@ -203,9 +295,17 @@ def forest_plot(items: Sequence[tuple[str, Interval]], title: str, unit: str, sv
     return "".join(parts)
 
 
-def histograms(series: Sequence[tuple[str, Sequence[float]]], svg_id: str) -> str:
+def histograms(
+    series: Sequence[tuple[str, Sequence[float]]],
+    svg_id: str,
+    colors: dict[str, str] | None = None,
+    forfeited: dict[str, int] | None = None,
+) -> str:
     """Small multiples: one histogram per entry on a shared axis (integer bins when every
-    value is a whole number and the range is small, else 24 equal bins)."""
+    value is a whole number and the range is small, else 24 equal bins). The axis spans at
+    least 4 points, so a distribution with a single value (all zeros, say) is a bar at that
+    value, not a block across the page, and a panel with one value says so in words.
+    ``forfeited``: matches forfeited by each entry (said on its panel)."""
     values = [v for _, vs in series for v in vs]
     width, left, right, panel, top = 720, 150, 30, 70, 30
     height = top + panel * len(series) + 40
@@ -219,11 +319,14 @@ def histograms(series: Sequence[tuple[str, Sequence[float]]], svg_id: str) -> st
         parts.append("</svg>")
         return "".join(parts)
     lo, hi = min(values), max(values)
+    if hi - lo < 4:  # a narrow or single-valued spread: widen the axis around it
+        mid = (lo + hi) / 2
+        lo, hi = min(lo, math.floor(mid) - 2), max(hi, math.ceil(mid) + 2)
     whole = all(float(v).is_integer() for v in values) and hi - lo <= 60
     if whole:
         edges = [lo - 0.5 + k for k in range(int(hi - lo) + 2)]
     else:
-        step = (hi - lo) / 24 or 1.0
+        step = (hi - lo) / 24
         edges = [lo + step * k for k in range(25)]
     nb = len(edges) - 1
     span = edges[-1] - edges[0]
@@ -234,20 +337,32 @@ def histograms(series: Sequence[tuple[str, Sequence[float]]], svg_id: str) -> st
     for i, (label, vs) in enumerate(series):
         counts = [0] * nb
         for v in vs:
-            k = min(int((v - edges[0]) / span * nb), nb - 1)
+            k = min(max(int((v - edges[0]) / span * nb), 0), nb - 1)
             counts[k] += 1
         peak = max(counts) or 1
         base = top + panel * (i + 1) - 10
-        color = _COLORS[i % len(_COLORS)]
+        color = (colors or {}).get(label, _COLORS[i % len(_COLORS)])
         parts.append(
             f'<g class="hist" data-label="{_esc(label)}">'
             f'<text x="{left - 10}" y="{base - 20}" class="label">{_esc(label)}</text>'
             f'<line x1="{left}" x2="{width - right}" y1="{base}" y2="{base}" class="grid"/>'
         )
+        lost = (forfeited or {}).get(label, 0)
+        say = ""
+        if vs and min(vs) == max(vs):
+            say = f"all {len(vs)} matches {vs[0]:+.2f} per deal"
+            say += " (all forfeited)" if lost == len(vs) else ""
+        elif lost:
+            say = f"{lost} of {len(vs)} matches forfeited"
+        if say:
+            parts.append(
+                f'<text x="{width - right}" y="{base - panel + 24}" class="sub"'
+                f' text-anchor="end">{_esc(say)}</text>'
+            )
         for k, c in enumerate(counts):
             if not c:
                 continue
-            h = c / peak * (panel - 18)
+            h = max(c / peak * (panel - 18), 2.0)
             x0, x1 = x(edges[k]), x(edges[k + 1])
             parts.append(
                 f'<rect x="{x0 + 0.5:.1f}" y="{base - h:.1f}" width="{max(x1 - x0 - 1, 1):.1f}"'
@@ -262,9 +377,82 @@ def histograms(series: Sequence[tuple[str, Sequence[float]]], svg_id: str) -> st
             )
         parts.append("</g>")
     axis_y = top + panel * len(series)
-    for t in _ticks(lo, hi):
+    for t in _ticks(edges[0], edges[-1]):
         if edges[0] <= t <= edges[-1]:
             parts.append(f'<text x="{x(t):.1f}" y="{axis_y + 16}" class="tick">{t:g}</text>')
+    parts.append(
+        f'<text x="{(left + width - right) / 2:.0f}" y="{axis_y + 34}" class="tick">'
+        "score per deal (bar: matches; line: mean)</text></svg>"
+    )
+    return "".join(parts)
+
+
+def line_plot(
+    series: Sequence[tuple[str, Sequence[tuple[int, float]]]],
+    title: str,
+    xlabel: str,
+    svg_id: str,
+    colors: dict[str, str] | None = None,
+) -> str:
+    """Lines of (x, y) points sharing axes, one per entry, a legend above, a dashed zero."""
+    width, left, right, top, bottom = 720, 60, 20, 56, 46
+    inner = 260
+    height = top + inner + bottom
+    xs = [p[0] for _, pts in series for p in pts]
+    ys = [p[1] for _, pts in series for p in pts] + [0.0]
+    parts = [
+        f'<svg id="{svg_id}" class="plot" xmlns="http://www.w3.org/2000/svg" role="img"'
+        f' viewBox="0 0 {width} {height}" width="{width}" height="{height}">',
+        f"<title>{_esc(title)}</title>",
+        f'<text x="{left}" y="18" class="ptitle">{_esc(title)}</text>',
+    ]
+    if not xs:
+        parts.append("</svg>")
+        return "".join(parts)
+    yt = _ticks(min(ys), max(ys), 5)
+    x0, x1 = min(xs), max(xs)
+    x1 = x1 if x1 > x0 else x0 + 1
+    ylo, yhi = yt[0], yt[-1]
+
+    def px(v: float) -> float:
+        return left + (v - x0) / (x1 - x0) * (width - left - right)
+
+    def py(v: float) -> float:
+        return top + inner - (v - ylo) / (yhi - ylo) * inner
+
+    for t in yt:
+        parts.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{py(t):.1f}" y2="{py(t):.1f}"'
+            f' class="{"zero" if t == 0 else "grid"}"/>'
+            f'<text x="{left - 6}" y="{py(t) + 4:.1f}" class="label">{t:g}</text>'
+        )
+    for t in _ticks(x0, x1, 8):
+        if x0 <= t <= x1 and float(t).is_integer():
+            parts.append(
+                f'<text x="{px(t):.1f}" y="{top + inner + 16}" class="tick">{t + 1:g}</text>'
+            )
+    parts.append(
+        f'<text x="{(left + width - right) / 2:.0f}" y="{top + inner + 34}" class="tick">'
+        f"{_esc(xlabel)}</text>"
+    )
+    lx = left
+    for i, (label, pts) in enumerate(series):
+        color = (colors or {}).get(label, _COLORS[i % len(_COLORS)])
+        parts.append(
+            f'<g class="legend"><rect x="{lx}" y="30" width="14" height="4" fill="{color}"/>'
+            f'<text x="{lx + 18}" y="36">{_esc(label)}</text></g>'
+        )
+        lx += 26 + 7.5 * len(label)
+        if not pts:
+            continue
+        path = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in pts)
+        last = pts[-1]
+        parts.append(
+            f'<g class="series" data-label="{_esc(label)}">'
+            f'<polyline points="{path}" fill="none" stroke="{color}" stroke-width="2"/>'
+            f'<circle cx="{px(last[0]):.1f}" cy="{py(last[1]):.1f}" r="3.5" fill="{color}">'
+            f"<title>{_esc(label)}: {last[1]:+.2f} after {last[0] + 1}</title></circle></g>"
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -273,31 +461,289 @@ def histograms(series: Sequence[tuple[str, Sequence[float]]], svg_id: str) -> st
 
 _STYLE = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto;
-       max-width: 980px; color: #1f2328; padding: 0 1em; }
-h1 { font-size: 1.6em; margin-bottom: .2em; } h2 { font-size: 1.2em; margin-top: 1.8em; }
+       max-width: 1040px; color: #1f2328; padding: 0 1em; }
+h1 { font-size: 1.6em; margin-bottom: .2em; } h2 { font-size: 1.2em; margin-top: 1.8em;
+     border-bottom: 1px solid #d0d7de; padding-bottom: .2em; }
 p.spec { color: #57606a; margin-top: 0; }
+nav { font-size: .9em; margin: .8em 0 1.2em; } nav a { margin-right: 1em; }
+a { color: #0969da; text-decoration: none; } a:hover { text-decoration: underline; }
 table { border-collapse: collapse; margin: .6em 0; }
-th, td { border-bottom: 1px solid #d0d7de; padding: .35em .7em; text-align: right;
+th, td { border-bottom: 1px solid #d0d7de; padding: .35em .6em; text-align: right;
          white-space: nowrap; }
 th:first-child, td:first-child, td.name, th.name { text-align: left; }
-th { background: #f6f8fa; }
+th { background: #f6f8fa; font-weight: 600; }
 td.ns { color: #8c959f; } td.sig { font-weight: 600; }
-td.diag { background: #f6f8fa; }
+td.diag { background: #f6f8fa; } th.over { text-align: center; font-weight: 400; }
+tr.forfeit td { background: #fff5f5; }
+.badge { display: inline-block; font-size: .75em; font-weight: 600; padding: 0 .5em;
+         border-radius: 1em; margin-left: .4em; vertical-align: 1px; }
+.badge.bad { background: #ffebe9; color: #a40e26; border: 1px solid #ff8182; }
+.swatch { display: inline-block; width: .8em; height: .8em; border-radius: 50%;
+          margin-right: .45em; vertical-align: -1px; }
+.warn { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 6px;
+        padding: .6em 1em; margin: 1em 0; }
+.warn p { margin: .2em 0; }
+.summary { display: flex; gap: 1em; margin: 1em 0; flex-wrap: wrap; }
+.summary div { border: 1px solid #d0d7de; border-radius: 6px; padding: .5em 1em;
+               min-width: 9em; }
+.summary b { display: block; font-size: 1.35em; }
+.summary span { color: #57606a; font-size: .85em; }
+.plot { max-width: 100%; height: auto; display: block; margin: .4em 0; }
 .plot text { font: 12px system-ui, sans-serif; fill: #1f2328; }
 .plot .ptitle { font-weight: 600; font-size: 13px; }
 .plot .label { text-anchor: end; } .plot .tick { text-anchor: middle; fill: #57606a; }
+.plot .sub { fill: #57606a; font-size: 11px; }
 .plot .grid { stroke: #eaeef2; } .plot .zero { stroke: #57606a; stroke-dasharray: 4 3; }
 .plot .mean { stroke: #1f2328; stroke-width: 2; }
 .note { color: #57606a; font-size: .9em; }
+details { margin: .3em 0; } summary { cursor: pointer; font-weight: 600; }
+code { font: 12.5px ui-monospace, SFMono-Regular, Menlo, monospace; }
+td.bar { min-width: 7em; text-align: left; }
+table.matches td { padding: .15em .6em; font-size: .92em; }
+td.bar span { display: inline-block; height: .7em; background: #54aeff; border-radius: 2px; }
+td.bar span.over { background: #ff8182; }
 """
 
 
-def html_report(
-    tid: str, description: str, st: Standings, notes: Sequence[str] = (), generated: str = ""
-) -> str:
-    """The whole report page as one string."""
+def _heat(value: float, scale: float) -> str:
+    """A cell's background: blue above zero, red below, as strong as ``value`` is far out.
+
+    >>> _heat(2.0, 4.0), _heat(-4.0, 4.0), _heat(float("nan"), 1.0)
+    (' style="background: rgba(31,111,235,0.225)"', ' style="background: rgba(209,36,47,0.45)"', '')
+    """
+    if math.isnan(value) or not scale:
+        return ""
+    alpha = min(abs(value) / scale, 1.0) * 0.45
+    rgb = "31,111,235" if value > 0 else "209,36,47"
+    return f' style="background: rgba({rgb},{alpha:.3g})"' if value else ""
+
+
+def _bot_cell(name: str, colors: dict[str, str], forfeits: int, link: bool = True) -> str:
+    swatch = f'<span class="swatch" style="background:{colors.get(name, "#57606a")}"></span>'
+    text = f'<a href="#matches-{_esc(name)}">{_esc(name)}</a>' if link else _esc(name)
+    badge = f'<span class="badge bad">{forfeits} forfeited</span>' if forfeits else ""
+    return f'<td class="name">{swatch}{text}{badge}</td>'
+
+
+def forfeit_warnings(
+    st: Standings, rows: Sequence[dict[str, Any]] = (), logs: dict[str, Path] | None = None
+) -> list[str]:
+    """One line per entry that forfeited, with the first reason the referee gave and, from
+    ``logs``, where its log is.
+
+    >>> from levata.server.tournament.standings import compute_standings
+    >>> rows = [{"index": 0, "group": 0, "seats": ["a", "b"], "result": {"scores": [0, 0],
+    ...          "ranks": [1, 2], "forfeited": [1], "deals": 0,
+    ...          "detail": "seat(s) 1 did not connect (1: b)"}}]
+    >>> (line,) = forfeit_warnings(compute_standings(["a", "b"], rows, 1, 20), rows)
+    >>> print(line.replace("; ", ";\\n"))
+    warning: b forfeited 1 of 1 matches (first: seat(s) 1 did not connect);
+    each forfeit ranks last and scores -1.00 per deal
+    """
+    first: dict[str, str] = {}
+    for r in rows:
+        res = r.get("result") or {}
+        for s in res.get("forfeited", ()):
+            first.setdefault(r["seats"][s], res.get("detail", ""))
+    return _forfeit_lines(st, first, logs or {})
+
+
+def _forfeit_lines(st: Standings, first: dict[str, str], logs: dict[str, Path]) -> list[str]:
+    out = []
+    for b in st.bots:
+        if b.forfeits:
+            said = re.sub(r" \([^()]*\)$", "", first.get(b.name, ""))  # less "(1: b)"
+            why = f" (first: {said})" if said else ""
+            log = f"; its log: {logs[b.name]}" if b.name in logs else ""
+            out.append(
+                f"warning: {b.name} forfeited {b.forfeits} of {b.matches} matches{why}; each"
+                f" forfeit ranks last and scores {_num(st.forfeit_score)} per deal{log}"
+            )
+    return out
+
+
+def _standings_table(st: Standings, colors: dict[str, str], details: Details | None) -> list[str]:
     pct = round(st.level * 100)
     names = [b.name for b in st.bots]
+    out = [
+        '<table id="standings-table"><thead><tr><th>#</th><th class="name">bot</th>'
+        f"<th>score per deal</th><th>{pct}% interval</th><th>ahead of next</th>"
+        f"<th>rating</th><th>{pct}% interval</th><th>1st</th><th>matches</th>"
+        "<th>forfeits</th></tr></thead><tbody>",
+    ]
+    for i, b in enumerate(st.bots):
+        nxt = _vs_next(st, names, i, rating=False)
+        out.append(
+            f'<tr data-bot="{_esc(b.name)}"{" class=forfeit" if b.forfeits else ""}>'
+            f"<td>{i + 1}</td>{_bot_cell(b.name, colors, b.forfeits, details is not None)}"
+            f"<td><b>{_num(b.mean.value)}</b></td>"
+            f"<td>[{_num(b.mean.low)}, {_num(b.mean.high)}]</td>"
+            f'<td class="{"sig" if nxt == "yes" else "ns"}">{nxt}</td>'
+            f"<td>{_num(b.rating.value, 0)}</td>"
+            f"<td>[{_num(b.rating.low, 0)}, {_num(b.rating.high, 0)}]</td>"
+            f"<td>{b.wins:.0%}</td><td>{b.matches}</td><td>{b.forfeits}</td></tr>"
+            if not math.isnan(b.wins)
+            else f'<tr data-bot="{_esc(b.name)}"><td>{i + 1}</td>'
+            f"{_bot_cell(b.name, colors, 0, False)}" + "<td>-</td>" * 8 + "</tr>"
+        )
+    out.append("</tbody></table>")
+    return out
+
+
+def _breakdown_table(
+    table_id: str,
+    heads: Sequence[str],
+    rows: Sequence[tuple[str, Sequence[tuple[float, int]]]],
+    colors: dict[str, str],
+    forfeits: dict[str, int],
+    over: str = "",
+) -> list[str]:
+    """Bots by columns of (score per deal, deals), each cell shaded by its value (on the
+    scale of the bots that played: one that forfeited everything would wash out the rest)."""
+    played = [cells for name, cells in rows if not forfeits.get(name)] or [c for _, c in rows]
+    scale = max((abs(v) for cells in played for v, n in cells if n), default=0.0)
+    out = [f'<table id="{table_id}"><thead>']
+    if over:  # what the columns are, above them
+        out.append(f'<tr><th></th><th colspan="{len(heads)}" class="over">{over}</th></tr>')
+    out.append('<tr><th class="name">bot</th>')
+    out.extend(f"<th>{_esc(h)}</th>" for h in heads)
+    out.append("</tr></thead><tbody>")
+    for name, cells in rows:
+        out.append(f"<tr>{_bot_cell(name, colors, forfeits.get(name, 0))}")
+        for v, n in cells:
+            out.append(
+                f'<td{_heat(v, scale)} title="{n} deals">{_num(v)}</td>' if n else "<td>-</td>"
+            )
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return out
+
+
+def _clock_section(details: Details, st: Standings, move_ms: int | None) -> list[str]:
+    out = ['<section id="clocks"><h2>Reply times and faults</h2>']
+    if not details.records:
+        out.append(
+            '<p class="note">The referee\'s records of these matches are not in this file'
+            " (they were refereed elsewhere): reply times are on that referee.</p></section>"
+        )
+        return out
+    allowed = f"{move_ms} ms a move" if move_ms else "the allowance"
+    out.append(
+        f'<p class="note">Every reply the referee received, from its records. Time: from the'
+        f" request sent to the reply received. Bar: the 95th percentile against {allowed}."
+        " Late: no reply by the deadline (a strike; the referee moved for the bot). Refused:"
+        " illegal, stale or malformed replies. Strikes: as the matches recorded them.</p>"
+        '<table id="clock-table"><thead><tr><th class="name">bot</th><th>replies</th>'
+        "<th>median ms</th><th>95% ms</th><th>max ms</th>"
+        '<th class="name">95% of allowance</th><th>late</th>'
+        "<th>refused</th><th>strikes</th><th>forfeits</th></tr></thead><tbody>"
+    )
+    colors = _colors(st)
+    for b in st.bots:
+        e = details.entries[b.name]
+        c = e.clock
+        if c is None or not c.replies:
+            out.append(
+                f"<tr>{_bot_cell(b.name, colors, e.forfeits)}<td>0</td>"
+                + "<td>-</td>" * 4
+                + f"<td>0</td><td>0</td><td>{e.strikes}</td><td>{e.forfeits}</td></tr>"
+            )
+            continue
+        p95 = c.quantile(0.95)
+        share = p95 / move_ms if move_ms else 0.0
+        bar = (
+            f'<span{" class=over" if share > 0.8 else ""} style="width:'
+            f'{max(min(share, 1.0) * 7, 0.1):.2f}em"></span> {share:.0%}'
+            if move_ms and not math.isnan(p95)
+            else ""
+        )
+        late = c.outcomes.get("timeout", 0)
+        out.append(
+            f"<tr>{_bot_cell(b.name, colors, e.forfeits)}<td>{c.replies}</td>"
+            f"<td>{_num(c.quantile(0.5), 1, False)}</td><td>{_num(p95, 1, False)}</td>"
+            f"<td>{_num(c.quantile(1.0), 1, False)}</td><td class=bar>{bar}</td>"
+            f"<td>{late}</td><td>{c.faults - late}</td><td>{e.strikes}</td>"
+            f"<td>{e.forfeits}</td></tr>"
+        )
+    out.append("</tbody></table></section>")
+    return out
+
+
+def _match_lists(details: Details, st: Standings, db: str) -> list[str]:
+    colors = _colors(st)
+    where = f" --db {db}" if db else ""
+    out = [
+        '<section id="matches"><h2>Matches</h2><p class="note">Every match of each bot, in'
+        " schedule order. Replay one, checking every recorded action against the rules:"
+        f" <code>levata replay MATCH_ID{_esc(where)}</code>; export it:"
+        f" <code>levata export MATCH_ID{_esc(where)} -o match.json</code>.</p>"
+    ]
+    unit = details.unit
+    for b in st.bots:
+        e = details.entries[b.name]
+        badge = f'<span class="badge bad">{e.forfeits} forfeited</span>' if e.forfeits else ""
+        out.append(
+            f'<details id="matches-{_esc(b.name)}"><summary>'
+            f'<span class="swatch" style="background:{colors[b.name]}"></span>'
+            f"{_esc(b.name)}: {len(e.matches)} matches{badge}</summary>"
+            '<table class="matches"><thead><tr><th>#</th><th>deal</th><th>seat</th>'
+            + (f"<th>{_esc(unit)}</th>" if unit else "")
+            + '<th>score per deal</th><th>place</th><th class="name">table (by seat)</th>'
+            '<th class="name">match id</th>'
+            '<th class="name"></th></tr></thead><tbody>'
+        )
+        for m in e.matches:
+            cls = ' class="forfeit"' if m.forfeited else ""
+            why = f"forfeited: {m.detail}" if m.forfeited else ""
+            out.append(
+                f"<tr{cls}><td>{m.index}</td><td>{m.group + 1}</td><td>{_esc(m.seats)}</td>"
+                + (f"<td>{_esc(m.size)}</td>" if unit else "")
+                + f"<td>{_num(m.per_deal)}</td><td>{m.rank}</td>"
+                f'<td class="name">{_esc(", ".join(m.table))}</td>'
+                f'<td class="name"><code id="m-{_esc(m.match_id)}-{_esc(b.name)}">'
+                f"{_esc(m.match_id)}</code></td>"
+                f'<td class="name note">{_esc(why)}</td></tr>'
+            )
+        out.append("</tbody></table></details>")
+    out.append("</section>")
+    return out
+
+
+def _colors(st: Standings) -> dict[str, str]:
+    return {b.name: _COLORS[i % len(_COLORS)] for i, b in enumerate(st.bots)}
+
+
+def html_report(
+    tid: str,
+    description: str,
+    st: Standings,
+    notes: Sequence[str] = (),
+    generated: str = "",
+    details: Details | None = None,
+    move_ms: int | None = None,
+    db: str = "",
+    fmt: str = "duplicate",
+) -> str:
+    """The whole report page as one string. ``details`` (:func:`~levata.server.tournament.
+    details.tournament_details`) adds the progression, the breakdowns by deal size and
+    seat, the reply times and the match lists; ``move_ms`` is the per-move allowance the
+    reply times are set against, ``db`` the file ``levata replay`` reads."""
+    pct = round(st.level * 100)
+    names = [b.name for b in st.bots]
+    colors = _colors(st)
+    forfeits = {b.name: b.forfeits for b in st.bots}
+    unit_word = "deal" if fmt == "duplicate" else "round"
+    sections = [("standings", "Standings"), ("means", "Score per deal")]
+    if details is not None:
+        by = "By deal size and seat" if details.unit else "By seat"
+        sections += [("progression", "Progression"), ("breakdown", by)]
+        sections += [("clocks", "Reply times")]
+    sections += [("ratings", "Ratings")]
+    if len(names) > 1:
+        sections.append(("crosstable", "Crosstable"))
+    sections.append(("distributions", "Distributions"))
+    if details is not None:
+        sections.append(("matches", "Matches"))
     out = [
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -305,31 +751,45 @@ def html_report(
         f"<title>levata tournament {_esc(tid)}</title><style>{_STYLE}</style></head><body>",
         f"<h1>Tournament {_esc(tid)}</h1>",
         f'<p class="spec">{_esc(description)}</p>',
-        '<section id="standings"><h2>Standings</h2>',
-        '<table id="standings-table"><thead><tr><th>#</th><th class="name">bot</th>'
-        f"<th>score per deal</th><th>{pct}% interval</th><th>ahead of next</th>"
-        f"<th>rating</th><th>{pct}% interval</th><th>1st</th><th>matches</th><th>forfeits</th>"
-        "</tr></thead><tbody>",
+        "<nav>" + "".join(f'<a href="#{k}">{v}</a>' for k, v in sections) + "</nav>",
     ]
-    for i, b in enumerate(st.bots):
-        nxt = _vs_next(st, names, i, rating=False)
+    first = {
+        n: next((m.detail for m in e.matches if m.forfeited and m.detail), "")
+        for n, e in (details.entries.items() if details else ())
+    }
+    warnings = _forfeit_lines(st, first, {})
+    if warnings:
+        out.append('<div class="warn" id="forfeit-warning">')
+        out.extend(f"<p>&#9888; {_esc(w.removeprefix('warning: '))}</p>" for w in warnings)
         out.append(
-            f'<tr data-bot="{_esc(b.name)}"><td>{i + 1}</td><td class="name">{_esc(b.name)}</td>'
-            f"<td>{_num(b.mean.value)}</td><td>[{_num(b.mean.low)}, {_num(b.mean.high)}]</td>"
-            f'<td class="{"sig" if nxt == "yes" else "ns"}">{nxt}</td>'
-            f"<td>{_num(b.rating.value, 0)}</td>"
-            f"<td>[{_num(b.rating.low, 0)}, {_num(b.rating.high, 0)}]</td>"
-            f"<td>{b.wins:.0%}</td><td>{b.matches}</td><td>{b.forfeits}</td></tr>"
+            "<p>A forfeited seat finishes behind every seat that played on and is charged the"
+            " tournament's lowest played score per deal minus the spread of played scores. "
+            '<a href="#notes">Why each match was forfeited</a>.</p></div>'
         )
-    out.append("</tbody></table>")
+    if st.bots and not math.isnan(st.bots[0].mean.value):
+        lead = st.bots[0]
+        ahead = _vs_next(st, names, 0, rating=False) == "yes" if len(names) > 1 else False
+        out.append(
+            '<div class="summary">'
+            f"<div><span>leader</span><b>{_esc(lead.name)}</b><span>"
+            f"{'ahead of the next, significantly' if ahead else 'not clearly ahead of the next'}"
+            f"</span></div>"
+            f"<div><span>its score per deal</span><b>{_num(lead.mean.value)}</b>"
+            f"<span>[{_num(lead.mean.low)}, {_num(lead.mean.high)}]</span></div>"
+            f"<div><span>matches played</span><b>{st.matches}</b>"
+            f"<span>of {st.scheduled} scheduled</span></div>"
+            f"<div><span>{unit_word}s</span><b>{st.groups}</b>"
+            f"<span>the bootstrap's unit</span></div></div>"
+        )
+    out.append('<section id="standings"><h2>Standings</h2>')
+    out.extend(_standings_table(st, colors, details))
     out.append(
-        f'<p class="note">{st.matches} of {st.scheduled} scheduled matches, {st.groups} deal '
-        f"groups. Intervals: {st.resamples} bootstrap resamples of whole deal groups (every "
-        "seating of a deal together), expanded percentile method (wider with few groups). "
-        "<em>ahead of next</em>: whether the paired difference to the next line is "
-        "significant (n.s.: its interval covers 0). "
-        "Rating: Bradley-Terry on finishing order, Elo scale, mean 0. A forfeited seat scores "
-        "its table's lowest score and ranks last.</p></section>"
+        f'<p class="note">{st.matches} of {st.scheduled} scheduled matches, {st.groups} '
+        f"{unit_word} groups. Intervals: {st.resamples} bootstrap resamples of whole groups "
+        f"(every seating of a {unit_word} together), expanded percentile method (wider with few "
+        "groups). <em>ahead of next</em>: whether the paired difference to the next line is "
+        "significant (n.s.: its interval covers 0). Rating: Bradley-Terry on finishing order, "
+        "Elo scale, mean 0. A bot's name links to its matches.</p></section>"
     )
     out.append('<section id="means"><h2>Mean score per deal</h2>')
     out.append(
@@ -338,9 +798,87 @@ def html_report(
             f"mean score per deal, {pct}% interval (hollow: the interval covers 0)",
             "score per deal",
             "plot-means",
+            colors,
         )
     )
     out.append("</section>")
+    if details is not None:
+        pos = {g: i for i, g in enumerate(details.groups)}
+        out.append(
+            '<section id="progression"><h2>Progression</h2><p class="note">Each bot\'s mean'
+            f" score per deal after each {unit_word} (every seating of it), as the standings"
+            " count it: where the lines settle is the standings' score.</p>"
+        )
+        gone = [b.name for b in st.bots if b.matches and b.forfeits == b.matches]
+        if gone:
+            out.append(
+                f'<p class="note">Not drawn: {_esc(", ".join(gone))}, which forfeited every'
+                f" match ({_num(st.forfeit_score)} per deal throughout).</p>"
+            )
+        out.append(
+            line_plot(
+                [
+                    (b.name, [(pos[g], v) for g, v in details.entries[b.name].progression])
+                    for b in st.bots
+                    if b.forfeits < b.matches
+                ],
+                f"mean score per deal so far, after each {unit_word}",
+                unit_word,
+                "plot-progression",
+                colors,
+            )
+        )
+        by = "By deal size and by seat" if details.unit else "By seat"
+        out.append(f'</section><section id="breakdown"><h2>{by}</h2>')
+        if details.unit:
+            out.append(
+                '<p class="note">Mean score per deal by the size of the deal: the game\'s'
+                f" duplicate unit, <code>{_esc(details.unit)}</code> (each match one deal of"
+                " that size). Blue: above zero; red: below; the stronger, the further.</p>"
+            )
+            out.extend(
+                _breakdown_table(
+                    "size-table",
+                    details.sizes,
+                    [
+                        (
+                            b.name,
+                            [
+                                details.entries[b.name].by_size.get(v, (0.0, 0))
+                                for v in details.sizes
+                            ],
+                        )
+                        for b in st.bots
+                    ],
+                    colors,
+                    forfeits,
+                    f"<code>{_esc(details.unit)}</code>",
+                )
+            )
+        else:
+            out.append('<p class="note">Each match is a whole game: no deal sizes.</p>')
+        out.append(
+            '<p class="note">Mean score per deal by the seat the bot sat in (partners: each'
+            " of their seats). Every seating of a deal is played, so each bot sits in each seat"
+            " as often; a seat that favours everyone shows in every row.</p>"
+        )
+        out.extend(
+            _breakdown_table(
+                "seat-table",
+                [f"seat {s}" for s in details.seats],
+                [
+                    (
+                        b.name,
+                        [details.entries[b.name].by_seat.get(s, (0.0, 0)) for s in details.seats],
+                    )
+                    for b in st.bots
+                ],
+                colors,
+                forfeits,
+            )
+        )
+        out.append("</section>")
+        out.extend(_clock_section(details, st, move_ms))
     out.append('<section id="ratings"><h2>Ratings</h2>')
     out.append(
         forest_plot(
@@ -348,6 +886,7 @@ def html_report(
             f"Bradley-Terry rating (Elo scale, mean 0), {pct}% interval",
             "rating",
             "plot-ratings",
+            colors,
         )
     )
     if len(names) > 1:
@@ -371,7 +910,7 @@ def html_report(
         out.extend(f"<th>{_esc(n)}</th>" for n in names)
         out.append("</tr></thead><tbody>")
         for a in names:
-            out.append(f'<tr><td class="name">{_esc(a)}</td>')
+            out.append(f"<tr>{_bot_cell(a, colors, forfeits[a], details is not None)}")
             for b in names:
                 if a == b:
                     out.append('<td class="diag"></td>')
@@ -388,12 +927,20 @@ def html_report(
             out.append("</tr>")
         out.append("</tbody></table></section>")
     out.append('<section id="distributions"><h2>Score distributions</h2>')
-    out.append(histograms([(b.name, b.scores) for b in st.bots], "plot-distributions"))
+    out.append(
+        histograms([(b.name, b.scores) for b in st.bots], "plot-distributions", colors, forfeits)
+    )
     out.append("</section>")
+    if details is not None:
+        out.extend(_match_lists(details, st, db))
     if notes:
-        out.append('<section id="notes"><h2>Notes</h2><ul>')
+        many = len(notes) > 8
+        out.append('<section id="notes"><h2>Notes</h2>')
+        if many:
+            out.append(f"<details><summary>{len(notes)} forfeited matches</summary>")
+        out.append("<ul>")
         out.extend(f"<li>{_esc(n)}</li>" for n in notes)
-        out.append("</ul></section>")
+        out.append("</ul>" + ("</details>" if many else "") + "</section>")
     out.append(f'<p class="note">levata {_esc(generated)}</p></body></html>')
     return "\n".join(out)
 
@@ -409,6 +956,43 @@ def standings_of(tdb: TourneyStore, tid: str, resamples: int | None = None) -> S
     return compute_standings(
         spec.names, rows, spec.seed, resamples or RESAMPLES, scheduled=len(rows)
     )
+
+
+def details_of(tdb: TourneyStore, tid: str, db: Path | None = None) -> Details:
+    """The :class:`~levata.server.tournament.details.Details` of a tournament, reply times
+    from the referee's records in ``db`` when that file holds them."""
+    from levata.engine import game
+    from levata.server.match.store import Store
+
+    t = tdb.tournament(tid)
+    if t is None:
+        raise KeyError(tid)
+    spec = TournamentSpec.from_dict(t["spec"])
+    unit = game(spec.game).duplicate_unit if spec.unit == "deal" else None
+    store = None
+    if db is not None and _has_matches(db):
+        try:
+            store = Store(db)
+        except (OSError, RuntimeError, sqlite3.Error):  # unreadable here: no reply times
+            store = None
+    try:
+        return tournament_details(spec.names, tdb.rows(tid), unit, store)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _has_matches(db: Path) -> bool:
+    """Whether ``db`` holds a referee's records (a tournament run on an external referee's
+    keeps only its own tables)."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as c:
+            found = c.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'replies'"
+            ).fetchone()
+            return bool(found and found[0])
+    except sqlite3.Error:
+        return False
 
 
 def summary_json(tdb: TourneyStore, tid: str) -> str:

@@ -6,8 +6,16 @@ same results always give the same standings (the bootstrap draws from its own st
 by the tournament's seed).
 
 * **Mean score per deal** of each entry: its total score over the deals it played. A whole
-  game of ``d`` deals counts ``d`` deals. A forfeiting seat scores the lowest score at its
-  table (forfeiting never pays; it also ranks last, as the referee rules).
+  game of ``d`` deals counts ``d`` deals.
+* **Forfeits lose.** A seat that forfeits (crashed, struck out, never connected, gone past
+  the resume window) finishes behind every seat that did not, as the referee ranks it, and
+  is charged :func:`forfeit_score` per deal of the match: as far below the lowest score per
+  deal that any seat *playing on* reached in the tournament as the highest is above it. So a
+  forfeited match scores below every match anybody played out, on the same cards or not,
+  and forfeiting never pays, not even on a deal that was going badly (short of a deal worse
+  than the tournament's worst by its whole spread). The other seats keep what they scored
+  (a match cut short before any deal was scored gives them 0, the same for each of them).
+  An entry of several seats (a team) forfeits when any of its seats does.
 * **Crosstable**: for each pair of entries, over the matches where both sat, the mean of
   ``score(a) - score(b)`` per deal (in duplicate, the same cards: a paired comparison) and the
   share of those matches where ``a`` finished ahead of ``b`` (ties count half).
@@ -54,6 +62,8 @@ __all__ = [
     "Standings",
     "bradley_terry",
     "compute_standings",
+    "entry_results",
+    "forfeit_score",
 ]
 
 #: Bootstrap resamples by default, and the interval's coverage.
@@ -140,6 +150,7 @@ class Standings:
     groups: int
     resamples: int
     level: float = LEVEL
+    forfeit_score: float = math.nan  # what a forfeited seat is charged per deal
 
     def pair(self, a: str, b: str) -> PairResult:
         return self.pairs[(a, b)]
@@ -154,6 +165,7 @@ class Standings:
             "groups": self.groups,
             "resamples": self.resamples,
             "level": self.level,
+            "forfeit_score": self.forfeit_score,
             "bots": [b.to_dict() for b in self.bots],
             "pairs": [p.to_dict() for p in self.pairs.values()],
         }
@@ -332,6 +344,79 @@ def _ratio(num: Sequence[float], den: Sequence[float], weights: Sequence[int] | 
     return top / bottom if bottom else math.nan
 
 
+def usual_deals(rows: Sequence[dict[str, Any]]) -> int:
+    """The deals of a match that records none (one cut short): the commonest count of the
+    finished matches that do, else 1.
+
+    >>> usual_deals([{"result": {"deals": 3}}, {"result": {"deals": 0}}])
+    3
+    """
+    counts = Counter(r["result"]["deals"] for r in rows if r["result"].get("deals"))
+    return counts.most_common(1)[0][0] if counts else 1
+
+
+def forfeit_score(rows: Sequence[dict[str, Any]], usual: int = 1) -> float:
+    """The score per deal a forfeited seat is charged: the lowest score per deal of any seat
+    that did not forfeit, over every finished match of ``rows``, minus the spread of those
+    scores (highest minus lowest, or 1 when they are all equal). Strictly below anything a
+    seat that played on got, so a forfeit loses to every result on every board. The figure
+    comes from the whole tournament, not from the forfeited match, so a crash at a bad
+    moment cannot pick it: a seat would gain by forfeiting only a match it would otherwise
+    have finished further below the tournament's worst result than the best is above it.
+
+    >>> rows = [{"result": {"scores": [7, -3, 2], "forfeited": [], "deals": 1}},
+    ...         {"result": {"scores": [0, 0, 0], "forfeited": [1], "deals": 0}}]
+    >>> forfeit_score(rows)  # lowest -3, spread 10
+    -13.0
+    >>> forfeit_score([])
+    -1.0
+    """
+    played = [
+        float(x) / (r["result"].get("deals") or usual)
+        for r in rows
+        for s, x in enumerate(r["result"]["scores"])
+        if s not in r["result"].get("forfeited", ())
+    ]
+    if not played:
+        return -1.0
+    lo, hi = min(played), max(played)
+    return lo - ((hi - lo) or 1.0)
+
+
+@dataclass(frozen=True)
+class EntryResult:
+    """What one entry got in one match, as the standings count it."""
+
+    score: float  # its match score (the mean of its seats'), a forfeit charged per deal
+    rank: int  # its finishing place: its best seat's, or its forfeited seat's
+    forfeited: bool
+
+
+def entry_results(row: dict[str, Any], floor: float, usual: int = 1) -> dict[str, EntryResult]:
+    """Each entry's result in a finished schedule row, forfeits charged ``floor`` per deal
+    (:func:`forfeit_score`). An entry with several seats (partners) counts once.
+
+    >>> row = {"seats": ["a", "b", "c"], "result": {"scores": [5, 9, -1], "ranks": [2, 3, 1],
+    ...        "forfeited": [1], "deals": 1}}
+    >>> {k: (v.score, v.rank, v.forfeited) for k, v in entry_results(row, -20.0).items()}
+    {'a': (5.0, 2, False), 'b': (-20.0, 3, True), 'c': (-1.0, 1, False)}
+    """
+    res = row["result"]
+    d = res.get("deals") or usual
+    lost = set(res.get("forfeited", ()))
+    where: dict[str, list[int]] = {}
+    for s, who in enumerate(row["seats"]):
+        where.setdefault(who, []).append(s)
+    out = {}
+    for who, ss in where.items():
+        if lost.intersection(ss):
+            out[who] = EntryResult(floor * d, max(res["ranks"][s] for s in ss), True)
+        else:
+            score = sum(float(res["scores"][s]) for s in ss) / len(ss)
+            out[who] = EntryResult(score, min(res["ranks"][s] for s in ss), False)
+    return out
+
+
 def compute_standings(
     names: Sequence[str],
     rows: Sequence[dict[str, Any]],
@@ -358,32 +443,25 @@ def compute_standings(
     wins = {p: [0.0] * ng for p in pairs}
     matches, forfeits, firsts = Counter(), Counter(), Counter()
     per_match: dict[str, list[float]] = {n: [] for n in names}
-    counts = Counter(r["result"].get("deals") or 0 for r in done if r["result"].get("deals"))
-    usual = counts.most_common(1)[0][0] if counts else 1
+    usual = usual_deals(done)
+    floor = forfeit_score(done, usual)
     for r in done:
-        res, g = r["result"], gpos[r["group"]]
-        d = res.get("deals") or usual
-        raw = [float(x) for x in res["scores"]]
-        eff = [min(raw) if s in res.get("forfeited", ()) else x for s, x in enumerate(raw)]
-        ranks, seats, lost = res["ranks"], r["seats"], set(res.get("forfeited", ()))
-        # an entry with several seats (partners of a team) counts once: its seats' mean
-        # score, its best rank
-        where: dict[str, list[int]] = {}
-        for s, who in enumerate(seats):
-            where.setdefault(who, []).append(s)
-        score_of = {w: sum(eff[s] for s in ss) / len(ss) for w, ss in where.items()}
-        rank_of = {w: min(ranks[s] for s in ss) for w, ss in where.items()}
-        top = sum(1 for w in where if rank_of[w] == 1)
-        for who, ss in where.items():
-            score[who][g] += score_of[who]
+        g = gpos[r["group"]]
+        d = r["result"].get("deals") or usual
+        res = entry_results(r, floor, usual)
+        score_of = {w: x.score for w, x in res.items()}
+        rank_of = {w: x.rank for w, x in res.items()}
+        top = sum(1 for w in res if rank_of[w] == 1)
+        for who, x in res.items():
+            score[who][g] += x.score
             deals[who][g] += d
             matches[who] += 1
-            forfeits[who] += any(s in lost for s in ss)
+            forfeits[who] += x.forfeited
             if rank_of[who] == 1:
                 firsts[who] += 1 / top
-            per_match[who].append(score_of[who] / d)
-        for a in where:
-            for b in where:
+            per_match[who].append(x.score / d)
+        for a in res:
+            for b in res:
                 if a == b:
                     continue
                 pdiff[(a, b)][g] += score_of[a] - score_of[b]
@@ -461,4 +539,5 @@ def compute_standings(
         groups=ng,
         resamples=resamples,
         level=level,
+        forfeit_score=floor,
     )

@@ -441,6 +441,13 @@ def test_startup_allowance_forfeits_a_no_show(server):
     match_id = server.create("whist", ["present", "absent", "present"], startup_ms=300)
     info = server.wait(match_id, timeout=10)
     assert info.result.reason == "forfeit" and list(info.result.forfeited) == [1]
+    # no deal was scored (all 0), yet the no-show ranks below both seats that came: in the
+    # record, in the admin's result and in the MatchEnd the seats were told
+    assert list(info.result.ranks) == [1, 3, 1] and list(info.result.winners) == [0, 2]
+    assert server.store.match(match_id)["result"]["ranks"] == [1, 3, 1]
+    told = raw.next("match_end")
+    assert told.match_id == match_id and list(told.result.ranks) == [1, 3, 1]
+    assert list(told.result.forfeited) == [1]
     raw.close()
 
 

@@ -32,6 +32,7 @@ from levata.bots.credentials import write_secret
 from levata.server.match.app import start_entrant_server
 from levata.server.match.store import Store
 from levata.server.tournament.entries import Entry, launch, parse_manifest
+from levata.server.tournament.report import REPLY_TIMES
 from levata.server.tournament.sandbox import Sandbox
 from levata.server.tournament.store import TourneyStore
 from levata.v1 import admin_pb2, admin_pb2_grpc
@@ -267,8 +268,10 @@ def results(db: Path) -> tuple[list[tuple], str]:
     report = subprocess.run(
         [*CLI, "report", t["id"], "--db", str(db)], capture_output=True, text=True, timeout=60
     ).stdout
-    table = "\n".join(x for x in report.splitlines() if t["id"] not in x and "report:" not in x)
-    return out, table
+    lines = report.splitlines()
+    lines = lines[: next((i for i, x in enumerate(lines) if x.strip() == REPLY_TIMES), None)]
+    table = "\n".join(x for x in lines if t["id"] not in x and "report:" not in x)
+    return out, table  # the reply times (last) differ from run to run: not compared
 
 
 def digests(db: Path) -> dict[str, str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -17,11 +18,17 @@ import pytest
 
 from levata.engine import BadConfig
 from levata.engine.seeds import derive
+from levata.server.tournament.details import tournament_details
 from levata.server.tournament.entries import parse_entries, parse_manifest
-from levata.server.tournament.report import html_report
+from levata.server.tournament.report import histograms, html_report
 from levata.server.tournament.schedule import make_schedule
 from levata.server.tournament.spec import Unfinished, build_spec, prepare
-from levata.server.tournament.standings import bradley_terry, compute_standings
+from levata.server.tournament.standings import (
+    bradley_terry,
+    compute_standings,
+    entry_results,
+    forfeit_score,
+)
 from levata.server.tournament.store import TourneyStore
 
 # -- schedules -----------------------------------------------------------------------------------
@@ -162,10 +169,48 @@ def test_a_forfeit_never_pays():
     ]
     st = compute_standings(["a", "b", "c"], rows, seed=1, resamples=50)
     b = next(x for x in st.bots if x.name == "b")
-    assert b.forfeits == 1 and b.mean.value == pytest.approx((-4.0 + 3.0) / 2)
+    # played on: -4 (the lowest), 0, 3, 1, 2 (the highest 3): a forfeit is -4 - 7 per deal
+    assert forfeit_score(rows) == -11.0
+    assert b.forfeits == 1 and b.mean.value == pytest.approx((-11.0 + 3.0) / 2)
     first = compute_standings(["a", "b", "c"], rows[:1], seed=1, resamples=50)
     assert first.pair("a", "b").ahead == 1.0  # a ranks ahead of a forfeited b
-    assert first.pair("a", "b").diff.value == 0.0  # b scores the table's lowest, a's -4
+    assert first.pair("a", "b").diff.value == 4.0  # b is charged -4 - 4, below a's -4
+    assert [x.name for x in first.bots][-1] == "b"
+
+
+def test_a_bot_that_forfeits_everything_ranks_last_below_a_losing_bot():
+    """The start-up crash: every match of ``crashy`` ends before a deal is scored (all seats
+    0), while ``random`` loses points on every deal it plays out."""
+    rows = []
+    for k in range(6):
+        for seats in itertools.permutations(["good", "random", "crashy"]):
+            if k % 2:  # half the deals without crashy: a two-seat table
+                seats = tuple(w for w in seats if w != "crashy")
+                scores = [{"good": 2.0, "random": -3.0}[w] for w in seats]
+                rows.append(_row(len(rows), k, seats, scores))
+            else:
+                lost = [seats.index("crashy")]
+                rows.append(_row(len(rows), k, seats, [0.0] * 3, forfeited=lost, deals=0))
+    st = compute_standings(["good", "random", "crashy"], rows, seed=2, resamples=100)
+    assert [b.name for b in st.bots] == ["good", "random", "crashy"]
+    assert [b.name for b in st.by_rating()][-1] == "crashy"
+    crashy = st.bots[-1]
+    assert crashy.forfeits == crashy.matches == 18
+    assert crashy.mean.value == forfeit_score(rows) == -3.0 - 5.0
+    for other in ("good", "random"):
+        assert st.pair(other, "crashy").ahead == 1.0 and st.pair(other, "crashy").diff.value > 0
+        assert st.pair(other, "crashy").rating_diff.value > 0
+
+
+def test_a_team_with_a_forfeited_partner_forfeits():
+    seats = ["a", "b", "a", "b"]
+    row = _row(0, 0, seats, [5.0, 1.0, 5.0, 1.0], forfeited=[2])  # a's second partner left
+    assert row["result"]["ranks"] == [1, 2, 4, 2]
+    res = entry_results(row, floor=-9.0)
+    assert (res["a"].forfeited, res["a"].rank, res["a"].score) == (True, 4, -9.0)
+    assert (res["b"].forfeited, res["b"].rank, res["b"].score) == (False, 2, 1.0)
+    st = compute_standings(["a", "b"], [row], seed=1, resamples=20)
+    assert [b.name for b in st.bots] == ["b", "a"] and st.pair("b", "a").ahead == 1.0
 
 
 def test_whole_games_count_their_deals():
@@ -281,3 +326,41 @@ def test_report_of_an_unknown_tournament_is_status_2(tmp_path):
     TourneyStore(tmp_path / "t.db")
     run = levata("report", "nope", "--db", str(tmp_path / "t.db"))
     assert run.returncode == 2 and "no tournament 'nope'" in run.stderr
+
+
+def test_details_add_up_to_the_standings():
+    rng = random.Random(3)
+    rows = []
+    for k in range(6):
+        for seats in itertools.permutations(["a", "b", "c"]):
+            lost = [seats.index("c")] if k == 2 else []
+            scores = [0.0] * 3 if lost else [float(rng.randint(-4, 6)) for _ in seats]
+            row = _row(len(rows), k, seats, scores, forfeited=lost, deals=0 if lost else 1)
+            row["options"] = {"deal_size": 1 + k % 3}
+            row["match_id"] = f"m{len(rows)}"
+            row["result"]["strikes"] = [1, 0, 0]
+            rows.append(row)
+    st = compute_standings(["a", "b", "c"], rows, seed=1, resamples=20)
+    d = tournament_details(["a", "b", "c"], rows, unit="deal_size")
+    assert d.sizes == ["1", "2", "3"] and d.seats == [0, 1, 2] and d.groups == list(range(6))
+    for b in st.bots:
+        e = d.entries[b.name]
+        assert e.progression[-1][1] == pytest.approx(b.mean.value)
+        for parts in (e.by_seat.values(), e.by_size.values()):
+            assert sum(v * n for v, n in parts) / sum(n for _, n in parts) == pytest.approx(
+                b.mean.value
+            )
+        assert len(e.matches) == b.matches == 36 and e.forfeits == b.forfeits
+        assert e.strikes == 12 and e.clock is None  # seat 0 in 2 of 6 seatings; no records
+    assert d.entries["c"].forfeits == 6
+    assert {m.per_deal for m in d.entries["c"].matches if m.forfeited} == {st.forfeit_score}
+
+
+def test_a_distribution_of_zeros_reads_as_one():
+    svg = histograms([("a", [0.0] * 5), ("b", [0.0, 2.0, -1.0])], "h")
+    assert "all 5 matches +0.00 per deal" in svg
+    widths = [float(w) for w in re.findall(r'<rect x="[\d.]+" y="[\d.]+" width="([\d.]+)"', svg)]
+    assert widths and max(widths) < (720 - 180) / 4  # a bar, not a block across the axis
+    lone = histograms([("x", [0.0, 0.0])], "h", forfeited={"x": 2})
+    assert "all 2 matches +0.00 per deal (all forfeited)" in lone
+    assert "-2" in lone and "2</text>" in lone  # the axis spans around the value

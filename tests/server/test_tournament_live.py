@@ -24,7 +24,9 @@ import pytest
 
 from levata.server.match.store import Store
 from levata.server.tournament.entries import Entry, launch, parse_manifest
+from levata.server.tournament.report import REPLY_TIMES, standings_of
 from levata.server.tournament.sandbox import Sandbox
+from levata.server.tournament.standings import entry_results
 from levata.server.tournament.store import TourneyStore
 
 from live import LiveServer, bot_process
@@ -154,10 +156,11 @@ def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path):
 
 
 def standings_text(run: subprocess.CompletedProcess[str]) -> list[str]:
-    """The printed standings and crosstable (not the first line or the report hint, which
-    name the database)."""
+    """The printed standings, crosstable and breakdowns (not the first line or the report
+    hint, which name the database, nor the reply times, which differ from run to run)."""
     lines = run.stdout.splitlines()[1:]
-    return [x for x in lines if not x.startswith("report:")]
+    cut = next((i for i, x in enumerate(lines) if x.strip() == REPLY_TIMES), len(lines))
+    return [x for x in lines[:cut] if not x.startswith("report:")]
 
 
 # -- competition mode: manifests, limits, logs, a crashing bot ----------------------------------
@@ -257,6 +260,53 @@ def test_a_crashing_bot_forfeits_and_the_tournament_goes_on(tmp_path):
         hashed = {hashlib.sha256(w.encode()).hexdigest() for w in words}
         assert not hashed & set(issued.values()), name
     assert (logs / "heuristic.log").exists()
+
+
+def test_a_bot_that_crashes_at_start_up_ranks_last(tmp_path):
+    """The bot author's first try: a bridged program that dies at once. Every match of it
+    ends before a deal is scored (all seats 0), and it once ranked above a losing random."""
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "bot.sh").write_text("echo 'syntax error, dying' >&2\nexit 1\n")
+    manifest = tmp_path / "dies.toml"
+    manifest.write_text(
+        'name = "dies"\ncommand = ["sh", "bot.sh"]\nprotocol = "json"\nworkdir = "bots"\n'
+    )
+    db = tmp_path / "t.db"
+    run = levata(
+        "tournament", "--game", "whist", "--bots", f"{manifest},random,random,heuristic",
+        "--players", "3", "--deals", "3", "--seating", "rotate", "--seed", "3", "--db", db,
+        "--parallel", "4", "--quiet",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    lines = [ln for ln in run.stderr.splitlines() if ln.startswith("warning: dies forfeited")]
+    assert len(lines) == 1 and "27 of 27 matches" in lines[0] and "ranks last" in lines[0]
+    table = [ln.split() for ln in run.stdout.splitlines() if re.match(r"\s*[1-4]\s+\S", ln)]
+    assert [r[1] for r in table[:4]][-1] == "dies" and table[3][-1] == "27"  # last; forfeits
+
+    tdb, tid = only_tournament(db)
+    log = (db.parent / "levata-logs" / tid / "dies.log").resolve()
+    assert lines[0].endswith(f"; its log: {log}") and "syntax error, dying" in log.read_text()
+    rows = tdb.rows(tid)
+    assert all(r["status"] == "finished" for r in rows)
+    st = standings_of(tdb, tid, 200)
+    assert [b.name for b in st.bots][-1] == "dies" and st.by_rating()[-1].name == "dies"
+    for other in ("random", "random-2", "heuristic"):
+        assert st.pair(other, "dies").diff.value > 0 and st.pair(other, "dies").ahead == 1.0
+    # the case of the report: a random bot lost points on the deals it played out, so a
+    # forfeit counted as a 0 would have ranked above it
+    played = {
+        n: [x.score for r in rows if "dies" not in r["seats"] for w, x in
+            entry_results(r, 0.0).items() if w == n]
+        for n in ("random", "random-2")
+    }  # fmt: skip
+    assert min(sum(v) / len(v) for v in played.values()) < 0
+
+    page = tmp_path / "report.html"
+    made = levata("report", tid, "--db", db, "--html", page)
+    assert made.returncode == 0 and "warning: dies forfeited 27 of 27" in made.stderr
+    html = page.read_text()
+    assert 'id="forfeit-warning"' in html and "dies forfeited 27 of 27 matches" in html
+    assert '<tr data-bot="dies" class=forfeit>' in html and "27 forfeited</span>" in html
 
 
 @pytest.mark.parametrize("sandboxed", [False, True], ids=["plain", "bwrap"])
@@ -406,32 +456,74 @@ def test_html_report_renders_in_headless_chromium(tmp_path):
     db = tmp_path / "t.db"
     run = levata(
         "tournament", "--game", "whist", "--bots", "heuristic,random,random", "--deals", "4",
-        "-o", "deal_size=2", "--seed", "5", "--db", db, "--quiet",
+        "--seed", "5", "--db", db, "--quiet",
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
-    _, tid = only_tournament(db)
+    tdb, tid = only_tournament(db)
     page = tmp_path / "report.html"
     made = levata("report", tid, "--db", db, "--html", page)
     assert made.returncode == 0 and f"wrote {page}" in made.stdout
+    # the terminal report keeps step: by seat with the reply times, by deal size
+    for title in ("score per deal by seat", "score per deal by deal_size", REPLY_TIMES):
+        assert title in made.stdout
 
     dom = browse(page, tmp_path, "--dump-dom")
     assert dom.returncode == 0, dom.stderr
     html = dom.stdout
     assert f"<title>levata tournament {tid}</title>" in html
+    assert "<script" not in html and "http://" not in html.replace(SVG_NS, "")
     table = html[html.index('id="standings-table"') : html.index("</table>")]
     for bot in ("heuristic", "random", "random-2"):
         assert f'data-bot="{bot}"' in table
+        assert f'href="#matches-{bot}"' in table  # each row links to its matches
     assert table.count("<tr data-bot=") == 3
-    for plot in ("plot-means", "plot-ratings", "plot-rating-diffs", "plot-distributions"):
+    for plot in (
+        "plot-means", "plot-progression", "plot-ratings", "plot-rating-diffs",
+        "plot-distributions",
+    ):  # fmt: skip
         assert f'<svg id="{plot}"' in html
     means = html[html.index('id="plot-means"') :]
     assert means[: means.index("</svg>")].count("<circle") == 3
-    dist = html[html.index('id="plot-distributions"') :]
-    assert dist[: dist.index("</svg>")].count("<rect") >= 3
+    progression = section(html, 'id="plot-progression"', "</svg>")
+    assert progression.count("<polyline") == 3
+    dist = section(html, 'id="plot-distributions"', "</svg>")
+    assert dist.count("<rect") >= 3
     assert 'id="crosstable-table"' in html and 'data-pair="heuristic|random"' in html
 
+    # by deal size (the four sizes the schedule cycled through) and by seat
+    sizes = section(html, 'id="size-table"', "</table>")
+    assert all(f"<th>{n}</th>" in sizes for n in "1234") and sizes.count("<tr>") == 2 + 3
+    assert section(html, 'id="seat-table"', "</table>").count("<th>seat ") == 3
+    # reply times from the referee's records: every reply of every match, per bot
+    store = Store(db)
+    rows = tdb.rows(tid)
+    replies = {n: 0 for n in ("heuristic", "random", "random-2")}
+    for r in rows:
+        for reply in store.replies(r["match_id"]):
+            replies[r["seats"][reply["seat"]]] += 1
+    clocks = section(html, 'id="clock-table"', "</table>")
+    for bot, n in replies.items():
+        line = section(clocks, f'href="#matches-{bot}"', "</tr>")
+        assert n > 0 and f"<td>{n}</td>" in line and " ms" not in line
+    # each bot's matches, by the ids `levata replay` takes
+    for bot in replies:
+        listed = section(html, f'<details id="matches-{bot}"', "</details>")
+        ids = re.findall(r'<code id="m-([0-9a-f]+)-', listed)
+        assert ids == [r["match_id"] for r in rows if bot in r["seats"]]
+    replay = levata("replay", rows[0]["match_id"], "--db", db)
+    assert replay.returncode == 0, replay.stderr
+
     shot = tmp_path / "report.png"
-    png = browse(page, tmp_path, f"--screenshot={shot}", "--window-size=1000,2400")
+    png = browse(page, tmp_path, f"--screenshot={shot}", "--window-size=1100,2400")
     assert png.returncode == 0, png.stderr
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000  # drawn, not blank
+
+
+SVG_NS = "http://www.w3.org/2000/svg"
+
+
+def section(html: str, start: str, end: str) -> str:
+    """The part of ``html`` from ``start`` to the next ``end``."""
+    at = html.index(start)
+    return html[at : html.index(end, at)]
