@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -219,13 +219,16 @@ class BotClient:
         if session is None:
             return
         reply = self.decider(req, session)
+        if reply is None:  # the decider sends its reply later by itself (the JSON bridge)
+            return
         reply.match_id, reply.request_id = req.match_id, req.request_id
         reply.state_version = req.state_version
         self.send(arena_pb2.PlayRequest(reply=reply))
 
 
-Decider = Callable[[arena_pb2.DecisionRequest, MatchSession], arena_pb2.ActionReply]
-"""Turns a request into a reply; the client fills in the match, request id and version."""
+Decider = Callable[[arena_pb2.DecisionRequest, MatchSession], arena_pb2.ActionReply | None]
+"""Turns a request into a reply; the client fills in the match, request id and version.
+``None``: no reply now (the decider sends one itself later, with :meth:`BotClient.send`)."""
 
 
 def decide_with_bot(req: arena_pb2.DecisionRequest, session: MatchSession) -> arena_pb2.ActionReply:
@@ -259,10 +262,11 @@ def _decoded_action(msg: game_pb2.Action) -> Action:
     return action
 
 
-def run_client(client: BotClient) -> int:
-    """Run a client to the end; exit status 0, or 1 with one line on stderr."""
+def run_client(client: BotClient, main: Coroutine[Any, Any, Any] | None = None) -> int:
+    """Run a client to the end (or ``main``, a coroutine that runs it); exit status 0, or 1
+    with one line on stderr."""
     try:
-        asyncio.run(client.run())
+        asyncio.run(main if main is not None else client.run())
     except grpc.aio.AioRpcError as exc:
         print(f"error: {exc.code().name.lower()}: {exc.details()}", file=sys.stderr)
         return 1
