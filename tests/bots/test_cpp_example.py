@@ -36,7 +36,7 @@ def test_the_cpp_engine_builds_and_plays_legally(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     assert "lowest-cpp" in run.stdout
     with sqlite3.connect(db) as c:
-        matches = c.execute("SELECT match_id, seat_bots, strikes FROM matches").fetchall()
+        matches = c.execute("SELECT id, seat_bots, strikes FROM matches").fetchall()
         replies = c.execute("SELECT match_id, seat, outcome FROM replies").fetchall()
     assert len(matches) == 2 * 6  # two deals, every seating of three entries
     mine = {
