@@ -34,6 +34,12 @@ Both the referee and the bots share this machine's cores, as they would on one h
 (issue text): p50 <= 1 ms, p99 <= 5 ms, >= 2,000 decisions/s at 64 concurrent matches. Every
 figure is reported, met or not. ``--server-profile FILE`` runs the referee under cProfile and
 writes its stats there (profiling slows it down: do not compare those figures to the targets).
+
+The floor: a bare grpc.aio bidirectional echo, laid out as the referee run is (one server
+process, ``--echo-clients`` client processes, default 4 like the bots, sharing
+``--echo-streams`` streams, default 64), each stream a write-then-read loop of 64-byte
+messages. It is measured just before the referee starts and again after it stopped, and the
+ratio is the referee's decisions/s at 64 concurrent matches over the mean of the two.
 """
 
 from __future__ import annotations
@@ -275,10 +281,10 @@ async def _echo_server() -> None:
     await server.wait_for_termination()
 
 
-async def _echo_client(address: str, streams: int, seconds: float) -> None:
-    """``streams`` concurrent streams, each a write-then-read loop, counted for ``seconds``
-    after a warm-up. Prints ``go`` and ``end`` around the counted window (the parent samples
-    the server's CPU then), then ``ROUND_TRIPS SECONDS CPU_SECONDS``."""
+async def _echo_client(address: str, streams: int, start: float, seconds: float) -> None:
+    """``streams`` concurrent streams, each a write-then-read loop, counted from ``start``
+    (a ``time.time()``: every client counts in the same window) for ``seconds``; prints
+    ``ROUND_TRIPS SECONDS CPU_SECONDS``."""
     async with grpc.aio.insecure_channel(address) as channel:
         call = channel.stream_stream(ECHO_METHOD)
         counting = False
@@ -295,12 +301,10 @@ async def _echo_client(address: str, streams: int, seconds: float) -> None:
             await stream.done_writing()
 
         tasks = [asyncio.create_task(one()) for _ in range(streams)]
-        await asyncio.sleep(0.5)
-        print("go", flush=True)
+        await asyncio.sleep(max(0.0, start - time.time()))
         counting, cpu0, t0 = True, time.process_time(), time.perf_counter()
         await asyncio.sleep(seconds)
         counting, cpu1, t1 = False, time.process_time(), time.perf_counter()
-        print("end", flush=True)
         trips = count
         running = False
         await asyncio.gather(*tasks)
@@ -310,6 +314,7 @@ async def _echo_client(address: str, streams: int, seconds: float) -> None:
 @dataclass
 class Echo:
     streams: int
+    clients: int = 1
     round_trips: int = 0
     seconds: float = 0.0
     server_cpu_s: float = 0.0
@@ -320,32 +325,44 @@ class Echo:
         return self.round_trips / self.seconds if self.seconds else 0.0
 
 
-def measure_echo(streams: int, seconds: float) -> Echo:
-    """The echo floor: server and client each in its own process, as the referee and bots."""
+def measure_echo(streams: int, seconds: float, clients: int = PLAYERS) -> Echo:
+    """The echo floor, laid out as the referee run is: one server process and ``clients``
+    client processes (the referee and its four bot processes), ``streams`` streams in all,
+    counted in the same window."""
     me = [sys.executable, str(Path(__file__).resolve())]
     server = subprocess.Popen([*me, "--echo-server"], stdout=subprocess.PIPE, text=True)
-    client = None
+    procs: list[subprocess.Popen[str]] = []
     try:
         assert server.stdout is not None
         port = int(server.stdout.readline())
-        client = subprocess.Popen(
-            [*me, "--echo-client", f"127.0.0.1:{port}", str(streams), str(seconds)],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert client.stdout is not None
-        if client.stdout.readline().strip() != "go":
-            raise RuntimeError("the echo client did not start")
+        start = time.time() + 1.0 + 0.2 * clients  # after every client's warm-up
+        for k in range(clients):
+            share = streams // clients + (k < streams % clients)
+            argv = [f"127.0.0.1:{port}", str(share), str(start), str(seconds)]
+            procs.append(
+                subprocess.Popen(
+                    [*me, "--echo-client", *argv],
+                    stdout=subprocess.PIPE,
+                    text=True,
+                )
+            )
+        time.sleep(max(0.0, start - time.time()))
         cpu0 = cpu_s(server.pid)
-        client.stdout.readline()  # "end"
+        time.sleep(seconds)
         cpu1 = cpu_s(server.pid)
-        trips, secs, client_cpu = client.stdout.readline().split()
-        client.wait(timeout=30)
-        result = Echo(streams, int(trips), float(secs), cpu1 - cpu0, float(client_cpu))
+        result = Echo(streams, clients, server_cpu_s=cpu1 - cpu0)
+        for p in procs:
+            out, _ = p.communicate(timeout=60)
+            if p.returncode != 0 or not out.strip():
+                raise RuntimeError("an echo client failed")
+            trips, secs, client_cpu = out.split()
+            result.round_trips += int(trips)
+            result.seconds = max(result.seconds, float(secs))
+            result.client_cpu_s += float(client_cpu)
         return result
     finally:
-        for p in (client, server):
-            if p is not None and p.poll() is None:
+        for p in (*procs, server):
+            if p.poll() is None:
                 p.kill()
                 p.wait()
 
@@ -562,32 +579,40 @@ def report(levels: list[Level], deal: str) -> None:
     )
 
 
-def report_floor(levels: list[Level], echo: Echo | None) -> None:
-    """The echo floor, and the referee's throughput as a share of it (bar: 1/3)."""
-    if echo is None:
+def report_floor(levels: list[Level], echoes: list[Echo]) -> None:
+    """The echo floor (measured before and after the matches: a loaded machine's share for
+    this run changes while it runs), and the referee's throughput as a share of their mean
+    (bar: 1/3)."""
+    if not echoes:
         return
     table = Table(
         title=f"the floor: bare grpc.aio bidirectional echo, {len(ECHO_PAYLOAD)}-byte messages,"
-        " server and client in own processes",
+        " server and clients in own processes",
         **TABLE_STYLE,
     )
-    for col in ("streams", "round trips", "round\ntrips/s", "server\nCPU ms", "client\nCPU ms"):
+    cols = ("when", "streams", "client\nprocesses", "round trips", "round\ntrips/s")
+    for col in (*cols, "server\nCPU ms", "clients\nCPU ms"):
         table.add_column(col, justify="right")
-    table.add_row(
-        str(echo.streams),
-        f"{echo.round_trips:,}",
-        f"{echo.rate:,.0f}",
-        f"{echo.server_cpu_s / max(echo.round_trips, 1) * 1e3:.3f}",
-        f"{echo.client_cpu_s / max(echo.round_trips, 1) * 1e3:.3f}",
-    )
+    for when, echo in zip(("before", "after"), echoes, strict=False):
+        table.add_row(
+            when,
+            str(echo.streams),
+            str(echo.clients),
+            f"{echo.round_trips:,}",
+            f"{echo.rate:,.0f}",
+            f"{echo.server_cpu_s / max(echo.round_trips, 1) * 1e3:.3f}",
+            f"{echo.client_cpu_s / max(echo.round_trips, 1) * 1e3:.3f}",
+        )
     console.print(table)
     target = {lv.concurrent: lv for lv in levels}.get(TARGET_LEVEL)
-    if target is None or not echo.rate:
+    floor = sum(e.rate for e in echoes) / len(echoes)
+    if target is None or not floor:
         return
-    ratio = target.rate / echo.rate
+    ratio = target.rate / floor
     console.print(
         f"ratio at {TARGET_LEVEL} matches: referee {target.rate:,.0f} decisions/s / echo"
-        f" {echo.rate:,.0f} round trips/s at {echo.streams} streams = {ratio:.2f}"
+        f" {floor:,.0f} round trips/s at {echoes[0].streams} streams"
+        f" ({echoes[0].clients} client processes; mean of {len(echoes)}) = {ratio:.2f}"
         f" (bar >= 1/3: {verdict(ratio >= 1 / 3)})"
     )
 
@@ -628,8 +653,8 @@ def main() -> None:
         asyncio.run(_echo_server())
         return
     if sys.argv[1:2] == ["--echo-client"]:
-        address, streams, seconds = sys.argv[2:5]
-        asyncio.run(_echo_client(address, int(streams), float(seconds)))
+        address, streams, start, seconds = sys.argv[2:6]
+        asyncio.run(_echo_client(address, int(streams), float(start), float(seconds)))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -668,6 +693,13 @@ def main() -> None:
     parser.add_argument(
         "--echo-streams", type=int, default=TARGET_LEVEL, help="echo streams (default 64)"
     )
+    parser.add_argument(
+        "--echo-clients",
+        type=int,
+        default=PLAYERS,
+        help=f"echo client processes sharing the streams (default {PLAYERS}: as many as the"
+        " bot processes of the referee run)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary db and logs")
     args = parser.parse_args()
 
@@ -683,11 +715,18 @@ def main() -> None:
     tokens = {name: secrets.token_hex(12) for name in BOTS}  # hex: never starts with '-'
     sampler: RssSampler | None = None
     levels: list[Level] = []
-    echo: Echo | None = None
-    try:
+    echoes: list[Echo] = []
+
+    def floor() -> None:
         if args.echo_seconds > 0:
-            console.print(f"echo floor: {args.echo_streams} streams...", style="dim")
-            echo = measure_echo(args.echo_streams, args.echo_seconds)
+            console.print(
+                f"echo floor: {args.echo_streams} streams, {args.echo_clients} client(s)...",
+                style="dim",
+            )
+            echoes.append(measure_echo(args.echo_streams, args.echo_seconds, args.echo_clients))
+
+    try:
+        floor()
         profile = args.server_profile.resolve() if args.server_profile else None
         server, admin_token = procs.start_server(tokens, profile)
         assert procs.server is not None
@@ -744,8 +783,13 @@ def main() -> None:
             console.print(f"records and logs kept in {workdir}")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
+    try:
+        floor()  # again, with the referee and its bots stopped
+    except RuntimeError as exc:
+        console.print(f"error: {exc}", markup=False)
+        sys.exit(1)
     report(levels, deal)
-    report_floor(levels, echo)
+    report_floor(levels, echoes)
     if args.server_profile:
         console.print(f"referee profile written to {args.server_profile}")
     if args.bot_profile:

@@ -5,7 +5,9 @@
 The client says Hello, then for every match the referee seats it in keeps the events it is
 sent (so the view it hands the bot has the full history, exactly as in-process) and answers
 each DecisionRequest with the index of the bot's action. It asks for batched events
-(``Hello.batch_events``): they come inside requests and match ends, fewer messages to read.
+(``Hello.batch_events``): they come inside requests and match ends, fewer messages to read;
+and for bundles (``Hello.bundle``): what the referee has ready for it comes as one message,
+and the answers to a bundle's requests go back as one (``ReplyBundle``).
 If the stream breaks it reconnects with its resume token and the last event it saw, within
 ``reconnect_s``.
 """
@@ -90,6 +92,7 @@ class BotClient:
         on_message: Callable[[arena_pb2.PlayResponse], None] | None = None,
         decider: Decider | None = None,
         batch_events: bool = True,
+        bundle: bool = True,
     ) -> None:
         self.factory = factory
         self.server = server
@@ -102,11 +105,14 @@ class BotClient:
         self.on_message = on_message
         self.decider = decider or decide_with_bot
         self.batch_events = batch_events
+        self.bundle = bundle
         self.sessions: dict[str, MatchSession] = {}
         self.finished: list[MatchSession] = []
         self.resume_token = ""
         self._welcomed = False  # a Welcome came on the current stream
         self._out: asyncio.Queue[arena_pb2.PlayRequest | None] | None = None
+        #: Replies decided while handling one message from the stream, sent together after it.
+        self._replies: list[arena_pb2.ActionReply] = []
 
     def _channel(self) -> grpc.aio.Channel:
         if self.tls_ca is not None:
@@ -147,6 +153,7 @@ class BotClient:
                 resume_token=self.resume_token,
                 last_seen={m: s.last_seq for m, s in self.sessions.items()},
                 batch_events=self.batch_events,
+                bundle=self.bundle,
             )
         )
 
@@ -162,12 +169,35 @@ class BotClient:
         async with self._channel() as channel:
             call = arena_pb2_grpc.ArenaServiceStub(channel).Play(outgoing())
             async for msg in call:
-                if self.on_message is not None:
-                    self.on_message(msg)
-                if self._handle(msg):
+                done = False
+                if msg.WhichOneof("message") == "bundle":
+                    for part in msg.bundle.messages:
+                        if not done:  # the rest of a bundle after our last match is not ours
+                            done = self._take(part)
+                    # a referee that bundles takes the answers to a bundle as one, too
+                    self._send_replies(bundled=True)
+                else:
+                    done = self._take(msg)
+                    self._send_replies(bundled=False)
+                if done:
                     out.put_nowait(None)
                     call.cancel()
                     return
+
+    def _take(self, msg: arena_pb2.PlayResponse) -> bool:
+        if self.on_message is not None:
+            self.on_message(msg)
+        return self._handle(msg)
+
+    def _send_replies(self, bundled: bool) -> None:
+        """Send the replies decided for one message from the stream: one ``ReplyBundle``
+        for several answers to a bundle (only a referee that bundles is sent one)."""
+        replies, self._replies = self._replies, []
+        if bundled and len(replies) > 1:
+            self.send(arena_pb2.PlayRequest(replies=arena_pb2.ReplyBundle(replies=replies)))
+        else:
+            for reply in replies:
+                self.send(arena_pb2.PlayRequest(reply=reply))
 
     def send(self, msg: arena_pb2.PlayRequest) -> None:
         """Queue a raw message on the current stream (tests use it to misbehave)."""
@@ -223,7 +253,7 @@ class BotClient:
             return
         reply.match_id, reply.request_id = req.match_id, req.request_id
         reply.state_version = req.state_version
-        self.send(arena_pb2.PlayRequest(reply=reply))
+        self._replies.append(reply)
 
 
 Decider = Callable[[arena_pb2.DecisionRequest, MatchSession], arena_pb2.ActionReply | None]

@@ -28,11 +28,14 @@ __all__ = [
     "card_to_pb",
     "event_from_pb",
     "event_to_pb",
+    "field_bytes",
     "lazy_view_from_pb",
+    "legal_bytes",
     "legal_to_pb",
     "options_from_pb",
     "result_to_pb",
     "struct_to_dict",
+    "view_bytes",
     "view_from_pb",
     "view_to_pb",
 ]
@@ -239,26 +242,154 @@ def event_from_pb(msg: game_pb2.Event) -> Event:
     )
 
 
-def view_to_pb(view: SeatView, with_history: bool = True) -> game_pb2.SeatView:
-    """The view as a message; without history when the events travel on their own."""
-    msg = game_pb2.SeatView()
+#: Zones and tallies already encoded: a zone (the trick on the table, the trump card) and a
+#: view's counts and counters stay the same across several requests (every seat asked
+#: during one trick sees the same), and filling a map field is slow.
+_ZONES: dict[tuple[str, tuple[Card, ...]], cards_pb2.CardZone] = {}
+_TALLIES: dict[tuple[Any, ...], game_pb2.SeatView] = {}
+_VIEW_CACHE_MAX = 4096
+
+
+def view_to_pb(
+    view: SeatView, with_history: bool = True, out: game_pb2.SeatView | None = None
+) -> game_pb2.SeatView:
+    """The view as a message (filled into ``out``, an empty one, if given); without history
+    when the events travel on their own."""
+    msg = game_pb2.SeatView() if out is None else out
     msg.game = view.game
     msg.seat = view.seat
     msg.players = view.players
     msg.phase = view.phase
     msg.to_act.extend(view.to_act)
     msg.hand.extend(_cards_to_pb(view.hand))
+    zones = msg.zones
     for name, cards in view.zones.items():
-        zone = msg.zones.add(name=name, count=len(cards))
-        zone.cards.extend(_cards_to_pb(cards))
-    msg.counts.update(view.counts)
-    msg.counters.update(view.counters)
+        zones.append(_zone_pb(name, tuple(cards)))
+    key = (*view.counts.items(), None, *view.counters.items())
+    tallies = _TALLIES.get(key)
+    if tallies is None:
+        if len(_TALLIES) >= _VIEW_CACHE_MAX:
+            _TALLIES.clear()
+        tallies = _TALLIES[key] = game_pb2.SeatView()
+        tallies.counts.update(view.counts)
+        tallies.counters.update(view.counters)
+    msg.MergeFrom(tallies)
     msg.trump = view.trump or ""
     msg.scores.extend(view.scores)
     msg.facts.CopyFrom(_to_struct(view.facts))
     if with_history:
         msg.history.extend(event_to_pb(e) for e in view.history)
     return msg
+
+
+# -- encoding from cached pieces ------------------------------------------------------------
+#
+# A serialized message is the concatenation of its fields' encodings, in any order, and a
+# repeated or map field's encoding is its elements' one after another: so a view can be put
+# together from the encodings of its parts, each made once by protobuf itself (a message
+# with that one field set, serialized) and kept. A view then costs a few dictionary lookups
+# and a join instead of a message built field by field; ``SeatView.FromString`` of the
+# result equals :func:`view_to_pb` (the tests compare them for every game).
+
+_PIECES: dict[tuple[Any, ...], bytes] = {}
+_PIECES_MAX = 16384
+
+
+def _keep(key: tuple[Any, ...], msg: Any) -> bytes:
+    if len(_PIECES) >= _PIECES_MAX:
+        _PIECES.clear()
+    data = _PIECES[key] = msg.SerializeToString()
+    return data
+
+
+def view_bytes(view: SeatView) -> bytes:
+    """The view without its history, encoded as a ``SeatView``.
+
+    >>> from levata.engine import game
+    >>> view = game("whist").new_match(players=4, seed=2).view(1, history=False)
+    >>> game_pb2.SeatView.FromString(view_bytes(view)) == view_to_pb(view, with_history=False)
+    True
+    """
+    get, sv = _PIECES.get, game_pb2.SeatView
+    parts = []
+    for key, value in (
+        ("game", view.game),
+        ("seat", view.seat),
+        ("players", view.players),
+        ("phase", view.phase),
+        ("to_act", tuple(view.to_act)),
+        ("trump", view.trump or ""),
+        ("scores", tuple(view.scores)),
+    ):
+        data = get((key, value))
+        parts.append(data if data is not None else _keep((key, value), sv(**{key: value})))
+    for card in view.hand:
+        data = get(("hand", card))
+        parts.append(data if data is not None else _keep(("hand", card), sv(hand=[_card_pb(card)])))
+    for name, cards in view.zones.items():
+        key = ("zone", name, tuple(cards))
+        data = get(key)
+        parts.append(data if data is not None else _keep(key, sv(zones=[_zone_pb(*key[1:])])))
+    for field, tally in (("counts", view.counts), ("counters", view.counters)):
+        for k, v in tally.items():
+            data = get((field, k, v))
+            parts.append(data if data is not None else _keep((field, k, v), sv(**{field: {k: v}})))
+    key = ("facts", repr(view.facts))  # builtins and cards: the repr tells values apart
+    data = get(key)
+    parts.append(data if data is not None else _keep(key, sv(facts=_to_struct(view.facts))))
+    return b"".join(parts)
+
+
+def legal_bytes(actions: Iterable[Action], number: int = 6) -> bytes:
+    """A legal list, each action with its index, encoded as field ``number`` of the message
+    it goes in (``DecisionRequest.legal`` is 6)."""
+    get = _PIECES.get
+    parts = []
+    for k, action in enumerate(actions):
+        key = ("legal", number, k, action)
+        data = get(key)
+        if data is None:
+            if len(_PIECES) >= _PIECES_MAX:
+                _PIECES.clear()
+            data = _PIECES[key] = field_bytes(number, _legal_pb(k, action).SerializeToString())
+        parts.append(data)
+    return b"".join(parts)
+
+
+def field_bytes(number: int, data: bytes) -> bytes:
+    """``data`` (an encoded message) as the length-delimited field ``number`` of another.
+
+    >>> game_pb2.SeatView.FromString(field_bytes(12, b"")).HasField("facts")
+    True
+    """
+    return _varint(number << 3 | 2) + _varint(len(data)) + data
+
+
+def _varint(n: int) -> bytes:
+    """``n`` (>= 0) as a protobuf varint.
+
+    >>> _varint(1), _varint(300)
+    (b'\\x01', b'\\xac\\x02')
+    """
+    if n < 0x80:
+        return bytes((n,))
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _zone_pb(name: str, cards: tuple[Card, ...]) -> cards_pb2.CardZone:
+    """The cached message of a zone: copy it, never change it."""
+    zone = _ZONES.get((name, cards))
+    if zone is None:
+        if len(_ZONES) >= _VIEW_CACHE_MAX:
+            _ZONES.clear()
+        zone = _ZONES[name, cards] = cards_pb2.CardZone(name=name, count=len(cards))
+        zone.cards.extend(_cards_to_pb(cards))
+    return zone
 
 
 def view_from_pb(

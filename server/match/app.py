@@ -22,12 +22,12 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from levata.engine import BadConfig
-from levata.server.match.arena import AdminServicer, Arena, ArenaServicer
+from levata.server.match.arena import AdminServicer, Arena, add_arena_to_server
 from levata.server.match.auth import new_token
 from levata.server.match.limits import Limits
 from levata.server.match.referee import Policy
 from levata.server.match.store import RETRY_S, Store, StoreUnavailable
-from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2, arena_pb2_grpc
+from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
 
 __all__ = ["MAX_MESSAGE_BYTES", "start_entrant_server", "start_server"]
 
@@ -67,7 +67,7 @@ async def start_server(
     server = grpc.aio.server(options=options)
     arena = Arena(store, policy, limits)
     arena.admin_token = admin_token or new_token()
-    arena_pb2_grpc.add_ArenaServiceServicer_to_server(ArenaServicer(arena), server)
+    add_arena_to_server(arena, server)
     admin_pb2_grpc.add_AdminServiceServicer_to_server(
         AdminServicer(arena, arena.admin_token), server
     )
@@ -169,7 +169,7 @@ async def start_entrant_server(
         ("grpc.max_connection_idle_ms", limits.idle_connection_ms),
     ]
     server = grpc.aio.server(options=options)
-    arena_pb2_grpc.add_ArenaServiceServicer_to_server(ArenaServicer(arena), server)
+    add_arena_to_server(arena, server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     try:

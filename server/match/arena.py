@@ -19,10 +19,11 @@ from typing import Any
 
 import grpc
 
-from levata.bots.wire import event_to_pb
+from levata.bots.wire import event_to_pb, field_bytes
 from levata.engine import BadConfig, game
 from levata.server.match import auth
 from levata.server.match.limits import (
+    MAX_BUNDLED_REPLIES,
     MAX_ID_CHARS,
     Limits,
     check_create,
@@ -35,13 +36,24 @@ from levata.server.match.referee import Policy, Referee
 from levata.server.match.store import Store, StoreUnavailable
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2, arena_pb2_grpc
 
-__all__ = ["PROTOCOL_VERSION", "AdminServicer", "Arena", "ArenaServicer", "BotExists"]
+__all__ = [
+    "PROTOCOL_VERSION",
+    "AdminServicer",
+    "Arena",
+    "ArenaServicer",
+    "BotExists",
+    "add_arena_to_server",
+]
 
 PROTOCOL_VERSION = "1"
 #: Finished matches kept in memory for late watchers; older ones live in the store only.
 RECENT_MATCHES = 64
 #: Most matches in one ListMatches page.
 MAX_PAGE = 1000
+#: A Bundle holds at most this many messages and about this many bytes (far below the
+#: message size limit: a bot's reader must be able to take it).
+BUNDLE_MAX_MESSAGES = 256
+BUNDLE_MAX_BYTES = 256 * 1024
 _STATUS = {
     "waiting": admin_pb2.MATCH_STATUS_WAITING,
     "running": admin_pb2.MATCH_STATUS_RUNNING,
@@ -58,6 +70,7 @@ class Connection:
     resume_token: str
     games: frozenset[str] = frozenset()  # games it says it plays; empty: any
     batch_events: bool = False  # Hello.batch_events: events ride inside requests and ends
+    bundle: bool = False  # Hello.bundle: what is ready goes out as one Bundle message
     # (message, called just before it is written) in order; a None message ends the stream
     queue: asyncio.Queue[tuple[arena_pb2.PlayResponse | None, Callable[[], None] | None]] = field(
         default_factory=asyncio.Queue
@@ -360,6 +373,70 @@ def _peer_host(peer: str) -> str:
     return peer
 
 
+_Queued = tuple[arena_pb2.PlayResponse | None, Callable[[], None] | None]
+
+
+def _bundle(
+    first: arena_pb2.PlayResponse, on_written: Callable[[], None] | None, queue: asyncio.Queue[Any]
+) -> tuple[bytes, _Queued | None]:
+    """``first`` and what else is queued now (up to :data:`BUNDLE_MAX_MESSAGES` and about
+    :data:`BUNDLE_MAX_BYTES`), as one encoded ``PlayResponse`` with a ``Bundle``; and the
+    end of the stream if it was taken from the queue (it is never bundled). Each message's
+    ``on_written`` is called just before it is encoded: its clock starts as it is handed to
+    gRPC, as for a message written alone.
+
+    The bundle is put together from its messages' encodings (a repeated field is its
+    elements' encodings one after another), so nothing is encoded twice or copied:
+
+    >>> q = asyncio.Queue()
+    >>> q.put_nowait((arena_pb2.PlayResponse(error=arena_pb2.ReplyError(message="b")), None))
+    >>> a = arena_pb2.PlayResponse(error=arena_pb2.ReplyError(message="a"))
+    >>> data, end = _bundle(a, None, q)
+    >>> [m.error.message for m in arena_pb2.PlayResponse.FromString(data).bundle.messages]
+    ['a', 'b']
+    """
+    parts: list[bytes] = []
+    size = count = 0
+    msg: arena_pb2.PlayResponse | None = first
+    end: _Queued | None = None
+    while True:
+        assert msg is not None
+        if on_written is not None:
+            on_written()
+        data = field_bytes(1, msg.SerializeToString())  # Bundle.messages
+        parts.append(data)
+        size += len(data)
+        count += 1
+        if queue.empty() or count >= BUNDLE_MAX_MESSAGES or size >= BUNDLE_MAX_BYTES:
+            break
+        msg, on_written = item = queue.get_nowait()
+        if msg is None:
+            end = item
+            break
+    return field_bytes(8, b"".join(parts)), end  # PlayResponse.bundle
+
+
+def _encode_response(msg: Any) -> bytes:
+    """The Play stream's serializer: a message (or anything that serializes itself as one,
+    like the referee's pre-encoded requests), or a bundle already encoded by :func:`_bundle`."""
+    return msg if type(msg) is bytes else msg.SerializeToString()
+
+
+def add_arena_to_server(arena: Arena, server: grpc.aio.Server) -> None:
+    """Serve ``ArenaService`` on ``server``: the generated registration, but with a serializer
+    that also takes the bundles the writer encoded itself."""
+    handlers = {
+        "Play": grpc.stream_stream_rpc_method_handler(
+            ArenaServicer(arena).Play,
+            request_deserializer=arena_pb2.PlayRequest.FromString,
+            response_serializer=_encode_response,
+        )
+    }
+    name = arena_pb2.DESCRIPTOR.services_by_name["ArenaService"].full_name
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
+    server.add_registered_method_handlers(name, handlers)
+
+
 def _undecodable(exc: BaseException) -> str:
     return f"a message could not be decoded as a PlayRequest ({type(exc).__name__})"
 
@@ -390,8 +467,14 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
         reader = asyncio.create_task(self._read(request_iterator, conn, context))
         conn.on_close = lambda: setattr(arena, "streams", arena.streams - 1)
         try:
+            queue, carried = conn.queue, None
             while True:
-                msg, on_written = await conn.queue.get()
+                msg, on_written = carried or await queue.get()
+                carried = None
+                if conn.bundle and msg is not None and not queue.empty():
+                    bundle, carried = _bundle(msg, on_written, queue)  # all that is ready now
+                    yield bundle
+                    continue
                 if on_written is not None:
                     on_written()
                 if msg is None:
@@ -480,6 +563,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
             resume_token=secrets.token_hex(12),
             games=frozenset(hello.games),
             batch_events=hello.batch_events,
+            bundle=hello.bundle,
         )
         conn.send(
             arena_pb2.PlayResponse(
@@ -502,6 +586,19 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
                 kind = req.WhichOneof("message")
                 if kind == "reply":
                     self._route(conn, req.reply)
+                elif kind == "replies" and len(req.replies.replies) <= MAX_BUNDLED_REPLIES:
+                    for reply in req.replies.replies:
+                        self._route(conn, reply)
+                elif kind == "replies":
+                    conn.send(
+                        arena_pb2.PlayResponse(
+                            error=arena_pb2.ReplyError(
+                                code=arena_pb2.REPLY_ERROR_CODE_MALFORMED,
+                                message=f"a ReplyBundle holds at most {MAX_BUNDLED_REPLIES}"
+                                f" replies, not {len(req.replies.replies)}: none was used",
+                            )
+                        )
+                    )
                 else:
                     conn.send(
                         arena_pb2.PlayResponse(

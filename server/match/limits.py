@@ -30,6 +30,7 @@ from levata.engine import BadConfig
 from levata.v1 import arena_pb2
 
 __all__ = [
+    "MAX_BUNDLED_REPLIES",
     "MAX_ID_CHARS",
     "POLICY_RANGES",
     "Limits",
@@ -48,6 +49,8 @@ MAX_TEXT_CHARS = 256
 MAX_ITEMS = 64
 #: Most seats in a match.
 MAX_SEATS = 16
+#: Most replies in one ReplyBundle (each is checked like a reply sent alone).
+MAX_BUNDLED_REPLIES = 1024
 #: Descriptors kept back from gRPC's connections for SQLite, logs, bot processes, the admin.
 RESERVED_FILES = 256
 

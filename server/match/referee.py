@@ -21,9 +21,13 @@ Policies (per match, :class:`Policy`):
   or its ``MatchEnd`` (the ``events`` field), in order, instead of one ``MatchEvent`` each.
   So that a seat that is not asked for a while (a slow opponent, a seat out of the play) is
   not left uninformed, its waiting events are sent as ``MatchEvent`` messages once the oldest
-  has waited :data:`BATCH_LAG_S`, once more than :data:`BATCH_MAX_EVENTS` wait, and when it
-  reconnects with no request pending. Either way a seat gets each event it may see exactly
-  once, in sequence order; other connections get today's stream.
+  has waited its *lag*, once more than :data:`BATCH_MAX_EVENTS` wait, and when it reconnects
+  with no request pending. The lag follows the seat's own pace: twice the usual time between
+  its requests, at least :data:`BATCH_LAG_S` and at most :data:`BATCH_LAG_MAX_S`. A seat asked
+  every 0.3 s (a busy referee, or bots that think) is not sent its events alone just before
+  the request that would have carried them; a seat left waiting is still told soon. Either
+  way a seat gets each event it may see exactly once, in sequence order; other connections
+  get today's stream.
 * **Durable before told.** Every message a round produces for a seat or a watcher is held
   until the round's records are committed (:meth:`Referee._commit`): nobody hears of an
   action, an event or a result that is not on disk, so a referee killed at any moment can be
@@ -52,9 +56,10 @@ from levata.bots.wire import (
     action_from_pb,
     action_to_pb,
     event_to_pb,
-    legal_to_pb,
+    field_bytes,
+    legal_bytes,
     result_to_pb,
-    view_to_pb,
+    view_bytes,
 )
 from levata.engine import Action, GameSpec, GameState, IllegalAction, Result
 from levata.engine.contract import ranks_from_scores
@@ -84,8 +89,10 @@ REALTIME_IDLE_S = 0.1
 #: bot can add to a match: this much per decision, on top of its clock.
 DELIVERY_ALLOWANCE_S = 5.0
 #: Batched events (``Hello.batch_events``) wait for the seat's next request or the end at
-#: most this long; then they go as separate messages (see the module's docstring).
+#: most twice the seat's usual time between requests, within these bounds; then they go as
+#: separate messages (see the module's docstring).
 BATCH_LAG_S = 0.25
+BATCH_LAG_MAX_S = 1.0
 #: ... and at most this many events wait, which bounds a request's size.
 BATCH_MAX_EVENTS = 256
 
@@ -167,8 +174,20 @@ class Seat:
     sent_seq: int = -1  # last event sequence number sent to this seat
     batch: bool = False  # its connection takes events inside requests and the end
     unsent_since: float | None = None  # batch: when events began waiting to be sent
+    asked_at: float | None = None  # when its last decision was first asked
+    ask_gap: float = 0.0  # the usual time between its decisions (a moving average)
     gone_since: float | None = None  # when the connection dropped
     ever_connected: bool = False
+
+
+def _lag(seat: Seat) -> float:
+    """How long a batching seat's events may wait for its next request: twice its usual
+    time between requests, within :data:`BATCH_LAG_S` .. :data:`BATCH_LAG_MAX_S`.
+
+    >>> _lag(Seat("b", ask_gap=0.05)), _lag(Seat("b", ask_gap=0.3)), _lag(Seat("b", ask_gap=9))
+    (0.25, 0.6, 1.0)
+    """
+    return min(BATCH_LAG_MAX_S, max(BATCH_LAG_S, 2 * seat.ask_gap))
 
 
 @dataclass
@@ -244,6 +263,7 @@ class Referee:
         self.watchers: list[asyncio.Queue[Any]] = []
         self._stored_seq = 0
         self._encoded: dict[int, arena_pb2.PlayResponse] = {}
+        self._event_fields: dict[int, bytes] = {}  # seq -> the event in a request's events
         self.resumed_ms: int | None = None  # a resumed match's clock goes on from here
         self.abort_reason: str | None = None  # set: tell the seats it is aborted, play nothing
         self.resumable = False  # a graceful shutdown leaves the match to the next start
@@ -479,7 +499,7 @@ class Referee:
         times = [s.pending.deadline for s in self.seats if s.pending is not None]
         window = self.policy.resume_window_ms / 1000
         times += [s.gone_since + window for s in self.seats if s.gone_since is not None]
-        times += [s.unsent_since + BATCH_LAG_S for s in self.seats if s.unsent_since is not None]
+        times += [s.unsent_since + _lag(s) for s in self.seats if s.unsent_since is not None]
         if self.state.realtime:
             times.append(self.clock() + 0.05)  # real-time stall timers need a heartbeat
             times += [s.idle_until for s in self.seats if s.idle_until > self.clock()]
@@ -524,6 +544,10 @@ class Referee:
             turn = keep_clock.turn
         else:
             turn = Turn(self.clock(), (self.policy.move_ms + seat.bank_ms) / 1000)
+            if seat.asked_at is not None:  # the seat's pace, for its batch lag
+                gap = turn.built_at - seat.asked_at
+                seat.ask_gap = gap if not seat.ask_gap else 0.75 * seat.ask_gap + 0.25 * gap
+            seat.asked_at = turn.built_at
             if seat.outbox is None:  # nothing to deliver to: its clock runs (resume window)
                 self._start(turn, turn.built_at)
         seat.pending = Pending(uuid.uuid4().hex[:12], i, self.version, legal, turn)
@@ -536,28 +560,42 @@ class Referee:
             return
         if not seat.batch:
             self._send_events(i)
-        msg = arena_pb2.PlayResponse()
-        req = msg.request  # built in place; the writer fills in its clock
-        req.match_id = self.match_id
-        req.request_id = p.request_id
-        req.state_version = p.version
-        req.seat = i
-        req.view.CopyFrom(view_to_pb(self.state.view(i, history=False), with_history=False))
-        legal_to_pb(p.legal, out=req.legal)
-        req.bank_left_ms = int(seat.bank_ms)
-        req.realtime = self.state.realtime
+        head = arena_pb2.DecisionRequest(
+            match_id=self.match_id,
+            request_id=p.request_id,
+            state_version=p.version,
+            seat=i,
+            bank_left_ms=int(seat.bank_ms),
+            realtime=self.state.realtime,
+        )
+        parts = [
+            head.SerializeToString(),
+            field_bytes(5, view_bytes(self.state.view(i, history=False))),
+            legal_bytes(p.legal),
+        ]
         if seat.batch:
-            req.events.extend(self._take_events(i))
-        seat.outbox(msg, partial(self._written, p.turn, req))
+            parts += [self._event_field(ev) for ev in self._take_events(i)]
+        req = EncodedRequest(b"".join(parts))  # the writer fills in its clock
+        seat.outbox(req, partial(self._written, p.turn, req))
 
-    def _written(self, turn: Turn, req: arena_pb2.DecisionRequest) -> None:
+    def _event_field(self, ev: game_pb2.Event) -> bytes:
+        """An event as an entry of ``DecisionRequest.events``, encoded once per match."""
+        data = self._event_fields.get(ev.seq)
+        if data is None:
+            if len(self._event_fields) > 512:  # what a seat may still be sent soon
+                oldest = min(s.sent_seq for s in self.seats)
+                self._event_fields = {k: v for k, v in self._event_fields.items() if k > oldest}
+            data = self._event_fields[ev.seq] = field_bytes(11, ev.SerializeToString())
+        return data
+
+    def _written(self, turn: Turn, req: EncodedRequest) -> None:
         """The connection's writer hands ``req`` to gRPC now: the seat's clock starts (if this
         is the turn's first request written) and the request says truly how long is left."""
         now = self.clock()
         if turn.started_at is None:
             self._start(turn, now)
         req.time_left_ms = max(0, int((turn.deadline - now) * 1000))
-        req.deadline.FromMilliseconds(int(time.time() * 1000) + req.time_left_ms)
+        req.deadline_ms = int(time.time() * 1000) + req.time_left_ms
 
     def _start(self, turn: Turn, now: float) -> None:
         """Start a turn's clock, and wake the match at its deadline (which may be sooner than
@@ -778,7 +816,7 @@ class Referee:
 
     def _send_events(self, i: int) -> None:
         """Send seat ``i`` the events it may see and was not sent yet; a batching seat's wait
-        for its next request or end (or :data:`BATCH_LAG_S`, :data:`BATCH_MAX_EVENTS`)."""
+        for its next request or end (or its lag, or :data:`BATCH_MAX_EVENTS`)."""
         seat = self.seats[i]
         if seat.outbox is None:
             return
@@ -829,7 +867,7 @@ class Referee:
     def _expire(self) -> None:
         now = self.clock()
         for i, s in enumerate(self.seats):
-            if s.unsent_since is not None and now >= s.unsent_since + BATCH_LAG_S:
+            if s.unsent_since is not None and now >= s.unsent_since + _lag(s):
                 self._flush_events(i)  # batched events waited long enough for a request
         window = self.policy.resume_window_ms / 1000
         gone = [
@@ -1017,6 +1055,31 @@ class Substitutes:
         pick = random.Random(derive(self.seed, "substitute", self.drawn)).choice(options)
         self.drawn += 1
         return pick
+
+
+class EncodedRequest:
+    """A ``PlayResponse`` with a ``DecisionRequest``, encoded but for its clock: the writer
+    sets ``time_left_ms`` and ``deadline_ms`` as it hands it to gRPC, and gRPC serializes it
+    (``SerializeToString``) like a message.
+
+    >>> req = EncodedRequest(arena_pb2.DecisionRequest(request_id="r1").SerializeToString())
+    >>> req.time_left_ms, req.deadline_ms = 1500, 1_700_000_000_000
+    >>> msg = arena_pb2.PlayResponse.FromString(req.SerializeToString())
+    >>> msg.request.request_id, msg.request.time_left_ms, msg.request.deadline.seconds
+    ('r1', 1500, 1700000000)
+    """
+
+    __slots__ = ("body", "deadline_ms", "time_left_ms")
+
+    def __init__(self, body: bytes) -> None:
+        self.body = body  # every field of the request but the two below
+        self.time_left_ms = 0
+        self.deadline_ms = 0
+
+    def SerializeToString(self) -> bytes:  # the name gRPC's serializer calls
+        clock = arena_pb2.DecisionRequest(time_left_ms=self.time_left_ms)
+        clock.deadline.FromMilliseconds(self.deadline_ms)
+        return field_bytes(4, self.body + clock.SerializeToString())  # PlayResponse.request
 
 
 class _Gate:

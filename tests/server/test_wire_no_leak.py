@@ -16,7 +16,7 @@ from levata.bots.sdk import BotClient
 from levata.bots.wire import card_from_pb
 from levata.engine import Action, all_games, game
 from levata.engine.seeds import derive
-from levata.v1 import arena_pb2
+from levata.v1 import arena_pb2, game_pb2
 
 from live import LiveServer
 
@@ -94,16 +94,15 @@ def test_the_check_catches_a_leaking_referee(tmp_path, monkeypatch):
     from levata.engine import french_deck
     from levata.v1 import cards_pb2
 
-    honest = referee.view_to_pb
+    honest = referee.view_bytes
+    peek = game_pb2.SeatView(
+        zones=[cards_pb2.CardZone(name="peek", cards=[card_to_pb(c) for c in french_deck()])]
+    ).SerializeToString()
 
-    def leaky(view, with_history=True):
-        msg = honest(view, with_history)
-        msg.zones.append(
-            cards_pb2.CardZone(name="peek", cards=[card_to_pb(c) for c in french_deck()])
-        )
-        return msg
+    def leaky(view):
+        return honest(view) + peek  # one more zone: encodings of messages concatenate
 
-    monkeypatch.setattr(referee, "view_to_pb", leaky)
+    monkeypatch.setattr(referee, "view_bytes", leaky)
     with pytest.raises(AssertionError, match="was sent"):
         check_wire(tmp_path, "whist")
 

@@ -26,7 +26,7 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from levata.v1 import game_pb2 as levata_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15levata/v1/arena.proto\x12\tlevata.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14levata/v1/game.proto\"d\n\x0bPlayRequest\x12!\n\x05hello\x18\x01 \x01(\x0b\x32\x10.levata.v1.HelloH\x00\x12\'\n\x05reply\x18\x02 \x01(\x0b\x32\x16.levata.v1.ActionReplyH\x00\x42\t\n\x07message\"\xc4\x02\n\x0cPlayResponse\x12%\n\x07welcome\x18\x01 \x01(\x0b\x32\x12.levata.v1.WelcomeH\x00\x12,\n\x0bmatch_start\x18\x02 \x01(\x0b\x32\x15.levata.v1.MatchStartH\x00\x12&\n\x05\x65vent\x18\x03 \x01(\x0b\x32\x15.levata.v1.MatchEventH\x00\x12-\n\x07request\x18\x04 \x01(\x0b\x32\x1a.levata.v1.DecisionRequestH\x00\x12+\n\x07\x61pplied\x18\x05 \x01(\x0b\x32\x18.levata.v1.ActionAppliedH\x00\x12&\n\x05\x65rror\x18\x06 \x01(\x0b\x32\x15.levata.v1.ReplyErrorH\x00\x12(\n\tmatch_end\x18\x07 \x01(\x0b\x32\x13.levata.v1.MatchEndH\x00\x42\t\n\x07message\"\xdd\x01\n\x05Hello\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x18\n\x10protocol_version\x18\x03 \x01(\t\x12\r\n\x05games\x18\x04 \x03(\t\x12\x14\n\x0cresume_token\x18\x05 \x01(\t\x12\x31\n\tlast_seen\x18\x06 \x03(\x0b\x32\x1e.levata.v1.Hello.LastSeenEntry\x12\x14\n\x0c\x62\x61tch_events\x18\x07 \x01(\x08\x1a/\n\rLastSeenEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"\\\n\x07Welcome\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x14\n\x0cresume_token\x18\x02 \x01(\t\x12\x18\n\x10protocol_version\x18\x03 \x01(\t\x12\x0f\n\x07resumed\x18\x04 \x01(\x08\"\xd7\x01\n\x0bMatchPolicy\x12\x14\n\x07move_ms\x18\x01 \x01(\x03H\x00\x88\x01\x01\x12\x14\n\x07\x62\x61nk_ms\x18\x02 \x01(\x03H\x01\x88\x01\x01\x12\x17\n\nstartup_ms\x18\x03 \x01(\x03H\x02\x88\x01\x01\x12\x18\n\x0bmax_strikes\x18\x04 \x01(\x05H\x03\x88\x01\x01\x12\x1d\n\x10resume_window_ms\x18\x05 \x01(\x03H\x04\x88\x01\x01\x42\n\n\x08_move_msB\n\n\x08_bank_msB\r\n\x0b_startup_msB\x0e\n\x0c_max_strikesB\x13\n\x11_resume_window_ms\"\xeb\x01\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0f\n\x07players\x18\x04 \x01(\x05\x12\x33\n\x07options\x18\x05 \x03(\x0b\x32\".levata.v1.MatchStart.OptionsEntry\x12\x11\n\tseat_bots\x18\x06 \x03(\t\x12&\n\x06policy\x18\x07 \x01(\x0b\x32\x16.levata.v1.MatchPolicy\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"?\n\nMatchEvent\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x1f\n\x05\x65vent\x18\x02 \x01(\x0b\x32\x10.levata.v1.Event\"\xb4\x02\n\x0f\x44\x65\x63isionRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\t\x12\x15\n\rstate_version\x18\x03 \x01(\x03\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12!\n\x04view\x18\x05 \x01(\x0b\x32\x13.levata.v1.SeatView\x12%\n\x05legal\x18\x06 \x03(\x0b\x32\x16.levata.v1.LegalAction\x12,\n\x08\x64\x65\x61\x64line\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0ctime_left_ms\x18\x08 \x01(\x03\x12\x14\n\x0c\x62\x61nk_left_ms\x18\t \x01(\x03\x12\x10\n\x08realtime\x18\n \x01(\x08\x12 \n\x06\x65vents\x18\x0b \x03(\x0b\x32\x10.levata.v1.Event\"\x8a\x01\n\x0b\x41\x63tionReply\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\t\x12\x15\n\rstate_version\x18\x03 \x01(\x03\x12\x0f\n\x05index\x18\x04 \x01(\x05H\x00\x12#\n\x06\x61\x63tion\x18\x05 \x01(\x0b\x32\x11.levata.v1.ActionH\x00\x42\x08\n\x06\x63hoice\"\xa3\x01\n\rActionApplied\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12!\n\x06\x61\x63tion\x18\x04 \x01(\x0b\x32\x11.levata.v1.Action\x12\x13\n\x0bsubstituted\x18\x05 \x01(\x08\x12\x0f\n\x07strikes\x18\x06 \x01(\x05\x12\x15\n\rstate_version\x18\x07 \x01(\x03\"l\n\nReplyError\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\t\x12\'\n\x04\x63ode\x18\x03 \x01(\x0e\x32\x19.levata.v1.ReplyErrorCode\x12\x0f\n\x07message\x18\x04 \x01(\t\"f\n\x08MatchEnd\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12&\n\x06result\x18\x02 \x01(\x0b\x32\x16.levata.v1.MatchResult\x12 \n\x06\x65vents\x18\x03 \x03(\x0b\x32\x10.levata.v1.Event*\xc5\x02\n\x0eReplyErrorCode\x12 \n\x1cREPLY_ERROR_CODE_UNSPECIFIED\x10\x00\x12\x1e\n\x1aREPLY_ERROR_CODE_MALFORMED\x10\x01\x12\"\n\x1eREPLY_ERROR_CODE_UNKNOWN_MATCH\x10\x02\x12$\n REPLY_ERROR_CODE_UNKNOWN_REQUEST\x10\x03\x12\"\n\x1eREPLY_ERROR_CODE_STALE_VERSION\x10\x04\x12\x1f\n\x1bREPLY_ERROR_CODE_WRONG_SEAT\x10\x05\x12#\n\x1fREPLY_ERROR_CODE_ILLEGAL_ACTION\x10\x06\x12\x1d\n\x19REPLY_ERROR_CODE_PROTOCOL\x10\x07\x12\x1e\n\x1aREPLY_ERROR_CODE_SUSPENDED\x10\x08\x32K\n\x0c\x41renaService\x12;\n\x04Play\x12\x16.levata.v1.PlayRequest\x1a\x17.levata.v1.PlayResponse(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15levata/v1/arena.proto\x12\tlevata.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14levata/v1/game.proto\"\x8f\x01\n\x0bPlayRequest\x12!\n\x05hello\x18\x01 \x01(\x0b\x32\x10.levata.v1.HelloH\x00\x12\'\n\x05reply\x18\x02 \x01(\x0b\x32\x16.levata.v1.ActionReplyH\x00\x12)\n\x07replies\x18\x03 \x01(\x0b\x32\x16.levata.v1.ReplyBundleH\x00\x42\t\n\x07message\"6\n\x0bReplyBundle\x12\'\n\x07replies\x18\x01 \x03(\x0b\x32\x16.levata.v1.ActionReply\"\xe9\x02\n\x0cPlayResponse\x12%\n\x07welcome\x18\x01 \x01(\x0b\x32\x12.levata.v1.WelcomeH\x00\x12,\n\x0bmatch_start\x18\x02 \x01(\x0b\x32\x15.levata.v1.MatchStartH\x00\x12&\n\x05\x65vent\x18\x03 \x01(\x0b\x32\x15.levata.v1.MatchEventH\x00\x12-\n\x07request\x18\x04 \x01(\x0b\x32\x1a.levata.v1.DecisionRequestH\x00\x12+\n\x07\x61pplied\x18\x05 \x01(\x0b\x32\x18.levata.v1.ActionAppliedH\x00\x12&\n\x05\x65rror\x18\x06 \x01(\x0b\x32\x15.levata.v1.ReplyErrorH\x00\x12(\n\tmatch_end\x18\x07 \x01(\x0b\x32\x13.levata.v1.MatchEndH\x00\x12#\n\x06\x62undle\x18\x08 \x01(\x0b\x32\x11.levata.v1.BundleH\x00\x42\t\n\x07message\"3\n\x06\x42undle\x12)\n\x08messages\x18\x01 \x03(\x0b\x32\x17.levata.v1.PlayResponse\"\xed\x01\n\x05Hello\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x18\n\x10protocol_version\x18\x03 \x01(\t\x12\r\n\x05games\x18\x04 \x03(\t\x12\x14\n\x0cresume_token\x18\x05 \x01(\t\x12\x31\n\tlast_seen\x18\x06 \x03(\x0b\x32\x1e.levata.v1.Hello.LastSeenEntry\x12\x14\n\x0c\x62\x61tch_events\x18\x07 \x01(\x08\x12\x0e\n\x06\x62undle\x18\x08 \x01(\x08\x1a/\n\rLastSeenEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"\\\n\x07Welcome\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x14\n\x0cresume_token\x18\x02 \x01(\t\x12\x18\n\x10protocol_version\x18\x03 \x01(\t\x12\x0f\n\x07resumed\x18\x04 \x01(\x08\"\xd7\x01\n\x0bMatchPolicy\x12\x14\n\x07move_ms\x18\x01 \x01(\x03H\x00\x88\x01\x01\x12\x14\n\x07\x62\x61nk_ms\x18\x02 \x01(\x03H\x01\x88\x01\x01\x12\x17\n\nstartup_ms\x18\x03 \x01(\x03H\x02\x88\x01\x01\x12\x18\n\x0bmax_strikes\x18\x04 \x01(\x05H\x03\x88\x01\x01\x12\x1d\n\x10resume_window_ms\x18\x05 \x01(\x03H\x04\x88\x01\x01\x42\n\n\x08_move_msB\n\n\x08_bank_msB\r\n\x0b_startup_msB\x0e\n\x0c_max_strikesB\x13\n\x11_resume_window_ms\"\xeb\x01\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0f\n\x07players\x18\x04 \x01(\x05\x12\x33\n\x07options\x18\x05 \x03(\x0b\x32\".levata.v1.MatchStart.OptionsEntry\x12\x11\n\tseat_bots\x18\x06 \x03(\t\x12&\n\x06policy\x18\x07 \x01(\x0b\x32\x16.levata.v1.MatchPolicy\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"?\n\nMatchEvent\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x1f\n\x05\x65vent\x18\x02 \x01(\x0b\x32\x10.levata.v1.Event\"\xb4\x02\n\x0f\x44\x65\x63isionRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\t\x12\x15\n\rstate_version\x18\x03 \x01(\x03\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12!\n\x04view\x18\x05 \x01(\x0b\x32\x13.levata.v1.SeatView\x12%\n\x05legal\x18\x06 \x03(\x0b\x32\x16.levata.v1.LegalAction\x12,\n\x08\x64\x65\x61\x64line\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0ctime_left_ms\x18\x08 \x01(\x03\x12\x14\n\x0c\x62\x61nk_left_ms\x18\t \x01(\x03\x12\x10\n\x08realtime\x18\n \x01(\x08\x12 \n\x06\x65vents\x18\x0b \x03(\x0b\x32\x10.levata.v1.Event\"\x8a\x01\n\x0b\x41\x63tionReply\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\t\x12\x15\n\rstate_version\x18\x03 \x01(\x03\x12\x0f\n\x05index\x18\x04 \x01(\x05H\x00\x12#\n\x06\x61\x63tion\x18\x05 \x01(\x0b\x32\x11.levata.v1.ActionH\x00\x42\x08\n\x06\x63hoice\"\xa3\x01\n\rActionApplied\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12!\n\x06\x61\x63tion\x18\x04 \x01(\x0b\x32\x11.levata.v1.Action\x12\x13\n\x0bsubstituted\x18\x05 \x01(\x08\x12\x0f\n\x07strikes\x18\x06 \x01(\x05\x12\x15\n\rstate_version\x18\x07 \x01(\x03\"l\n\nReplyError\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\t\x12\'\n\x04\x63ode\x18\x03 \x01(\x0e\x32\x19.levata.v1.ReplyErrorCode\x12\x0f\n\x07message\x18\x04 \x01(\t\"f\n\x08MatchEnd\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12&\n\x06result\x18\x02 \x01(\x0b\x32\x16.levata.v1.MatchResult\x12 \n\x06\x65vents\x18\x03 \x03(\x0b\x32\x10.levata.v1.Event*\xc5\x02\n\x0eReplyErrorCode\x12 \n\x1cREPLY_ERROR_CODE_UNSPECIFIED\x10\x00\x12\x1e\n\x1aREPLY_ERROR_CODE_MALFORMED\x10\x01\x12\"\n\x1eREPLY_ERROR_CODE_UNKNOWN_MATCH\x10\x02\x12$\n REPLY_ERROR_CODE_UNKNOWN_REQUEST\x10\x03\x12\"\n\x1eREPLY_ERROR_CODE_STALE_VERSION\x10\x04\x12\x1f\n\x1bREPLY_ERROR_CODE_WRONG_SEAT\x10\x05\x12#\n\x1fREPLY_ERROR_CODE_ILLEGAL_ACTION\x10\x06\x12\x1d\n\x19REPLY_ERROR_CODE_PROTOCOL\x10\x07\x12\x1e\n\x1aREPLY_ERROR_CODE_SUSPENDED\x10\x08\x32K\n\x0c\x41renaService\x12;\n\x04Play\x12\x16.levata.v1.PlayRequest\x1a\x17.levata.v1.PlayResponse(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -37,36 +37,40 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_HELLO_LASTSEENENTRY']._serialized_options = b'8\001'
   _globals['_MATCHSTART_OPTIONSENTRY']._loaded_options = None
   _globals['_MATCHSTART_OPTIONSENTRY']._serialized_options = b'8\001'
-  _globals['_REPLYERRORCODE']._serialized_start=2192
-  _globals['_REPLYERRORCODE']._serialized_end=2517
-  _globals['_PLAYREQUEST']._serialized_start=91
-  _globals['_PLAYREQUEST']._serialized_end=191
-  _globals['_PLAYRESPONSE']._serialized_start=194
-  _globals['_PLAYRESPONSE']._serialized_end=518
-  _globals['_HELLO']._serialized_start=521
-  _globals['_HELLO']._serialized_end=742
-  _globals['_HELLO_LASTSEENENTRY']._serialized_start=695
-  _globals['_HELLO_LASTSEENENTRY']._serialized_end=742
-  _globals['_WELCOME']._serialized_start=744
-  _globals['_WELCOME']._serialized_end=836
-  _globals['_MATCHPOLICY']._serialized_start=839
-  _globals['_MATCHPOLICY']._serialized_end=1054
-  _globals['_MATCHSTART']._serialized_start=1057
-  _globals['_MATCHSTART']._serialized_end=1292
-  _globals['_MATCHSTART_OPTIONSENTRY']._serialized_start=1246
-  _globals['_MATCHSTART_OPTIONSENTRY']._serialized_end=1292
-  _globals['_MATCHEVENT']._serialized_start=1294
-  _globals['_MATCHEVENT']._serialized_end=1357
-  _globals['_DECISIONREQUEST']._serialized_start=1360
-  _globals['_DECISIONREQUEST']._serialized_end=1668
-  _globals['_ACTIONREPLY']._serialized_start=1671
-  _globals['_ACTIONREPLY']._serialized_end=1809
-  _globals['_ACTIONAPPLIED']._serialized_start=1812
-  _globals['_ACTIONAPPLIED']._serialized_end=1975
-  _globals['_REPLYERROR']._serialized_start=1977
-  _globals['_REPLYERROR']._serialized_end=2085
-  _globals['_MATCHEND']._serialized_start=2087
-  _globals['_MATCHEND']._serialized_end=2189
-  _globals['_ARENASERVICE']._serialized_start=2519
-  _globals['_ARENASERVICE']._serialized_end=2594
+  _globals['_REPLYERRORCODE']._serialized_start=2398
+  _globals['_REPLYERRORCODE']._serialized_end=2723
+  _globals['_PLAYREQUEST']._serialized_start=92
+  _globals['_PLAYREQUEST']._serialized_end=235
+  _globals['_REPLYBUNDLE']._serialized_start=237
+  _globals['_REPLYBUNDLE']._serialized_end=291
+  _globals['_PLAYRESPONSE']._serialized_start=294
+  _globals['_PLAYRESPONSE']._serialized_end=655
+  _globals['_BUNDLE']._serialized_start=657
+  _globals['_BUNDLE']._serialized_end=708
+  _globals['_HELLO']._serialized_start=711
+  _globals['_HELLO']._serialized_end=948
+  _globals['_HELLO_LASTSEENENTRY']._serialized_start=901
+  _globals['_HELLO_LASTSEENENTRY']._serialized_end=948
+  _globals['_WELCOME']._serialized_start=950
+  _globals['_WELCOME']._serialized_end=1042
+  _globals['_MATCHPOLICY']._serialized_start=1045
+  _globals['_MATCHPOLICY']._serialized_end=1260
+  _globals['_MATCHSTART']._serialized_start=1263
+  _globals['_MATCHSTART']._serialized_end=1498
+  _globals['_MATCHSTART_OPTIONSENTRY']._serialized_start=1452
+  _globals['_MATCHSTART_OPTIONSENTRY']._serialized_end=1498
+  _globals['_MATCHEVENT']._serialized_start=1500
+  _globals['_MATCHEVENT']._serialized_end=1563
+  _globals['_DECISIONREQUEST']._serialized_start=1566
+  _globals['_DECISIONREQUEST']._serialized_end=1874
+  _globals['_ACTIONREPLY']._serialized_start=1877
+  _globals['_ACTIONREPLY']._serialized_end=2015
+  _globals['_ACTIONAPPLIED']._serialized_start=2018
+  _globals['_ACTIONAPPLIED']._serialized_end=2181
+  _globals['_REPLYERROR']._serialized_start=2183
+  _globals['_REPLYERROR']._serialized_end=2291
+  _globals['_MATCHEND']._serialized_start=2293
+  _globals['_MATCHEND']._serialized_end=2395
+  _globals['_ARENASERVICE']._serialized_start=2725
+  _globals['_ARENASERVICE']._serialized_end=2800
 # @@protoc_insertion_point(module_scope)

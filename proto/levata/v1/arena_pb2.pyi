@@ -33,15 +33,23 @@ REPLY_ERROR_CODE_PROTOCOL: ReplyErrorCode
 REPLY_ERROR_CODE_SUSPENDED: ReplyErrorCode
 
 class PlayRequest(_message.Message):
-    __slots__ = ("hello", "reply")
+    __slots__ = ("hello", "reply", "replies")
     HELLO_FIELD_NUMBER: _ClassVar[int]
     REPLY_FIELD_NUMBER: _ClassVar[int]
+    REPLIES_FIELD_NUMBER: _ClassVar[int]
     hello: Hello
     reply: ActionReply
-    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., reply: _Optional[_Union[ActionReply, _Mapping]] = ...) -> None: ...
+    replies: ReplyBundle
+    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., reply: _Optional[_Union[ActionReply, _Mapping]] = ..., replies: _Optional[_Union[ReplyBundle, _Mapping]] = ...) -> None: ...
+
+class ReplyBundle(_message.Message):
+    __slots__ = ("replies",)
+    REPLIES_FIELD_NUMBER: _ClassVar[int]
+    replies: _containers.RepeatedCompositeFieldContainer[ActionReply]
+    def __init__(self, replies: _Optional[_Iterable[_Union[ActionReply, _Mapping]]] = ...) -> None: ...
 
 class PlayResponse(_message.Message):
-    __slots__ = ("welcome", "match_start", "event", "request", "applied", "error", "match_end")
+    __slots__ = ("welcome", "match_start", "event", "request", "applied", "error", "match_end", "bundle")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     MATCH_START_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
@@ -49,6 +57,7 @@ class PlayResponse(_message.Message):
     APPLIED_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     MATCH_END_FIELD_NUMBER: _ClassVar[int]
+    BUNDLE_FIELD_NUMBER: _ClassVar[int]
     welcome: Welcome
     match_start: MatchStart
     event: MatchEvent
@@ -56,10 +65,17 @@ class PlayResponse(_message.Message):
     applied: ActionApplied
     error: ReplyError
     match_end: MatchEnd
-    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., event: _Optional[_Union[MatchEvent, _Mapping]] = ..., request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., error: _Optional[_Union[ReplyError, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
+    bundle: Bundle
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., match_start: _Optional[_Union[MatchStart, _Mapping]] = ..., event: _Optional[_Union[MatchEvent, _Mapping]] = ..., request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., applied: _Optional[_Union[ActionApplied, _Mapping]] = ..., error: _Optional[_Union[ReplyError, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ..., bundle: _Optional[_Union[Bundle, _Mapping]] = ...) -> None: ...
+
+class Bundle(_message.Message):
+    __slots__ = ("messages",)
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    messages: _containers.RepeatedCompositeFieldContainer[PlayResponse]
+    def __init__(self, messages: _Optional[_Iterable[_Union[PlayResponse, _Mapping]]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("token", "name", "protocol_version", "games", "resume_token", "last_seen", "batch_events")
+    __slots__ = ("token", "name", "protocol_version", "games", "resume_token", "last_seen", "batch_events", "bundle")
     class LastSeenEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -74,6 +90,7 @@ class Hello(_message.Message):
     RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
     LAST_SEEN_FIELD_NUMBER: _ClassVar[int]
     BATCH_EVENTS_FIELD_NUMBER: _ClassVar[int]
+    BUNDLE_FIELD_NUMBER: _ClassVar[int]
     token: str
     name: str
     protocol_version: str
@@ -81,7 +98,8 @@ class Hello(_message.Message):
     resume_token: str
     last_seen: _containers.ScalarMap[str, int]
     batch_events: bool
-    def __init__(self, token: _Optional[str] = ..., name: _Optional[str] = ..., protocol_version: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., resume_token: _Optional[str] = ..., last_seen: _Optional[_Mapping[str, int]] = ..., batch_events: _Optional[bool] = ...) -> None: ...
+    bundle: bool
+    def __init__(self, token: _Optional[str] = ..., name: _Optional[str] = ..., protocol_version: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., resume_token: _Optional[str] = ..., last_seen: _Optional[_Mapping[str, int]] = ..., batch_events: _Optional[bool] = ..., bundle: _Optional[bool] = ...) -> None: ...
 
 class Welcome(_message.Message):
     __slots__ = ("bot_name", "resume_token", "protocol_version", "resumed")
