@@ -171,7 +171,7 @@ class ProgramBridge:
             end = arena_pb2.MatchEnd()
             end.CopyFrom(msg.match_end)
             assert self._client is not None
-            session = self._client.sessions.get(end.match_id)
+            session = self._client.session(end.match_id, end.seat)
             if session is not None:
                 late = [e for e in end.events if e.seq > session.last_seq]
                 del end.events[:]

@@ -93,9 +93,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         client = BotClient(
-            lambda game, seat, match_id: make_bot(
-                args.kind, game, seed=derive(args.seed, match_id, seat)
-            ),
+            # seeded from the match's label (levata match gives one), else from its id
+            lambda game, seat, name: make_bot(args.kind, game, seed=derive(args.seed, name, seat)),
             args.server,
             token,
             args.name or args.kind,
@@ -175,7 +174,7 @@ def _match_ends(client: BotClient) -> Callable[[arena_pb2.PlayResponse], None]:
         if msg.WhichOneof("message") != "match_end":
             return
         end = msg.match_end
-        session = client.sessions.get(end.match_id)  # still there: this runs before _handle
+        session = client.session(end.match_id, end.seat)  # still there: before _handle
         r = end.result
         if session is None or session.seat >= len(r.ranks):
             return

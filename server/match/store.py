@@ -106,6 +106,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     # Per-seat clocks and strikes, and the substitute draws so far (JSON), kept current in the
     # transaction of each decision round: what a restarted referee resumes a match with.
     1: ("ALTER TABLE matches ADD COLUMN seats TEXT",),
+    # The creator's name for the match (CreateMatchRequest.label), sent in MatchStart.
+    2: ("ALTER TABLE matches ADD COLUMN label TEXT NOT NULL DEFAULT ''",),
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
@@ -311,6 +313,7 @@ class Store:
         seed: int,
         seat_bots: list[str],
         policy: Mapping[str, Any],
+        label: str = "",
     ) -> None:
         """Record a new match, committed at once. While the file cannot be written this
         raises :class:`StoreUnavailable` and keeps nothing: no match is created that could
@@ -319,7 +322,7 @@ class Store:
             raise StoreUnavailable(self._why())
         row = (
             "INSERT INTO matches (id, game, players, options, seed, seat_bots, policy, status,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting', ?)",
+            " created_at, label) VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting', ?, ?)",
             (
                 match_id,
                 game,
@@ -329,6 +332,7 @@ class Store:
                 json.dumps(seat_bots),
                 json.dumps(dict(policy)),
                 time.time(),
+                label,
             ),
             match_id,
         )
