@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
@@ -23,6 +26,7 @@ from levata.bots.credentials import TOKEN_ENV, bot_token
 from levata.bots.sdk import BotClient, run_client
 from levata.engine import BadConfig
 from levata.engine.seeds import derive
+from levata.v1 import arena_pb2
 
 __all__ = ["main"]
 
@@ -113,9 +117,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: bot {args.kind} cannot play {args.game}: {exc}", file=sys.stderr)
             return 2
         client = BotClient(
-            lambda game, seat, match_id: make_bot(
-                kind, game, derive(args.seed, match_id, seat), **options
-            ),
+            # seeded from the match's label (levata match gives one), else from its id
+            lambda game, seat, name: make_bot(kind, game, derive(args.seed, name, seat), **options),
             args.server,
             token,
             args.name or args.kind,
@@ -124,39 +127,88 @@ def main(argv: list[str] | None = None) -> int:
             args.matches,
             reconnect_s=args.reconnect,
         )
-    else:
-        program = [a for a in args.program if a != "--"] if args.program else []
-        if not program:
-            print("error: give the program after --", file=sys.stderr)
-            return 2
-        from levata.bots.bridge import ProgramBridge
+        _announce(client, args.quiet)
+        return _until_terminated(lambda: run_client(client))
+    from levata.bots.bridge import BRIDGED_ENV, ProgramBridge
 
-        try:
-            bridge = ProgramBridge(program)
-        except OSError as exc:
-            print(f"error: cannot start {program[0]}: {exc.strerror}", file=sys.stderr)
-            return 2
-        client = BotClient(
-            lambda *_: cast(Bot, None),  # never asked: the program decides, through decider
-            args.server,
-            token,
-            args.name or program[0],
-            (),
-            tls,
-            args.matches,
-            decider=bridge,
-            reconnect_s=args.reconnect,
+    program = [a for a in args.program if a != "--"] if args.program else []
+    if not program:
+        print("error: give the program after --", file=sys.stderr)
+        return 2
+    if os.environ.get(BRIDGED_ENV):
+        print(
+            "error: levata bot bridge is running under a bridge already: it would wait for"
+            " requests that never come; give the outer bridge the program alone (in a"
+            ' manifest: command = the program, protocol = "json")',
+            file=sys.stderr,
         )
-    status = run_client(client)
-    if not args.quiet:
-        for s in client.finished:
-            r = s.result.result if s.result else None
-            if r is not None:
-                print(
-                    f"match {s.match_id} seat {s.seat}: rank {r.ranks[s.seat]} of "
-                    f"{len(r.ranks)}, score {r.scores[s.seat]:g}"
-                )
-    return status
+        return 2
+    try:
+        bridge = ProgramBridge(program)
+    except OSError as exc:
+        print(f"error: cannot start {program[0]}: {exc.strerror}", file=sys.stderr)
+        return 2
+    client = BotClient(
+        lambda *_: cast(Bot, None),  # never asked: the program decides, through the bridge
+        args.server,
+        token,
+        args.name or program[0],
+        (),
+        tls,
+        args.matches,
+        reconnect_s=args.reconnect,
+    )
+    _announce(client, args.quiet)
+    bridge.attach(client)
+    try:
+        return _until_terminated(lambda: run_client(client, bridge.play()))
+    finally:
+        bridge.close()
+
+
+def _announce(client: BotClient, quiet: bool) -> None:
+    # A line per match as it ends, flushed: a bot stopped by SIGTERM has lost none of them.
+    if not quiet:
+        client.on_message = _match_ends(client)
+
+
+class _Terminated(Exception):
+    """SIGTERM, raised in the main thread so that the bridge and the program close cleanly."""
+
+
+def _until_terminated(play: Callable[[], int]) -> int:
+    """Run ``play``; on SIGTERM stop it and exit with 143 (128 + SIGTERM)."""
+
+    def terminated(signum: int, frame: object) -> None:
+        raise _Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        return play()
+    except _Terminated:
+        return 128 + signal.SIGTERM
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _match_ends(client: BotClient) -> Callable[[arena_pb2.PlayResponse], None]:
+    """A line per match of ``client`` as it ends: its seat, rank and score."""
+
+    def say(msg: arena_pb2.PlayResponse) -> None:
+        if msg.WhichOneof("message") != "match_end":
+            return
+        end = msg.match_end
+        session = client.session(end.match_id, end.seat)  # still there: before _handle
+        r = end.result
+        if session is None or session.seat >= len(r.ranks):
+            return
+        print(
+            f"match {end.match_id} seat {session.seat}: rank {r.ranks[session.seat]} of "
+            f"{len(r.ranks)}, score {r.scores[session.seat]:g}",
+            flush=True,
+        )
+
+    return say
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import asyncio
 import logging
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +44,9 @@ REPLY_HOLD_S = 0.002
 log = logging.getLogger("levata.bots.sdk")
 
 BotFactory = Callable[[str, int, str], Bot]
-"""Makes the bot for one match: ``factory(game, seat, match_id)``."""
+"""Makes the bot for one match: ``factory(game, seat, name)``, ``name`` the match's label
+(``MatchStart.label``) when its creator gave one, else its id: what a bot seeds from, so that
+a match created again with the same label and seed is played alike."""
 
 
 @dataclass
@@ -110,7 +112,8 @@ class BotClient:
         self.decider = decider or decide_with_bot
         self.batch_events = batch_events
         self.bundle = bundle
-        self.sessions: dict[str, MatchSession] = {}
+        #: Per seat of each match: one connection may hold several seats of one match.
+        self.sessions: dict[tuple[str, int], MatchSession] = {}
         self.finished: list[MatchSession] = []
         self.resume_token = ""
         self._welcomed = False  # a Welcome came on the current stream
@@ -155,7 +158,7 @@ class BotClient:
                 protocol_version=PROTOCOL_VERSION,
                 games=list(self.games),
                 resume_token=self.resume_token,
-                last_seen={m: s.last_seq for m, s in self.sessions.items()},
+                last_seen=self._last_seen(),
                 batch_events=self.batch_events,
                 bundle=self.bundle,
             )
@@ -214,6 +217,23 @@ class BotClient:
         assert self._out is not None
         self._out.put_nowait(msg)
 
+    def _last_seen(self) -> dict[str, int]:
+        """Per match, the last event seen: the least over its seats (a resumed seat's
+        repeats are dropped by :meth:`MatchSession.absorb`)."""
+        seen: dict[str, int] = {}
+        for (match_id, _), s in self.sessions.items():
+            seen[match_id] = min(seen.get(match_id, s.last_seq), s.last_seq)
+        return seen
+
+    def session(self, match_id: str, seat: int) -> MatchSession | None:
+        """The session of ``seat`` in ``match_id``; a referee that names no seat (before
+        protocol ``seat`` fields) means the connection's only seat of that match."""
+        found = self.sessions.get((match_id, seat))
+        if found is None:
+            mine = [v for (m, _), v in self.sessions.items() if m == match_id]
+            found = mine[0] if len(mine) == 1 else None
+        return found
+
     def _handle(self, msg: arena_pb2.PlayResponse) -> bool:
         """Handle one message; True when the client is done."""
         kind = msg.WhichOneof("message")
@@ -222,16 +242,18 @@ class BotClient:
             self._welcomed = True
         elif kind == "match_start":
             s = msg.match_start
-            if s.match_id not in self.sessions:
-                bot = self.factory(s.game, s.seat, s.match_id)
+            if (s.match_id, s.seat) not in self.sessions:
+                bot = self.factory(s.game, s.seat, s.label or s.match_id)
                 options = options_from_pb(s.game, s.options)
-                self.sessions[s.match_id] = MatchSession(s.match_id, s.game, s.seat, bot, options)
+                self.sessions[(s.match_id, s.seat)] = MatchSession(
+                    s.match_id, s.game, s.seat, bot, options
+                )
         elif kind == "event":
-            session = self.sessions.get(msg.event.match_id)
+            session = self.session(msg.event.match_id, msg.event.seat)
             if session is not None:
                 session.absorb((msg.event.event,))
         elif kind == "request":
-            session = self.sessions.get(msg.request.match_id)
+            session = self.session(msg.request.match_id, msg.request.seat)
             if session is not None and msg.request.events:
                 session.absorb(msg.request.events)
             self._decide(msg.request)
@@ -245,27 +267,34 @@ class BotClient:
                 msg.error.message,
             )
         elif kind == "match_end":
-            session = self.sessions.pop(msg.match_end.match_id, None)
+            end = msg.match_end
+            session = self.session(end.match_id, end.seat)
             if session is not None:
-                session.absorb(msg.match_end.events)
-                session.result = msg.match_end
+                del self.sessions[(session.match_id, session.seat)]
+                session.absorb(end.events)
+                session.result = end
                 self.finished.append(session)
-            if self.max_matches is not None and len(self.finished) >= self.max_matches:
+            ended = {s.match_id for s in self.finished}  # a match, however many seats
+            held = any(m == end.match_id for m, _ in self.sessions)
+            if self.max_matches is not None and len(ended) >= self.max_matches and not held:
                 return True
         return False
 
     def _decide(self, req: arena_pb2.DecisionRequest) -> None:
-        session = self.sessions.get(req.match_id)
+        session = self.session(req.match_id, req.seat)
         if session is None:
             return
         reply = self.decider(req, session)
+        if reply is None:  # the decider sends its reply later by itself (the JSON bridge)
+            return
         reply.match_id, reply.request_id = req.match_id, req.request_id
         reply.state_version = req.state_version
         self._replies.append(reply)
 
 
-Decider = Callable[[arena_pb2.DecisionRequest, MatchSession], arena_pb2.ActionReply]
-"""Turns a request into a reply; the client fills in the match, request id and version."""
+Decider = Callable[[arena_pb2.DecisionRequest, MatchSession], arena_pb2.ActionReply | None]
+"""Turns a request into a reply; the client fills in the match, request id and version.
+``None``: no reply now (the decider sends one itself later, with :meth:`BotClient.send`)."""
 
 
 def decide_with_bot(req: arena_pb2.DecisionRequest, session: MatchSession) -> arena_pb2.ActionReply:
@@ -299,10 +328,11 @@ def _decoded_action(msg: game_pb2.Action) -> Action:
     return action
 
 
-def run_client(client: BotClient) -> int:
-    """Run a client to the end; exit status 0, or 1 with one line on stderr."""
+def run_client(client: BotClient, main: Coroutine[Any, Any, Any] | None = None) -> int:
+    """Run a client to the end (or ``main``, a coroutine that runs it); exit status 0, or 1
+    with one line on stderr."""
     try:
-        asyncio.run(client.run())
+        asyncio.run(main if main is not None else client.run())
     except grpc.aio.AioRpcError as exc:
         print(f"error: {exc.code().name.lower()}: {exc.details()}", file=sys.stderr)
         return 1

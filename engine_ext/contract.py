@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from levata.engine.cards import Card
+from levata.engine.vocabulary import Vocabulary
 
 __all__ = [
     "Action",
@@ -349,6 +350,9 @@ class GameSpec:
     #: Lines for the game's own event kinds (see :mod:`levata.engine.events`): a line, or
     #: ``None`` to let the shared narration speak.
     narrate: Callable[[Event], str | None] | None = None
+    #: What every name its views, actions and events use means (``levata describe GAME``
+    #: prints it; a test plays random matches and checks that it names exactly those).
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)
 
     def __post_init__(self) -> None:
         if self.duplicate_unit is not None:

@@ -23,7 +23,7 @@ True
 >>> connect(path, "")
 Traceback (most recent call last):
 ...
-levata.server.database.DatabaseError: ... was written by a newer levata (database version 3; ...
+levata.server.database.DatabaseError: ... was written by a newer levata (database version 4; ...
 """
 
 from __future__ import annotations
@@ -76,10 +76,18 @@ def _tournament_lookups(db: sqlite3.Connection) -> None:
         )
 
 
+def _match_label(db: sqlite3.Connection) -> None:
+    """The creator's name for a match (``CreateMatchRequest.label``), sent in ``MatchStart``:
+    what ``levata bot run`` seeds its bot from."""
+    if "matches" in _tables(db) and "label" not in _columns(db, "matches"):
+        db.execute("ALTER TABLE matches ADD COLUMN label TEXT NOT NULL DEFAULT ''")
+
+
 #: Every change to a levata table since version 0, by the version it leads to.
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _match_seats,
     2: _tournament_lookups,
+    3: _match_label,
 }
 #: The version this levata writes.
 VERSION = max(MIGRATIONS)

@@ -51,6 +51,28 @@ __all__ = [
     "winning_card",
 ]
 
+#: The names every trick game's views use (a game adds its own: see :class:`Vocabulary`).
+TRICK_ZONES = {
+    "trick": "the cards of the trick in progress, in the order they were played",
+    "played": "every card played to a finished trick of this deal, in order",
+    "trump": "the card turned up for trump (absent when the deal has none)",
+}
+TRICK_COUNTS = {"hand:SEAT": "how many cards the seat holds"}
+TRICK_COUNTERS = {
+    "leader": "the seat that leads (or led) the trick in progress",
+    "tricks:SEAT": "tricks the seat has taken this deal",
+}
+TRICK_FACTS = {
+    "trick_seats": "the seats that played to the trick in progress, in order (matches `trick`)",
+    "voids": "per seat (its number as a string), the suit letters it has shown it lacks by"
+    " not following suit",
+}
+TRICK_EVENTS = {
+    "hand": "your cards for this deal (seen by you alone)",
+    "play": "`seat` played `cards` to the trick",
+    "trick": "a trick is complete: `seat` took `cards`",
+}
+
 PLAY = phases.PLAYING  # the phase in which cards go to tricks; others are the game's own
 
 

@@ -1,6 +1,6 @@
 """Macao: shed your hand by matching suit or rank; 2, 3 and K make someone draw.
 
-Rules (seed 001, section MACAO, specified in ``rules/macao.md``; every [D#] there holds):
+Rules (``docs/games/macao.md`` says them in full; the [D#] marks name its decisions):
 
 * 2-6 players, one 52-card deck, 5 cards each. The dealer is drawn from the RNG, seat
   ``dealer + 1`` starts. The starter card is face up and has no effect (D1).
@@ -79,6 +79,7 @@ from levata.engine.deal import shuffled
 from levata.engine.family.seen import SeatHistories
 from levata.engine.family.shedding import DrawPile, ranks_by_finish
 from levata.engine.registry import register
+from levata.engine.vocabulary import Vocabulary
 
 __all__ = ["SPEC", "MacaoState", "Pending", "Request", "matches", "stacks"]
 
@@ -782,6 +783,84 @@ def narrate(ev: Event) -> str | None:
     return None if line is None else line(ev)
 
 
+VOCABULARY = Vocabulary(
+    phases={
+        TURN: "a seat's normal turn: play a matching card, or draw (pass when nothing can be"
+        " drawn)",
+        DRAWN: "the seat drew a playable card: play it now, or end_turn to keep it",
+        GROUPING: "the seat is putting down a group: more cards of the group, or done",
+        REQUESTING: "a group ended on a J or an A: name a rank (J) or a suit (A), or not",
+        RESPONDING: "a penalty waits for this seat (the target, out of turn): stack a card"
+        " on it or accept it",
+        phases.OVER: "the match is over",
+    },
+    zones={
+        "discard_top": "the top card of the discard pile, the one a play must match",
+        "discard": "the whole discard pile, bottom first (the top is last)",
+        "group": "the cards of the group being put down, in order",
+    },
+    counts={
+        "hand:SEAT": "how many cards the seat holds",
+        "stock": "cards left to draw (the discard pile, but its top, is reshuffled into it"
+        " when it runs out)",
+        "discard": "cards in the discard pile",
+    },
+    counters={
+        "skips:SEAT": "turns the seat still has to lose (from 4s it accepted)",
+        "pending_amount": "cards to draw, or turns to lose, of the pending penalty (0: none)",
+        "actions": "atomic actions taken so far in the match (the action_cap option ends it)",
+    },
+    facts={
+        "pending": "the penalty waiting (null: none): `kind` (draw or skip), `amount`,"
+        " `target` (the seat it hits), `dir` (fwd: the next seat, back: the previous, for a"
+        " black K), `last` (the seat that played its last card)",
+        "request": "the J's or A's request in force (null: none): `kind` (rank or suit),"
+        " `value` (5-10, Q; or C, D, H, S), `requester`, `unserved` (the seats it still"
+        " binds)",
+        "finished": "the seats that emptied their hands, in order",
+        "turn": "the seat whose normal turn it is (a penalty's target may act out of turn)",
+        "cursor": "the seat that most recently acted in turn (penalties count from it)",
+        "dealer": "the dealer (the seat after it played first)",
+        "drawn": "only for the seat that just drew, in the drawn phase: the drawn card",
+    },
+    actions={
+        actions.PLAY: "play `card`: to start a group it must match the top (same suit or"
+        " rank, or what a request names); to add to a group, the same rank (or suit);"
+        " answering a penalty, a card that stacks on it",
+        DONE_KIND: "end the group: its effect (penalty, skip, request) happens now",
+        REQUEST_KIND: "after a J, name a rank (`choice`: 5-10, Q); after an A, a suit (C, D, H, S)",
+        NO_REQUEST_KIND: "after a J or an A, name nothing",
+        actions.DRAW: "draw one card (then play it at once if it matches, or end_turn)",
+        END_TURN_KIND: "keep the playable card just drawn and end the turn",
+        ACCEPT_KIND: "take the pending penalty: draw its cards, or lose its turns",
+        actions.PASS: "nothing can be drawn, even after a reshuffle: pass the turn",
+    },
+    events={
+        events.DEAL: "the deal: `cards` is the starter (face up, no effect); `data.dealer`,"
+        " `first`, `hands` (cards each), `stock`",
+        events.HAND: "your five cards (seen by you alone)",
+        events.PLAY: "`seat` played `cards` (`data.first`: it started a group; `data.drawn`:"
+        " the card it had just drawn)",
+        DONE_KIND: "`seat` ended its group `cards`",
+        "penalty": "a penalty now waits: `data.penalty` (draw or skip), `amount`, `target`,"
+        " `dir`, `last`",
+        REQUEST_KIND: "`seat` named `data.value` (`data.request`: rank or suit), binding"
+        " `data.unserved`",
+        "request_over": "the request of `seat` ended (`data.reason`: served or changed)",
+        ACCEPT_KIND: "`seat` accepted `data.penalty` of `data.amount`",
+        "short": "`seat` could draw `data.missing` fewer cards than its penalty said",
+        "skipped": "`seat` lost a turn; `data.left` more to lose",
+        events.DRAW: "`seat` drew `data.count` cards (public)",
+        "drawn": "the cards you drew (seen by you alone)",
+        "reshuffle": "the discard pile, but its top, became the stock: `data.count` cards",
+        END_TURN_KIND: "`seat` kept the card it drew and ended its turn",
+        events.PASS: "`seat` passed",
+        events.FINISH: "`seat` emptied its hand: `data.place` among those finished",
+        events.END: "the match is over: `data.reason` (complete, deadlock, cap), `ranks`,"
+        " `scores`, `winners`",
+    },
+)
+
 SPEC = register(
     GameSpec(
         name="macao",
@@ -802,5 +881,6 @@ SPEC = register(
         factory=MacaoState,
         bots={"heuristic": "levata.bots.heuristic.macao:HeuristicBot"},
         narrate=narrate,
+        vocabulary=VOCABULARY,
     )
 )

@@ -1,5 +1,5 @@
-"""Repezita: a speed game. Be the first to shed your hand onto one shared pile (spec
-``rules/repezita.md``).
+"""Repezita: a speed game. Be the first to shed your hand onto one shared pile (rules:
+``docs/games/repezita.md``).
 
 There is no turn order. The pile starts with an Ace; after that any card one rank above or below
 the top lands (ranks wrap: ``K-A-2``, suits do not matter). A card that is wrong on the pile its
@@ -70,6 +70,7 @@ from levata.engine.contract import (
 from levata.engine.deal import deal_hidden, shuffled
 from levata.engine.family.shedding import ranks_by_finish
 from levata.engine.registry import register
+from levata.engine.vocabulary import Vocabulary
 
 __all__ = ["PASS", "SPEC", "RepezitaState", "adjacent", "deck_count", "lands", "play"]
 
@@ -659,6 +660,56 @@ def narrate(ev: Event) -> str | None:
     return None if line is None else line(ev)
 
 
+VOCABULARY = Vocabulary(
+    phases={
+        RACING: "every unfinished seat races to shed its cards",
+        phases.OVER: "the match is over",
+    },
+    zones={
+        "pile": "the shared pile, bottom first (its last card is the top)",
+        "dead": "cards of piles that died (face up, out of play)",
+    },
+    counts={
+        "hand:SEAT": "how many cards the seat holds",
+        "pile": "cards on the pile",
+        "dead": "cards in the dead area",
+        "aside": "cards set aside unseen at the deal (the deck does not divide evenly)",
+    },
+    counters={
+        "tick": "tick mode: the tick being played, from 0",
+        "idle": "ticks (tick mode) or ms (realtime) since the pile last changed",
+        "open_start": "1 while the pile is open: any card may start it until one lands",
+        "submitted": "tick mode: 1 once you have submitted this tick (you wait for the others)",
+        "clock_ms": "realtime: the referee's clock the state was judged at, in ms",
+    },
+    facts={
+        "mode": "the mode option: tick or realtime",
+        "priority": "tick mode: the unfinished seats in this tick's resolution order",
+        "finished": "the seats that emptied their hands, in order",
+        "known": "per seat, the cards it picked up with a pile in public (still in its hand)",
+    },
+    actions={
+        actions.PLAY: "play `card` on the pile: it lands if one rank above or below the top"
+        " (A-2 and K-A wrap; suits do not matter), or an A on an empty pile",
+        actions.PASS: "do nothing this tick (realtime: accepted, does nothing)",
+    },
+    events={
+        events.DEAL: "the deal: `data.hand` (cards each), `aside`, `decks`",
+        "tick": "tick mode: the tick resolves, `data.tick`, in the order `data.priority`",
+        "landed": "`seat` put `cards` on the pile (`data.tick` or `data.at_ms`)",
+        "bounced": "`seat`'s card was good on the pile it saw, but another card got there"
+        " first: it stays in the hand",
+        "rejected": "`seat` played a card that is not an A on an empty pile: it stays",
+        "wrong_card": "`seat` played `data.card`, wrong on the pile it saw: it takes the pile"
+        " and the card (`cards`)",
+        "pile_dead": "the pile did not change for idle_ticks (idle_ms): its `cards` are dead",
+        "open_start": "the empty pile did not change for idle_ticks (idle_ms): any card may"
+        " start it now",
+        events.FINISH: "`seat` emptied its hand: `data.rank`",
+        events.END: "the match is over: `data.ranks` (1 = best), `data.reason`",
+    },
+)
+
 SPEC = register(
     GameSpec(
         name="repezita",
@@ -686,5 +737,6 @@ SPEC = register(
         short_options={"tick_cap": 150, "time_cap_ms": 15_000},
         bots={"heuristic": "levata.bots.heuristic.repezita:HeuristicBot"},
         narrate=narrate,
+        vocabulary=VOCABULARY,
     )
 )

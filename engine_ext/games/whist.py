@@ -1,4 +1,4 @@
-"""Romanian Whist: 3-6 players, every deal a bid of exact tricks (spec ``rules/whist.md``).
+"""Romanian Whist: 3-6 players, every deal a bid of exact tricks (``docs/games/whist.md``).
 
 A match follows the schedule 1..8..1 (N one-card deals, 2..7, N eight-card deals, 7..2,
 N one-card deals). Each deal: cards are dealt from the first player ``F``; below eight cards
@@ -40,9 +40,18 @@ from levata.engine.contract import (
     ranks_from_scores,
 )
 from levata.engine.deal import shuffled
-from levata.engine.family.tricks import PLAY, TrickGame
+from levata.engine.family.tricks import (
+    PLAY,
+    TRICK_COUNTERS,
+    TRICK_COUNTS,
+    TRICK_EVENTS,
+    TRICK_FACTS,
+    TRICK_ZONES,
+    TrickGame,
+)
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
+from levata.engine.vocabulary import Vocabulary
 
 __all__ = ["WhistState", "schedule", "whist_deck", "whist_rules"]
 
@@ -327,6 +336,50 @@ def narrate(ev: Event) -> str | None:
     return None
 
 
+VOCABULARY = Vocabulary(
+    phases={
+        phases.BIDDING: "every seat bids once, from `first`; the dealer bids last",
+        PLAY: "the cards are played to tricks, `leader` leading",
+        phases.OVER: "the match is over",
+    },
+    zones={
+        **TRICK_ZONES,
+        "hand:SEAT": "forehead mode, one-card deals: the card of another seat, which you see"
+        " (your own `hand` is then empty)",
+    },
+    counts=TRICK_COUNTS,
+    counters={
+        **TRICK_COUNTERS,
+        "deal": "which deal of the match this is, from 1",
+        "deals": "how many deals the match has (21 for 3 players in the full schedule)",
+        "size": "cards each seat was dealt this deal",
+        "first": "the seat that bids first and leads the first trick this deal",
+        "dealer": "the dealer, who bids last: the seat before `first`",
+        "bid:SEAT": "the seat's bid this deal (present once it has bid)",
+        "hit:SEAT": f"exact deals in a row (two cards or more) toward the {STREAK}-deal"
+        f" +{STREAK_POINTS} bonus",
+        "miss:SEAT": f"missed deals in a row (two cards or more) toward the {STREAK}-deal"
+        f" -{STREAK_POINTS} penalty",
+    },
+    facts={**TRICK_FACTS, "one_card_mode": "the one_card_mode option: normal or forehead"},
+    actions={
+        actions.BID: "bid `number` tricks (0 up to the deal's size; the dealer may not make"
+        " the bids add up to the size)",
+        actions.PLAY: "play `card` to the trick: follow suit if you can, else trump if you can",
+        PLAY_OWN_KIND: "forehead mode: play the one card you hold and cannot see",
+    },
+    events={
+        **TRICK_EVENTS,
+        events.DEAL: "a deal begins: `data.deal`, `size`, `first`, `dealer`, `trump` (a suit"
+        " letter, null without trump); `cards` is the turned trump card",
+        events.BID: "`seat` bid `data.number`",
+        FOREHEADS: "forehead mode: the other seats' cards, which you see (`data.seats` says"
+        " whose, in order)",
+        events.SCORE: "a deal is scored: per seat `data.bids`, `tricks`, `points`, `totals`",
+        events.END: "the match is over: `data.scores`, `winners`",
+    },
+)
+
 SPEC = register(
     GameSpec(
         name="whist",
@@ -352,6 +405,7 @@ SPEC = register(
         factory=WhistState,
         duplicate_unit="deal_size",  # one deal of n cards: a duplicate board
         narrate=narrate,
+        vocabulary=VOCABULARY,
         bots={
             "heuristic": "levata.bots.heuristic.whist:HeuristicBot",
             "pimc": "levata.bots.pimc:PimcBot",

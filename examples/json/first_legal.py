@@ -1,27 +1,34 @@
-"""A bot in plain Python with no levata import: the JSON-lines bridge protocol.
+"""A bot in plain Python with no levata import: the JSON-lines bridge protocol (docs/bots.md).
 
 Run it with:  LEVATA_TOKEN=T levata bot bridge --server HOST:PORT -- python3 first_legal.py
 
-Each input line is a DecisionRequest (protobuf JSON mapping, lowerCamelCase names); each
-output line is a reply. It plays the highest-numbered bid, else the first legal card play,
-else the first legal action, and checks that the view's history is complete.
+Each input line is one message (protobuf JSON mapping, lowerCamelCase names, every field
+present): ``matchStart``, ``request``, ``error`` or ``matchEnd``. It answers each request with
+one line: the highest-numbered bid, else the first legal card play, else the first legal
+action; it checks that the view's history is complete and says on stderr why a reply was
+refused.
 """
 
 import json
 import sys
 
 for line in sys.stdin:
-    request = json.loads(line)
+    message = json.loads(line)
+    if "error" in message:
+        print(f"refused: {message['error']['message']}", file=sys.stderr)
+        continue
+    if "request" not in message:
+        continue  # matchStart, matchEnd: nothing to answer
+    request = message["request"]
     legal = request["legal"]
-    history = request["view"].get("history", [])
-    seqs = [int(e.get("seq", 0)) for e in history]
+    seqs = [int(e["seq"]) for e in request["view"]["history"]]
     assert seqs == sorted(seqs), "history arrives in order"
     bids = [a for a in legal if a["action"]["kind"] == "bid"]
     plays = [a for a in legal if a["action"]["kind"] == "play"]
     if bids:
         choice = {"action": {"notation": bids[-1]["action"]["notation"]}}  # by notation
     elif plays:
-        choice = {"index": plays[0].get("index", 0)}
+        choice = {"index": plays[0]["index"]}
     else:
-        choice = {"index": legal[0].get("index", 0)}
+        choice = {"index": legal[0]["index"]}
     print(json.dumps(choice), flush=True)

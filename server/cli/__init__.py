@@ -2,6 +2,7 @@
 
     levata games                         list the games, player counts and options
     levata bots                          list the reference bots of each game
+    levata describe whist                what a bot of a game sees, key by key
     levata play --game whist --players 4 --bots heuristic,random,random,random --seed 7
     levata match --game whist --bots heuristic,random,random,random   refereed over gRPC
     levata serve --port 50051 --tokens-file tokens.txt                 run a referee
@@ -39,6 +40,7 @@ app = typer.Typer(
 )
 app.command("games")(catalog.list_games)
 app.command("bots")(catalog.list_bots)
+app.command("describe")(catalog.describe_game)
 app.command()(play.play)
 app.command()(serve.serve)
 app.command()(play.match)

@@ -5,16 +5,16 @@ Both read the game registry and each game's traits, so a new game shows up by re
 
 from __future__ import annotations
 
+import typer
 from rich.markup import escape
 from rich.table import Table
 
 from levata.bots import bot_names
 from levata.bots.base import bot_class, bot_path
 from levata.bots.entry import describe_options
-from levata.engine import all_games
-from levata.server.cli.common import (
-    out,
-)
+from levata.engine import BadConfig, all_games, game
+from levata.engine.describe import describe
+from levata.server.cli.common import fail, out
 
 
 def list_games() -> None:
@@ -33,6 +33,21 @@ def list_games() -> None:
         counts = f"{spec.players[0]}-{spec.players[-1]}"
         table.add_row(f"{spec.name}\n{spec.title}", counts, escape(opts) or "-")
     out.print(table)
+    out.print(
+        "What a bot of a game sees: levata describe GAME. The rules as implemented:"
+        " docs/games/GAME.md in the source tree.",
+        markup=False,
+    )
+
+
+def describe_game(name: str = typer.Argument(help="Game name (see levata games).")) -> None:
+    """Print what a bot of GAME sees: phases, zones, counts, counters, facts, actions,
+    events and card notation, generated from the engine."""
+    try:
+        spec = game(name)
+    except BadConfig as exc:
+        raise fail(str(exc)) from None
+    print(describe(spec), end="")
 
 
 def list_bots() -> None:

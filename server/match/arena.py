@@ -152,12 +152,13 @@ class Arena:
         seed: int,
         seat_bots: list[str],
         policy: arena_pb2.MatchPolicy | None = None,
+        label: str = "",
     ) -> Referee:
         """Create and start a match; raises :class:`BadConfig` on bad input.
 
         Everything is checked, and the match built, before anything is stored: a rejected
         request leaves nothing behind."""
-        check_create(game_name, players, options, seed, seat_bots)
+        check_create(game_name, players, options, seed, seat_bots, label)
         if policy is not None:
             check_policy(policy)
         spec = game(game_name)
@@ -171,9 +172,11 @@ class Arena:
         match_id = uuid.uuid4().hex[:16]
         pol = self.policy.overlay(policy)
         self.store.create_match(
-            match_id, spec.name, players, resolved, seed, seat_bots, pol.__dict__
+            match_id, spec.name, players, resolved, seed, seat_bots, pol.__dict__, label
         )
-        ref = Referee(match_id, spec, players, resolved, seed, seat_bots, pol, self.store)
+        ref = Referee(
+            match_id, spec, players, resolved, seed, seat_bots, pol, self.store, label=label
+        )
         self._launch(ref)
         return ref
 
@@ -207,6 +210,7 @@ class Arena:
                 policy_of(row),
                 self.store,
                 resume=plan.resume,
+                label=row.get("label") or "",
             )
             self._launch(ref)
         return outcomes
@@ -689,6 +693,7 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
                 request.seed,
                 list(request.seat_bots),
                 request.policy if request.HasField("policy") else None,
+                request.label,
             )
         except BadConfig as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))

@@ -114,10 +114,16 @@ def _items(field: str, values: Sequence[object] | Mapping[str, object]) -> None:
 
 
 def check_create(
-    game: str, players: int, options: Mapping[str, str], seed: int, seat_bots: Sequence[str]
+    game: str,
+    players: int,
+    options: Mapping[str, str],
+    seed: int,
+    seat_bots: Sequence[str],
+    label: str = "",
 ) -> None:
     """A ``CreateMatch`` request's fields, before the game's own checks."""
     _text("game", game)
+    _text("label", label)
     if not 1 <= players <= MAX_SEATS:
         raise BadConfig(f"players must be 1 to {MAX_SEATS}, not {players}")
     if len(seat_bots) > MAX_SEATS:

@@ -238,8 +238,10 @@ class Referee:
         store: Store,
         clock: Callable[[], float] = time.monotonic,
         resume: Resume | None = None,
+        label: str = "",
     ) -> None:
         self.match_id = match_id
+        self.label = label  # the creator's name for it, told to the bots in MatchStart
         self.spec = spec
         self.options = options
         self.seed = seed
@@ -263,7 +265,7 @@ class Referee:
         self.done = asyncio.Event()
         self.watchers: list[asyncio.Queue[Any]] = []
         self._stored_seq = 0
-        self._encoded: dict[int, arena_pb2.PlayResponse] = {}
+        self._encoded: dict[tuple[int, int], arena_pb2.PlayResponse] = {}
         self._event_fields: dict[int, bytes] = {}  # seq -> the event in a request's events
         self._events_pb: dict[int, game_pb2.Event] = {}  # seq -> the event's message
         self.resumed_ms: int | None = None  # a resumed match's clock goes on from here
@@ -835,7 +837,7 @@ class Referee:
             seat.unsent_since = None  # nothing to send them on: a reconnect catches up
             return
         for ev in self.state.events(since=seat.sent_seq + 1, seat=i):
-            seat.outbox(self._event_message(ev))
+            seat.outbox(self._event_message(ev, i))
         seat.sent_seq, seat.unsent_since = self.state.event_count() - 1, None
 
     def _take_events(self, i: int) -> list[game_pb2.Event]:
@@ -845,17 +847,21 @@ class Referee:
         seat.sent_seq, seat.unsent_since = self.state.event_count() - 1, None
         return evs
 
-    def _event_message(self, ev: Any) -> arena_pb2.PlayResponse:
-        """The message for one event, encoded once however many seats receive it."""
-        msg = self._encoded.get(ev.seq)
+    def _event_message(self, ev: Any, seat: int) -> arena_pb2.PlayResponse:
+        """The message for one event to one seat (it names the seat: a connection may hold
+        several), the event encoded once however many seats receive it."""
+        key = (ev.seq, seat)
+        msg = self._encoded.get(key)
         if msg is None:
             if len(self._encoded) > 512:  # keep only what a seat may still be sent soon
                 oldest = min(s.sent_seq for s in self.seats)
-                self._encoded = {k: v for k, v in self._encoded.items() if k > oldest}
+                self._encoded = {k: v for k, v in self._encoded.items() if k[0] > oldest}
             msg = arena_pb2.PlayResponse(
-                event=arena_pb2.MatchEvent(match_id=self.match_id, event=self._event_pb(ev))
+                event=arena_pb2.MatchEvent(
+                    match_id=self.match_id, event=self._event_pb(ev), seat=seat
+                )
             )
-            self._encoded[ev.seq] = msg
+            self._encoded[key] = msg
         return msg
 
     def _event_pb(self, ev: Any) -> game_pb2.Event:
@@ -931,6 +937,7 @@ class Referee:
                     options={k: str(v) for k, v in self.options.items()},
                     seat_bots=[s.bot for s in self.seats],
                     policy=self.policy.to_pb(),
+                    label=self.label,
                 )
             )
         )
@@ -1008,6 +1015,7 @@ class Referee:
                         match_id=self.match_id,
                         result=result,
                         events=self._take_events(i) if seat.batch else (),
+                        seat=i,
                     )
                 )
             )

@@ -135,6 +135,9 @@ async def run_refereed_match(
                         seed=seed,
                         seat_bots=names,
                         policy=arena_pb2.MatchPolicy(move_ms=move_ms),
+                        # the bots seed from it, not from the fresh match id: the same
+                        # --seed plays the same match, bot choices included
+                        label=f"seed {seed}",
                     ),
                     metadata=metadata,
                     timeout=10,

@@ -61,7 +61,8 @@ CREATE TABLE IF NOT EXISTS matches (
     strikes     TEXT NOT NULL DEFAULT '[]',
     created_at  REAL NOT NULL,
     finished_at REAL,
-    seats       TEXT                -- JSON: per-seat clocks, strikes, substitute draws
+    seats       TEXT,               -- JSON: per-seat clocks, strikes, substitute draws
+    label       TEXT NOT NULL DEFAULT ''  -- the creator's name for it (MatchStart.label)
 );
 CREATE TABLE IF NOT EXISTS events (
     match_id TEXT NOT NULL REFERENCES matches(id),
@@ -282,6 +283,7 @@ class Store:
         seed: int,
         seat_bots: list[str],
         policy: Mapping[str, Any],
+        label: str = "",
     ) -> None:
         """Record a new match, committed at once. While the file cannot be written this
         raises :class:`StoreUnavailable` and keeps nothing: no match is created that could
@@ -290,7 +292,7 @@ class Store:
             raise StoreUnavailable(self._why())
         row = (
             "INSERT INTO matches (id, game, players, options, seed, seat_bots, policy, status,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting', ?)",
+            " created_at, label) VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting', ?, ?)",
             (
                 match_id,
                 game,
@@ -300,6 +302,7 @@ class Store:
                 json.dumps(seat_bots),
                 json.dumps(dict(policy)),
                 time.time(),
+                label,
             ),
             match_id,
         )

@@ -60,6 +60,9 @@ A reference bot is our own code: it runs unsandboxed, with its token in ``LEVATA
 >>> m = parse_manifest('name = "b"\\ncommand = "python3 b.py --fast"\\nmove_ms = 500', ".")
 >>> m["command"], m["protocol"], m["move_ms"], m["memory_mb"]
 (['python3', 'b.py', '--fast'], 'json', 500, 2048)
+>>> parse_manifest('name = "b"\\ncommand = "levata bot bridge -- ./b.sh"', ".")
+Traceback (most recent call last):
+levata.engine.contract.BadConfig: manifest b: the command runs `levata bot bridge` itself, ...
 """
 
 from __future__ import annotations
@@ -95,6 +98,8 @@ __all__ = [
 DEFAULT_CPU_SECONDS = 3600
 DEFAULT_MEMORY_MB = 2048
 
+#: A command that starts a bridge (``levata bot bridge``, ``python -m levata.bots bridge``).
+_BRIDGE = re.compile(r"levata(\s+bot|\.bots)\s+bridge\b")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 _FIELDS = {"name", "command", "protocol", "workdir", "move_ms", "cpu_seconds", "memory_mb", "env"}
 
@@ -150,6 +155,12 @@ def parse_manifest(text: str, base: str | Path) -> dict[str, Any]:
     protocol = data.get("protocol", "json")
     if protocol not in ("json", "grpc"):
         raise BadConfig(f"manifest {name}: protocol must be json or grpc, not {protocol!r}")
+    if protocol == "json" and _BRIDGE.search(" ".join(command)):
+        raise BadConfig(
+            f"manifest {name}: the command runs `levata bot bridge` itself, but a json"
+            " manifest's program runs under the bridge already: give the program alone"
+            ' (command = ["./bot.sh"]), or protocol = "grpc" to run a bridge of your own'
+        )
     out: dict[str, Any] = {"name": name, "command": command, "protocol": protocol}
     workdir = Path(base) / str(data.get("workdir", "."))
     if any("{token}" in a for a in command):

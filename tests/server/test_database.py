@@ -186,7 +186,7 @@ def test_a_file_of_the_previous_release_is_migrated_and_reads_the_same(tmp_path)
     tid = old_release_file(path)
     assert user_version(path) == 1 and not indexes(path) - {"replies_match"}
     t = TourneyStore(path)  # the tournament store first: it migrates the whole file
-    assert user_version(path) == VERSION == 2
+    assert user_version(path) == VERSION == 3
     assert {"tournaments_spec", "tournament_matches_status"} <= indexes(path)
     assert [r["status"] for r in t.rows(tid)] == ["finished"] * 3
     store = Store(path)

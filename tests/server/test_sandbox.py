@@ -175,8 +175,9 @@ def probe():
 if "--honest" not in sys.argv:
     probe()
 for line in sys.stdin:
-    legal = json.loads(line)["legal"]
-    print(json.dumps({"index": legal[0].get("index", 0)}), flush=True)
+    message = json.loads(line)
+    if "request" in message:
+        print(json.dumps({"index": message["request"]["legal"][0]["index"]}), flush=True)
 '''
 
 #: What the hostile entry tries in every sandboxed run (more when it is given the referee).

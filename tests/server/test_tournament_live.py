@@ -173,12 +173,16 @@ token = os.environ["LEVATA_TOKEN"]
 print("token sha256", hashlib.sha256(token.encode()).hexdigest(), file=sys.stderr, flush=True)
 parent = open(f"/proc/{os.getppid()}/cmdline").read()
 print(f"token in the bridge's command line: {token in parent}", file=sys.stderr, flush=True)
-for n, line in enumerate(sys.stdin):
-    if n == int(sys.argv[1]):
+answered = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    if "request" not in message:
+        continue
+    if answered == int(sys.argv[1]):
         print("crashing on purpose", file=sys.stderr, flush=True)
         sys.exit(3)
-    request = json.loads(line)
-    print(json.dumps({"index": len(request["legal"]) - 1}), flush=True)
+    answered += 1
+    print(json.dumps({"index": len(message["request"]["legal"]) - 1}), flush=True)
 """
 
 

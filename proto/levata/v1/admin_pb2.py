@@ -27,7 +27,7 @@ from levata.v1 import arena_pb2 as levata_dot_v1_dot_arena__pb2
 from levata.v1 import game_pb2 as levata_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15levata/v1/admin.proto\x12\tlevata.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15levata/v1/arena.proto\x1a\x14levata/v1/game.proto\"2\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06rotate\x18\x02 \x01(\x08\"2\n\x13RegisterBotResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"\xe9\x01\n\x12\x43reateMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12;\n\x07options\x18\x03 \x03(\x0b\x32*.levata.v1.CreateMatchRequest.OptionsEntry\x12\x0c\n\x04seed\x18\x04 \x01(\x04\x12\x11\n\tseat_bots\x18\x05 \x03(\t\x12&\n\x06policy\x18\x06 \x01(\x0b\x32\x16.levata.v1.MatchPolicy\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\":\n\x13\x43reateMatchResponse\x12#\n\x05match\x18\x01 \x01(\x0b\x32\x14.levata.v1.MatchInfo\"\x91\x03\n\tMatchInfo\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12\x32\n\x07options\x18\x04 \x03(\x0b\x32!.levata.v1.MatchInfo.OptionsEntry\x12\x0c\n\x04seed\x18\x05 \x01(\x04\x12\x11\n\tseat_bots\x18\x06 \x03(\t\x12&\n\x06status\x18\x07 \x01(\x0e\x32\x16.levata.v1.MatchStatus\x12&\n\x06result\x18\x08 \x01(\x0b\x32\x16.levata.v1.MatchResult\x12.\n\ncreated_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07strikes\x18\n \x03(\x05\x12&\n\x06policy\x18\x0b \x01(\x0b\x32\x16.levata.v1.MatchPolicy\x12\x15\n\rstatus_detail\x18\x0c \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"_\n\x12ListMatchesRequest\x12&\n\x06status\x18\x01 \x01(\x0e\x32\x16.levata.v1.MatchStatus\x12\r\n\x05limit\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"U\n\x13ListMatchesResponse\x12%\n\x07matches\x18\x01 \x03(\x0b\x32\x14.levata.v1.MatchInfo\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"7\n\x10GetMatchResponse\x12#\n\x05match\x18\x01 \x01(\x0b\x32\x14.levata.v1.MatchInfo\"8\n\x11WatchMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x11\n\tafter_seq\x18\x02 \x01(\x03\"l\n\x12WatchMatchResponse\x12!\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x10.levata.v1.EventH\x00\x12(\n\x08\x66inished\x18\x02 \x01(\x0b\x32\x14.levata.v1.MatchInfoH\x00\x42\t\n\x07message*\x94\x01\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MATCH_STATUS_WAITING\x10\x01\x12\x18\n\x14MATCH_STATUS_RUNNING\x10\x02\x12\x19\n\x15MATCH_STATUS_FINISHED\x10\x03\x12\x18\n\x14MATCH_STATUS_ABORTED\x10\x04\x32\x8a\x03\n\x0c\x41\x64minService\x12L\n\x0bRegisterBot\x12\x1d.levata.v1.RegisterBotRequest\x1a\x1e.levata.v1.RegisterBotResponse\x12L\n\x0b\x43reateMatch\x12\x1d.levata.v1.CreateMatchRequest\x1a\x1e.levata.v1.CreateMatchResponse\x12L\n\x0bListMatches\x12\x1d.levata.v1.ListMatchesRequest\x1a\x1e.levata.v1.ListMatchesResponse\x12\x43\n\x08GetMatch\x12\x1a.levata.v1.GetMatchRequest\x1a\x1b.levata.v1.GetMatchResponse\x12K\n\nWatchMatch\x12\x1c.levata.v1.WatchMatchRequest\x1a\x1d.levata.v1.WatchMatchResponse0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15levata/v1/admin.proto\x12\tlevata.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15levata/v1/arena.proto\x1a\x14levata/v1/game.proto\"2\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06rotate\x18\x02 \x01(\x08\"2\n\x13RegisterBotResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"\xf8\x01\n\x12\x43reateMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12;\n\x07options\x18\x03 \x03(\x0b\x32*.levata.v1.CreateMatchRequest.OptionsEntry\x12\x0c\n\x04seed\x18\x04 \x01(\x04\x12\x11\n\tseat_bots\x18\x05 \x03(\t\x12&\n\x06policy\x18\x06 \x01(\x0b\x32\x16.levata.v1.MatchPolicy\x12\r\n\x05label\x18\x07 \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\":\n\x13\x43reateMatchResponse\x12#\n\x05match\x18\x01 \x01(\x0b\x32\x14.levata.v1.MatchInfo\"\x91\x03\n\tMatchInfo\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12\x32\n\x07options\x18\x04 \x03(\x0b\x32!.levata.v1.MatchInfo.OptionsEntry\x12\x0c\n\x04seed\x18\x05 \x01(\x04\x12\x11\n\tseat_bots\x18\x06 \x03(\t\x12&\n\x06status\x18\x07 \x01(\x0e\x32\x16.levata.v1.MatchStatus\x12&\n\x06result\x18\x08 \x01(\x0b\x32\x16.levata.v1.MatchResult\x12.\n\ncreated_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07strikes\x18\n \x03(\x05\x12&\n\x06policy\x18\x0b \x01(\x0b\x32\x16.levata.v1.MatchPolicy\x12\x15\n\rstatus_detail\x18\x0c \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"_\n\x12ListMatchesRequest\x12&\n\x06status\x18\x01 \x01(\x0e\x32\x16.levata.v1.MatchStatus\x12\r\n\x05limit\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"U\n\x13ListMatchesResponse\x12%\n\x07matches\x18\x01 \x03(\x0b\x32\x14.levata.v1.MatchInfo\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"7\n\x10GetMatchResponse\x12#\n\x05match\x18\x01 \x01(\x0b\x32\x14.levata.v1.MatchInfo\"8\n\x11WatchMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x11\n\tafter_seq\x18\x02 \x01(\x03\"l\n\x12WatchMatchResponse\x12!\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x10.levata.v1.EventH\x00\x12(\n\x08\x66inished\x18\x02 \x01(\x0b\x32\x14.levata.v1.MatchInfoH\x00\x42\t\n\x07message*\x94\x01\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MATCH_STATUS_WAITING\x10\x01\x12\x18\n\x14MATCH_STATUS_RUNNING\x10\x02\x12\x19\n\x15MATCH_STATUS_FINISHED\x10\x03\x12\x18\n\x14MATCH_STATUS_ABORTED\x10\x04\x32\x8a\x03\n\x0c\x41\x64minService\x12L\n\x0bRegisterBot\x12\x1d.levata.v1.RegisterBotRequest\x1a\x1e.levata.v1.RegisterBotResponse\x12L\n\x0b\x43reateMatch\x12\x1d.levata.v1.CreateMatchRequest\x1a\x1e.levata.v1.CreateMatchResponse\x12L\n\x0bListMatches\x12\x1d.levata.v1.ListMatchesRequest\x1a\x1e.levata.v1.ListMatchesResponse\x12\x43\n\x08GetMatch\x12\x1a.levata.v1.GetMatchRequest\x1a\x1b.levata.v1.GetMatchResponse\x12K\n\nWatchMatch\x12\x1c.levata.v1.WatchMatchRequest\x1a\x1d.levata.v1.WatchMatchResponse0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,34 +38,34 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CREATEMATCHREQUEST_OPTIONSENTRY']._serialized_options = b'8\001'
   _globals['_MATCHINFO_OPTIONSENTRY']._loaded_options = None
   _globals['_MATCHINFO_OPTIONSENTRY']._serialized_options = b'8\001'
-  _globals['_MATCHSTATUS']._serialized_start=1365
-  _globals['_MATCHSTATUS']._serialized_end=1513
+  _globals['_MATCHSTATUS']._serialized_start=1380
+  _globals['_MATCHSTATUS']._serialized_end=1528
   _globals['_REGISTERBOTREQUEST']._serialized_start=114
   _globals['_REGISTERBOTREQUEST']._serialized_end=164
   _globals['_REGISTERBOTRESPONSE']._serialized_start=166
   _globals['_REGISTERBOTRESPONSE']._serialized_end=216
   _globals['_CREATEMATCHREQUEST']._serialized_start=219
-  _globals['_CREATEMATCHREQUEST']._serialized_end=452
-  _globals['_CREATEMATCHREQUEST_OPTIONSENTRY']._serialized_start=406
-  _globals['_CREATEMATCHREQUEST_OPTIONSENTRY']._serialized_end=452
-  _globals['_CREATEMATCHRESPONSE']._serialized_start=454
-  _globals['_CREATEMATCHRESPONSE']._serialized_end=512
-  _globals['_MATCHINFO']._serialized_start=515
-  _globals['_MATCHINFO']._serialized_end=916
-  _globals['_MATCHINFO_OPTIONSENTRY']._serialized_start=406
-  _globals['_MATCHINFO_OPTIONSENTRY']._serialized_end=452
-  _globals['_LISTMATCHESREQUEST']._serialized_start=918
-  _globals['_LISTMATCHESREQUEST']._serialized_end=1013
-  _globals['_LISTMATCHESRESPONSE']._serialized_start=1015
-  _globals['_LISTMATCHESRESPONSE']._serialized_end=1100
-  _globals['_GETMATCHREQUEST']._serialized_start=1102
-  _globals['_GETMATCHREQUEST']._serialized_end=1137
-  _globals['_GETMATCHRESPONSE']._serialized_start=1139
-  _globals['_GETMATCHRESPONSE']._serialized_end=1194
-  _globals['_WATCHMATCHREQUEST']._serialized_start=1196
-  _globals['_WATCHMATCHREQUEST']._serialized_end=1252
-  _globals['_WATCHMATCHRESPONSE']._serialized_start=1254
-  _globals['_WATCHMATCHRESPONSE']._serialized_end=1362
-  _globals['_ADMINSERVICE']._serialized_start=1516
-  _globals['_ADMINSERVICE']._serialized_end=1910
+  _globals['_CREATEMATCHREQUEST']._serialized_end=467
+  _globals['_CREATEMATCHREQUEST_OPTIONSENTRY']._serialized_start=421
+  _globals['_CREATEMATCHREQUEST_OPTIONSENTRY']._serialized_end=467
+  _globals['_CREATEMATCHRESPONSE']._serialized_start=469
+  _globals['_CREATEMATCHRESPONSE']._serialized_end=527
+  _globals['_MATCHINFO']._serialized_start=530
+  _globals['_MATCHINFO']._serialized_end=931
+  _globals['_MATCHINFO_OPTIONSENTRY']._serialized_start=421
+  _globals['_MATCHINFO_OPTIONSENTRY']._serialized_end=467
+  _globals['_LISTMATCHESREQUEST']._serialized_start=933
+  _globals['_LISTMATCHESREQUEST']._serialized_end=1028
+  _globals['_LISTMATCHESRESPONSE']._serialized_start=1030
+  _globals['_LISTMATCHESRESPONSE']._serialized_end=1115
+  _globals['_GETMATCHREQUEST']._serialized_start=1117
+  _globals['_GETMATCHREQUEST']._serialized_end=1152
+  _globals['_GETMATCHRESPONSE']._serialized_start=1154
+  _globals['_GETMATCHRESPONSE']._serialized_end=1209
+  _globals['_WATCHMATCHREQUEST']._serialized_start=1211
+  _globals['_WATCHMATCHREQUEST']._serialized_end=1267
+  _globals['_WATCHMATCHRESPONSE']._serialized_start=1269
+  _globals['_WATCHMATCHRESPONSE']._serialized_end=1377
+  _globals['_ADMINSERVICE']._serialized_start=1531
+  _globals['_ADMINSERVICE']._serialized_end=1925
 # @@protoc_insertion_point(module_scope)

@@ -42,7 +42,7 @@ class RegisterBotResponse(_message.Message):
     def __init__(self, name: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("game", "players", "options", "seed", "seat_bots", "policy")
+    __slots__ = ("game", "players", "options", "seed", "seat_bots", "policy", "label")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -56,13 +56,15 @@ class CreateMatchRequest(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     SEAT_BOTS_FIELD_NUMBER: _ClassVar[int]
     POLICY_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
     game: str
     players: int
     options: _containers.ScalarMap[str, str]
     seed: int
     seat_bots: _containers.RepeatedScalarFieldContainer[str]
     policy: _arena_pb2.MatchPolicy
-    def __init__(self, game: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., seat_bots: _Optional[_Iterable[str]] = ..., policy: _Optional[_Union[_arena_pb2.MatchPolicy, _Mapping]] = ...) -> None: ...
+    label: str
+    def __init__(self, game: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seed: _Optional[int] = ..., seat_bots: _Optional[_Iterable[str]] = ..., policy: _Optional[_Union[_arena_pb2.MatchPolicy, _Mapping]] = ..., label: _Optional[str] = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
     __slots__ = ("match",)

@@ -128,7 +128,7 @@ class MatchPolicy(_message.Message):
     def __init__(self, move_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ..., startup_ms: _Optional[int] = ..., max_strikes: _Optional[int] = ..., resume_window_ms: _Optional[int] = ...) -> None: ...
 
 class MatchStart(_message.Message):
-    __slots__ = ("match_id", "game", "seat", "players", "options", "seat_bots", "policy")
+    __slots__ = ("match_id", "game", "seat", "players", "options", "seat_bots", "policy", "label")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -143,6 +143,7 @@ class MatchStart(_message.Message):
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEAT_BOTS_FIELD_NUMBER: _ClassVar[int]
     POLICY_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     seat: int
@@ -150,15 +151,18 @@ class MatchStart(_message.Message):
     options: _containers.ScalarMap[str, str]
     seat_bots: _containers.RepeatedScalarFieldContainer[str]
     policy: MatchPolicy
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_bots: _Optional[_Iterable[str]] = ..., policy: _Optional[_Union[MatchPolicy, _Mapping]] = ...) -> None: ...
+    label: str
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., seat_bots: _Optional[_Iterable[str]] = ..., policy: _Optional[_Union[MatchPolicy, _Mapping]] = ..., label: _Optional[str] = ...) -> None: ...
 
 class MatchEvent(_message.Message):
-    __slots__ = ("match_id", "event")
+    __slots__ = ("match_id", "event", "seat")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     event: _game_pb2.Event
-    def __init__(self, match_id: _Optional[str] = ..., event: _Optional[_Union[_game_pb2.Event, _Mapping]] = ...) -> None: ...
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., event: _Optional[_Union[_game_pb2.Event, _Mapping]] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
     __slots__ = ("match_id", "request_id", "state_version", "seat", "view", "legal", "deadline", "time_left_ms", "bank_left_ms", "realtime", "events")
@@ -231,11 +235,13 @@ class ReplyError(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[str] = ..., code: _Optional[_Union[ReplyErrorCode, str]] = ..., message: _Optional[str] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
-    __slots__ = ("match_id", "result", "events")
+    __slots__ = ("match_id", "result", "events", "seat")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     result: _game_pb2.MatchResult
     events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
-    def __init__(self, match_id: _Optional[str] = ..., result: _Optional[_Union[_game_pb2.MatchResult, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ...) -> None: ...
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., result: _Optional[_Union[_game_pb2.MatchResult, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., seat: _Optional[int] = ...) -> None: ...

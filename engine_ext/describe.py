@@ -1,0 +1,131 @@
+"""``levata describe GAME``: what a bot of a game sees, generated from the engine.
+
+The meanings come from the game's :class:`~levata.engine.vocabulary.Vocabulary` (declared
+beside its rules), the options from its spec, the decks from fresh matches and the action
+examples from seeded random play, so the text cannot drift from the code.
+
+>>> from levata.engine import game
+>>> text = describe(game("whist"))
+>>> text.splitlines()[0]
+'whist: Romanian Whist, 3-6 players'
+>>> "A = 14" in text and "tricks:SEAT" in text
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from levata.engine.cards import Suit
+from levata.engine.contract import GameSpec, _describe_counts
+from levata.engine.testing import CLOCK_STEP_MS, MAX_ACTIONS, new_random_match
+from levata.engine.vocabulary import PASS, Observed
+
+__all__ = ["describe", "observe"]
+
+_SECTIONS = (
+    ("phases", "phases (view.phase)"),
+    ("zones", "zones (view.zones: cards you can see, by name)"),
+    ("counts", "counts (view.counts: how many cards a place holds, hidden ones too)"),
+    ("counters", "counters (view.counters: the game's numbers)"),
+    ("facts", "facts (view.facts)"),
+    ("actions", "actions (legal[].action.kind)"),
+    ("events", "events (view.history[].kind)"),
+)
+
+
+def describe(spec: GameSpec) -> str:
+    """The whole description of ``spec``, as ``levata describe`` prints it."""
+    vocab = spec.vocabulary
+    lines = [f"{spec.name}: {spec.title}, {_describe_counts(spec.players)} players"]
+    if spec.summary:
+        lines.append(spec.summary)
+    lines += ["", "options (-o NAME=VALUE; MatchStart.options)"]
+    for o in spec.options:
+        allowed = f" [{', '.join(map(str, o.choices))}]" if o.choices else ""
+        lines.append(f"  {o.name} = {o.default}: {o.help}{allowed}")
+    lines += ["", *_cards(spec)]
+    examples = observe(spec, until=vocab.actions).examples
+    lines += ["", "SEAT stands for a seat number (0 is the first seat): hand:SEAT is hand:0, ..."]
+    for name, title in _SECTIONS:
+        lines += ["", title]
+        entries = vocab.section(name)
+        width = max((len(k) for k in entries), default=0)
+        for key in sorted(entries):
+            meaning = entries[key]
+            if name == "actions" and key in examples and examples[key] != key:
+                meaning += f" (e.g. {examples[key]!r})"
+            lines.append(f"  {key.ljust(width)}  {meaning}")
+    return "\n".join(lines) + "\n"
+
+
+def _cards(spec: GameSpec) -> list[str]:
+    """Card notation, and the deck at each player count (read off a fresh match's table)."""
+    options = spec.resolve_options(None)
+    decks = []
+    for players in spec.players:
+        state = spec.new_match(players, options=options, seed=0)
+        decks.append((players, [c for z in state.table() for c in z.cards]))
+    names = {c.rank: c.rank_name for _, cards in decks for c in cards}
+    plain = sorted(r for r, n in names.items() if n == str(r))
+    named = [f"{names[r]} = {r}" for r in sorted(names) if names[r] != str(r)]
+    ranks = [f"{plain[0]}..{plain[-1]} as themselves"] if plain else []
+    suits = sorted({c.suit for _, cards in decks for c in cards})
+    lines = [
+        "cards",
+        "  notation: the rank, then the suit's letter (10S, QH, AD); a Card message has"
+        " suit, rank and notation",
+        "  ranks (Card.rank): " + ", ".join(ranks + named),
+        "  suits: " + ", ".join(f"{s.letter} = {_suit_name(s)}" for s in suits),
+    ]
+    for players, cards in decks:
+        low = min(cards, key=lambda c: c.rank).rank_name
+        high = max(cards, key=lambda c: c.rank).rank_name
+        copies = len(cards) // len(set(cards))
+        each = f", {copies} of each" if copies > 1 else ""
+        lines.append(f"  deck, {players} players: {len(cards)} cards, {low}..{high}{each}")
+    return lines
+
+
+def _suit_name(suit: Suit) -> str:
+    return f"SUIT_{suit.name}"
+
+
+def observe(
+    spec: GameSpec, matches: int = 24, seed: int = 0, until: Iterable[str] | None = None
+) -> Observed:
+    """Play ``matches`` seeded random matches (players and options varying as in the
+    conformance suite: every choice and flag gets its turn) and record everything each
+    seat was shown: its views, its legal actions, its events. With ``until`` (action
+    kinds), stop as soon as each of them has an example."""
+    wanted = set(until) if until is not None else None
+    seen = Observed()
+    for i in range(matches):
+        if wanted is not None and wanted <= set(seen.examples):
+            break
+        state, _ = new_random_match(spec, i, seed + i)
+        rng = random.Random(seed + i)
+        for seat in range(state.players):
+            seen.add_view(state.view(seat, history=False))
+        for step in range(MAX_ACTIONS):
+            if state.is_over():
+                break
+            if state.realtime:
+                state.advance_clock(step * CLOCK_STEP_MS)
+                if state.is_over():
+                    continue
+            seats = state.to_act()
+            for seat in seats:
+                seen.add_actions(state.legal_actions(seat))
+            seat = rng.choice(seats)
+            seen.add_view(state.view(seat, history=False))  # the view a request carries
+            legal = state.legal_actions(seat)
+            # Every other pair of matches a lazy player, who passes when it may: what only a quiet
+            # table shows (a pile left alone until it dies) shows up too.
+            lazy = [a for a in legal if a.kind == PASS] if i // 2 % 2 else []
+            state.apply(seat, lazy[0] if lazy and rng.random() < 0.8 else rng.choice(legal))
+        for seat in range(state.players):
+            seen.add_view(state.view(seat, history=False))
+        seen.add_events(state.events())
+    return seen

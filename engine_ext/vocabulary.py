@@ -1,0 +1,83 @@
+"""What a bot of a game sees, named and explained: each game declares its :class:`Vocabulary`
+(``GameSpec.vocabulary``) beside its rules, and :mod:`levata.engine.describe` prints it
+(and, with :func:`~levata.engine.describe.observe`, checks it against random play).
+
+A key that exists once per seat is declared with ``SEAT`` in place of the seat number:
+``hand:SEAT`` describes ``hand:0``, ``hand:1``...
+
+>>> seat_pattern("tricks:2"), seat_pattern("stock")
+('tricks:SEAT', 'stock')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["PASS", "Observed", "Vocabulary", "seat_pattern"]
+
+_SEAT_SUFFIX = re.compile(r":\d+$")
+PASS = "pass"  # the shared kind (levata.engine.actions.PASS)
+
+
+def seat_pattern(key: str) -> str:
+    """``hand:3`` -> ``hand:SEAT``: the name a per-seat key is declared under."""
+    return _SEAT_SUFFIX.sub(":SEAT", key)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Every name a game's views, legal actions and events use, each with its meaning.
+
+    ``phases``: :attr:`SeatView.phase` values. ``zones``: names in ``zones`` (visible cards).
+    ``counts``: keys of ``counts`` (how many cards a zone holds, hidden ones too).
+    ``counters``: keys of ``counters`` (the game's numbers). ``facts``: keys of ``facts``.
+    ``actions``: action kinds. ``events``: event kinds of the history.
+    """
+
+    phases: Mapping[str, str] = field(default_factory=dict)
+    zones: Mapping[str, str] = field(default_factory=dict)
+    counts: Mapping[str, str] = field(default_factory=dict)
+    counters: Mapping[str, str] = field(default_factory=dict)
+    facts: Mapping[str, str] = field(default_factory=dict)
+    actions: Mapping[str, str] = field(default_factory=dict)
+    events: Mapping[str, str] = field(default_factory=dict)
+
+    SECTIONS = ("phases", "zones", "counts", "counters", "facts", "actions", "events")
+
+    def section(self, name: str) -> Mapping[str, str]:
+        value: Mapping[str, str] = getattr(self, name)
+        return value
+
+
+@dataclass
+class Observed:
+    """What seeded random matches of a game showed its seats, by section, with the first
+    action seen of each kind (``examples``) and every card named (``cards``)."""
+
+    names: dict[str, set[str]] = field(
+        default_factory=lambda: {s: set() for s in Vocabulary.SECTIONS}
+    )
+    examples: dict[str, str] = field(default_factory=dict)
+    cards: set[Any] = field(default_factory=set)
+
+    def add_view(self, view: Any) -> None:
+        self.names["phases"].add(view.phase)
+        self.names["zones"].update(seat_pattern(z) for z in view.zones)
+        self.names["counts"].update(seat_pattern(k) for k in view.counts)
+        self.names["counters"].update(seat_pattern(k) for k in view.counters)
+        self.names["facts"].update(seat_pattern(k) for k in view.facts)
+        self.cards.update(view.hand)
+        for cards in view.zones.values():
+            self.cards.update(cards)
+
+    def add_actions(self, actions: Iterable[Any]) -> None:
+        for a in actions:
+            self.names["actions"].add(a.kind)
+            self.examples.setdefault(a.kind, str(a))
+
+    def add_events(self, events: Iterable[Any]) -> None:
+        for e in events:
+            self.names["events"].add(e.kind)
