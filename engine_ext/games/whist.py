@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from levata.engine import actions, events, phases
+from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card, Suit, french_deck
 from levata.engine.contract import (
     Action,
@@ -48,7 +49,6 @@ from levata.engine.contract import (
 from levata.engine.deal import shuffled
 from levata.engine.family.tricks import PLAY, TrickGame
 from levata.engine.registry import register
-from levata.engine.cardmask import mask_of
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Objective, Solver, exact
 from levata.engine.solver import tricks as most_tricks
@@ -345,7 +345,8 @@ class WhistState(TrickGame):
             return {}
         took = self.likely_tricks(seat, solver)
         scoring = self.options["scoring"]
-        return {a: float(deal_points(a.number, took, scoring)) for a in calls if a.number is not None}
+        bids = [a for a in calls if a.number is not None]
+        return {a: float(deal_points(a.number, took, scoring)) for a in bids}  # type: ignore[arg-type]
 
     def likely_tricks(self, seat: int, solver: Solver) -> int:
         """The tricks ``seat`` takes in this world, the deal still to play."""
@@ -430,7 +431,7 @@ SPEC = register(
         narrate=narrate,
         bots={
             "heuristic": "levata.bots.heuristic.whist:HeuristicBot",
-            "pimc": "levata.bots.pimc:PimcBot",
+            "pimc": "levata.bots.search.pimc:PimcBot",
         },
     )
 )

@@ -276,7 +276,6 @@ def test_every_trump_suit_reaches_the_view_the_wire_and_the_bots():
     """Clubs is suit 0: a trump tested for truth would read as no trump. Each of the four
     suits turned for trump is the view's trump, survives the wire, and is the bots' trump."""
     from levata.bots.heuristic.whist import _suit
-    from levata.bots.pimc import PimcBot
     from levata.bots.wire import view_from_pb, view_to_pb
     from levata.engine.cards import Suit
 
@@ -293,4 +292,4 @@ def test_every_trump_suit_reaches_the_view_the_wire_and_the_bots():
         assert view.trump == suit.letter
         assert view_from_pb(view_to_pb(view)).trump == suit.letter
         assert _suit(view.trump) == suit
-        assert PimcBot(game="whist")._rules(view).trump == suit
+        assert game("whist").world_from_view(view, random.Random(0)).rules.trump == suit  # pimc's
