@@ -48,6 +48,7 @@ from levata.engine.solver import tricks as most_tricks
 __all__ = [
     "PLAY",
     "TrickGame",
+    "aim_playout",
     "beats",
     "duty_cards",
     "power",
@@ -140,6 +141,67 @@ def duty_cards(rules: TrickRules, hand: Sequence[Card], trick: Sequence[Card]) -
                 return _above(rules, trumps, best) or trumps
             return trumps
     return list(hand)
+
+
+def aim_playout(
+    rules: TrickRules,
+    hands: Sequence[Sequence[Card]],
+    leader: int,
+    trick: Sequence[Card],
+    targets: Sequence[int],
+    taken: Sequence[int] | None = None,
+) -> list[int]:
+    """Play a deal out with every seat aiming at ``targets[seat]`` tricks; the tricks each
+    seat ends with (``taken`` before the position included).
+
+    A seat short of its target plays to win (the strongest card leading or before the last
+    hand, the cheapest winner last); one that has made it ducks (the strongest card that
+    still loses, a low lead). How players of an exact-bid game handle their cards, and what
+    a search reads to see how many tricks a hand will really take, not merely guarantee.
+
+    >>> from levata.engine.cards import parse_cards
+    >>> rules = TrickRules(2, None)
+    >>> aim_playout(rules, [parse_cards("AS 3S"), parse_cards("KS 2S")], 0, [], [1, 1])
+    [1, 1]
+    >>> aim_playout(rules, [parse_cards("AS 3S"), parse_cards("KS 2S")], 0, [], [2, 0])
+    [2, 0]
+    """
+    n = rules.seats
+    held = [list(h) for h in hands]
+    got = list(taken) if taken is not None else [0] * n
+    current = list(trick)
+    lead = leader
+    while True:
+        seat = (lead + len(current)) % n
+        if not held[seat]:
+            return got
+        allowed = duty_cards(rules, held[seat], current)
+        card = _aim_card(rules, allowed, current, got[seat] < targets[seat], len(current) == n - 1)
+        held[seat].remove(card)
+        current.append(card)
+        if len(current) == n:
+            best = winning_card(rules, current)
+            lead = (lead + current.index(best)) % n
+            got[lead] += 1
+            current = []
+
+
+def _aim_card(
+    rules: TrickRules, allowed: list[Card], trick: list[Card], short: bool, last: bool
+) -> Card:
+    def strength(c: Card) -> tuple[bool, int]:
+        return suit_of(rules, c) == rules.trump, power(rules, c)
+
+    if not trick:
+        return max(allowed, key=strength) if short else min(allowed, key=strength)
+    best = winning_card(rules, trick)
+    winners = [c for c in allowed if beats(rules, c, best)]
+    if short and winners:
+        return min(winners, key=strength) if last else max(winners, key=strength)
+    losers = [c for c in allowed if not beats(rules, c, best)]
+    if not short and losers:
+        return max(losers, key=strength)
+    return min(allowed, key=strength)
 
 
 def _above(rules: TrickRules, cards: list[Card], best: Card) -> list[Card]:

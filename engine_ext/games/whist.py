@@ -47,7 +47,7 @@ from levata.engine.contract import (
     ranks_from_scores,
 )
 from levata.engine.deal import shuffled
-from levata.engine.family.tricks import PLAY, TrickGame
+from levata.engine.family.tricks import PLAY, TrickGame, aim_playout
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Objective, Solver, exact
@@ -339,17 +339,32 @@ class WhistState(TrickGame):
         return exact(seat, bid, already=self.tricks[seat])
 
     def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
-        """A bid is worth the deal's points it scores against the tricks ``seat`` would take
-        in this world (:meth:`likely_tricks`)."""
+        """A bid is worth the deal's points it scores in this world when the deal is played
+        out with ``seat`` aiming at that bid and every other seat at its own
+        (:func:`~levata.engine.family.tricks.aim_playout`): the tricks a hand really takes
+        when it steers for a number, not the fewest it can guarantee against everyone."""
         if self.phase != phases.BIDDING:
             return {}
-        took = self.likely_tricks(seat, solver)
+        targets = self.likely_bids()
         scoring = self.options["scoring"]
-        bids = [a for a in calls if a.number is not None]
-        return {a: float(deal_points(a.number, took, scoring)) for a in bids}  # type: ignore[arg-type]
+        out: dict[Action, float] = {}
+        for a in calls:
+            if a.number is None:
+                continue
+            targets[seat] = a.number
+            took = aim_playout(self.rules, self.hands, self.leader, (), targets)[seat]
+            out[a] = float(deal_points(a.number, took, scoring))
+        return out
+
+    def likely_bids(self) -> list[int]:
+        """The bids made, and for the seats still to bid the tricks they take in this world
+        when everyone plays to win (what a hand that counts its winners bids)."""
+        greedy = aim_playout(self.rules, self.hands, self.leader, (), [self.cards] * self.players)
+        return [b if b is not None else greedy[s] for s, b in enumerate(self.bids)]
 
     def likely_tricks(self, seat: int, solver: Solver) -> int:
-        """The tricks ``seat`` takes in this world, the deal still to play."""
+        """The most tricks ``seat`` can be sure of in this world against everyone else (the
+        paranoid double-dummy value: a lower bound, what the first PIMC bid from)."""
         hands = [mask_of(h) for h in self.hands]
         return solver.solve(hands, self.leader, (), most_tricks(seat))
 
