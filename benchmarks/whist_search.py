@@ -113,7 +113,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--size", type=int, default=7, help="cards per hand")
     parser.add_argument("--worlds", type=int, default=100)
-    parser.add_argument("--time-ms", type=int, default=0, help="the new bot's budget (0: none)")
+    parser.add_argument("--time-ms", type=int, default=0, help="the new bot budget (0: none)")
     parser.add_argument("--old", default="main", help="git revision of the old bots/pimc.py")
     parser.add_argument("--no-old", action="store_true", help="skip the old bot")
     parser.add_argument("--seed", type=int, default=1)

@@ -14,13 +14,14 @@ under the world's own :class:`~levata.engine.rules.TrickRules`, and averages:
 
 Nothing here names a game: a new trick game gets this bot by writing those two hooks.
 
-**Time.** ``time_ms`` is a budget per decision (0: none): worlds are drawn until ``worlds``
-are solved or the budget is spent, but never fewer than ``min_worlds``. **Big positions.**
+**Time.** ``time_ms`` is a budget per decision (default 500, half the referee's default
+second a move; 0: none): worlds are drawn until ``worlds`` are solved or the budget is
+spent, but never fewer than ``min_worlds``. **Big positions.**
 A double-dummy solve of a 13-card deal at four seats takes far longer than the clock allows,
 so while more than ``solve_cards`` cards are left to play (the trick in progress included)
 a world values each card by ``rollouts`` greedy playouts in C (``levata.engine.playouts``)
-instead of solving it; from then on it solves exactly. ``benchmarks/pimc.py`` measures the
-time per decision by trick.
+instead of solving it; from then on it solves exactly. ``benchmarks/whist_search.py``
+measures the time per decision by trick.
 
 >>> from levata.engine import game
 >>> from levata.bots import play_match
@@ -64,9 +65,9 @@ class PimcBot:
         seed: int = 0,
         *,
         worlds: int = 100,
-        time_ms: int = 0,
+        time_ms: int = 500,
         min_worlds: int = 4,
-        solve_cards: int = 36,
+        solve_cards: int = 32,
         rollouts: int = 24,
     ) -> None:
         spec = find_game(game)
@@ -119,7 +120,8 @@ class PimcBot:
                 for a, v in world.rate_calls(view.seat, calls, solver).items():
                     score[a] = score.get(a, 0.0) + v
             n += 1
-            if n >= self.min_worlds and time.perf_counter() - start > budget:
+            spent = time.perf_counter() - start
+            if n >= self.min_worlds and spent * (n + 1) / n > budget:  # another would overrun
                 break
         self.last_worlds = n
         return score
