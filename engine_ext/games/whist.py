@@ -442,7 +442,12 @@ VOCABULARY = Vocabulary(
         "miss:SEAT": f"missed deals in a row (two cards or more) toward the {STREAK}-deal"
         f" -{STREAK_POINTS} penalty",
     },
-    facts={**TRICK_FACTS, "one_card_mode": "the one_card_mode option: normal or forehead"},
+    facts={
+        **TRICK_FACTS,
+        "one_card_mode": "the one_card_mode option: normal or forehead",
+        "must_trump": "the must_trump option: true when a seat void in the led suit must trump",
+        "scoring": "the scoring option: romanian, or oh_hell (tricks taken + 10 if exact)",
+    },
     actions={
         actions.BID: "bid `number` tricks (0 up to the deal's size; the dealer may not make"
         " the bids add up to the size)",
