@@ -334,7 +334,8 @@ def check_samples_cover_holders(spec: GameSpec, positions: int = 3, seed: int = 
 def defines_from_view(spec: GameSpec) -> bool:
     """Does the game rebuild worlds from a view (:meth:`GameState.from_view`)?"""
     hook = getattr(spec.factory, "from_view", None)
-    return hook is not None and getattr(hook, "__func__", None) is not GameState.from_view.__func__
+    base = getattr(GameState.from_view, "__func__", None)
+    return hook is not None and getattr(hook, "__func__", None) is not base
 
 
 def _world_print(world: GameState) -> tuple[Any, ...]:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from levata.bots.base import RANDOM, Bot, RandomBot, make_bot
 from levata.engine import Action, BadConfig, SeatView, actions
@@ -173,6 +174,7 @@ def rollout_values(
             taken = trick_winner(world.rules, world.leader, now)
             gain = sum(world.rules.points.get(i, 0) for i in now)
             leader, now = taken, []
+        got: dict[str, Any]
         if any(after):
             got = playouts(
                 world.rules, after, leader, now, n=n, policy="greedy", epsilon=0.1, seed=seed
@@ -181,9 +183,10 @@ def rollout_values(
             got = {"tricks": [0.0] * world.players, "points": [0.0] * world.players}
             got["hist"] = [[1] for _ in range(world.players)]
         if taken >= 0:
-            got["tricks"][taken] += 1
-            got["points"][taken] += gain + (0 if any(after) else world.rules.last_trick_bonus)
-            got["hist"][taken] = [0, *got["hist"][taken]]
+            tally: Any = got  # the kernel's tallies: per-seat lists of numbers
+            tally["tricks"][taken] += 1
+            tally["points"][taken] += gain + (0 if any(after) else world.rules.last_trick_bonus)
+            tally["hist"][taken] = [0, *tally["hist"][taken]]
         out[card.index] = _goal_value(goal, seats, got)
     return out
 

@@ -552,7 +552,7 @@ class TrickGame(GameState):
         world.rng = random.Random(world.seed)
         world._deal_hidden(plan, rng)
         world._finish_log(plan)
-        return world
+        return world  # type: ignore[return-value]  # the plan's prototype is of this class
 
     def sample_world(self, seat: int, rng: random.Random) -> Self:
         """Redeal what ``seat`` cannot see: :meth:`from_view` on the seat's view."""
