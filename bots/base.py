@@ -103,7 +103,7 @@ def parse_bot(text: str, game: str) -> tuple[str, dict[str, object]]:
     and its typed options; :class:`BadConfig` on a bad kind, option or value.
 
     >>> parse_bot("pimc:worlds=8:time_ms=50", "whist")
-    ('pimc', {'worlds': 8, 'time_ms': 50.0})
+    ('pimc', {'worlds': 8, 'time_ms': 50})
     """
     kind, raw = split_entry(text)
     head, _, second = kind.partition(":")

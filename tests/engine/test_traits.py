@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -120,6 +121,7 @@ def test_levata_bots_lists_each_games_bots():
         capture_output=True,
         text=True,
         timeout=120,
+        env={**os.environ, "COLUMNS": "200"},  # wide enough that no path is wrapped
     )
     assert run.returncode == 0, run.stderr
     for name in GAMES:

@@ -91,7 +91,7 @@ def test_play_takes_reference_bots_with_options():
         ("play", "pimc:depth=3,heuristic,random", "bot pimc has no option 'depth' (its options:"),
         ("play", "pimc:worlds=lots,random,random", "worlds=lots is not a whole number"),
         ("match", "pimc:worlds=lots,random,random", "worlds=lots is not a whole number"),
-        ("tournament", "pimc:c=0.7,random,random", "its options: worlds=100, time_ms=None"),
+        ("tournament", "pimc:c=0.7,random,random", "its options: worlds=100, time_ms=500"),
         ("play", "nosuchmod_q:Bot,random,random", "cannot import nosuchmod_q"),
         ("play", "pimc:worlds,random,random", "each option after ':' is key=value"),
     ],
@@ -274,4 +274,4 @@ def test_levata_bots_lists_each_bots_options():
     )
     assert run.returncode == 0, run.stderr
     (pimc,) = [line for line in run.stdout.splitlines() if " pimc " in line]
-    assert "worlds=100, time_ms=None" in pimc and "levata.bots.pimc:PimcBot" in pimc
+    assert "worlds=100, time_ms=500" in pimc and "levata.bots.search.pimc:PimcBot" in pimc
