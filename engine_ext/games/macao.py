@@ -616,6 +616,15 @@ class MacaoState(DrawPile, SeatHistories):
     def is_over(self) -> bool:
         return self.phase == phases.OVER
 
+    def estimate(self) -> tuple[float, ...]:
+        """Scores as if play stopped now (finishers, then fewest cards): what a search that
+        cuts its rollouts short scores them by.
+
+        >>> MacaoState.from_position(3, ["9S 3H", "5D", "6D 7D 8D"], top="9H").estimate()
+        (1.0, 2.0, 0.0)
+        """
+        return tuple(float(self.players - r) for r in self.ranks())
+
     def result(self) -> Result:
         if self.phase != phases.OVER:
             raise RuntimeError("the match is not over")
@@ -698,6 +707,14 @@ class MacaoState(DrawPile, SeatHistories):
         new._seen = [list(h) for h in self._seen]
         new.options = dict(self.options)
         return new
+
+    @classmethod
+    def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> MacaoState:
+        """A state whose ``view(view.seat)`` is ``view``, hidden cards dealt from ``rng`` under
+        what the history implies (see :mod:`levata.engine.games.macao_world`)."""
+        from levata.engine.games.macao_world import world_from_view
+
+        return world_from_view(cls, spec, view, rng)
 
     def sample_world(self, seat: int, rng: random.Random) -> MacaoState:
         """Redeal every card ``seat`` cannot see, keeping what public history fixes.
