@@ -1,4 +1,4 @@
-"""Playing strength on duplicate deals: search − heuristic and heuristic − random, per game.
+"""Playing strength on duplicate deals: search - heuristic and heuristic - random, per game.
 
     python benchmarks/strength.py --game macao [--deals 40] [--time-ms 100] [--players 2]
         [--search ismcts] [--search-option rollout=random] [-o mode=realtime] [--jobs 2]
@@ -41,6 +41,7 @@ class Board:
     scores: dict[str, float]
     times: list[float] = field(default_factory=list)
     iterations: int = 0
+    rollouts: int = 0
     seconds: float = 0.0
 
 
@@ -73,6 +74,20 @@ def make(kind: str, name: str, seed: int, time_ms: float, bot_options: dict[str,
     return getattr(importlib.import_module(module), cls)(name, seed, time_ms=time_ms, **bot_options)
 
 
+class Timed:
+    """A bot whose every decision is timed (any bot: the search bots' own stats aside)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot, self.name, self.times = bot, bot.name, []
+
+    def act(self, view: Any, legal: Any) -> Any:
+        start = time.perf_counter()
+        action = self.bot.act(view, legal)
+        if len(legal) > 1:
+            self.times.append(time.perf_counter() - start)
+        return action
+
+
 def play_board(job: tuple[Any, ...]) -> Board:
     """Every seating of one deal for one pair of bots."""
     name, players, deal, seed, pair, time_ms, extra, bot_options = job
@@ -83,18 +98,20 @@ def play_board(job: tuple[Any, ...]) -> Board:
     for k, seating in enumerate(seatings(players)):
         state = spec.new_match(players=players, options=opts, seed=derive(seed, deal))
         bots = [
-            make(pair[who], name, derive(seed, deal, k, s), time_ms, bot_options)
+            Timed(make(pair[who], name, derive(seed, deal, k, s), time_ms, bot_options))
             for s, who in enumerate(seating)
         ]
         result = play_match(state, bots)
         for s, who in enumerate(seating):
             totals[pair[who]][0] += result.scores[s]
             totals[pair[who]][1] += 1
-        for b in bots:
-            stats = getattr(b, "stats", None)
+        for b, who in zip(bots, seating, strict=True):
+            if who == 0:
+                board.times.extend(b.times)
+            stats = getattr(b.bot, "stats", None)
             if stats is not None:
-                board.times.extend(stats.times)
                 board.iterations += stats.iterations
+                board.rollouts += getattr(stats, "rollouts", stats.iterations)
                 board.seconds += stats.seconds
     board.scores = {b: t / n for b, (t, n) in totals.items()}
     return board
@@ -185,11 +202,13 @@ def main(argv: list[str] | None = None) -> int:
     boards = results[pairs[0]]
     times = [t for b in boards for t in b.times]
     iterations = sum(b.iterations for b in boards)
+    rollouts = sum(b.rollouts for b in boards)
     seconds = sum(b.seconds for b in boards)
     if times:
-        unit = "worlds" if args.search == "pimc" else "simulations"
+        unit = "worlds"
         print(
             f"{args.search}: {iterations / seconds if seconds else 0:.0f} {unit}/s, "
+            f"{rollouts / seconds if seconds else 0:.0f} simulations/s, "
             f"{len(times)} decisions searched, median {1000 * statistics.median(times):.1f} ms, "
             f"p90 {1000 * quantile(times, 0.9):.1f} ms per decision"
         )

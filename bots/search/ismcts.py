@@ -50,6 +50,8 @@ __all__ = ["CLOCK_STEP_MS", "IsmctsBot", "Node", "SearchStats"]
 
 #: Referee milliseconds per action in a real-time rollout (what in-process play uses).
 CLOCK_STEP_MS = 100
+#: ``root=auto`` compares the root's actions on shared worlds when there are this few.
+PAIRED_UP_TO = 6
 
 Policy = Callable[[GameState, int], Action]
 
@@ -85,13 +87,14 @@ class SearchStats:
     def __init__(self) -> None:
         self.decisions = 0
         self.iterations = 0
+        self.rollouts = 0  # iterations play one rollout each; paired worlds one per action
         self.actions = 0
         self.seconds = 0.0
         self.times: list[float] = []
 
     def per_second(self) -> float:
-        """Iterations (simulations) per second of search."""
-        return self.iterations / self.seconds if self.seconds else 0.0
+        """Rollouts (simulations) per second of search."""
+        return self.rollouts / self.seconds if self.seconds else 0.0
 
 
 class IsmctsBot:
@@ -111,10 +114,13 @@ class IsmctsBot:
         realtime_ms: float = 20.0,
         others: str = "policy",
         guard: float = 1.0,
-        horizon: int = 0,
+        horizon: int = 30,
+        root: str = "auto",
     ) -> None:
         if rollout not in ("auto", "heuristic", "random"):
             raise ValueError(f"rollout must be auto, heuristic or random, not {rollout!r}")
+        if root not in ("auto", "ucb", "paired"):
+            raise ValueError(f"root must be auto, ucb or paired, not {root!r}")
         if others not in ("policy", "tree"):
             raise ValueError(f"others must be policy or tree, not {others!r}")
         if iterations < 0 or time_ms < 0 or (iterations == 0 and time_ms == 0):
@@ -129,6 +135,9 @@ class IsmctsBot:
         self.others = others
         self.guard = guard
         self.horizon = horizon
+        self.root = root
+        self._roll = self.rng  # the stream rollouts draw from (paired: one per world)
+        self._last: Sequence[float] = ()  # the last rollout's scores
         self._own: Bot | None = None  # the heuristic's opinion on this seat's own decisions
         self.stats = SearchStats()
         self._policies: dict[int, Bot] = {}
@@ -144,15 +153,14 @@ class IsmctsBot:
         return has
 
     def _policy(self, game: str) -> Policy:
-        rng = self.rng
         if not self._uses_heuristic(game):
-            return lambda world, seat: rng.choice(world.legal_actions(seat))
+            return lambda world, seat: self._roll.choice(world.legal_actions(seat))
         bots = self._policies
 
         def heuristic(world: GameState, seat: int) -> Action:
             bot = bots.get(seat)
             if bot is None:
-                bot = bots[seat] = make_bot("heuristic", game, seed=rng.getrandbits(32))
+                bot = bots[seat] = make_bot("heuristic", game, seed=self.rng.getrandbits(32))
             legal = world.legal_actions(seat)
             if len(legal) == 1:
                 return legal[0]
@@ -170,31 +178,92 @@ class IsmctsBot:
         spec = find_game(game)
         policy = self._policy(game)
         realtime = view.options.get("mode") == "realtime"
-        budget = self.time_ms if not realtime else min(self.time_ms or 1e9, self.realtime_ms)
+        budget = min(self.time_ms, self.realtime_ms) if realtime and self.time_ms else self.time_ms
         deadline = started + budget / 1000 if budget else math.inf
         unit = spec.duplicate_unit
         per_deal = unit is not None and view.options.get(unit) == 0
         root = Node()
-        first = self._usual(view, legal, game) if self.guard else None
+        paired_root = self.root == "paired" or (self.root == "auto" and len(legal) <= PAIRED_UP_TO)
+        first = self._usual(view, legal, game) if self.guard or paired_root else None
         done = 0
         actions = 0
+        paired: dict[Action, list[float]] = {a: [] for a in legal}
         while True:
             world = spec.world_from_view(view, self.rng)
-            actions += self._iterate(root, world, view, policy, realtime, per_deal, first)
+            if not done and set(world.legal_actions(view.seat)) != set(legal):
+                raise RuntimeError(  # a world under other rules than the match's: say so
+                    f"a world rebuilt from the view of seat {view.seat} disagrees with the "
+                    f"legal actions it was given (options {dict(view.options)})"
+                )
+            if paired_root:
+                actions += self._pair(world, view, legal, policy, realtime, per_deal, paired)
+            else:
+                actions += self._iterate(root, world, view, policy, realtime, per_deal, first)
             done += 1
             if self.iterations and done >= self.iterations:
                 break
             if time.perf_counter() >= deadline:
                 break
-        choice = self._choose(root, view, legal, first)
+        if paired_root:
+            choice = self._choose_paired(paired, legal, first)
+        else:
+            choice = self._choose(root, view, legal, first)
         spent = time.perf_counter() - started
         stats = self.stats
         stats.decisions += 1
         stats.iterations += done
+        stats.rollouts += done * (len(legal) if paired_root else 1)
         stats.actions += actions
         stats.seconds += spent
         stats.times.append(spent)
         return choice
+
+    def _pair(
+        self,
+        world: GameState,
+        view: SeatView,
+        legal: Sequence[Action],
+        policy: Policy,
+        realtime: bool,
+        per_deal: bool,
+        out: dict[Action, list[float]],
+    ) -> int:
+        """Every legal action played out on the same world with the same luck (common random
+        numbers: the rollout stream and the policy bots' own streams restart from one seed),
+        so that the actions' differences are measured, not the worlds'."""
+        seed = self.rng.getrandbits(64)
+        steps = 0
+        for action in legal:
+            self._roll = roll = random.Random(seed)
+            for bot in self._policies.values():
+                if hasattr(bot, "rng"):
+                    bot.rng = random.Random(roll.getrandbits(32))  # type: ignore[attr-defined]  # the reference bots keep their stream here
+            steps += self._iterate(Node(), world.clone(), view, policy, realtime, per_deal, action)
+            out[action].append(self._last[view.seat])
+        self._roll = self.rng
+        return steps
+
+    def _choose_paired(
+        self, paired: dict[Action, list[float]], legal: Sequence[Action], usual: Action | None
+    ) -> Action:
+        """The best mean; against the heuristic's move, only when better by ``guard``
+        standard errors of the paired differences."""
+        base = usual if usual is not None else legal[0]
+        ref = paired[base]
+        if not ref:
+            return base
+        best, best_mean = base, 0.0
+        for action, values in paired.items():
+            diffs = [v - r for v, r in zip(values, ref, strict=True)]
+            m = sum(diffs) / len(diffs)
+            if len(diffs) > 1:
+                var = sum((d - m) ** 2 for d in diffs) / (len(diffs) - 1)
+                err = math.sqrt(var / len(diffs))
+            else:
+                err = math.inf
+            if m > best_mean and m > self.guard * err:
+                best, best_mean = action, m
+        return best
 
     def _usual(self, view: SeatView, legal: Sequence[Action], game: str) -> Action | None:
         """The heuristic's move here, or None where the game has none (or rolls out random)."""
@@ -323,6 +392,7 @@ class IsmctsBot:
     def _back_up(self, path: list[tuple[Node, int]], scores: Sequence[float]) -> None:
         lo, hi = self._range(scores)
         span = hi - lo
+        self._last = scores
         for child, seat in path:
             r = (scores[seat] - lo) / span if span else 0.5
             child.visits += 1

@@ -78,6 +78,7 @@ from levata.engine.contract import (
 from levata.engine.deal import shuffled
 from levata.engine.family.seen import SeatHistories
 from levata.engine.family.shedding import DrawPile, ranks_by_finish
+from levata.engine.games.macao_world import Rules, world_from_view
 from levata.engine.registry import register
 
 __all__ = ["SPEC", "MacaoState", "Pending", "Request", "matches", "stacks"]
@@ -712,9 +713,8 @@ class MacaoState(DrawPile, SeatHistories):
     def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> MacaoState:
         """A state whose ``view(view.seat)`` is ``view``, hidden cards dealt from ``rng`` under
         what the history implies (see :mod:`levata.engine.games.macao_world`)."""
-        from levata.engine.games.macao_world import world_from_view
-
-        return world_from_view(cls, spec, view, rng)
+        world: MacaoState = world_from_view(cls, spec, view, rng, WORLD_RULES)
+        return world
 
     def sample_world(self, seat: int, rng: random.Random) -> MacaoState:
         """Redeal every card ``seat`` cannot see, keeping what public history fixes.
@@ -765,6 +765,10 @@ class MacaoState(DrawPile, SeatHistories):
         self._refresh_histories(owners)
         if self.drawn in moved:
             self.drawn = moved[self.drawn]
+
+
+#: What rebuilding a world from a view needs of these rules (:mod:`.macao_world`).
+WORLD_RULES = Rules(matches=matches, pending=Pending, request=Request, drawn_phase=DRAWN)
 
 
 def _said(cards: Sequence[Card]) -> str:

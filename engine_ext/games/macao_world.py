@@ -34,18 +34,27 @@ from __future__ import annotations
 
 import random
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from levata.engine import events
 from levata.engine.cards import Card, french_deck
 from levata.engine.contract import Event, GameSpec, GameState, SeatView
 
-if TYPE_CHECKING:
-    from levata.engine.games.macao import MacaoState, Request
+__all__ = ["TRIES", "Rules", "Skeleton", "skeleton", "world_from_view"]
 
-__all__ = ["TRIES", "Skeleton", "skeleton", "world_from_view"]
+
+@dataclass(frozen=True)
+class Rules:
+    """What this module needs of Macao's rules, handed in by the game (no import cycle):
+    the matching test, the penalty and request types, the phase of a drawn card."""
+
+    matches: Callable[..., bool]
+    pending: Callable[..., Any]
+    request: Callable[..., Any]
+    drawn_phase: str
+
 
 #: Restarts of one epoch's deal before its draw constraints are dropped.
 TRIES = 30
@@ -60,7 +69,7 @@ class _Slot:
     epoch: int
     must_match: bool | None = None  # an on-turn draw: matched the top or did not
     top: Card | None = None  # the table the draw was tested against
-    request: Request | None = None
+    request: Any = None  # the Request in force then
 
 
 @dataclass
@@ -86,27 +95,26 @@ class Skeleton:
     passed: set[int]
     drawn_slot: int | None  # another actor's drawn card now, if it holds one
     wild: bool
+    rules: Rules
 
 
 _CACHE: OrderedDict[int, Skeleton] = OrderedDict()
 
 
-def skeleton(view: SeatView) -> Skeleton:
+def skeleton(view: SeatView, rules: Rules) -> Skeleton:
     """The walk over ``view``'s history, cached for the last few views (a search asks many
     worlds of one view)."""
     hit = _CACHE.get(id(view))
     if hit is not None and hit.view is view:
         return hit
-    skel = _walk(view)
+    skel = _walk(view, rules)
     _CACHE[id(view)] = skel
     while len(_CACHE) > 8:
         _CACHE.popitem(last=False)
     return skel
 
 
-def _walk(view: SeatView) -> Skeleton:
-    from levata.engine.games.macao import DRAWN, Request
-
+def _walk(view: SeatView, rules: Rules) -> Skeleton:
     me, n = view.seat, view.players
     history = view.history
     if not history or history[0].kind not in (events.DEAL, "position"):
@@ -122,7 +130,7 @@ def _walk(view: SeatView) -> Skeleton:
     start = history[0]
     discard = list(start.cards)
     stock_sets: list[list[Card]] = [[c for c in french_deck() if c not in set(discard)]]
-    request: Request | None = None
+    request: Any = None  # the Request in force then
     penalty_seat: int | None = None  # a seat drawing a penalty it accepted
     penalty_left = 0  # cards of that penalty still to come
     on_turn: dict[int, int] = {}  # another seat's on-turn draw slot awaiting its outcome
@@ -199,7 +207,7 @@ def _walk(view: SeatView) -> Skeleton:
             penalty_seat = seat
             penalty_left = int(ev.data["amount"]) if ev.data.get("penalty") == "draw" else 0
         elif kind == "request":
-            request = Request(ev.data["request"], ev.data["value"], seat or 0, frozenset())
+            request = rules.request(ev.data["request"], ev.data["value"], seat or 0, frozenset())
         elif kind == "request_over":
             request = None
         elif kind == events.PASS:
@@ -207,7 +215,7 @@ def _walk(view: SeatView) -> Skeleton:
             passed.add(seat)
     drawn_slot = None
     for s, i in on_turn.items():  # a draw with nothing after it: that seat holds it now
-        if view.phase == DRAWN and view.to_act == (s,):
+        if view.phase == rules.drawn_phase and view.to_act == (s,):
             slots[i].must_match = True
             drawn_slot = i
     if covered != set(range(length)) or expected - covered:
@@ -242,6 +250,7 @@ def _walk(view: SeatView) -> Skeleton:
         passed=passed,
         drawn_slot=drawn_slot,
         wild=wild,
+        rules=rules,
     )
 
 
@@ -249,8 +258,7 @@ def _deal_epoch(
     skel: Skeleton, ep: _Epoch, rng: random.Random, strict: bool
 ) -> dict[int, Card] | None:
     """One epoch's cards into its slots, or None when this attempt got stuck."""
-    from levata.engine.games.macao import matches
-
+    matches = skel.rules.matches
     slots = skel.slots
     out: dict[int, Card] = {}
 
@@ -288,12 +296,11 @@ def _deal_epoch(
 
 
 def world_from_view(
-    cls: type[MacaoState], spec: GameSpec, view: SeatView, rng: random.Random
-) -> MacaoState:
+    cls: type[Any], spec: GameSpec, view: SeatView, rng: random.Random, rules: Rules
+) -> Any:
     """A Macao state that ``view.seat`` cannot tell from the real one (see the module)."""
-    from levata.engine.games.macao import Pending, Request
-
-    skel = skeleton(view)
+    Pending, Request = rules.pending, rules.request
+    skel = skeleton(view, rules)
     me, n = view.seat, view.players
     dealt: dict[int, Card] = {}
     for ep in skel.epochs:

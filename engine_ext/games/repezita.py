@@ -69,6 +69,7 @@ from levata.engine.contract import (
 )
 from levata.engine.deal import deal_hidden, shuffled
 from levata.engine.family.shedding import ranks_by_finish
+from levata.engine.games.repezita_world import world_from_view
 from levata.engine.registry import register
 
 __all__ = ["PASS", "SPEC", "RepezitaState", "adjacent", "deck_count", "lands", "play"]
@@ -609,9 +610,8 @@ class RepezitaState(GameState):
     def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> RepezitaState:
         """A state whose ``view(view.seat)`` is ``view``, hidden cards dealt from ``rng`` under
         what the history implies (see :mod:`levata.engine.games.repezita_world`)."""
-        from levata.engine.games.repezita_world import world_from_view
-
-        return world_from_view(cls, spec, view, rng)
+        world: RepezitaState = world_from_view(cls, spec, view, rng)
+        return world
 
     def sample_world(self, seat: int, rng: random.Random) -> RepezitaState:
         world = self.clone()

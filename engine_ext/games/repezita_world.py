@@ -29,18 +29,16 @@ import random
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
-from levata.engine import events
+from levata.engine import actions, events
 from levata.engine.cards import Card
-from levata.engine.contract import GameSpec, SeatView
-
-if TYPE_CHECKING:
-    from levata.engine.games.repezita import RepezitaState
+from levata.engine.contract import Action, GameSpec, SeatView
 
 __all__ = ["TRIES", "Skeleton", "skeleton", "world_from_view"]
 
 TRIES = 200
+_PASS = Action(actions.PASS)
 ACE = 14
 ALL_RANKS = frozenset(range(2, 15))
 NOT_ACE = ALL_RANKS - {ACE}
@@ -243,12 +241,8 @@ def _deal(skel: Skeleton, rng: random.Random) -> dict[int | str, list[Card]]:
     raise AssertionError("unreachable")
 
 
-def world_from_view(
-    cls: type[RepezitaState], spec: GameSpec, view: SeatView, rng: random.Random
-) -> RepezitaState:
+def world_from_view(cls: type[Any], spec: GameSpec, view: SeatView, rng: random.Random) -> Any:
     """A Repezita state that ``view.seat`` cannot tell from the real one (see the module)."""
-    from levata.engine.games.repezita import PASS
-
     state = cls.__new__(cls)
     state._configure(spec, view.players, dict(view.options), rng.getrandbits(32))
     skel = skeleton(view, state.deck())
@@ -276,7 +270,7 @@ def world_from_view(
     if not realtime:  # seats already in this tick: what they chose is hidden, so a pass
         for s in state.unfinished():
             if s not in state._waiting:
-                state.submissions[s] = PASS
+                state.submissions[s] = _PASS
     state._log = list(view.history)
     state.rng = random.Random(rng.getrandbits(64))
     return state

@@ -56,13 +56,13 @@ def test_macao_worlds_cover_where_the_cards_truly_are() -> None:
 
 def test_macao_drawn_card_kept_on_a_turn_matched_the_table() -> None:
     """A seat that drew and kept its card (``end_turn``) drew a matching card in every world."""
-    from levata.engine.games.macao import matches
+    from levata.engine.games.macao import WORLD_RULES, matches
     from levata.engine.games.macao_world import skeleton
 
     checked = 0
     for state, seat in positions(MACAO, matches=6, every=5, seed=200):
         view = state.view(seat)
-        skel = skeleton(view)
+        skel = skeleton(view, WORLD_RULES)
         bound = [i for i, s in enumerate(skel.slots) if s.must_match is not None and s.top]
         if not bound:
             continue
