@@ -78,7 +78,8 @@ class Timed:
     """A bot whose every decision is timed (any bot: the search bots' own stats aside)."""
 
     def __init__(self, bot: Any) -> None:
-        self.bot, self.name, self.times = bot, bot.name, []
+        self.bot, self.name = bot, bot.name
+        self.times: list[float] = []
 
     def act(self, view: Any, legal: Any) -> Any:
         start = time.perf_counter()

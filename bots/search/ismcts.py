@@ -13,19 +13,34 @@ policy and backs up every seat's reward along the path.
   rare actions are starved). It is the simplest sound choice: it needs only the contract,
   one world per iteration and no per-game code; its known faults (the others are treated as
   if they saw the determinized cards) cost little where the others' information is small.
-* **Simultaneous steps** (Repezita's tick): only this seat's choice is a tree edge; the
-  other seats submit what the rollout policy picks. In **real time** only the first decision
-  is searched (flat UCB), the clock moves :data:`CLOCK_STEP_MS` per action in the rollout,
-  and the budget is at most ``realtime_ms``.
+* **The others' moves** come from the rollout policy by default (``others=policy``: the
+  tree holds this seat's decisions only, which with tens of iterations per decision is
+  worth more than a tree over moves the others rarely make); ``others=tree`` is full
+  SO-IS-MCTS. **Simultaneous steps** (Repezita's tick): only this seat's choice is a tree
+  edge; the other seats submit what the rollout policy picks. In **real time** only the
+  first decision is searched (flat UCB), the clock moves :data:`CLOCK_STEP_MS` per action
+  in the rollout, and the budget is at most ``realtime_ms``.
 * **Rollouts** use the game's heuristic bot for every seat, or uniform random moves
-  (``rollout=heuristic|random``; ``auto`` is the heuristic where the game has one).
+  (``rollout=heuristic|random``; ``auto`` is the heuristic where the game has one). They
+  stop after ``horizon`` actions (default 30; 0: play to the end) where the game offers an
+  ``estimate()`` of the outcome (Macao, Repezita: finishers, then fewest cards): full
+  rollouts of a shedding game are long, and cutting them gives several times the iterations.
+* **Root**: with few root actions (``root=auto``: at most :data:`PAIRED_UP_TO`) every action is
+  played out on the *same* world with the same luck each iteration (common random numbers:
+  the rollout stream and the policy bots' streams restart from one seed), so the search
+  measures the actions' differences instead of the worlds'; with the heuristic as rollout
+  policy this is a one-step policy improvement. With more actions (a Repezita hand) it is
+  the UCB tree above (``root=ucb|paired`` forces either).
+* **Guard**: where the game has a heuristic, its move is played unless the search's pick
+  beats it by ``guard`` standard errors (paired differences at a paired root): a handful of
+  noisy iterations must not overturn a sound move.
 * **Reward**: each seat's final score, normalised by the smallest and largest score seen in
   this search (so any score scale maps to [0, 1]). A multi-deal match (its duplicate unit
   option set to 0) is rolled out only to the end of the current deal and rewarded with the
   score each seat gained in it: the whole match is far too noisy and slow to roll out.
 * **Budget**: ``iterations`` (0: no limit) and ``time_ms`` per decision (0: no limit); it stops
-  at whichever comes first. The move is the most visited root edge. Every random choice
-  comes from the bot's seed.
+  at whichever comes first (an iteration in progress finishes). The move is the most visited
+  root edge (paired: the best mean). Every random choice comes from the bot's seed.
 
 >>> from levata.engine import game
 >>> from levata.bots import play_match
@@ -237,7 +252,9 @@ class IsmctsBot:
             self._roll = roll = random.Random(seed)
             for bot in self._policies.values():
                 if hasattr(bot, "rng"):
-                    bot.rng = random.Random(roll.getrandbits(32))  # type: ignore[attr-defined]  # the reference bots keep their stream here
+                    bot.rng = random.Random(
+                        roll.getrandbits(32)
+                    )  # the reference bots keep their stream here
             steps += self._iterate(Node(), world.clone(), view, policy, realtime, per_deal, action)
             out[action].append(self._last[view.seat])
         self._roll = self.rng

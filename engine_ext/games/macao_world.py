@@ -296,7 +296,7 @@ def _deal_epoch(
 
 
 def world_from_view(
-    cls: type[Any], spec: GameSpec, view: SeatView, rng: random.Random, rules: Rules
+    cls: Any, spec: GameSpec, view: SeatView, rng: random.Random, rules: Rules
 ) -> Any:
     """A Macao state that ``view.seat`` cannot tell from the real one (see the module)."""
     Pending, Request = rules.pending, rules.request

@@ -241,7 +241,7 @@ def _deal(skel: Skeleton, rng: random.Random) -> dict[int | str, list[Card]]:
     raise AssertionError("unreachable")
 
 
-def world_from_view(cls: type[Any], spec: GameSpec, view: SeatView, rng: random.Random) -> Any:
+def world_from_view(cls: Any, spec: GameSpec, view: SeatView, rng: random.Random) -> Any:
     """A Repezita state that ``view.seat`` cannot tell from the real one (see the module)."""
     state = cls.__new__(cls)
     state._configure(spec, view.players, dict(view.options), rng.getrandbits(32))
