@@ -119,7 +119,7 @@ def openspiel_playouts(seconds: float) -> float:
 def pimc_decision_times(deals: int, seed: int, worlds: int = 100) -> list[float]:
     """Seconds per PIMC decision (bids and plays with a choice) at 8 cards, 4 players."""
     from levata.bots import make_bot, play_match
-    from levata.bots.pimc import PimcBot
+    from levata.bots.search.pimc import PimcBot
     from levata.engine import game
 
     times: list[float] = []

@@ -83,7 +83,7 @@ def bot_path(kind: str, game: str) -> str:
     """Where the ``kind`` bot of ``game`` lives, ``"module:Class"`` (from the game's spec).
 
     >>> bot_path("pimc", "whist")
-    'levata.bots.pimc:PimcBot'
+    'levata.bots.search.pimc:PimcBot'
     """
     spec = find_game(game)
     if kind == RANDOM:

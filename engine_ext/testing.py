@@ -22,6 +22,7 @@ could see (its own hand, a face-up pile); naming any other card is a leak.
 
 from __future__ import annotations
 
+import itertools
 import math
 import pickle
 import random
@@ -30,7 +31,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from levata.engine import Action, Card, Event, GameSpec, GameState, IllegalAction
+from levata.engine import Action, Card, Event, GameSpec, GameState, IllegalAction, events
+from levata.engine.family.tricks import TrickGame, duty_cards
 
 __all__ = [
     "CLOCK_STEP_MS",
@@ -45,6 +47,9 @@ __all__ = [
     "check_sample",
     "check_samples_cover_holders",
     "check_terminates",
+    "check_world_from_view",
+    "check_worlds_from_view",
+    "defines_from_view",
     "hidden_cards",
     "new_random_match",
     "option_variants",
@@ -326,6 +331,120 @@ def check_samples_cover_holders(spec: GameSpec, positions: int = 3, seed: int = 
         _require(not missed, f"cards never sampled into their true zone: {missed[:5]}")
 
 
+def defines_from_view(spec: GameSpec) -> bool:
+    """Does the game rebuild worlds from a view (:meth:`GameState.from_view`)?"""
+    hook = getattr(spec.factory, "from_view", None)
+    return hook is not None and getattr(hook, "__func__", None) is not GameState.from_view.__func__
+
+
+def _world_print(world: GameState) -> tuple[Any, ...]:
+    """What two worlds drawn from the same random state must share."""
+    return tuple(world.table()), tuple(world.events()), world.rng.getstate()
+
+
+def check_world_from_view(
+    state: GameState, seat: int, rng: random.Random, moves: int | None = None
+) -> GameState:
+    """``spec.world_from_view(state.view(seat), rng)`` keeps the contract of the hook.
+
+    The world shows ``seat`` exactly its view (history included) and the same legal actions,
+    holds the same deck, puts every card ``seat`` sees where the real state has it, is the
+    same world for the same random state, and plays on by the rules (``moves`` random actions,
+    or to the result when ``None``). In a trick
+    game the current deal must also replay legally from the hands the world dealt: a world
+    that gives a seat a card of a suit it showed out of fails here.
+    """
+    view = state.view(seat)
+    draw = rng.getrandbits(64)
+    world = state.spec.world_from_view(view, random.Random(draw))
+    _require(world is not state, "world_from_view returned the state itself")
+    again = world.view(seat)
+    for name in view.__dataclass_fields__:
+        if getattr(again, name) != getattr(view, name):
+            raise ConformanceError(
+                f"a world of {state.game} rebuilt for seat {seat} shows another {name}:"
+                f" {getattr(again, name)!r} instead of {getattr(view, name)!r}"
+            )
+    _require(
+        world.legal_actions(seat) == state.legal_actions(seat),
+        f"a world of {state.game} gives seat {seat} other legal actions",
+    )
+    _require(world.to_act() == state.to_act(), f"a world of {state.game} has others to act")
+    _require(table_cards(world) == table_cards(state), "a rebuilt world changed the deck")
+    seen = {z.name: Counter(z.cards) for z in state.table() if z.visible_to(seat)}
+    for zone in world.table():
+        if zone.name in seen:
+            _require(
+                Counter(zone.cards) == seen[zone.name],
+                f"a world moved cards seat {seat} sees in zone {zone.name}",
+            )
+    twin = state.spec.world_from_view(view, random.Random(draw))
+    _require(_world_print(twin) == _world_print(world), "the same random state gave two worlds")
+    if isinstance(world, TrickGame):
+        _check_deal_replays(world)
+    steps = random_steps(twin, random.Random(rng.random()))  # the twin is ours to play on
+    for _ in steps if moves is None else zip(range(moves), steps, strict=False):
+        pass
+    if moves is None:
+        twin.result()
+    return world
+
+
+def _check_deal_replays(world: TrickGame) -> None:
+    """Every card played in the current deal was allowed by the trick duties, given the hand
+    the world says its player was dealt (what it holds plus what it has played since)."""
+    log = world.events()
+    start = world._hand_events[0] if getattr(world, "_hand_events", None) else 0
+    plays = [ev for ev in log[start:] if ev.kind == events.PLAY and ev.seat is not None]
+    hands = [list(h) for h in world.hands]
+    for ev in plays:
+        hands[ev.seat].extend(ev.cards)  # type: ignore[index]  # play events name their seat
+    played = {ev.seq for ev in plays}
+    trick: list[Card] = []
+    for ev in log[start:]:
+        if ev.kind == events.TRICK:
+            trick = []
+        elif ev.seq in played:
+            card = ev.cards[0]
+            allowed = duty_cards(world.rules, hands[ev.seat], trick)  # type: ignore[index]
+            _require(
+                card in allowed,
+                f"in a rebuilt world of {world.game}, seat {ev.seat} played {card} while"
+                f" holding {sorted(map(str, allowed))} it had to play instead",
+            )
+            hands[ev.seat].remove(card)  # type: ignore[index]
+            trick.append(card)
+
+
+def check_worlds_from_view(
+    spec: GameSpec, matches: int = 4, seed: int = 500, every: int = 17
+) -> Counter[str]:
+    """:func:`check_world_from_view` for every seat at every ``every``-th step of random
+    matches at every player count and option variant; returns the phases it checked.
+
+    Raises :class:`ConformanceError` for a game that does not define ``from_view``; ask
+    :func:`defines_from_view` first (:func:`check_game` skips such games and says so).
+    """
+    _require(defines_from_view(spec), f"{spec.name} does not define from_view")
+    phases: Counter[str] = Counter()
+    checked = 0
+    for i in range(max(matches, len(spec.players))):
+        state, _ = new_random_match(spec, i, seed=seed + i)
+        rng = random.Random(seed + i)
+        steps = random_steps(state, rng)
+        for step in itertools.count():
+            if step % every == 0 and not state.is_over():
+                for seat in range(state.players):
+                    # Play a few worlds on to the result, the others a short way (speed).
+                    moves = None if checked % 10 == 0 else 30
+                    check_world_from_view(state, seat, rng, moves)
+                    phases[state.view(seat, history=False).phase] += 1
+                    checked += 1
+            if next(steps, None) is None:
+                break
+    return phases
+
+
 @dataclass(frozen=True)
 class ConformanceReport:
     """What :func:`check_game` ran: random matches played to the end, matches checked at
@@ -335,6 +454,8 @@ class ConformanceReport:
     matches: int
     checked: int
     longest: int
+    #: Checks not run, each with why (a game that does not yet rebuild worlds from a view).
+    skipped: tuple[str, ...] = ()
 
 
 def check_game(
@@ -343,10 +464,17 @@ def check_game(
     """Every conformance check on one game; raises :class:`ConformanceError` at the first
     fault. ``matches`` random matches must end; ``checked`` more are checked at every step
     (conservation of cards, no leak in any event or view, illegal actions refused and
-    harmless, clones independent, sampled worlds consistent)."""
+    harmless, clones independent, sampled worlds consistent); worlds rebuilt from views keep
+    the contract of :meth:`GameSpec.world_from_view` (skipped, and listed in the report's
+    ``skipped``, for a game without ``from_view``)."""
     lengths = check_terminates(spec, matches, seed=seed + 1000)
     for i in range(checked):
         play_checked(spec, i, seed=seed + 50 + i, sample_every=5)
     check_replays(spec, seed=seed + 77)
     check_samples_cover_holders(spec, seed=seed + 300)
-    return ConformanceReport(spec.name, matches, checked, max(lengths, default=0))
+    skipped: list[str] = []
+    if defines_from_view(spec):
+        check_worlds_from_view(spec, matches=max(1, checked // 4), seed=seed + 500, every=23)
+    else:
+        skipped.append(f"world_from_view: {spec.name} does not define from_view yet")
+    return ConformanceReport(spec.name, matches, checked, max(lengths, default=0), tuple(skipped))

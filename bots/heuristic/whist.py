@@ -20,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from levata.engine import Action, Card, SeatView, Suit, actions
-from levata.engine.trick import beats
+from levata.engine.family.tricks import beats
+from levata.engine.games.whist import whist_rules
+from levata.engine.rules import TrickRules
 
 __all__ = ["HeuristicBot", "estimate_tricks"]
 
@@ -90,6 +92,7 @@ class HeuristicBot:
         seat = view.seat
         need = view.counters.get(f"bid:{seat}", 0) - view.counters[f"tricks:{seat}"]
         trump = _suit(view.trump)
+        rules = _rules(view)
         cards = [a.card for a in legal if a.card is not None]
         trick = _trick(view)
         power = _power_key(trump)
@@ -98,10 +101,10 @@ class HeuristicBot:
             return Action(actions.PLAY, card=pick)
         best = trick[0][1]
         for _, c in trick[1:]:
-            if beats(c, best, trump):
+            if beats(rules, c, best):
                 best = c
-        winners = [c for c in cards if beats(c, best, trump)]
-        losers = [c for c in cards if not beats(c, best, trump)]
+        winners = [c for c in cards if beats(rules, c, best)]
+        losers = [c for c in cards if not beats(rules, c, best)]
         if need > 0 and winners:
             # Last to play wins with the cheapest card; earlier, with the strongest.
             last = len(trick) == view.players - 1
@@ -111,6 +114,11 @@ class HeuristicBot:
         else:
             pick = min(cards, key=power)
         return Action(actions.PLAY, card=pick)
+
+
+def _rules(view: SeatView) -> TrickRules:
+    """The match's card play, as the game declares it (its options included)."""
+    return whist_rules(view.players, _suit(view.trump), view.options.get("must_trump", True))
 
 
 def _power_key(trump: Suit | None):

@@ -27,11 +27,14 @@ hooks: see ``docs/writing-a-trick-game.md``.
 
 from __future__ import annotations
 
+import copy
+import functools
 import random
+import weakref
 from abc import abstractmethod
 from collections.abc import Sequence
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Self
 
 from levata.engine import actions, events, phases
 from levata.engine.cardmask import cards_of, mask_of
@@ -39,10 +42,13 @@ from levata.engine.cards import Card, Suit
 from levata.engine.contract import Action, Event, GameSpec, GameState, SeatView, Zone
 from levata.engine.rules import TRUMP_SUIT, TrickRules
 from levata.engine.sampler import Sampler
+from levata.engine.solver import Objective, Solver
+from levata.engine.solver import tricks as most_tricks
 
 __all__ = [
     "PLAY",
     "TrickGame",
+    "aim_playout",
     "beats",
     "duty_cards",
     "power",
@@ -135,6 +141,67 @@ def duty_cards(rules: TrickRules, hand: Sequence[Card], trick: Sequence[Card]) -
                 return _above(rules, trumps, best) or trumps
             return trumps
     return list(hand)
+
+
+def aim_playout(
+    rules: TrickRules,
+    hands: Sequence[Sequence[Card]],
+    leader: int,
+    trick: Sequence[Card],
+    targets: Sequence[int],
+    taken: Sequence[int] | None = None,
+) -> list[int]:
+    """Play a deal out with every seat aiming at ``targets[seat]`` tricks; the tricks each
+    seat ends with (``taken`` before the position included).
+
+    A seat short of its target plays to win (the strongest card leading or before the last
+    hand, the cheapest winner last); one that has made it ducks (the strongest card that
+    still loses, a low lead). How players of an exact-bid game handle their cards, and what
+    a search reads to see how many tricks a hand will really take, not merely guarantee.
+
+    >>> from levata.engine.cards import parse_cards
+    >>> rules = TrickRules(2, None)
+    >>> aim_playout(rules, [parse_cards("AS 3S"), parse_cards("KS 2S")], 0, [], [1, 1])
+    [1, 1]
+    >>> aim_playout(rules, [parse_cards("AS 3S"), parse_cards("KS 2S")], 0, [], [2, 0])
+    [2, 0]
+    """
+    n = rules.seats
+    held = [list(h) for h in hands]
+    got = list(taken) if taken is not None else [0] * n
+    current = list(trick)
+    lead = leader
+    while True:
+        seat = (lead + len(current)) % n
+        if not held[seat]:
+            return got
+        allowed = duty_cards(rules, held[seat], current)
+        card = _aim_card(rules, allowed, current, got[seat] < targets[seat], len(current) == n - 1)
+        held[seat].remove(card)
+        current.append(card)
+        if len(current) == n:
+            best = winning_card(rules, current)
+            lead = (lead + current.index(best)) % n
+            got[lead] += 1
+            current = []
+
+
+def _aim_card(
+    rules: TrickRules, allowed: list[Card], trick: list[Card], short: bool, last: bool
+) -> Card:
+    def strength(c: Card) -> tuple[bool, int]:
+        return suit_of(rules, c) == rules.trump, power(rules, c)
+
+    if not trick:
+        return max(allowed, key=strength) if short else min(allowed, key=strength)
+    best = winning_card(rules, trick)
+    winners = [c for c in allowed if beats(rules, c, best)]
+    if short and winners:
+        return min(winners, key=strength) if last else max(winners, key=strength)
+    losers = [c for c in allowed if not beats(rules, c, best)]
+    if not short and losers:
+        return max(losers, key=strength)
+    return min(allowed, key=strength)
 
 
 def _above(rules: TrickRules, cards: list[Card], best: Card) -> list[Card]:
@@ -358,6 +425,26 @@ class TrickGame(GameState):
             got += rules.last_trick_bonus
         return got
 
+    # -- what a seat plays for: read by search (the pimc bot) ----------------------------------
+
+    def search_goal(self, seat: int) -> Objective:
+        """The solver objective ``seat`` plays its cards for in this full state: its team's
+        tricks unless the game says otherwise (exact tricks for a bid, card points...).
+
+        >>> from levata.engine import game
+        >>> state = game("whist").new_match(players=3, options={"deal_size": 2}, seed=1)
+        >>> TrickGame.search_goal(state, 0)
+        Objective('tricks', team=0)
+        """
+        return most_tricks(team=self.team_of(seat))
+
+    def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
+        """The value of each of ``calls`` (bids, contracts...) to ``seat`` in this full state,
+        on one scale the game chooses (its points for the deal, say); ``solver`` is a solver
+        of :attr:`rules` to use. A search bot averages them over worlds and makes the best
+        call. The base rates none: a search bot then leaves calls to its fallback."""
+        return {}
+
     # -- what a seat may know -----------------------------------------------------------------
 
     def suit_letter(self, suit: int) -> str:
@@ -420,58 +507,220 @@ class TrickGame(GameState):
     def is_over(self) -> bool:
         return self.over
 
-    # -- determinization ----------------------------------------------------------------------
+    # -- determinization: a world rebuilt from a view -----------------------------------------
 
-    def sample_world(self, seat: int, rng: random.Random) -> TrickGame:
-        """Redeal what ``seat`` cannot see, uniformly among deals that respect every void."""
-        world: TrickGame = self.clone()
-        places = [z for z in self.table() if not z.visible_to(seat) and z.cards]
-        unseen = mask_of(c for z in places for c in z.cards)
-        allowed = []
-        for z in places:
-            banned = self.voids[z.owner] if z.owner is not None else set()
-            allowed.append(
-                mask_of(
-                    c for z2 in places for c in z2.cards if suit_of(self.rules, c) not in banned
-                )
-            )
-        dealt = Sampler(unseen, [len(z.cards) for z in places], allowed).sample(rng.getrandbits(64))
-        italian = self.deck[0].suit.italian
-        for z, m in zip(places, dealt, strict=True):
-            world._place_hidden(z, cards_of(m, italian), rng)
-        world._rewrite_hand_events()
-        world._reseed_for_sample(rng)
+    @classmethod
+    def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> Self:
+        """A full state whose ``view(view.seat)`` is ``view``: the one way a trick game
+        redeals hidden cards (:meth:`sample_world` comes here too).
+
+        The base restores the card play from the view (trump, trick, played cards, tricks and
+        cards won, voids), the game restores its own state in :meth:`_restore_from_view`
+        (bids, scores, where the match stands), the hidden cards are dealt by the exact
+        :class:`~levata.engine.sampler.Sampler` under the view's hand sizes and voids, and the
+        event log is rebuilt: the seat's own events as it saw them, the other seats' private
+        deal events naming the cards of this world. Everything random comes from ``rng``.
+
+        What does not depend on the hidden cards is worked out once per view object and
+        kept (a search bot draws many worlds from one view; a view is never changed).
+        """
+        plan = _plan_for(cls, spec, view)
+        world = _copy_state(plan.proto)
+        world.seed = rng.getrandbits(63)
+        world.rng = random.Random(world.seed)
+        world._deal_hidden(plan, rng)
+        world._finish_log(plan)
         return world
 
-    def _place_hidden(self, zone: Zone, cards: list[Card], rng: random.Random) -> None:
-        """Put sampled ``cards`` in ``zone`` of this world (games with more zones extend it)."""
-        if zone.name == f"hand:{zone.owner}":
-            self.hands[zone.owner] = cards  # type: ignore[index]  # a hand zone has an owner
-        elif zone.name == "undealt":
-            self.undealt = rng.sample(cards, len(cards))
-        else:
-            raise NotImplementedError(f"{type(self).__name__} cannot place zone {zone.name}")
+    def sample_world(self, seat: int, rng: random.Random) -> Self:
+        """Redeal what ``seat`` cannot see: :meth:`from_view` on the seat's view."""
+        return type(self).from_view(self.spec, self.view(seat), rng)
 
-    def _rewrite_hand_events(self) -> None:
-        """Make each seat's private deal event name the cards of this (sampled) world.
+    def _restore_from_view(self, view: SeatView) -> None:
+        """Set ``deck`` and the game's own state (bids, scores, deal number...) from ``view``.
 
-        A hand at the deal is what it holds now plus what it has played since; games whose
-        hands also change otherwise (exchanges, draws) extend this.
+        Every trick game writes it: the base restores the cards, the game the rest, from its
+        view's counters, facts and history.
         """
-        first = self._hand_events[0]
-        played_by: list[list[Card]] = [[] for _ in range(self.players)]
-        for ev in self._log[first:]:
-            if ev.kind == events.PLAY:
-                played_by[ev.seat].extend(ev.cards)  # type: ignore[index]  # play events name their seat
-        dealt = [self.hands[s] + played_by[s] for s in range(self.players)]
-        for s, seq in enumerate(self._hand_events):
-            ev = self._log[seq]
-            cards = self._dealt_cards_shown(s, ev, dealt)
-            if sorted(cards) != sorted(ev.cards):
-                self._log[seq] = replace(ev, cards=cards)
+        raise NotImplementedError(f"{type(self).__name__} cannot rebuild a world from a view")
 
-    def _dealt_cards_shown(
-        self, seat: int, event: Event, dealt: list[list[Card]]
-    ) -> tuple[Card, ...]:
-        """The cards ``seat``'s deal event names, given each seat's ``dealt`` hand."""
-        return tuple(dealt[seat])
+    def _is_hand_event(self, event: Event) -> bool:
+        """Is ``event`` a seat's share of :meth:`show_hands` (the private deal events)?"""
+        return event.kind == events.HAND
+
+    def _hidden_hand_event(self, seq: int, seat: int, own: Event, dealt: list[list[Card]]) -> Event:
+        """``seat``'s private deal event at ``seq`` in a rebuilt world, given each seat's
+        ``dealt`` hand and the viewing seat's own event ``own`` of the same deal."""
+        return Event(seq, events.HAND, frozenset({seat}), seat, tuple(dealt[seat]))
+
+    def _restore_card_play(self, view: SeatView) -> None:
+        n = self.players
+        self.trump = Suit.parse(view.trump) if view.trump else None
+        turned = view.zones.get("trump", ())
+        self.trump_card = turned[0] if turned else None
+        self.hands = [[] for _ in range(n)]
+        self.current = list(zip(view.facts["trick_seats"], view.zones["trick"], strict=True))
+        self.played = list(view.zones["played"])
+        self.tricks = [0] * n
+        self.taken = [[] for _ in range(n)]
+        self.last_taker = None
+        start = max((i for i, ev in enumerate(view.history) if self._is_hand_event(ev)), default=0)
+        for ev in view.history[start:]:
+            if ev.kind == events.TRICK and ev.seat is not None:
+                self.tricks[ev.seat] += 1
+                self.taken[ev.seat].extend(ev.cards)
+                self.last_taker = ev.seat
+        self.leader = view.counters["leader"]
+        voids = view.facts["voids"]
+        self.voids = [{_suit_named(x) for x in voids[str(s)]} for s in range(n)]
+        self.undealt = []
+        n, seat = self.players, view.seat
+        for t in range(n):
+            if t == seat and len(view.hand) == view.counts[f"hand:{t}"]:
+                self.hands[t] = list(view.hand)
+            elif f"hand:{t}" in view.zones:  # a hand this seat sees (Whist's foreheads)
+                self.hands[t] = list(view.zones[f"hand:{t}"])
+
+    def _deal_hidden(self, plan: _Plan, rng: random.Random) -> None:
+        """Deal the cards the view does not show, by the plan's exact sampler."""
+        if plan.sampler is None:
+            return
+        italian = self.deck[0].suit.italian
+        dealt = plan.sampler.sample(rng.getrandbits(64))
+        for t, m in zip(plan.hidden, dealt, strict=False):
+            self.hands[t] = cards_of(m, italian)
+        if len(dealt) > len(plan.hidden):
+            left = cards_of(dealt[-1], italian)
+            self.undealt = rng.sample(left, len(left))
+
+    def _finish_log(self, plan: _Plan) -> None:
+        """Name this world's hands in the other seats' deal events of the deal in progress."""
+        if plan.own is None:
+            return
+        self._log = log = list(self._log)
+        dealt = [self.hands[t] + plan.played[t] for t in range(self.players)]
+        for t in range(self.players):
+            if t != plan.seat:
+                seq = plan.first + t
+                log[seq] = self._hidden_hand_event(seq, t, plan.own, dealt)
+
+
+@dataclass
+class _Plan:
+    """What a world rebuilt from one view needs beyond its random draws."""
+
+    proto: TrickGame  # every field set, hidden hands empty, deal events of this deal left out
+    seat: int
+    hidden: list[int]  # the seats whose hands are dealt at random
+    sampler: Sampler | None  # their hands (and the undealt rest, if any), exactly uniform
+    own: Event | None  # the seat's deal event of the deal in progress
+    first: int = 0  # its seq minus the seat: where that deal's private events start
+    played: list[list[Card]] = field(default_factory=list)  # what each seat played since
+
+
+_last_plan: list[tuple[weakref.ref[SeatView], type, GameSpec, _Plan]] = []
+
+
+def _plan_for(cls: type[TrickGame], spec: GameSpec, view: SeatView) -> _Plan:
+    """The plan of ``view`` for ``cls``: the one kept when it is the same view object."""
+    if _last_plan:
+        ref, kind, known, plan = _last_plan[0]
+        if ref() is view and kind is cls and known is spec:
+            return plan
+    plan = _make_plan(cls, spec, view)
+    _last_plan[:] = [(weakref.ref(view), cls, spec, plan)]
+    return plan
+
+
+def _make_plan(cls: type[TrickGame], spec: GameSpec, view: SeatView) -> _Plan:
+    world = cls.__new__(cls)
+    GameState.__init__(world, spec, view.players, dict(view.options), 0)
+    world.phase = view.phase
+    world.over = view.phase == phases.OVER
+    world._restore_from_view(view)
+    world._restore_card_play(view)
+    world._rules_changed()
+    n, seat = world.players, view.seat
+    hidden = [t for t in range(n) if view.counts[f"hand:{t}"] and not world.hands[t]]
+    shown = mask_of(view.hand) | mask_of(c for cards in view.zones.values() for c in cards)
+    unseen = mask_of(world.deck) & ~shown
+    pool = cards_of(unseen, world.deck[0].suit.italian)
+    sizes = [view.counts[f"hand:{t}"] for t in hidden]
+    rest = len(pool) - sum(sizes)
+    if rest < 0:
+        raise ValueError(f"the view's hands need {sum(sizes)} unseen cards, not {len(pool)}")
+    allowed = []
+    for t in hidden:
+        void = world.voids[t]
+        allowed.append(mask_of(c for c in pool if suit_of(world.rules, c) not in void))
+    if rest:
+        sizes.append(rest)
+        allowed.append(unseen)
+    sampler = _sampler(unseen, tuple(sizes), tuple(allowed)) if sizes else None
+    plan = _Plan(world, seat, hidden, sampler, None)
+    _plan_log(world, view, plan)
+    return plan
+
+
+def _plan_log(world: TrickGame, view: SeatView, plan: _Plan) -> None:
+    """The event log: the seat's own events, and at the seqs it did not see, the other
+    seats' deal events naming what they were dealt (the cards they played in that deal; for
+    the deal in progress :meth:`TrickGame._finish_log` adds what they hold in the world)."""
+    n, seat = world.players, view.seat
+    log: dict[int, Event] = {ev.seq: ev for ev in view.history}
+    own: list[Event] = []  # the seat's deal event of each deal
+    dealt: list[list[list[Card]]] = []  # per deal, the cards each seat played in it
+    for ev in view.history:
+        if world._is_hand_event(ev):
+            own.append(ev)
+            dealt.append([[] for _ in range(n)])
+        elif ev.kind == events.PLAY and ev.seat is not None and dealt:
+            dealt[-1][ev.seat].extend(ev.cards)
+    for k, (ev, hands) in enumerate(zip(own, dealt, strict=True)):
+        first = ev.seq - seat  # show_hands tells the seats in seat order
+        for t in range(n):
+            if t != seat:  # this deal's: a placeholder until the world's hands are dealt
+                now = k == len(own) - 1
+                log[first + t] = ev if now else world._hidden_hand_event(first + t, t, ev, hands)
+    size = max(log, default=-1) + 1
+    if len(log) != size:
+        missing = [q for q in range(size) if q not in log]
+        raise ValueError(f"cannot rebuild hidden events {missing[:5]} of {world.game}")
+    world._log = [log[q] for q in range(size)]
+    if own:
+        plan.own, plan.first, plan.played = own[-1], own[-1].seq - seat, dealt[-1]
+    world._hand_events = [plan.first + t for t in range(n)]
+
+
+def _copy_state(state: TrickGame) -> TrickGame:
+    """A copy whose containers, and the containers in them, are its own (events, cards and
+    rules are immutable and shared): what a world needs, far cheaper than a deep copy."""
+    other = copy.copy(state)
+    for name, value in vars(state).items():
+        if isinstance(value, list):
+            nested = value and isinstance(value[0], (list, dict, set))  # hands, not the log
+            setattr(other, name, [_copy_one(v) for v in value] if nested else list(value))
+        elif isinstance(value, (dict, set)):
+            setattr(other, name, _copy_one(value))
+    return other
+
+
+def _copy_one(value: Any) -> Any:
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, set):
+        return set(value)
+    return value
+
+
+@functools.lru_cache(maxsize=8)
+def _sampler(unseen: int, sizes: tuple[int, ...], allowed: tuple[int, ...]) -> Sampler:
+    """The exact sampler of one set of constraints, kept: building it counts every deal."""
+    return Sampler(unseen, sizes, allowed)
+
+
+def _suit_named(letter: str) -> int:
+    """The effective suit a view's letter names (``T``: a layout's trumps)."""
+    return TRUMP_SUIT if letter == "T" else Suit.parse(letter).slot

@@ -7,10 +7,15 @@ physical dealer) may not make the bids add up to the number of cards. Follow sui
 trump if you can (no over-trump duty). Exact bid: ``5 + bid``; otherwise ``-|tricks - bid|``.
 Five exact (or missed) deals in a row on deals of two cards or more: ``+10`` (``-10``).
 
+The wider Oh Hell family plays on the same engine through two options: ``must_trump``
+(default on, the Romanian rule; off, a seat void in the led suit may discard instead) and
+``scoring`` (``romanian``, as above; ``oh_hell``: the tricks taken, plus 10 for an exact bid,
+with no streaks).
+
 Options: ``one_card_mode`` (``normal`` | ``forehead``: on one-card deals each seat sees the
 other cards and not its own), ``zero_wins`` (a final total of exactly 0 also wins),
 ``deal_size`` (0 plays the whole schedule; 1..8 plays a single deal of that many cards, the
-duplicate-tournament unit).
+duplicate-tournament unit), ``must_trump``, ``scoring``.
 
 >>> from levata.engine import game, Action
 >>> state = game("whist").new_match(players=3, options={"deal_size": 2}, seed=3)
@@ -29,6 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from levata.engine import actions, events, phases
+from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card, Suit, french_deck
 from levata.engine.contract import (
     Action,
@@ -37,20 +43,27 @@ from levata.engine.contract import (
     GameSpec,
     Option,
     Result,
+    SeatView,
     ranks_from_scores,
 )
 from levata.engine.deal import shuffled
-from levata.engine.family.tricks import PLAY, TrickGame
+from levata.engine.family.tricks import PLAY, TrickGame, aim_playout
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
+from levata.engine.solver import Objective, Solver, exact
+from levata.engine.solver import tricks as most_tricks
 
-__all__ = ["WhistState", "schedule", "whist_deck", "whist_rules"]
+__all__ = ["SCORINGS", "WhistState", "deal_points", "schedule", "whist_deck", "whist_rules"]
 
 STREAK = 5  # deals in a row that earn the streak bonus or penalty
 STREAK_POINTS = 10
 #: Whist's own kinds: forehead mode's blind play, and what a seat sees of the others.
 PLAY_OWN_KIND, FOREHEADS = "play_own", "foreheads"
 PLAY_OWN = Action(PLAY_OWN_KIND)  # forehead mode: play the card you cannot see
+#: The ``scoring`` option's values: Romanian Whist's, and Oh Hell's (tricks + 10 if exact).
+ROMANIAN, OH_HELL = "romanian", "oh_hell"
+SCORINGS = (ROMANIAN, OH_HELL)
+OH_HELL_BONUS = 10
 
 
 def whist_deck(players: int) -> tuple[Card, ...]:
@@ -72,23 +85,31 @@ def schedule(players: int) -> list[int]:
     return ones + list(range(2, 8)) + [8] * players + list(range(7, 1, -1)) + ones
 
 
-def whist_rules(players: int, trump: Suit | None) -> TrickRules:
-    """Whist's card play: follow suit, else trump if you can; no duty to beat anyone.
+def whist_rules(players: int, trump: Suit | None, must_trump: bool = True) -> TrickRules:
+    """Whist's card play: follow suit, else trump if you can (unless the match's
+    ``must_trump`` is off); no duty to beat anyone.
 
     The one declaration the engine, the kernel and the bots read.
 
     >>> whist_rules(4, Suit.HEARTS)
     TrickRules(seats=4, trump=2, follow=True, must_trump=True)
+    >>> whist_rules(4, Suit.HEARTS, must_trump=False).must_trump
+    False
     """
-    return TrickRules(players, trump, must_trump=True)
+    return TrickRules(players, trump, must_trump=must_trump)
 
 
-def deal_points(bid: int, tricks: int) -> int:
-    """Points for one deal: exact ``5 + bid``, else minus the distance.
+def deal_points(bid: int, tricks: int, scoring: str = ROMANIAN) -> int:
+    """Points for one deal. Romanian: exact ``5 + bid``, else minus the distance. Oh Hell:
+    the tricks taken, plus 10 when exact.
 
     >>> [deal_points(2, 2), deal_points(0, 0), deal_points(4, 1), deal_points(1, 3)]
     [7, 5, -3, -2]
+    >>> [deal_points(2, 2, "oh_hell"), deal_points(0, 0, "oh_hell"), deal_points(4, 1, "oh_hell")]
+    [12, 10, 1]
     """
+    if scoring == OH_HELL:
+        return tricks + (OH_HELL_BONUS if bid == tricks else 0)
     return 5 + bid if bid == tricks else -abs(tricks - bid)
 
 
@@ -118,7 +139,7 @@ class WhistState(TrickGame):
         self._start_deal(list(deal) if deal is not None else None)
 
     def card_rules(self) -> TrickRules:
-        return whist_rules(self.players, self.trump)
+        return whist_rules(self.players, self.trump, self.options["must_trump"])
 
     # -- the deal ---------------------------------------------------------------------------
 
@@ -211,8 +232,9 @@ class WhistState(TrickGame):
         points = []
         for s in range(self.players):
             bid, got = self.bids[s], self.tricks[s]
-            p = deal_points(bid, got)  # type: ignore[arg-type]  # every seat has bid by now
-            if self.cards >= 2:  # one-card deals neither extend nor break a streak
+            scoring = self.options["scoring"]
+            p = deal_points(bid, got, scoring)  # type: ignore[arg-type]  # every seat has bid
+            if self.cards >= 2 and scoring == ROMANIAN:  # one-card deals: no streak either way
                 p += self._streak(s, bid == got)
             self.totals[s] += p
             points.append(p)
@@ -301,17 +323,75 @@ class WhistState(TrickGame):
         return counters
 
     def _view_facts(self, seat: int) -> dict[str, Any]:
-        return {"one_card_mode": self.options["one_card_mode"]}
+        o = self.options
+        return {k: o[k] for k in ("one_card_mode", "must_trump", "scoring")}
 
     def _view_scores(self) -> tuple[float, ...]:
         return tuple(float(t) for t in self.totals)
 
-    def _dealt_cards_shown(
-        self, seat: int, event: Event, dealt: list[list[Card]]
-    ) -> tuple[Card, ...]:
-        if event.kind == FOREHEADS:
-            return tuple(dealt[t][0] for t in event.data["seats"])
-        return super()._dealt_cards_shown(seat, event, dealt)
+    # -- what a seat plays for (read by search) ------------------------------------------------
+
+    def search_goal(self, seat: int) -> Objective:
+        """Once it has bid, a seat plays to end with exactly its bid."""
+        bid = self.bids[seat]
+        if bid is None:
+            return super().search_goal(seat)
+        return exact(seat, bid, already=self.tricks[seat])
+
+    def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
+        """A bid is worth the deal's points it scores in this world when the deal is played
+        out with ``seat`` aiming at that bid and every other seat at its own
+        (:func:`~levata.engine.family.tricks.aim_playout`): the tricks a hand really takes
+        when it steers for a number, not the fewest it can guarantee against everyone."""
+        if self.phase != phases.BIDDING:
+            return {}
+        targets = self.likely_bids()
+        scoring = self.options["scoring"]
+        out: dict[Action, float] = {}
+        for a in calls:
+            if a.number is None:
+                continue
+            targets[seat] = a.number
+            took = aim_playout(self.rules, self.hands, self.leader, (), targets)[seat]
+            out[a] = float(deal_points(a.number, took, scoring))
+        return out
+
+    def likely_bids(self) -> list[int]:
+        """The bids made, and for the seats still to bid the tricks they take in this world
+        when everyone plays to win (what a hand that counts its winners bids)."""
+        greedy = aim_playout(self.rules, self.hands, self.leader, (), [self.cards] * self.players)
+        return [b if b is not None else greedy[s] for s, b in enumerate(self.bids)]
+
+    def likely_tricks(self, seat: int, solver: Solver) -> int:
+        """The most tricks ``seat`` can be sure of in this world against everyone else (the
+        paranoid double-dummy value: a lower bound, what the first PIMC bid from)."""
+        hands = [mask_of(h) for h in self.hands]
+        return solver.solve(hands, self.leader, (), most_tricks(seat))
+
+    # -- a world rebuilt from a view (the trick base deals the cards) ------------------------
+
+    def _restore_from_view(self, view: SeatView) -> None:
+        c, n = view.counters, self.players
+        size = self.options["deal_size"]
+        self.schedule = [size] if size else schedule(n)
+        self.deck = whist_deck(n)
+        self.deal_index = c["deal"] - 1
+        self.first = c["first"]
+        self.totals = [int(t) for t in view.scores]
+        self.hits = [c[f"hit:{s}"] for s in range(n)]
+        self.misses = [c[f"miss:{s}"] for s in range(n)]
+        self.bids = [c.get(f"bid:{s}") for s in range(n)]
+        self.deal_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
+
+    def _is_hand_event(self, event: Event) -> bool:
+        return event.kind == FOREHEADS or super()._is_hand_event(event)
+
+    def _hidden_hand_event(self, seq: int, seat: int, own: Event, dealt: list[list[Card]]) -> Event:
+        if own.kind != FOREHEADS:
+            return super()._hidden_hand_event(seq, seat, own, dealt)
+        others = [t for t in range(self.players) if t != seat]
+        cards = tuple(dealt[t][0] for t in others)
+        return Event(seq, FOREHEADS, frozenset({seat}), None, cards, {"seats": others})
 
 
 def narrate(ev: Event) -> str | None:
@@ -342,6 +422,18 @@ SPEC = register(
             ),
             Option("zero_wins", True, "a final total of exactly 0 also wins"),
             Option(
+                "must_trump",
+                True,
+                "a seat void in the led suit must trump if it can (off: it may discard)",
+            ),
+            Option(
+                "scoring",
+                ROMANIAN,
+                "romanian (5 + bid if exact, else minus the miss; streaks) or oh_hell "
+                "(tricks taken, plus 10 if exact)",
+                choices=SCORINGS,
+            ),
+            Option(
                 "deal_size",
                 0,
                 "0 plays the full schedule; 1-8 plays one deal of that many cards",
@@ -354,7 +446,7 @@ SPEC = register(
         narrate=narrate,
         bots={
             "heuristic": "levata.bots.heuristic.whist:HeuristicBot",
-            "pimc": "levata.bots.pimc:PimcBot",
+            "pimc": "levata.bots.search.pimc:PimcBot",
         },
     )
 )

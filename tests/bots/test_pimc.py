@@ -1,75 +1,78 @@
-"""The PIMC Whist bot: sampled worlds agree with its view; it plays legally and well."""
+"""The PIMC bot: one searcher for every game on the trick base, through the game's hooks."""
 
 from __future__ import annotations
 
-import random
+import importlib.util
+from pathlib import Path
 
 import pytest
 
 from levata.bots import make_bot, play_match
-from levata.bots.pimc import PimcBot, sample_hands
+from levata.bots.search.pimc import PimcBot
 from levata.engine import BadConfig, game
-from levata.engine.cardmask import mask_of
-
-
-def test_worlds_agree_with_the_view():
-    spec = game("whist")
-    rng = random.Random(1)
-    for seed in range(20):
-        state = spec.new_match(players=4, options={"deal_size": 6}, seed=seed)
-        for _ in range(rng.randrange(1, 20)):
-            seat = state.to_act()[0]
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
-        seat = state.to_act()[0]
-        view = state.view(seat)
-        for hands in sample_hands(view, 30, rng):
-            assert hands[seat] == mask_of(state.hands[seat])
-            for t in range(4):
-                assert bin(hands[t]).count("1") == len(state.hands[t])
-                void = state.voids[t]
-                assert all(c.suit not in void for c in _cards(hands[t]))
-            everyone = 0
-            for h in hands:
-                assert everyone & h == 0
-                everyone |= h
-
-
-def _cards(mask):
-    from levata.engine.cardmask import cards_of
-
-    return cards_of(mask)
-
-
-def test_forehead_worlds_deal_the_unseen_own_card():
-    state = game("whist").new_match(players=4, options={"one_card_mode": "forehead"}, seed=2)
-    seat = state.to_act()[0]
-    view = state.view(seat)
-    own = {tuple(_cards(h[seat])) for h in sample_hands(view, 200, random.Random(0))}
-    assert len(own) > 1  # its own card is unknown to it
-    action = PimcBot(seed=1, worlds=20).act(view, state.legal_actions(seat))
-    assert action in state.legal_actions(seat)
+from levata.engine import registry as registry_module
+from levata.engine.contract import GameSpec
 
 
 @pytest.mark.parametrize(("players", "size"), [(3, 0), (4, 0), (5, 5), (6, 4)])
 def test_plays_whole_matches_legally(players, size):
-    # Full schedules for 3-4 players; one deal for 5-6 (8-card no-trump deals at 6 players
-    # take the solver seconds per world: see the closing note of issue 4).
+    # Full schedules for 3-4 players; one deal for 5-6.
     state = game("whist").new_match(players=players, options={"deal_size": size}, seed=players)
     bots = [PimcBot(seed=s, worlds=8) for s in range(players)]
     assert play_match(state, bots).reason == "complete"
 
 
+@pytest.mark.parametrize("options", [{"must_trump": False}, {"scoring": "oh_hell"}])
+def test_plays_under_the_matchs_rules(options):
+    state = game("whist").new_match(players=4, options={"deal_size": 5, **options}, seed=3)
+    bots = [PimcBot(seed=s, worlds=8) for s in range(4)]
+    assert play_match(state, bots).reason == "complete"
+
+
+def test_forehead_deals():
+    state = game("whist").new_match(players=4, options={"one_card_mode": "forehead"}, seed=2)
+    seat = state.to_act()[0]
+    action = PimcBot(seed=1, worlds=20).act(state.view(seat), state.legal_actions(seat))
+    assert action in state.legal_actions(seat)
+
+
+def test_same_seed_same_moves():
+    def moves(seed):
+        state = game("whist").new_match(players=3, options={"deal_size": 4}, seed=9)
+        play_match(state, [PimcBot(seed=seed, worlds=6) for _ in range(3)])
+        return [str(e) for e in state.events()]
+
+    assert moves(1) == moves(1)
+
+
+def test_time_budget_bounds_the_worlds():
+    state = game("whist").new_match(players=4, options={"deal_size": 7}, seed=4)
+    seat = state.to_act()[0]
+    bot = PimcBot(seed=0, worlds=10_000, time_ms=1, min_worlds=3)
+    bot.act(state.view(seat), state.legal_actions(seat))
+    assert 3 <= bot.last_worlds < 10_000
+    full = PimcBot(seed=0, worlds=12)
+    full.act(state.view(seat), state.legal_actions(seat))
+    assert full.last_worlds == 12
+
+
+def test_rollouts_above_the_solve_limit_play_legally():
+    state = game("whist").new_match(players=6, options={"deal_size": 5}, seed=5)
+    bots = [PimcBot(seed=s, worlds=3, solve_cards=12, rollouts=4) for s in range(6)]
+    assert play_match(state, bots).reason == "complete"
+
+
 def test_beats_the_heuristic_and_random_on_duplicate_deals():
-    """A small duplicate check (the full measurement is benchmarks/strength.py)."""
+    """A small duplicate check (the full measurement is benchmarks/pimc.py)."""
     spec = game("whist")
     totals = {"pimc": 0.0, "heuristic": 0.0, "random": 0.0}
-    for deal in range(24):
+    for deal in range(12):
         for rot in range(3):
             names = ["pimc", "heuristic", "random"]
             names = names[rot:] + names[:rot]
-            state = spec.new_match(players=3, options={"deal_size": 3 + deal % 6}, seed=deal)
+            state = spec.new_match(players=3, options={"deal_size": 3 + deal % 5}, seed=deal)
             bots = [
-                PimcBot(seed=deal, worlds=40) if n == "pimc" else make_bot(n, "whist", deal)
+                PimcBot(seed=deal, worlds=30) if n == "pimc" else make_bot(n, "whist", deal)
                 for n in names
             ]
             result = play_match(state, bots)
@@ -79,6 +82,25 @@ def test_beats_the_heuristic_and_random_on_duplicate_deals():
     assert totals["pimc"] >= totals["heuristic"] - 10  # at least on par on this small sample
 
 
-def test_pimc_is_for_whist():
+def test_plays_a_trick_game_it_has_never_seen(monkeypatch):
+    """The documented example game, registered for the test: PIMC needs nothing but the
+    trick base (13 cards a hand: rollouts first, solves once few cards are left)."""
+    path = Path(__file__).resolve().parents[1] / "engine" / "test_trick_base.py"
+    module_spec = importlib.util.spec_from_file_location("trick_base_example", path)
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    MostTricks = module.MostTricks
+
+    spec = GameSpec("most-tricks", "Most tricks", (4,), (), MostTricks)
+    monkeypatch.setitem(registry_module._REGISTRY, spec.name, spec)
+    state = spec.new_match(players=4, seed=1)
+    bots = [PimcBot("most-tricks", seed=s, worlds=4, rollouts=4) for s in range(4)]
+    result = play_match(state, bots)
+    assert sum(result.scores) == 13
+
+
+def test_pimc_is_for_trick_games():
     with pytest.raises(BadConfig, match="no pimc bot"):
         make_bot("pimc", "macao")
+    with pytest.raises(BadConfig, match="trick base"):
+        PimcBot("macao")

@@ -17,6 +17,8 @@ from levata.engine.testing import (
     check_replays,
     check_samples_cover_holders,
     check_terminates,
+    check_worlds_from_view,
+    defines_from_view,
     play_checked,
 )
 
@@ -49,6 +51,14 @@ def test_same_seed_same_match(spec):
 def test_sampled_worlds_cover_every_holder(spec):
     """Over many samples every unseen card lands in the zone that truly holds it."""
     check_samples_cover_holders(spec, seed=300)
+
+
+def test_worlds_rebuilt_from_views(spec):
+    """``world_from_view`` keeps its contract at every phase and player count."""
+    if not defines_from_view(spec):
+        pytest.skip(f"{spec.name} does not define from_view yet")
+    phases = check_worlds_from_view(spec)
+    assert sum(phases.values()) > 0
 
 
 def test_check_game_runs_everything_and_names_a_fault():

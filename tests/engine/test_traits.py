@@ -124,5 +124,5 @@ def test_levata_bots_lists_each_games_bots():
     assert run.returncode == 0, run.stderr
     for name in GAMES:
         assert name in run.stdout
-    for path in ("levata.bots.pimc:PimcBot", "levata.bots.base:RandomBot"):
+    for path in ("levata.bots.search.pimc:PimcBot", "levata.bots.base:RandomBot"):
         assert path in run.stdout

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from levata.engine import Action, BadConfig, Card, IllegalAction, game, parse_cards
-from levata.engine.games.whist import WhistState, deal_points, schedule, whist_deck
-from levata.engine.trick import legal_plays
+from levata.engine.family.tricks import duty_cards
+from levata.engine.games.whist import WhistState, deal_points, schedule, whist_deck, whist_rules
 
 SPEC = game("whist")
 
@@ -32,11 +32,13 @@ def deck_order(players: int, first: int, hands: dict[int, str], trump: str | Non
     return order + rest
 
 
-def new_deal(players: int, first: int, hands: dict[int, str], trump: str | None) -> WhistState:
+def new_deal(
+    players: int, first: int, hands: dict[int, str], trump: str | None, **options
+) -> WhistState:
     size = len(hands[first].split())
     return SPEC.new_match(
         players=players,
-        options={"deal_size": size},
+        options={"deal_size": size, **options},
         seed=seed_with_first(players, first),
         deal=deck_order(players, first, hands, trump),
     )
@@ -102,7 +104,9 @@ def test_only_the_last_bidder_is_constrained():
 def test_must_trump_without_overtrumping():
     hand = parse_cards("9H JH AD")
     trump = Card.parse("10H").suit
-    assert legal_plays(hand, led=Card.parse("AS").suit, trump=trump) == parse_cards("9H JH")
+    rules = whist_rules(3, trump)
+    assert duty_cards(rules, hand, parse_cards("AS")) == parse_cards("9H JH")
+    assert duty_cards(rules, hand, parse_cards("AS JS")) == parse_cards("9H JH")
     # Through the engine: seat 0 leads a spade, seat 1 trumps high, seat 2 (void) must trump.
     state = new_deal(3, 0, {0: "KS QC KC", 1: "QH AS 10C", 2: "9H JH AD"}, trump="10H")
     for s in range(3):
@@ -276,7 +280,6 @@ def test_every_trump_suit_reaches_the_view_the_wire_and_the_bots():
     """Clubs is suit 0: a trump tested for truth would read as no trump. Each of the four
     suits turned for trump is the view's trump, survives the wire, and is the bots' trump."""
     from levata.bots.heuristic.whist import _suit
-    from levata.bots.pimc import PimcBot
     from levata.bots.wire import view_from_pb, view_to_pb
     from levata.engine.cards import Suit
 
@@ -293,4 +296,61 @@ def test_every_trump_suit_reaches_the_view_the_wire_and_the_bots():
         assert view.trump == suit.letter
         assert view_from_pb(view_to_pb(view)).trump == suit.letter
         assert _suit(view.trump) == suit
-        assert PimcBot(game="whist")._rules(view).trump == suit
+        assert game("whist").world_from_view(view, random.Random(0)).rules.trump == suit  # pimc's
+
+
+# Options of the wider Oh Hell family: must_trump and scoring
+
+
+def test_without_must_trump_a_void_seat_may_discard_and_is_void_in_the_led_suit_only():
+    state = new_deal(3, 0, {0: "AS KS", 1: "9C 10H", 2: "QS JS"}, trump="9H", must_trump=False)
+    assert state.view(1).facts["must_trump"] is False
+    for s, b in enumerate((2, 0, 1)):
+        play(state, s, f"bid {b}")
+    play(state, 0, "play AS")
+    assert [str(a) for a in state.legal_actions(1)] == ["play 9C", "play 10H"]
+    play(state, 1, "play 9C")  # a discard, not a trump: it may still hold hearts
+    assert state.view(2).facts["voids"]["1"] == ["S"]
+    worlds = [state.sample_world(2, random.Random(k)) for k in range(60)]
+    assert any(c.suit.letter == "H" for w in worlds for c in w.hands[1])
+    assert all(c.suit.letter != "S" for w in worlds for c in w.hands[1])
+
+
+def test_with_must_trump_the_same_discard_is_refused():
+    state = new_deal(3, 0, {0: "AS KS", 1: "9C 10H", 2: "QS JS"}, trump="9H")
+    for s, b in enumerate((2, 0, 1)):
+        play(state, s, f"bid {b}")
+    play(state, 0, "play AS")
+    assert [str(a) for a in state.legal_actions(1)] == ["play 10H"]
+
+
+def test_oh_hell_scoring_counts_tricks_plus_ten_if_exact_and_no_streaks():
+    assert [deal_points(b, t, "oh_hell") for b, t in ((2, 2), (0, 0), (3, 1), (0, 2))] == [
+        12,
+        10,
+        1,
+        2,
+    ]
+    state = SPEC.new_match(players=4, options={"scoring": "oh_hell"}, seed=3)
+    rng = random.Random(3)
+    while not state.is_over():
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    for record in state.result().deals:
+        pairs = zip(record["bids"], record["tricks"], strict=True)
+        want = [t + (10 if b == t else 0) for b, t in pairs]
+        assert record["points"] == want  # never a streak bonus
+    assert state.view(0).facts["scoring"] == "oh_hell"
+    with pytest.raises(BadConfig, match="scoring"):
+        SPEC.new_match(players=4, options={"scoring": "bridge"})
+
+
+def test_the_heuristic_discards_when_it_may_and_needs_no_trick():
+    from levata.bots.heuristic.whist import HeuristicBot
+
+    state = new_deal(3, 0, {0: "AS KS", 1: "9C 10H", 2: "QS JS"}, trump="9H", must_trump=False)
+    for s, b in enumerate((2, 0, 1)):
+        play(state, s, f"bid {b}")
+    play(state, 0, "play AS")
+    action = HeuristicBot().act(state.view(1), state.legal_actions(1))
+    assert str(action) == "play 9C"  # bid 0: a discard loses, the trump would win

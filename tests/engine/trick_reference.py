@@ -1,7 +1,6 @@
-"""Tricks: who must follow, who must trump, and who takes the trick.
-
-These are the plain rules shared by the trick-taking games (Whist first); games with other
-obligations (over-trumping, overtaking) build on them.
+"""An independent statement of plain trick play (follow, else trump, who takes the trick),
+written apart from the engine: the reference the kernel tests check ``TrickRules`` against.
+The engine and the bots read the game's ``TrickRules`` (``levata.engine.family.tricks``).
 
 >>> from levata.engine.cards import Suit, parse_cards
 >>> hand = parse_cards("9H JH AD")

@@ -1,0 +1,160 @@
+"""Whist search on duplicate deals: the pimc bot against the heuristic field, new and old.
+
+    python benchmarks/whist_search.py [--deals 40] [--players 4] [--size 7] [--worlds 100]
+                                      [--time-ms 0] [--old REV] [--seed 1]
+
+Each deal is played with one searcher at one seat and the heuristic bot at every other seat,
+for every seat in turn, once per contender: ``new`` (``levata.bots.search.pimc``), ``old``
+(``bots/pimc.py`` as it is at git revision ``--old``, loaded at run time from ``git show``:
+it is not part of the package) and ``heuristic`` itself (the baseline: the same deal with
+four heuristic bots). A contender's score on a deal is its seat's score averaged over the
+seats; differences are paired by deal (duplicate), with 95% intervals (normal approximation
+over deals). Beside the score: how often the searcher's bid was exact, over, under.
+
+A per-trick table of the new bot's decision times (median, p90) closes the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import subprocess
+import sys
+import time
+import types
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from levata.bots import make_bot, play_match
+from levata.bots.search.pimc import PimcBot
+from levata.engine import game
+from levata.engine.seeds import derive
+
+ROOT = Path(__file__).resolve().parents[1]
+Z95 = 1.96
+
+
+def load_old(rev: str) -> Any:
+    """The old PIMC class, from ``git show REV:bots/pimc.py``, as a module of its own."""
+    try:
+        source = subprocess.run(
+            ["git", "show", f"{rev}:bots/pimc.py"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError) as exc:
+        print(f"error: cannot read bots/pimc.py at {rev}: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
+    module = types.ModuleType("old_pimc")
+    exec(compile(source, f"{rev}:bots/pimc.py", "exec"), module.__dict__)
+    return module.PimcBot
+
+
+class Timed:
+    """Wraps a bot and keeps its decision times by trick number (bids are trick 0)."""
+
+    def __init__(self, bot: Any, times: dict[int, list[float]]) -> None:
+        self.bot, self.times, self.name = bot, times, bot.name
+
+    def act(self, view, legal):
+        trick = 0 if legal[0].kind == "bid" else 1 + len(view.zones["played"]) // view.players
+        start = time.perf_counter()
+        action = self.bot.act(view, legal)
+        self.times[trick].append(time.perf_counter() - start)
+        return action
+
+
+def play_deal(args, deal: int, contender: str, old_cls: Any, times) -> list[dict[str, float]]:
+    """The contender at each seat in turn among heuristic bots: per seat, score and bid."""
+    spec = game("whist")
+    out = []
+    seats = range(args.players) if contender != "heuristic" else [None]
+    for seat in seats:
+        state = spec.new_match(
+            players=args.players, options={"deal_size": args.size}, seed=derive(args.seed, deal)
+        )
+        bots: list[Any] = [
+            make_bot("heuristic", "whist", derive(args.seed, deal, s)) for s in range(args.players)
+        ]
+        if contender == "new":
+            pimc = PimcBot(
+                seed=derive(args.seed, deal, 99), worlds=args.worlds, time_ms=args.time_ms
+            )
+            bots[seat] = Timed(pimc, times)
+        elif contender == "old":
+            bots[seat] = old_cls(seed=derive(args.seed, deal, 99), worlds=args.worlds)
+        result = play_match(state, bots)
+        record = result.deals[0]
+        for s in range(args.players) if seat is None else [seat]:
+            out.append(
+                {
+                    "seat": s,
+                    "score": result.scores[s],
+                    "bid": record["bids"][s],
+                    "tricks": record["tricks"][s],
+                }
+            )
+    return out
+
+
+def interval(xs: list[float]) -> tuple[float, float]:
+    m = statistics.fmean(xs)
+    half = Z95 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else math.inf
+    return m, half
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=40)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--size", type=int, default=7, help="cards per hand")
+    parser.add_argument("--worlds", type=int, default=100)
+    parser.add_argument("--time-ms", type=int, default=0, help="the new bot's budget (0: none)")
+    parser.add_argument("--old", default="main", help="git revision of the old bots/pimc.py")
+    parser.add_argument("--no-old", action="store_true", help="skip the old bot")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    old_cls = None if args.no_old else load_old(args.old)
+    contenders = ["heuristic", "new"] + ([] if args.no_old else ["old"])
+    times: dict[int, list[float]] = defaultdict(list)
+    per_deal: dict[str, list[float]] = {c: [] for c in contenders}
+    bids: dict[str, list[int]] = {c: [0, 0, 0] for c in contenders}  # exact, over, under
+    start = time.perf_counter()
+    for d in range(args.deals):
+        for c in contenders:
+            rows = play_deal(args, d, c, old_cls, times)
+            per_deal[c].append(statistics.fmean(r["score"] for r in rows))
+            for r in rows:
+                k = 0 if r["tricks"] == r["bid"] else 1 if r["tricks"] > r["bid"] else 2
+                bids[c][k] += 1
+    elapsed = time.perf_counter() - start
+    print(
+        f"Whist, {args.players} players, {args.size} cards, {args.deals} duplicate deals, "
+        f"searcher at every seat among heuristic bots; worlds={args.worlds} "
+        f"time_ms={args.time_ms} ({elapsed:.0f} s)"
+    )
+    print(f"{'bot':<10} {'score/deal':>11} {'95% +-':>7} {'exact':>6} {'over':>6} {'under':>6}")
+    for c in contenders:
+        m, h = interval(per_deal[c])
+        total = sum(bids[c])
+        e, o, u = (100 * x / total for x in bids[c])
+        print(f"{c:<10} {m:11.2f} {h:7.2f} {e:5.0f}% {o:5.0f}% {u:5.0f}%")
+    pairs = [("new", "heuristic")] + ([] if args.no_old else [("new", "old"), ("old", "heuristic")])
+    for a, b in pairs:
+        m, h = interval([x - y for x, y in zip(per_deal[a], per_deal[b], strict=True)])
+        print(f"{a} - {b}: {m:+.2f} per deal, 95% interval [{m - h:+.2f}, {m + h:+.2f}]")
+    print("new pimc decision time by trick (0 = bid): n, median ms, p90 ms")
+    for trick in sorted(times):
+        xs = sorted(times[trick])
+        p90 = xs[min(len(xs) - 1, int(0.9 * len(xs)))]
+        print(
+            f"  trick {trick}: {len(xs):4d} {1000 * statistics.median(xs):8.1f} {1000 * p90:8.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

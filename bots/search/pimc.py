@@ -1,0 +1,196 @@
+"""Perfect-information Monte Carlo (PIMC) for every game on the trick base.
+
+The bot sees only its view. For each decision it asks the game for worlds the seat cannot
+tell from the real one (``spec.world_from_view``: the hidden cards dealt exactly uniformly
+under every void the view shows), solves each world double-dummy with the Cython solver
+under the world's own :class:`~levata.engine.rules.TrickRules`, and averages:
+
+* **Cards**: the value of each legal card under the objective the game says the seat plays
+  for (``world.search_goal(seat)``: tricks, exact tricks for a bid, card points, a team's
+  tricks), summed over worlds; the best sum is played. Ties go to the game's heuristic bot.
+* **Calls** (bids, contracts): the game rates each call in each world
+  (``world.rate_calls(seat, calls, solver)``: Whist scores each bid against the tricks the
+  seat would take there); the best mean is made.
+
+Nothing here names a game: a new trick game gets this bot by writing those two hooks.
+
+**Time.** ``time_ms`` is a budget per decision (0: none): worlds are drawn until ``worlds``
+are solved or the budget is spent, but never fewer than ``min_worlds``. **Big positions.**
+A double-dummy solve of a 13-card deal at four seats takes far longer than the clock allows,
+so while more than ``solve_cards`` cards are left to play (the trick in progress included)
+a world values each card by ``rollouts`` greedy playouts in C (``levata.engine.playouts``)
+instead of solving it; from then on it solves exactly. ``benchmarks/pimc.py`` measures the
+time per decision by trick.
+
+>>> from levata.engine import game
+>>> from levata.bots import play_match
+>>> state = game("whist").new_match(players=3, options={"deal_size": 3}, seed=5)
+>>> bots = [PimcBot(seed=s, worlds=10) for s in range(3)]
+>>> play_match(state, bots).reason
+'complete'
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from levata.bots.base import RANDOM, Bot, RandomBot, make_bot
+from levata.engine import Action, BadConfig, SeatView, actions
+from levata.engine import game as find_game
+from levata.engine.cardmask import mask_of
+from levata.engine.family.tricks import TrickGame
+from levata.engine.playouts import playouts
+from levata.engine.rules import trick_winner
+from levata.engine.solver import Objective, Solver
+
+__all__ = ["PimcBot", "rollout_values"]
+
+
+class PimcBot:
+    """Samples worlds from its view, solves each double-dummy, makes the best move on average.
+
+    Options: ``worlds`` (most worlds per decision), ``time_ms`` (budget per decision, 0 for
+    none), ``min_worlds`` (worlds even when the budget is spent), ``solve_cards`` (above this
+    many cards left, rollouts instead of solves), ``rollouts`` (playouts per card then).
+    """
+
+    name = "pimc"
+
+    def __init__(
+        self,
+        game: str = "whist",
+        seed: int = 0,
+        *,
+        worlds: int = 100,
+        time_ms: int = 0,
+        min_worlds: int = 4,
+        solve_cards: int = 36,
+        rollouts: int = 24,
+    ) -> None:
+        spec = find_game(game)
+        if not (isinstance(spec.factory, type) and issubclass(spec.factory, TrickGame)):
+            raise BadConfig(f"the pimc bot plays games on the trick base, not {game!r}")
+        self.spec = spec
+        self.rng = random.Random(seed)
+        self.worlds, self.time_ms, self.min_worlds = worlds, time_ms, max(1, min_worlds)
+        self.solve_cards, self.rollouts = solve_cards, rollouts
+        kind = "heuristic" if "heuristic" in spec.bots else RANDOM
+        self.fallback: Bot = make_bot(kind, game, seed) if kind != RANDOM else RandomBot(game, seed)
+        #: Worlds searched for the last decision (for benchmarks and tests).
+        self.last_worlds = 0
+
+    def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        cards = {a.card.index: a for a in legal if a.kind == actions.PLAY and a.card is not None}
+        calls = [a for a in legal if a.kind != actions.PLAY or a.card is None]
+        if cards and calls:  # a call beside card play (66's close): values not comparable
+            calls = []
+        score = self._search(view, cards, calls)
+        if not score:
+            return self.fallback.act(view, legal)
+        best = max(score.values())
+        top = [a for a in legal if score.get(a) == best]
+        if len(top) == 1:
+            return top[0]
+        pick = self.fallback.act(view, top)  # ties: the game's heuristic player decides
+        return pick if pick in top else top[0]
+
+    def _search(
+        self, view: SeatView, cards: dict[int, Action], calls: list[Action]
+    ) -> dict[Action, float]:
+        start = time.perf_counter()
+        budget = self.time_ms / 1000 if self.time_ms > 0 else float("inf")
+        score: dict[Action, float] = {}
+        solver: Solver | None = None
+        n = 0
+        while n < self.worlds:
+            world = self.spec.world_from_view(view, self.rng)
+            assert isinstance(world, TrickGame)
+            if solver is None:  # one solver per decision: every world has the view's rules
+                solver = Solver(world.rules)
+            if cards:
+                for i, v in self._card_values(world, view.seat, solver).items():
+                    if i in cards:
+                        score[cards[i]] = score.get(cards[i], 0.0) + v
+            if calls:
+                for a, v in world.rate_calls(view.seat, calls, solver).items():
+                    score[a] = score.get(a, 0.0) + v
+            n += 1
+            if n >= self.min_worlds and time.perf_counter() - start > budget:
+                break
+        self.last_worlds = n
+        return score
+
+    def _card_values(self, world: TrickGame, seat: int, solver: Solver) -> dict[int, float]:
+        hands = [mask_of(h) for h in world.hands]
+        trick = [c.index for _, c in world.current]
+        goal = world.search_goal(seat)
+        left = sum(len(h) for h in world.hands)
+        if left > self.solve_cards:
+            seed = self.rng.getrandbits(63)
+            return rollout_values(world, seat, goal, hands, trick, self.rollouts, seed)
+        values = solver.best_cards(hands, world.leader, trick, seat, goal)
+        return {i: float(v) for i, v in values.items()}
+
+
+def rollout_values(
+    world: TrickGame,
+    seat: int,
+    goal: Objective,
+    hands: list[int],
+    trick: list[int],
+    n: int,
+    seed: int,
+) -> dict[int, float]:
+    """Each legal card of ``seat`` valued by ``n`` greedy playouts (10% random cards) after
+    it, read under ``goal``: mean tricks or points of the side, or the share of playouts in
+    which a one-seat side ends with exactly its target.
+
+    >>> from levata.engine import game
+    >>> from levata.engine.solver import tricks
+    >>> w = game("whist").new_match(players=3, options={"deal_size": 4}, seed=1)
+    >>> for bid in (0, 0, 0):
+    ...     w.apply(w.to_act()[0], Action("bid", number=bid))
+    >>> seat = w.to_act()[0]
+    >>> values = rollout_values(w, seat, tricks(seat), [mask_of(h) for h in w.hands], [], 8, 1)
+    >>> sorted(values) == sorted(c.index for c in w.playable(seat))
+    True
+    """
+    side = goal.side_mask(world.rules)
+    seats = [s for s in range(world.players) if side >> s & 1]
+    out: dict[int, float] = {}
+    for card in world.playable(seat):
+        after = list(hands)
+        after[seat] &= ~(1 << card.index)
+        now = [*trick, card.index]
+        leader, taken, gain = world.leader, -1, 0
+        if len(now) == world.players:  # the card ends the trick: play on from its taker
+            taken = trick_winner(world.rules, world.leader, now)
+            gain = sum(world.rules.points.get(i, 0) for i in now)
+            leader, now = taken, []
+        if any(after):
+            got = playouts(
+                world.rules, after, leader, now, n=n, policy="greedy", epsilon=0.1, seed=seed
+            )
+        else:
+            got = {"tricks": [0.0] * world.players, "points": [0.0] * world.players}
+            got["hist"] = [[1] for _ in range(world.players)]
+        if taken >= 0:
+            got["tricks"][taken] += 1
+            got["points"][taken] += gain + (0 if any(after) else world.rules.last_trick_bonus)
+            got["hist"][taken] = [0, *got["hist"][taken]]
+        out[card.index] = _goal_value(goal, seats, got)
+    return out
+
+
+def _goal_value(goal: Objective, seats: list[int], got: dict) -> float:
+    if goal.kind == "points":
+        return sum(got["points"][s] for s in seats)
+    if goal.kind == "tricks" or len(seats) != 1:
+        return sum(got["tricks"][s] for s in seats)
+    hist = got["hist"][seats[0]]
+    need = goal.target - goal.already
+    return hist[need] / sum(hist) if 0 <= need < len(hist) else 0.0
