@@ -13,6 +13,7 @@ from world_checks import check_world, coverage, positions
 
 from levata.engine import Action, game
 from levata.engine.games.macao import MacaoState
+from levata.engine.testing import check_worlds_from_view
 
 MACAO, REPEZITA = game("macao"), game("repezita")
 
@@ -138,3 +139,10 @@ def test_the_check_catches_a_broken_world() -> None:
     with pytest.raises((AssertionError, ValueError)):
         check_world(MACAO, state, seat, random.Random(1), rebuild=wrong_count)
     check_world(MACAO, state, seat, random.Random(1))  # the real one passes
+
+
+@pytest.mark.parametrize("spec", [MACAO, REPEZITA], ids=lambda s: s.name)
+def test_the_engine_check_passes_every_seat_and_phase(spec) -> None:
+    """The generic check of :mod:`levata.engine.testing` too, on every seat."""
+    phases = check_worlds_from_view(spec, matches=4, seed=900, every=13)
+    assert sum(phases.values()) > 20
