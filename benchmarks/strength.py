@@ -208,9 +208,13 @@ def main(argv: list[str] | None = None) -> int:
     if times:
         unit = "worlds"
         print(
-            f"{args.search}: {iterations / seconds if seconds else 0:.0f} {unit}/s, "
-            f"{rollouts / seconds if seconds else 0:.0f} simulations/s, "
-            f"{len(times)} decisions searched, median {1000 * statistics.median(times):.1f} ms, "
+            f"{args.search}: "
+            + (
+                f"{iterations / seconds:.0f} {unit}/s, {rollouts / seconds:.0f} simulations/s, "
+                if seconds
+                else "(the bot reports no search counts), "
+            )
+            + f"{len(times)} decisions searched, median {1000 * statistics.median(times):.1f} ms, "
             f"p90 {1000 * quantile(times, 0.9):.1f} ms per decision"
         )
     return 0
