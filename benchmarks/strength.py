@@ -1,54 +1,121 @@
-"""Playing strength on duplicate deals: pimc vs heuristic vs random at Romanian Whist.
+"""Playing strength on duplicate deals: search - heuristic and heuristic - random, per game.
 
-    python benchmarks/strength.py [--deals 200] [--worlds 100] [--seed 1]
+    python benchmarks/strength.py --game macao [--deals 40] [--time-ms 100] [--players 2]
+        [--search ismcts] [--search-option rollout=random] [-o mode=realtime] [--jobs 2]
 
-Each deal (one Whist deal of 2..8 cards, 3 players) is played once for every seating of the
-three bots (all 6 permutations), so every bot holds every hand from every seat and luck of
-the cards cancels out. A bot's score on a deal is its mean over the seatings; the table gives
-the mean score per deal with a 95% confidence interval (normal approximation over deals), and
-the pairwise differences, paired by deal, with their intervals. A difference whose interval
-covers zero is marked not significant.
+Each pair of bots (the search bot against the heuristic, the heuristic against random) plays
+every deal once in every seating of the two bots at the table (both bots present: 2 seatings
+for 2 players, 6 for 3, 14 for 4), so every hand is held by both from every seat and the luck
+of the cards cancels. A bot's score on a deal is its mean over the seats it held; the
+difference is paired by deal, with a 95% interval (normal approximation over deals). A game
+with a duplicate unit (Whist's ``deal_size``) plays one deal per board, of 2 to 8 cards in
+turn. It prints the search bot's cost too: iterations (simulations) or worlds per second,
+median and p90 time per decision, measured in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import itertools
 import math
 import statistics
+import sys
 import time
-
-from rich.console import Console
-from rich.progress import Progress
-from rich.table import Table
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
 
 from levata.bots import make_bot, play_match
-from levata.bots.pimc import PimcBot
-from levata.engine import game
+from levata.bots.base import bot_path
+from levata.engine import BadConfig, all_games, game
 from levata.engine.seeds import derive
 
-BOTS = ("pimc", "heuristic", "random")
 Z95 = 1.96
 
 
-def deal_scores(deal: int, seed: int, worlds: int) -> dict[str, float]:
-    """Mean score of each bot on one deal over all seatings."""
-    spec = game("whist")
-    size = 2 + deal % 7  # 2..8 cards
-    totals = {b: 0.0 for b in BOTS}
-    perms = list(itertools.permutations(BOTS))
-    for k, seating in enumerate(perms):
-        state = spec.new_match(players=3, options={"deal_size": size}, seed=derive(seed, deal))
+@dataclass
+class Board:
+    """One deal's outcome for one pair: each bot's mean score and the search bot's costs."""
+
+    scores: dict[str, float]
+    times: list[float] = field(default_factory=list)
+    iterations: int = 0
+    rollouts: int = 0
+    seconds: float = 0.0
+
+
+def seatings(players: int) -> list[tuple[int, ...]]:
+    """Every way to seat two bots (0 and 1) at the table with both present.
+
+    >>> seatings(2)
+    [(0, 1), (1, 0)]
+    >>> len(seatings(3)), len(seatings(4))
+    (6, 14)
+    """
+    return [s for s in itertools.product((0, 1), repeat=players) if 0 < sum(s) < players]
+
+
+def options_for(name: str, deal: int, extra: dict[str, Any]) -> dict[str, Any]:
+    spec = game(name)
+    opts = dict(extra)
+    if spec.duplicate_unit and spec.duplicate_unit not in opts:
+        unit = spec.option(spec.duplicate_unit)
+        low = max(2, unit.minimum or 1)
+        high = unit.maximum or low
+        opts[spec.duplicate_unit] = low + deal % (high - low + 1)
+    return opts
+
+
+def make(kind: str, name: str, seed: int, time_ms: float, bot_options: dict[str, Any]) -> Any:
+    if kind in ("random", "heuristic"):
+        return make_bot(kind, name, seed=seed)
+    module, _, cls = bot_path(kind, name).partition(":")
+    return getattr(importlib.import_module(module), cls)(name, seed, time_ms=time_ms, **bot_options)
+
+
+class Timed:
+    """A bot whose every decision is timed (any bot: the search bots' own stats aside)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot, self.name = bot, bot.name
+        self.times: list[float] = []
+
+    def act(self, view: Any, legal: Any) -> Any:
+        start = time.perf_counter()
+        action = self.bot.act(view, legal)
+        if len(legal) > 1:
+            self.times.append(time.perf_counter() - start)
+        return action
+
+
+def play_board(job: tuple[Any, ...]) -> Board:
+    """Every seating of one deal for one pair of bots."""
+    name, players, deal, seed, pair, time_ms, extra, bot_options = job
+    spec = game(name)
+    opts = options_for(name, deal, extra)
+    totals = {pair[0]: [0.0, 0], pair[1]: [0.0, 0]}
+    board = Board({})
+    for k, seating in enumerate(seatings(players)):
+        state = spec.new_match(players=players, options=opts, seed=derive(seed, deal))
         bots = [
-            PimcBot(seed=derive(seed, deal, k, s), worlds=worlds)
-            if name == "pimc"
-            else make_bot(name, "whist", seed=derive(seed, deal, k, s))
-            for s, name in enumerate(seating)
+            Timed(make(pair[who], name, derive(seed, deal, k, s), time_ms, bot_options))
+            for s, who in enumerate(seating)
         ]
         result = play_match(state, bots)
-        for s, name in enumerate(seating):
-            totals[name] += result.scores[s]
-    return {b: v / len(perms) for b, v in totals.items()}
+        for s, who in enumerate(seating):
+            totals[pair[who]][0] += result.scores[s]
+            totals[pair[who]][1] += 1
+        for b, who in zip(bots, seating, strict=True):
+            if who == 0:
+                board.times.extend(b.times)
+            stats = getattr(b.bot, "stats", None)
+            if stats is not None:
+                board.iterations += stats.iterations
+                board.rollouts += getattr(stats, "rollouts", stats.iterations)
+                board.seconds += stats.seconds
+    board.scores = {b: t / n for b, (t, n) in totals.items()}
+    return board
 
 
 def interval(xs: list[float]) -> tuple[float, float]:
@@ -58,40 +125,100 @@ def interval(xs: list[float]) -> tuple[float, float]:
     return m, half
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200, help="duplicate deals (default 200)")
-    parser.add_argument("--worlds", type=int, default=100, help="PIMC worlds per decision")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    per_deal: list[dict[str, float]] = []
+def quantile(xs: list[float], q: float) -> float:
+    ys = sorted(xs)
+    return ys[min(len(ys) - 1, int(q * len(ys)))] if ys else math.nan
+
+
+def parse_pairs(items: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise SystemExit(f"error: expected NAME=VALUE, got {item!r}")
+        for cast in (int, float):
+            try:
+                out[key] = cast(value)
+                break
+            except ValueError:
+                continue
+        else:
+            out[key] = {"true": True, "false": False}.get(value.lower(), value)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    names = [g.name for g in all_games()]
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--game", required=True, choices=names)
+    p.add_argument("--deals", type=int, default=40, help="duplicate deals per pair (default 40)")
+    p.add_argument("--time-ms", type=float, default=100.0, help="search time per decision")
+    p.add_argument("--players", type=int, default=None, help="default: the fewest the game has")
+    p.add_argument("--search", default="ismcts", help="the search bot kind (ismcts, pimc)")
+    p.add_argument("--search-option", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--skip-random", action="store_true", help="only search - heuristic")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    args = p.parse_args(argv)
+    spec = game(args.game)
+    players = args.players or spec.players[0]
+    if players not in spec.players:
+        print(f"error: {spec.name} is not played by {players}", file=sys.stderr)
+        return 2
+    if args.time_ms <= 0 or args.time_ms > 200:
+        print("error: --time-ms must be in (0, 200]", file=sys.stderr)
+        return 2
+    extra = parse_pairs(args.option)
+    bot_options = parse_pairs(args.search_option)
+    try:
+        spec.resolve_options(extra)
+        make(args.search, spec.name, 0, args.time_ms, bot_options)
+    except (BadConfig, ValueError, TypeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    pairs = [(args.search, "heuristic")] + ([] if args.skip_random else [("heuristic", "random")])
     start = time.perf_counter()
-    with Progress(transient=True) as progress:
-        task = progress.add_task("duplicate deals", total=args.deals)
-        for d in range(args.deals):
-            per_deal.append(deal_scores(d, args.seed, args.worlds))
-            progress.advance(task)
+    results: dict[tuple[str, str], list[Board]] = {}
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for pair in pairs:
+            jobs = [
+                (spec.name, players, d, args.seed, pair, args.time_ms, extra, bot_options)
+                for d in range(args.deals)
+            ]
+            results[pair] = list(pool.map(play_board, jobs))
     elapsed = time.perf_counter() - start
-    out = Console()
-    table = Table(
-        title=f"Whist, 3 players, {args.deals} duplicate deals x 6 seatings "
-        f"({args.worlds} worlds/decision, {elapsed:.0f} s)"
+    opts = " ".join(f"{k}={v}" for k, v in extra.items())
+    print(
+        f"{spec.name}, {players} players{', ' + opts if opts else ''}: {args.deals} duplicate "
+        f"deals x {len(seatings(players))} seatings per pair, {args.time_ms:g} ms per search "
+        f"decision, {elapsed:.0f} s"
     )
-    for col in ("bot", "mean score / deal", "95% interval"):
-        table.add_column(col, justify="right")
-    for b in sorted(BOTS, key=lambda b: -statistics.fmean(p[b] for p in per_deal)):
-        m, h = interval([p[b] for p in per_deal])
-        table.add_row(b, f"{m:+.3f}", f"[{m - h:+.3f}, {m + h:+.3f}]")
-    out.print(table)
-    pairs = Table(title="paired differences (row minus column bot), per deal")
-    for col in ("pair", "mean difference", "95% interval", "significant"):
-        pairs.add_column(col, justify="right")
-    for a, b in itertools.combinations(BOTS, 2):
-        m, h = interval([p[a] - p[b] for p in per_deal])
-        sig = "yes" if abs(m) > h else "no (interval covers 0)"
-        pairs.add_row(f"{a} - {b}", f"{m:+.3f}", f"[{m - h:+.3f}, {m + h:+.3f}]", sig)
-    out.print(pairs)
+    print(f"{'pair':24} {'mean diff/deal':>15} {'95% interval':>22}  significant")
+    for pair, boards in results.items():
+        m, h = interval([b.scores[pair[0]] - b.scores[pair[1]] for b in boards])
+        sig = "yes" if abs(m) > h else "no (covers 0)"
+        label = f"{pair[0]} - {pair[1]}"
+        print(f"{label:24} {m:+15.3f} {f'[{m - h:+.3f}, {m + h:+.3f}]':>22}  {sig}")
+    boards = results[pairs[0]]
+    times = [t for b in boards for t in b.times]
+    iterations = sum(b.iterations for b in boards)
+    rollouts = sum(b.rollouts for b in boards)
+    seconds = sum(b.seconds for b in boards)
+    if times:
+        unit = "worlds"
+        print(
+            f"{args.search}: "
+            + (
+                f"{iterations / seconds:.0f} {unit}/s, {rollouts / seconds:.0f} simulations/s, "
+                if seconds
+                else "(the bot reports no search counts), "
+            )
+            + f"{len(times)} decisions searched, median {1000 * statistics.median(times):.1f} ms, "
+            f"p90 {1000 * quantile(times, 0.9):.1f} ms per decision"
+        )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from levata.bots.entry import coerce, load_class, split_entry
-from levata.engine import Action, BadConfig, SeatView, all_games
+from levata.engine import Action, BadConfig, GameSpec, GameState, SeatView, all_games
 from levata.engine import game as find_game
 
 __all__ = ["Bot", "RandomBot", "bot_class", "bot_names", "bot_path", "make_bot", "parse_bot"]
@@ -46,16 +46,38 @@ class RandomBot:
 
 #: The bot that plays every game; the others are each game's :attr:`GameSpec.bots`.
 RANDOM = "random"
+#: Searchers that play every game that rebuilds worlds from a view (``from_view``), without
+#: the game naming them: kind -> ``"module:Class"``.
+SEARCHERS = {"ismcts": "levata.bots.search.ismcts:IsmctsBot"}
+
+
+def rebuilds_worlds(spec: GameSpec) -> bool:
+    """Whether the game's state overrides ``from_view`` (what a generic searcher needs).
+
+    >>> from levata.engine import game
+    >>> rebuilds_worlds(game("macao"))
+    True
+    """
+    hook = getattr(spec.factory, "from_view", None)
+    return hook is not None and getattr(hook, "__func__", None) is not _BASE_FROM_VIEW
+
+
+_BASE_FROM_VIEW = GameState.from_view.__func__  # type: ignore[attr-defined]  # a classmethod
+
+
+def _kinds(spec: GameSpec) -> list[str]:
+    searchers = [k for k in SEARCHERS if k not in spec.bots and rebuilds_worlds(spec)]
+    return [*spec.bots, *searchers]
 
 
 def bot_names(game: str | None = None) -> list[str]:
     """The bot kinds that play ``game`` (every kind some game has, without one).
 
     >>> bot_names()
-    ['heuristic', 'pimc', 'random']
+    ['heuristic', 'ismcts', 'pimc', 'random']
     """
     specs = [find_game(game)] if game is not None else all_games()
-    return sorted({RANDOM, *(kind for spec in specs for kind in spec.bots)})
+    return sorted({RANDOM, *(kind for spec in specs for kind in _kinds(spec))})
 
 
 def bot_path(kind: str, game: str) -> str:
@@ -67,12 +89,12 @@ def bot_path(kind: str, game: str) -> str:
     spec = find_game(game)
     if kind == RANDOM:
         return f"{__name__}:RandomBot"
-    if kind not in spec.bots:
+    if kind not in _kinds(spec):
         if kind not in bot_names():
             raise BadConfig(f"unknown bot {kind!r} (known bots: {', '.join(bot_names())})")
-        plays = ", ".join(g.name for g in all_games() if kind in g.bots)
+        plays = ", ".join(g.name for g in all_games() if kind in _kinds(g))
         raise BadConfig(f"no {kind} bot for game {spec.name!r} (it plays: {plays})")
-    return spec.bots[kind]
+    return spec.bots.get(kind) or SEARCHERS[kind]
 
 
 def bot_class(kind: str, game: str) -> type:

@@ -78,6 +78,7 @@ from levata.engine.contract import (
 from levata.engine.deal import shuffled
 from levata.engine.family.seen import SeatHistories
 from levata.engine.family.shedding import DrawPile, ranks_by_finish
+from levata.engine.games.macao_world import Rules, world_from_view
 from levata.engine.registry import register
 from levata.engine.vocabulary import Vocabulary
 
@@ -617,6 +618,15 @@ class MacaoState(DrawPile, SeatHistories):
     def is_over(self) -> bool:
         return self.phase == phases.OVER
 
+    def estimate(self) -> tuple[float, ...]:
+        """Scores as if play stopped now (finishers, then fewest cards): what a search that
+        cuts its rollouts short scores them by.
+
+        >>> MacaoState.from_position(3, ["9S 3H", "5D", "6D 7D 8D"], top="9H").estimate()
+        (1.0, 2.0, 0.0)
+        """
+        return tuple(float(self.players - r) for r in self.ranks())
+
     def result(self) -> Result:
         if self.phase != phases.OVER:
             raise RuntimeError("the match is not over")
@@ -700,6 +710,13 @@ class MacaoState(DrawPile, SeatHistories):
         new.options = dict(self.options)
         return new
 
+    @classmethod
+    def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> MacaoState:
+        """A state whose ``view(view.seat)`` is ``view``, hidden cards dealt from ``rng`` under
+        what the history implies (see :mod:`levata.engine.games.macao_world`)."""
+        world: MacaoState = world_from_view(cls, spec, view, rng, WORLD_RULES)
+        return world
+
     def sample_world(self, seat: int, rng: random.Random) -> MacaoState:
         """Redeal every card ``seat`` cannot see, keeping what public history fixes.
 
@@ -749,6 +766,10 @@ class MacaoState(DrawPile, SeatHistories):
         self._refresh_histories(owners)
         if self.drawn in moved:
             self.drawn = moved[self.drawn]
+
+
+#: What rebuilding a world from a view needs of these rules (:mod:`.macao_world`).
+WORLD_RULES = Rules(matches=matches, pending=Pending, request=Request, drawn_phase=DRAWN)
 
 
 def _said(cards: Sequence[Card]) -> str:

@@ -69,6 +69,7 @@ from levata.engine.contract import (
 )
 from levata.engine.deal import deal_hidden, shuffled
 from levata.engine.family.shedding import ranks_by_finish
+from levata.engine.games.repezita_world import world_from_view
 from levata.engine.registry import register
 from levata.engine.vocabulary import Vocabulary
 
@@ -562,6 +563,17 @@ class RepezitaState(GameState):
     def is_over(self) -> bool:
         return self.over
 
+    def estimate(self) -> tuple[float, ...]:
+        """Scores as if play stopped now (finishers, then fewest cards): what a search that
+        cuts its rollouts short scores them by.
+
+        >>> RepezitaState.from_position(3, ["8C 9H", "6S", "KH 2C 3C"]).estimate()
+        (1.0, 2.0, 0.0)
+        """
+        cards = [len(h) for h in self.hands]
+        ranks = ranks_by_finish(self.finished, self.unfinished(), cards)
+        return tuple(float(self.players - r) for r in ranks)
+
     def _scores(self) -> tuple[float, ...]:
         if not self.over:
             return (0.0,) * self.players
@@ -594,6 +606,13 @@ class RepezitaState(GameState):
         other.pile_states = list(self.pile_states)
         other._plays = list(self._plays)  # the inner lists are replaced, never mutated
         return other
+
+    @classmethod
+    def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> RepezitaState:
+        """A state whose ``view(view.seat)`` is ``view``, hidden cards dealt from ``rng`` under
+        what the history implies (see :mod:`levata.engine.games.repezita_world`)."""
+        world: RepezitaState = world_from_view(cls, spec, view, rng)
+        return world
 
     def sample_world(self, seat: int, rng: random.Random) -> RepezitaState:
         world = self.clone()

@@ -1,0 +1,427 @@
+"""Information-set Monte Carlo tree search (IS-MCTS) for every game that rebuilds worlds.
+
+The bot knows only its view. Each iteration it deals one world the seat cannot tell from the
+real one (:meth:`~levata.engine.GameSpec.world_from_view`: a fresh determinization per
+iteration), walks down one shared tree, expands one node, plays the world out with a rollout
+policy and backs up every seat's reward along the path.
+
+* **Single-observer IS-MCTS** (Cowling, Powley and Whitehouse, 2012): one tree over this
+  seat's information sets; an edge is ``(seat, action)`` and the other seats' turns are nodes
+  of the same tree. A node's children differ from world to world (another seat's cards), so
+  selection is UCB1 over the edges *legal in this world*, with **availability counts**: an
+  edge's exploration term uses how often it was available, not its parent's visits (else
+  rare actions are starved). It is the simplest sound choice: it needs only the contract,
+  one world per iteration and no per-game code; its known faults (the others are treated as
+  if they saw the determinized cards) cost little where the others' information is small.
+* **The others' moves** come from the rollout policy by default (``others=policy``: the
+  tree holds this seat's decisions only, which with tens of iterations per decision is
+  worth more than a tree over moves the others rarely make); ``others=tree`` is full
+  SO-IS-MCTS. **Simultaneous steps** (Repezita's tick): only this seat's choice is a tree
+  edge; the other seats submit what the rollout policy picks. In **real time** only the
+  first decision is searched (flat UCB), the clock moves :data:`CLOCK_STEP_MS` per action
+  in the rollout, and the budget is at most ``realtime_ms``.
+* **Rollouts** use the game's heuristic bot for every seat, or uniform random moves
+  (``rollout=heuristic|random``; ``auto`` is the heuristic where the game has one). They
+  stop after ``horizon`` actions (default 30; 0: play to the end) where the game offers an
+  ``estimate()`` of the outcome (Macao, Repezita: finishers, then fewest cards): full
+  rollouts of a shedding game are long, and cutting them gives several times the iterations.
+* **Root**: with few root actions (``root=auto``: at most :data:`PAIRED_UP_TO`) every action is
+  played out on the *same* world with the same luck each iteration (common random numbers:
+  the rollout stream and the policy bots' streams restart from one seed), so the search
+  measures the actions' differences instead of the worlds'; with the heuristic as rollout
+  policy this is a one-step policy improvement. With more actions (a Repezita hand) it is
+  the UCB tree above (``root=ucb|paired`` forces either).
+* **Guard**: where the game has a heuristic, its move is played unless the search's pick
+  beats it by ``guard`` standard errors (paired differences at a paired root): a handful of
+  noisy iterations must not overturn a sound move.
+* **Reward**: each seat's final score, normalised by the smallest and largest score seen in
+  this search (so any score scale maps to [0, 1]). A multi-deal match (its duplicate unit
+  option set to 0) is rolled out only to the end of the current deal and rewarded with the
+  score each seat gained in it: the whole match is far too noisy and slow to roll out.
+* **Budget**: ``iterations`` (0: no limit) and ``time_ms`` per decision (0: no limit); it stops
+  at whichever comes first (an iteration in progress finishes). The move is the most visited
+  root edge (paired: the best mean). Every random choice comes from the bot's seed.
+
+>>> from levata.engine import game
+>>> from levata.bots import play_match
+>>> state = game("macao").new_match(players=2, seed=3)
+>>> bots = [IsmctsBot("macao", seed=s, iterations=20, time_ms=0) for s in (1, 2)]
+>>> play_match(state, bots).reason in ("complete", "cap", "deadlock")
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+
+from levata.bots.base import Bot, make_bot
+from levata.engine import Action, GameState, SeatView
+from levata.engine import game as find_game
+
+__all__ = ["CLOCK_STEP_MS", "IsmctsBot", "Node", "SearchStats"]
+
+#: Referee milliseconds per action in a real-time rollout (what in-process play uses).
+CLOCK_STEP_MS = 100
+#: ``root=auto`` compares the root's actions on shared worlds when there are this few.
+PAIRED_UP_TO = 6
+
+Policy = Callable[[GameState, int], Action]
+
+
+class Node:
+    """An information set of the tree: edges ``(seat, action)`` to children, with for each its
+    visits, the times it was available, and the reward summed for the seat that takes it."""
+
+    __slots__ = ("avail", "children", "reward", "square", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[tuple[int, Action], Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+        self.square = 0.0  # sum of squared rewards: the spread the final choice weighs
+
+    def mean(self) -> float:
+        return self.reward / self.visits if self.visits else 0.0
+
+    def error(self) -> float:
+        """The standard error of :meth:`mean` (large while there are few visits)."""
+        if self.visits < 2:
+            return 1.0
+        m = self.mean()
+        var = max(self.square / self.visits - m * m, 0.0)
+        return math.sqrt(var / (self.visits - 1))
+
+
+class SearchStats:
+    """What the last decisions cost: iterations, simulated actions and seconds."""
+
+    def __init__(self) -> None:
+        self.decisions = 0
+        self.iterations = 0
+        self.rollouts = 0  # iterations play one rollout each; paired worlds one per action
+        self.actions = 0
+        self.seconds = 0.0
+        self.times: list[float] = []
+
+    def per_second(self) -> float:
+        """Rollouts (simulations) per second of search."""
+        return self.rollouts / self.seconds if self.seconds else 0.0
+
+
+class IsmctsBot:
+    """Information-set MCTS over worlds rebuilt from the view; see the module."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        game: str = "",
+        seed: int = 0,
+        *,
+        iterations: int = 0,
+        time_ms: float = 100.0,
+        c: float = 0.7,
+        rollout: str = "auto",
+        realtime_ms: float = 20.0,
+        others: str = "policy",
+        guard: float = 1.0,
+        horizon: int = 30,
+        root: str = "auto",
+    ) -> None:
+        if rollout not in ("auto", "heuristic", "random"):
+            raise ValueError(f"rollout must be auto, heuristic or random, not {rollout!r}")
+        if root not in ("auto", "ucb", "paired"):
+            raise ValueError(f"root must be auto, ucb or paired, not {root!r}")
+        if others not in ("policy", "tree"):
+            raise ValueError(f"others must be policy or tree, not {others!r}")
+        if iterations < 0 or time_ms < 0 or (iterations == 0 and time_ms == 0):
+            raise ValueError("ismcts needs iterations > 0 or time_ms > 0")
+        self.game = game
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.time_ms = time_ms
+        self.c = c
+        self.rollout = rollout
+        self.realtime_ms = realtime_ms
+        self.others = others
+        self.guard = guard
+        self.horizon = horizon
+        self.root = root
+        self._roll = self.rng  # the stream rollouts draw from (paired: one per world)
+        self._last: Sequence[float] = ()  # the last rollout's scores
+        self._own: Bot | None = None  # the heuristic's opinion on this seat's own decisions
+        self.stats = SearchStats()
+        self._policies: dict[int, Bot] = {}
+
+    # -- the policy that plays rollouts and the other seats' simultaneous moves ---------------
+
+    def _uses_heuristic(self, game: str) -> bool:
+        if self.rollout == "random":
+            return False
+        has = "heuristic" in find_game(game).bots
+        if self.rollout == "heuristic" and not has:
+            raise ValueError(f"{game} has no heuristic bot to roll out with")
+        return has
+
+    def _policy(self, game: str) -> Policy:
+        if not self._uses_heuristic(game):
+            return lambda world, seat: self._roll.choice(world.legal_actions(seat))
+        bots = self._policies
+
+        def heuristic(world: GameState, seat: int) -> Action:
+            bot = bots.get(seat)
+            if bot is None:
+                bot = bots[seat] = make_bot("heuristic", game, seed=self.rng.getrandbits(32))
+            legal = world.legal_actions(seat)
+            if len(legal) == 1:
+                return legal[0]
+            return bot.act(world.view(seat, history=False), legal)
+
+        return heuristic
+
+    # -- one decision ---------------------------------------------------------------------------
+
+    def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        started = time.perf_counter()
+        game = view.game or self.game
+        spec = find_game(game)
+        policy = self._policy(game)
+        realtime = view.options.get("mode") == "realtime"
+        budget = min(self.time_ms, self.realtime_ms) if realtime and self.time_ms else self.time_ms
+        deadline = started + budget / 1000 if budget else math.inf
+        unit = spec.duplicate_unit
+        per_deal = unit is not None and view.options.get(unit) == 0
+        root = Node()
+        paired_root = self.root == "paired" or (self.root == "auto" and len(legal) <= PAIRED_UP_TO)
+        first = self._usual(view, legal, game) if self.guard or paired_root else None
+        done = 0
+        actions = 0
+        paired: dict[Action, list[float]] = {a: [] for a in legal}
+        while True:
+            world = spec.world_from_view(view, self.rng)
+            if not done and set(world.legal_actions(view.seat)) != set(legal):
+                raise RuntimeError(  # a world under other rules than the match's: say so
+                    f"a world rebuilt from the view of seat {view.seat} disagrees with the "
+                    f"legal actions it was given (options {dict(view.options)})"
+                )
+            if paired_root:
+                actions += self._pair(world, view, legal, policy, realtime, per_deal, paired)
+            else:
+                actions += self._iterate(root, world, view, policy, realtime, per_deal, first)
+            done += 1
+            if self.iterations and done >= self.iterations:
+                break
+            if time.perf_counter() >= deadline:
+                break
+        if paired_root:
+            choice = self._choose_paired(paired, legal, first)
+        else:
+            choice = self._choose(root, view, legal, first)
+        spent = time.perf_counter() - started
+        stats = self.stats
+        stats.decisions += 1
+        stats.iterations += done
+        stats.rollouts += done * (len(legal) if paired_root else 1)
+        stats.actions += actions
+        stats.seconds += spent
+        stats.times.append(spent)
+        return choice
+
+    def _pair(
+        self,
+        world: GameState,
+        view: SeatView,
+        legal: Sequence[Action],
+        policy: Policy,
+        realtime: bool,
+        per_deal: bool,
+        out: dict[Action, list[float]],
+    ) -> int:
+        """Every legal action played out on the same world with the same luck (common random
+        numbers: the rollout stream and the policy bots' own streams restart from one seed),
+        so that the actions' differences are measured, not the worlds'."""
+        seed = self.rng.getrandbits(64)
+        steps = 0
+        for action in legal:
+            self._roll = roll = random.Random(seed)
+            for bot in self._policies.values():
+                if hasattr(bot, "rng"):
+                    bot.rng = random.Random(
+                        roll.getrandbits(32)
+                    )  # the reference bots keep their stream here
+            steps += self._iterate(Node(), world.clone(), view, policy, realtime, per_deal, action)
+            out[action].append(self._last[view.seat])
+        self._roll = self.rng
+        return steps
+
+    def _choose_paired(
+        self, paired: dict[Action, list[float]], legal: Sequence[Action], usual: Action | None
+    ) -> Action:
+        """The best mean; against the heuristic's move, only when better by ``guard``
+        standard errors of the paired differences."""
+        base = usual if usual is not None else legal[0]
+        ref = paired[base]
+        if not ref:
+            return base
+        best, best_mean = base, 0.0
+        for action, values in paired.items():
+            diffs = [v - r for v, r in zip(values, ref, strict=True)]
+            m = sum(diffs) / len(diffs)
+            if len(diffs) > 1:
+                var = sum((d - m) ** 2 for d in diffs) / (len(diffs) - 1)
+                err = math.sqrt(var / len(diffs))
+            else:
+                err = math.inf
+            if m > best_mean and m > self.guard * err:
+                best, best_mean = action, m
+        return best
+
+    def _usual(self, view: SeatView, legal: Sequence[Action], game: str) -> Action | None:
+        """The heuristic's move here, or None where the game has none (or rolls out random)."""
+        if not self._uses_heuristic(game):
+            return None
+        if self._own is None:
+            self._own = make_bot("heuristic", game, seed=self.rng.getrandbits(32))
+        return self._own.act(view, legal)
+
+    def _choose(
+        self, root: Node, view: SeatView, legal: Sequence[Action], usual: Action | None
+    ) -> Action:
+        """The most visited edge; but where the game has a heuristic, its move unless the
+        search's pick beats it by ``guard`` standard errors (few iterations are noisy)."""
+        me, legal_set = view.seat, set(legal)
+        edges = {a: n for (s, a), n in root.children.items() if s == me and a in legal_set}
+        if not edges:
+            return legal[0] if usual is None else usual
+        pick = max(edges, key=lambda a: (edges[a].visits, edges[a].mean()))
+        if usual is None or usual == pick:
+            return pick
+        if usual not in edges:
+            return usual
+        a, b = edges[pick], edges[usual]
+        margin = self.guard * math.sqrt(a.error() ** 2 + b.error() ** 2)
+        return pick if a.mean() - b.mean() > margin else usual
+
+    def _iterate(
+        self,
+        root: Node,
+        world: GameState,
+        view: SeatView,
+        policy: Policy,
+        realtime: bool,
+        per_deal: bool,
+        first: Action | None = None,
+    ) -> int:
+        """One determinized iteration: select, expand, roll out, back up. Returns its actions."""
+        me, rng, c = view.seat, self.rng, self.c
+        tree_all = self.others == "tree"
+        node: Node | None = root
+        path: list[tuple[Node, int]] = []  # (child reached, seat that took the edge)
+        base = view.scores
+        steps = 0
+        if realtime:  # flat: only this decision is searched, then the clock runs
+            action, child, _ = self._select(root, world, me, rng, c, first)
+            path.append((child, me))
+            world._apply(me, action)
+            steps = 1
+            clock = int(view.counters.get("clock_ms", 0))
+            while not world.is_over():
+                world.advance_clock(clock + steps * CLOCK_STEP_MS)
+                seats = world.to_act()
+                if world.is_over() or not seats:
+                    break
+                seat = seats[steps % len(seats)]
+                world._apply(seat, policy(world, seat))
+                steps += 1
+        horizon = self.horizon + steps if self.horizon else 0
+        while not world.is_over():
+            if horizon and steps >= horizon and node is None and hasattr(world, "estimate"):
+                break  # deep enough: the game's estimate of the outcome stands in
+            seats = world.to_act()
+            if len(seats) > 1:  # simultaneous: the others by the policy, this seat last
+                movers = [s for s in seats if s != me] + ([me] if me in seats else [])
+            else:
+                movers = list(seats)
+            for seat in movers:
+                if node is not None and (seat == me or (len(seats) == 1 and tree_all)):
+                    action, child, fresh = self._select(
+                        node, world, seat, rng, c, first if node is root else None
+                    )
+                    path.append((child, seat))
+                    node = None if fresh else child
+                else:
+                    action = policy(world, seat)
+                world._apply(seat, action)  # from legal_actions: no need to check it again
+                steps += 1
+            if per_deal and world.view(me, history=False).scores != base:
+                break  # the deal is over: its points are the reward
+        if world.is_over():
+            scores = world.result().scores
+        elif per_deal:
+            scores = world.view(me, False).scores
+        else:
+            scores = world.estimate()  # type: ignore[attr-defined]  # checked before the cut
+        if per_deal:
+            scores = tuple(s - b for s, b in zip(scores, base, strict=True))
+        self._back_up(path, scores)
+        return steps
+
+    def _select(
+        self,
+        node: Node,
+        world: GameState,
+        seat: int,
+        rng: random.Random,
+        c: float,
+        first: Action | None = None,
+    ) -> tuple[Action, Node, bool]:
+        """UCB1 with availability over the edges legal in this world; an untried one first
+        (``first``, the heuristic's move, before the others)."""
+        legal = world.legal_actions(seat)
+        children = node.children
+        untried: list[Action] = []
+        best: tuple[float, Node, Action] | None = None
+        for action in legal:
+            child = children.get((seat, action))
+            if child is None:
+                untried.append(action)
+                continue
+            child.avail += 1
+            value = child.reward / child.visits + c * math.sqrt(
+                math.log(child.avail) / child.visits
+            )
+            if best is None or value > best[0]:
+                best = (value, child, action)
+        if untried:
+            action = first if first in untried else rng.choice(untried)
+            child = children[(seat, action)] = Node()
+            child.avail = 1
+            return action, child, True
+        assert best is not None
+        return best[2], best[1], False
+
+    def _back_up(self, path: list[tuple[Node, int]], scores: Sequence[float]) -> None:
+        lo, hi = self._range(scores)
+        span = hi - lo
+        self._last = scores
+        for child, seat in path:
+            r = (scores[seat] - lo) / span if span else 0.5
+            child.visits += 1
+            child.reward += r
+            child.square += r * r
+
+    def _range(self, scores: Sequence[float]) -> tuple[float, float]:
+        """The smallest and largest score seen in this game's searches so far."""
+        lo = min(scores)
+        hi = max(scores)
+        old = getattr(self, "_seen_range", None)
+        if old is not None:
+            lo, hi = min(lo, old[0]), max(hi, old[1])
+        self._seen_range = (lo, hi)
+        return lo, hi
