@@ -82,7 +82,10 @@ def play_deal(args, deal: int, contender: str, old_cls: Any, times) -> list[dict
         ]
         if contender == "new":
             pimc = PimcBot(
-                seed=derive(args.seed, deal, 99), worlds=args.worlds, time_ms=args.time_ms
+                seed=derive(args.seed, deal, 99),
+                worlds=args.worlds,
+                time_ms=args.time_ms,
+                **dict(args.new_option),
             )
             bots[seat] = Timed(pimc, times)
         elif contender == "old":
@@ -101,6 +104,18 @@ def play_deal(args, deal: int, contender: str, old_cls: Any, times) -> list[dict
     return out
 
 
+def number_option(text: str) -> tuple[str, float]:
+    """``NAME=NUMBER`` as a pair (an int where the number is whole)."""
+    name, sep, value = text.partition("=")
+    try:
+        number = float(value)
+    except ValueError:
+        number = float("nan")
+    if not sep or not name or number != number:
+        raise argparse.ArgumentTypeError(f"expected NAME=NUMBER, got {text!r}")
+    return name, int(number) if number.is_integer() and "." not in value else number
+
+
 def interval(xs: list[float]) -> tuple[float, float]:
     m = statistics.fmean(xs)
     half = Z95 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else math.inf
@@ -117,6 +132,14 @@ def main() -> None:
     parser.add_argument("--old", default="main", help="git revision of the old bots/pimc.py")
     parser.add_argument("--no-old", action="store_true", help="skip the old bot")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--new-option",
+        metavar="NAME=NUMBER",
+        type=number_option,
+        action="append",
+        default=[],
+        help="an option of the new bot (for example blend=0.1); repeatable",
+    )
     args = parser.parse_args()
     old_cls = None if args.no_old else load_old(args.old)
     contenders = ["heuristic", "new"] + ([] if args.no_old else ["old"])
@@ -135,7 +158,7 @@ def main() -> None:
     print(
         f"Whist, {args.players} players, {args.size} cards, {args.deals} duplicate deals, "
         f"searcher at every seat among heuristic bots; worlds={args.worlds} "
-        f"time_ms={args.time_ms} ({elapsed:.0f} s)"
+        f"time_ms={args.time_ms} {dict(args.new_option) or ''} ({elapsed:.0f} s)"
     )
     print(f"{'bot':<10} {'score/deal':>11} {'95% +-':>7} {'exact':>6} {'over':>6} {'under':>6}")
     for c in contenders:

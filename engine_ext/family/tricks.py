@@ -194,6 +194,11 @@ def aim_playout(
     current = list(trick)
     lead = leader
     while True:
+        if len(current) == n:  # also a full trick passed in: its taker leads next
+            best = winning_card(rules, current)
+            lead = (lead + current.index(best)) % n
+            got[lead] += 1
+            current = []
         seat = (lead + len(current)) % n
         if not held[seat]:
             return got
@@ -201,11 +206,6 @@ def aim_playout(
         card = _aim_card(rules, allowed, current, got[seat] < targets[seat], len(current) == n - 1)
         held[seat].remove(card)
         current.append(card)
-        if len(current) == n:
-            best = winning_card(rules, current)
-            lead = (lead + current.index(best)) % n
-            got[lead] += 1
-            current = []
 
 
 def _aim_card(
@@ -256,6 +256,9 @@ class TrickGame(GameState):
     deck: tuple[Card, ...]
     #: This deal's card-play rules, from :meth:`card_rules` (set with the trump).
     rules: TrickRules
+    #: In a world rebuilt from a view: each seat's hand as dealt for the deal in progress
+    #: (what it holds and what it played of it); ``None`` in a real match.
+    dealt_hands: list[list[Card]] | None = None
 
     def __init__(self, spec: GameSpec, players: int, options: dict[str, Any], seed: int) -> None:
         super().__init__(spec, players, options, seed)
@@ -460,6 +463,22 @@ class TrickGame(GameState):
         """
         return most_tricks(team=self.team_of(seat))
 
+    def plausibility(self, seat: int) -> float:
+        """How likely, relative to other worlds drawn from the same view of ``seat``, this
+        world is given what the other seats did that the sampler does not read (their bids,
+        say): a search bot weighs the world's values by it. Worlds are drawn uniformly
+        among the deals the view allows; the base weighs them all alike."""
+        return 1.0
+
+    def rate_cards(self, seat: int) -> dict[int, float]:
+        """Each card ``seat`` may play now (by index) valued on the game's own scale (its
+        points for the deal, say) when the deal is played out the way players really play it,
+        not against a defence that only wants ``seat`` to fail. A search bot adds it, scaled,
+        to the solver's value, which is a paranoid one: where a goal cannot be forced
+        against everyone in a world, this still tells a near miss from a wide one. The base
+        rates none."""
+        return {}
+
     def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
         """The value of each of ``calls`` (bids, contracts...) to ``seat`` in this full state,
         on one scale the game chooses (its points for the deal, say); ``solver`` is a solver
@@ -621,6 +640,7 @@ class TrickGame(GameState):
             return
         self._log = log = list(self._log)
         dealt = [self.hands[t] + plan.played[t] for t in range(self.players)]
+        self.dealt_hands = dealt
         for t in range(self.players):
             if t != plan.seat:
                 seq = plan.first + t

@@ -76,6 +76,11 @@ SCORINGS = (ROMANIAN, OH_HELL)
 OH_HELL_BONUS = 10
 
 
+#: How much less likely a world is for each trick another seat's bid is off from what its
+#: dealt hand takes when played to win (:meth:`WhistState.plausibility`).
+BID_EVIDENCE = 0.5
+
+
 def whist_deck(players: int) -> tuple[Card, ...]:
     """The top ``8 * players`` cards, Ace downwards (N=4: 7..A).
 
@@ -364,6 +369,54 @@ class WhistState(TrickGame):
             targets[seat] = a.number
             took = aim_playout(self.rules, self.hands, self.leader, (), targets)[seat]
             out[a] = float(deal_points(a.number, took, scoring))
+        return out
+
+    def plausibility(self, seat: int) -> float:
+        """The other seats' bids read as evidence: each one that made its bid is taken to
+        have bid about what its dealt hand takes when every seat plays to win (what a hand
+        that counts its winners bids, :meth:`likely_bids`), and a world loses a factor
+        ``BID_EVIDENCE`` for every trick a bid is off from that. A bid of 5 from a hand that
+        takes 1 makes a world unlikely, not impossible: bidders misjudge, and bluff.
+
+        >>> from levata.engine import game
+        >>> import random
+        >>> state = game("whist").new_match(players=3, options={"deal_size": 4}, seed=1)
+        >>> state.apply(state.to_act()[0], Action("bid", number=4))
+        >>> seat = state.to_act()[0]
+        >>> worlds = [state.sample_world(seat, random.Random(k)) for k in range(6)]
+        >>> all(0 < w.plausibility(seat) <= 1 for w in worlds)
+        True
+        """
+        dealt = self.dealt_hands
+        if dealt is None or self.forehead or all(b is None for b in self.bids):
+            return 1.0
+        took = aim_playout(self.rules, dealt, self.first, (), [self.cards] * self.players)
+        off = sum(abs(took[s] - b) for s, b in enumerate(self.bids) if b is not None and s != seat)
+        return float(BID_EVIDENCE**off)
+
+    def rate_cards(self, seat: int) -> dict[int, float]:
+        """Each playable card worth the deal's points ``seat`` scores when, after it, the
+        deal is played out with every seat aiming at its bid (:func:`aim_playout`).
+
+        >>> from levata.engine import game
+        >>> state = game("whist").new_match(players=3, options={"deal_size": 3}, seed=1)
+        >>> for bid in (1, 0, 1):
+        ...     state.apply(state.to_act()[0], Action("bid", number=bid))
+        >>> seat = state.to_act()[0]
+        >>> sorted(state.rate_cards(seat)) == sorted(c.index for c in state.playable(seat))
+        True
+        """
+        if self.phase != phases.PLAYING or any(b is None for b in self.bids):
+            return {}
+        targets = [b if b is not None else 0 for b in self.bids]
+        scoring = self.options["scoring"]
+        trick = [c for _, c in self.current]
+        out: dict[int, float] = {}
+        for card in self.playable(seat):
+            hands = [list(h) for h in self.hands]
+            hands[seat].remove(card)
+            took = aim_playout(self.rules, hands, self.leader, [*trick, card], targets, self.tricks)
+            out[card.index] = float(deal_points(targets[seat], took[seat], scoring))
         return out
 
     def likely_bids(self) -> list[int]:
