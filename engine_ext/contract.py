@@ -477,6 +477,17 @@ class GameState(ABC):
         :meth:`GameSpec.world_from_view`. Games that support search override it."""
         raise NotImplementedError(f"{cls.__name__} cannot rebuild a world from a view")
 
+    def forfeit_scores(self, seats: Sequence[int]) -> tuple[float, ...]:
+        """The scores to rank by when ``seats`` forfeit and the referee ends the match now: the
+        scores so far (a game whose rules punish an abandon, Banking's MAL, counts it in).
+        Never changes the state.
+
+        >>> from levata.engine import game
+        >>> game("whist").new_match(players=3, seed=1).forfeit_scores([0])
+        (0.0, 0.0, 0.0)
+        """
+        return tuple(self.view(0, history=False).scores)
+
     # -- the shared guarantees ----------------------------------------------------------------
 
     @property

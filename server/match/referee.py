@@ -948,7 +948,7 @@ class Referee:
     def _forfeit(self, seats: list[int], why: str) -> None:
         """End the match: forfeiting seats rank last, the others by their scores so far."""
         self.forfeited = sorted(set(self.forfeited) | set(seats))
-        scores = list(self.state.view(0).scores) or [0.0] * len(self.seats)
+        scores = list(self.state.forfeit_scores(seats)) or [0.0] * len(self.seats)
         alive = [i for i in range(len(self.seats)) if i not in self.forfeited]
         alive_ranks = ranks_from_scores([scores[i] for i in alive])
         ranks = [0] * len(self.seats)
