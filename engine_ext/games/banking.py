@@ -883,5 +883,6 @@ SPEC = register(
         duplicate_unit="session",
         narrate=narrate,
         vocabulary=VOCABULARY,
+        bots={"heuristic": "levata.bots.heuristic.banking:HeuristicBot"},
     )
 )

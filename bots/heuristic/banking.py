@@ -1,0 +1,234 @@
+"""A Banking Cards player that sizes up its hand, works the exchanges, then plays to its quota.
+
+* **Refusal**: a hand without figures refuses when it does not expect to make its quota.
+* **Penalty and Perechiuța requests**: offer the lowest card of the suit the target is most
+  likely long in: the one the requester itself is shortest in (the more of a suit lies
+  outside, the likelier the target answers with a high card, case a). Figures are kept back.
+  Its last request to a target it has already taken a figure from offers its cheapest
+  figure (a J, at best) instead: the target keeps a figure, so it cannot refuse after the
+  exchanges and cancel them.
+* **Perechiuțe**: hunts the leader (declares when the declaration has a target), withholds
+  when it would only show four cards for nothing (the holder leads the round alone).
+* **Trump**: the suit with the most length and honours.
+* **Final Exchange**: gives its lowest card of its longest side suit (short suits ruff).
+* **Gunoi**: buries losers: low cards of short side suits first (a void to ruff in), never a
+  trump or an Ace while a lower card is left.
+* **Play**: short of its quota, it wins (the cheapest winner when last, else the strongest);
+  once it has made it, it ducks, keeping its high cards for later tricks, and wins only when
+  a low card (below a Queen, or the cheapest winner last to play) does it.
+
+>>> from levata.engine import game
+>>> state = game("banking").new_match(players=4, seed=4)
+>>> seat = state.to_act()[0]
+>>> HeuristicBot().act(state.view(seat), state.legal_actions(seat)).kind in ("keep", "refuse")
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from levata.engine import Action, Card, SeatView, Suit, actions
+from levata.engine.family.tricks import beats
+from levata.engine.games import banking_rules as br
+from levata.engine.rules import TrickRules
+
+__all__ = ["HeuristicBot", "estimate_tricks", "gunoi_value", "trump_score"]
+
+HONOURS = {14: 3.0, 13: 2.0, 12: 1.0, 11: 0.5}
+
+
+def estimate_tricks(hand: Sequence[Card], trump: Suit | None, players: int) -> float:
+    """Tricks a hand is likely to take: Aces, guarded Kings and Queens, trumps.
+
+    >>> from levata.engine import parse_cards
+    >>> round(estimate_tricks(parse_cards("AS KS AH 9C 8C 7C"), Suit.CLUBS, 4), 2)
+    4.45
+    """
+    by: dict[Suit, list[int]] = {}
+    for c in hand:
+        by.setdefault(c.suit, []).append(c.rank)
+    total = 0.0
+    for suit, ranks in by.items():
+        ranks.sort(reverse=True)
+        if suit == trump:
+            total += sum(1.0 if r >= 12 else 0.75 if r >= 9 else 0.55 for r in ranks)
+            continue
+        for i, r in enumerate(ranks):
+            total += {14: 0.95, 13: 0.7 if i >= 1 else 0.35, 12: 0.4 if i >= 2 else 0.1}.get(r, 0)
+    return total * (1.0 if players == 4 else 1.1)
+
+
+def trump_score(hand: Sequence[Card], suit: Suit) -> float:
+    """How good ``suit`` is as trump for ``hand``: two points a card and its honours.
+
+    >>> from levata.engine import parse_cards
+    >>> hand = parse_cards("AS KS 2H 3H 4H 5H 6H 9C")
+    >>> trump_score(hand, Suit.HEARTS) > trump_score(hand, Suit.SPADES)
+    True
+    """
+    cards = [c for c in hand if c.suit == suit]
+    return 2.0 * len(cards) + sum(HONOURS.get(c.rank, 0) for c in cards)
+
+
+def gunoi_value(card: Card, hand: Sequence[Card], trump: Suit | None) -> float:
+    """What keeping ``card`` is worth to the Declarant: the lowest is buried first. Trumps
+    and Aces stay; a low card of a short side suit goes (burying it makes a void).
+
+    >>> from levata.engine import parse_cards
+    >>> hand = parse_cards("3D AS 2S 9S 10S JS 5C")
+    >>> sorted(hand, key=lambda c: gunoi_value(c, hand, Suit.CLUBS))[0]
+    Card('3D')
+    """
+    if card.suit == trump:
+        return 100.0 + card.rank
+    if card.rank == 14:
+        return 60.0
+    length = sum(1 for c in hand if c.suit == card.suit)
+    return 2.0 * card.rank + length
+
+
+def _suit(letter: str | None) -> Suit | None:
+    return Suit.parse(letter) if letter else None
+
+
+class HeuristicBot:
+    """The Banking player described in the module docstring."""
+
+    name = "heuristic"
+
+    def __init__(self, game: str = "banking", seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        kinds = {a.kind for a in legal}
+        if "refuse" in kinds:
+            return self._refusal(view, legal)
+        if "offer" in kinds:
+            return self._offer(view, legal)
+        if "trump" in kinds:
+            return self._trump(view, legal)
+        if "declare" in kinds:
+            return self._declare(view, legal)
+        if "give" in kinds:
+            return self._give(view, legal)
+        if "discard" in kinds:
+            return self._bury(view, legal)
+        return self._play(view, legal)
+
+    # -- before the cards are played -----------------------------------------------------------
+
+    def _refusal(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        seat = view.seat
+        quota = view.counters[f"quota:{seat}"]
+        hand = view.hand
+        best = max(Suit.__members__.values(), key=lambda s: trump_score(hand, s))
+        trump = _suit(view.trump) or (best if seat == view.counters["declarant"] else None)
+        keep = estimate_tricks(hand, trump, view.players) >= quota
+        return Action("keep") if keep else Action("refuse")
+
+    def _offer(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        cards = [a.card for a in legal if a.card is not None]
+        if not cards:
+            return Action("waive")
+        target = self._target(view)
+        hand = view.hand
+        if target is not None and self._must_protect(view, target):
+            figures = [c for c in cards if c.rank in br.FIGURES]
+            if figures:
+                return Action("offer", card=min(figures, key=lambda c: (c.rank, _len(hand, c))))
+        plain = [c for c in cards if c.rank not in br.FIGURES] or cards
+        # Shortest suit of its own (the target likely longest there), then the lowest card.
+        pick = min(plain, key=lambda c: (_len(hand, c), c.rank))
+        return Action("offer", card=pick)
+
+    def _target(self, view: SeatView) -> int | None:
+        step = view.counters["step"]
+        if view.phase == "exchange":
+            return int(view.facts["requests"][step][1])
+        if view.phase == "perechiuta":
+            return int(view.facts["perechiute"][step][1])
+        return None
+
+    def _must_protect(self, view: SeatView, target: int) -> bool:
+        """Its last request to ``target``, which has already given it a figure this session."""
+        seat, step = view.seat, view.counters["step"]
+        if view.phase != "exchange":
+            return False
+        later = [r for r in view.facts["requests"][step + 1 :] if r == [seat, target]]
+        if later:
+            return False
+        start = max((e.seq for e in view.history if e.kind == "deal"), default=0)
+        return any(
+            e.seq >= start
+            and e.kind == "exchanged"
+            and e.seat == seat
+            and e.data.get("target") == target
+            and len(e.cards) > 1
+            and e.cards[1].rank in br.FIGURES
+            for e in view.history
+        )
+
+    def _trump(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        return max(legal, key=lambda a: trump_score(view.hand, Suit.parse(a.choice or "S")))
+
+    def _declare(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        seat, n = view.seat, view.players
+        points = [view.counters[f"round_points:{s}"] for s in range(n)]
+        quota = [view.counters[f"quota:{s}"] for s in range(n)]
+        if br.perechiuta_target(seat, points, quota) is None:
+            return Action(actions.PASS)  # withhold: it would show four cards for nothing
+        return next(a for a in legal if a.kind == "declare")
+
+    def _give(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        trump = _suit(view.trump)
+        cards = [a.card for a in legal if a.card is not None]
+        side = [c for c in cards if c.suit != trump] or cards
+        pick = min(side, key=lambda c: (-_len(view.hand, c), c.rank))
+        return Action("give", card=pick)
+
+    def _bury(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        trump = _suit(view.trump)
+        cards = [a.card for a in legal if a.card is not None]
+        return Action("discard", card=min(cards, key=lambda c: gunoi_value(c, view.hand, trump)))
+
+    # -- card play --------------------------------------------------------------------------------
+
+    def _play(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        seat = view.seat
+        need = view.counters[f"quota:{seat}"] - view.counters[f"tricks:{seat}"]
+        trump = _suit(view.trump)
+        rules = TrickRules(view.players, trump, must_trump=True)
+        cards = [a.card for a in legal if a.card is not None]
+        if not cards:
+            return legal[0]
+        trick = list(view.zones["trick"])
+
+        def power(c: Card) -> tuple[int, int]:
+            return (1 if c.suit == trump else 0, c.rank)
+
+        if not trick:
+            return Action(
+                actions.PLAY, card=max(cards, key=power) if need > 0 else min(cards, key=power)
+            )
+        best = trick[0]
+        for c in trick[1:]:
+            if beats(rules, c, best):
+                best = c
+        winners = [c for c in cards if beats(rules, c, best)]
+        last = len(trick) == view.players - 1
+        if winners and need > 0:
+            pick = min(winners, key=power) if last else max(winners, key=power)
+        elif winners and (last or min(winners, key=power).rank < 12):
+            pick = min(winners, key=power)  # made it already: only a cheap win
+        else:
+            losers = [c for c in cards if not beats(rules, c, best)] or cards
+            pick = min(losers, key=power)
+        return Action(actions.PLAY, card=pick)
+
+
+def _len(hand: Sequence[Card], card: Card) -> int:
+    return Counter(c.suit for c in hand)[card.suit]
