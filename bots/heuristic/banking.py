@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from levata.engine import Action, Card, SeatView, Suit, actions
 from levata.engine.family.tricks import beats
 from levata.engine.games import banking_rules as br
+from levata.engine.games.banking_search import gunoi_value
 from levata.engine.rules import TrickRules
 
 __all__ = ["HeuristicBot", "estimate_tricks", "gunoi_value", "trump_score"]
@@ -70,23 +71,6 @@ def trump_score(hand: Sequence[Card], suit: Suit) -> float:
     """
     cards = [c for c in hand if c.suit == suit]
     return 2.0 * len(cards) + sum(HONOURS.get(c.rank, 0) for c in cards)
-
-
-def gunoi_value(card: Card, hand: Sequence[Card], trump: Suit | None) -> float:
-    """What keeping ``card`` is worth to the Declarant: the lowest is buried first. Trumps
-    and Aces stay; a low card of a short side suit goes (burying it makes a void).
-
-    >>> from levata.engine import parse_cards
-    >>> hand = parse_cards("3D AS 2S 9S 10S JS 5C")
-    >>> sorted(hand, key=lambda c: gunoi_value(c, hand, Suit.CLUBS))[0]
-    Card('3D')
-    """
-    if card.suit == trump:
-        return 100.0 + card.rank
-    if card.rank == 14:
-        return 60.0
-    length = sum(1 for c in hand if c.suit == card.suit)
-    return 2.0 * card.rank + length
 
 
 def _suit(letter: str | None) -> Suit | None:

@@ -140,6 +140,8 @@ class PimcBot:
                 for a, v in world.rate_calls(view.seat, calls, solver).items():
                     score[a] = score.get(a, 0.0) + w * v
             n += 1
+            if not score:  # the game rates none of these: the fallback decides, at once
+                break
             spent = time.perf_counter() - start
             if n >= self.min_worlds and spent * (n + 1) / n > budget:  # another would overrun
                 break

@@ -78,10 +78,11 @@ from levata.engine.family.tricks import (
     TrickGame,
 )
 from levata.engine.games import banking_rules as br
+from levata.engine.games import banking_search
 from levata.engine.games.banking_worlds import rebuild
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
-from levata.engine.solver import Objective
+from levata.engine.solver import Objective, Solver
 from levata.engine.solver import tricks as most_tricks
 from levata.engine.vocabulary import Vocabulary
 
@@ -679,7 +680,12 @@ class BankingState(TrickGame):
 
     def search_goal(self, seat: int) -> Objective:
         """Its own tricks: the score is ``tricks - quota``, so every trick is worth one."""
-        return most_tricks(team=seat)
+        return most_tricks(team=self.team_of(seat))
+
+    def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
+        """The trump and the Gunoi, rated by greedy playouts (``banking_search``); the other
+        calls are left to the heuristic. ``solver`` is not needed: 48 cards are too many."""
+        return banking_search.rate_calls(self, seat, calls)
 
     # -- a world rebuilt from a view ------------------------------------------------------------
 
@@ -883,6 +889,9 @@ SPEC = register(
         duplicate_unit="session",
         narrate=narrate,
         vocabulary=VOCABULARY,
-        bots={"heuristic": "levata.bots.heuristic.banking:HeuristicBot"},
+        bots={
+            "heuristic": "levata.bots.heuristic.banking:HeuristicBot",
+            "pimc": "levata.bots.search.pimc:PimcBot",
+        },
     )
 )

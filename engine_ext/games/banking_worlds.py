@@ -89,6 +89,9 @@ def rebuild(cls: type[TrickGame], spec: GameSpec, view: SeatView, rng: random.Ra
     world.kitty = dealt.get(kitty, [])
     if plan.seat != world.declarant:
         world.gunoi = dealt.get(gunoi, [])
+    k = world.declarant
+    if plan.seat != k:  # the protection is K's to see; in a world, the Surpriza K still holds
+        world.protected = {c for c in world.turned if c in world.hands[k]}
     for s in plan.pending:  # committed others: some card of theirs
         world.committed[s] = rng.choice(sorted(world.hands[s]))
     world.seed = rng.getrandbits(63)
