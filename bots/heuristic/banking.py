@@ -3,7 +3,8 @@
 * **Refusal**: a hand without figures refuses when it does not expect to make its quota.
 * **Penalty and Perechiuța requests**: offer the lowest card of the suit the target is most
   likely long in: the one the requester itself is shortest in (the more of a suit lies
-  outside, the likelier the target answers with a high card, case a). Figures are kept back.
+  outside, the likelier the target answers with a high card, case a), but not a suit where
+  the target's answers showed nothing above the card. Figures are kept back.
   Its last request to a target it has already taken a figure from offers its cheapest
   figure (a J, at best) instead: the target keeps a figure, so it cannot refuse after the
   exchanges and cancel them.
@@ -125,9 +126,32 @@ class HeuristicBot:
             if figures:
                 return Action("offer", card=min(figures, key=lambda c: (c.rank, _len(hand, c))))
         plain = [c for c in cards if c.rank not in br.FIGURES] or cards
-        # Shortest suit of its own (the target likely longest there), then the lowest card.
-        pick = min(plain, key=lambda c: (_len(hand, c), c.rank))
-        return Action("offer", card=pick)
+        ceiling = self._ceilings(view, target) if target is not None else {}
+
+        def worth(c: Card) -> tuple[bool, int, int]:
+            # A suit where the target showed it has nothing above the card last; then its
+            # own shortest suit (the target likely longest there); then the lowest card.
+            top = ceiling.get(c.suit)
+            return (top is not None and c.rank >= top - 1, _len(hand, c), c.rank)
+
+        return Action("offer", card=min(plain, key=worth))
+
+    def _ceilings(self, view: SeatView, target: int) -> dict[Suit, int]:
+        """Per suit, a rank the target holds nothing above (what its answers to this seat's
+        offers this session showed): case a, the card it gave back; b, the card offered;
+        c, nothing at all."""
+        seat = view.seat
+        start = max((e.seq for e in view.history if e.kind == "deal"), default=0)
+        out: dict[Suit, int] = {}
+        for e in view.history:
+            if e.seq < start or e.kind != "exchanged" or e.seat != seat:
+                continue
+            if e.data.get("target") != target or not e.cards:
+                continue
+            offered, case = e.cards[0], e.data.get("case")
+            top = e.cards[1].rank if case == "a" else offered.rank if case == "b" else 0
+            out[offered.suit] = min(out.get(offered.suit, 15), top)
+        return out
 
     def _target(self, view: SeatView) -> int | None:
         step = view.counters["step"]

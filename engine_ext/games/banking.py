@@ -733,13 +733,33 @@ def narrate(ev: Event) -> str | None:
     """
     d, who = ev.data, f"seat {ev.seat}"
     cards = " ".join(map(str, ev.cards))
+    if ev.kind == events.DEAL:
+        line = (
+            f"-- session {d['deal']} (round {d['round']}): dealer seat {d['dealer']},"
+            f" Declarant seat {d['first']}, quotas {d['quotas']}"
+        )
+        if d.get("requests"):
+            line += f"; exchanges {' '.join(f'{r}->{t}' for r, t in d['requests'])}"
+        if d.get("finals"):
+            line += f"; Final Exchange for {d['finals']}"
+        return line
+    if ev.kind == events.SCORE:
+        if "mal" in d:
+            return f"   MAL by seat {d['mal']}: {d['points']}, threshold now {d['threshold']}"
+        columns = (d["tricks"], d["quotas"], d["points"], d["round_points"], d["totals"])
+        parts = [
+            f"seat {s}: {t}/{q} -> {p:+d} (round {r}, Tour {tot})"
+            for s, (t, q, p, r, tot) in enumerate(zip(*columns, strict=True))
+        ]
+        return "   score (tricks/quota): " + "; ".join(parts)
     if ev.kind == REFUSE:
         return f"{who} refuses the deal ({d.get('window')} the exchanges): redeal"
     if ev.kind == EXCHANGE_EV:
         return f"{who} asks seat {d.get('target')} for a card ({d.get('stage')} exchange)"
     if ev.kind == EXCHANGED:
         back = f", gets {ev.cards[1]}" if len(ev.cards) > 1 else ", it comes back"
-        return f"   {who} offers {ev.cards[0] if ev.cards else '?'}{back} (case {d.get('case')})"
+        offered = ev.cards[0] if ev.cards else "?"
+        return f"   {who} offers {offered} to seat {d.get('target')}{back} (case {d.get('case')})"
     if ev.kind == WAIVE:
         return f"{who} waives its request to seat {d.get('target')}"
     if ev.kind == NAME_TRUMP:

@@ -98,6 +98,14 @@ def play(
         typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable)."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final standings.")] = False,
+    seat: Annotated[
+        int | None,
+        typer.Option(
+            "--seat",
+            help="Print the log as this seat sees it (its own cards, its exchanges; not the"
+            " others' private events).",
+        ),
+    ] = None,
 ) -> None:
     """Play one match in-process and print its log and the final standings.
 
@@ -108,7 +116,8 @@ def play(
     levata play --game whist --bots heuristic,random,random,random --seed 7
     levata play --game whist --bots pimc:worlds=20:time_ms=100,heuristic,random
     levata play --game macao --bots mybot:MyBot:depth=3,heuristic
-    levata play --game whist --bots bots/mine.toml,heuristic,random"""
+    levata play --game whist --bots bots/mine.toml,heuristic,random
+    levata play --game banking -n 4 --bots heuristic --seat 2"""
     if any(b.strip().startswith("@") for b in bots.split(",")):
         raise fail("@NAME is a bot connected to a referee: play it with levata match --server")
     try:
@@ -118,6 +127,8 @@ def play(
         seated = [] if refereed else seat_bots(state, entries, seed)
     except BadConfig as exc:
         raise fail(str(exc)) from None
+    if seat is not None and not 0 <= seat < state.players:
+        raise fail(f"--seat {seat}: the match has seats 0 to {state.players - 1}")
     if not seated:
         out.print("a manifest bot plays over the protocol: refereed match", markup=False)
         _refereed(state, entries, seed, option or [], None, None, Path(DEFAULT_DB), 2000, quiet)
@@ -130,7 +141,7 @@ def play(
 
     def show(_seat: int, _action: object) -> None:
         nonlocal cursor
-        for ev in state.events(since=cursor):
+        for ev in state.events(since=cursor, seat=seat):
             out.print(narrate(ev, state.spec), markup=False, soft_wrap=True)
         cursor = len(state.events())
 

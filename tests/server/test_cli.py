@@ -78,6 +78,29 @@ def test_play_other_games(game):
     assert "final standings" in run.stdout
 
 
+@pytest.mark.parametrize("players", ["3", "4"])
+def test_play_banking_a_whole_tour(players):
+    run = levata("play", "--game", "banking", "-n", players, "--bots", "heuristic", "--seed", "1")
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "-- session 1 (round 1)" in out and "names trump" in out and "the Surpriza" in out
+    assert f"== round {players} ends" in out and "final standings" in out
+
+
+def test_play_as_one_seat_sees_only_what_that_seat_sees():
+    args = ("play", "--game", "banking", "-n", "4", "--bots", "heuristic", "--seed", "1")
+    whole, seat2 = levata(*args).stdout, levata(*args, "--seat", "2").stdout
+    assert "seat 0 holds" in whole and "seat 0 holds" not in seat2 and "seat 2 holds" in seat2
+    mine = [ln for ln in seat2.splitlines() if " offers " in ln or " passes " in ln]
+    others = [ln for ln in whole.splitlines() if " offers " in ln or " passes " in ln]
+    assert 0 < len(mine) < len(others)
+    assert all("seat 2" in ln for ln in mine)  # its own exchanges only
+    buries = [ln for ln in seat2.splitlines() if " buries " in ln]
+    assert buries and all(ln.strip().startswith("seat 2 buries") for ln in buries)
+    assert len(buries) < whole.count(" buries ")
+    assert levata(*args, "--seat", "4").returncode == 2
+
+
 def test_match_is_refereed_over_grpc_with_bot_processes(tmp_path):
     db = tmp_path / "m.db"
     run = levata(

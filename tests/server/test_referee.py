@@ -256,6 +256,25 @@ def test_bot_that_never_returns_is_forfeited(server):
         assert p.wait(timeout=30) == 0
 
 
+def test_a_forfeit_is_ranked_by_the_games_forfeit_scores(server):
+    """Banking with mal_on_forfeit: the seat that never returns is charged a MAL (-4 with
+    three players, +2 to each other seat) in the result the referee records."""
+    names = ["m0", "m1", "m2"]
+    tokens = [server.add_bot(n) for n in names]
+    procs = [bot_process("random", "banking", server, t, seed=i) for i, t in enumerate(tokens)]
+    options = {"session": "1", "mal_on_forfeit": "true"}
+    match_id = server.create("banking", names, options=options, move_ms=5000, resume_window_ms=300)
+    deadline = time.monotonic() + 30
+    while server.applied(match_id) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    procs[1].send_signal(signal.SIGKILL)
+    info = server.wait(match_id, timeout=30)
+    assert info.result.reason == "forfeit" and list(info.result.forfeited) == [1]
+    assert list(info.result.scores) == [2.0, -4.0, 2.0]
+    for p in (procs[0], procs[2]):
+        assert p.wait(timeout=30) == 0
+
+
 def test_resume_with_token_gets_missed_events_and_pending_request(server):
     match_id, raw = whist_for(server, "blinky", move_ms=10_000)
     welcome = next(m.welcome for m in raw.seen if m.WhichOneof("message") == "welcome")
