@@ -263,6 +263,16 @@ def test_scenario_16_round_end():
     assert state.round_no == 2 and state.kickoff == (ko + 1) % 4
     assert state.dealer == (state.kickoff - 1) % 4 and state.round_pts == [0] * 4
     assert state.tops == [1, 0, 0, 0]
+    # D3: the credits cross the round's end: A's over-trick asks D's under-trick.
+    assert (state.credit, state.debt) == ([1, 0, 0, 0], [0, 0, 0, 1])
+    assert state.requests == br.requests([1, 0, 0, 0], [0, 0, 0, 1], state.declarant) == [(0, 3)]
+
+
+def test_rounds_option_shortens_the_tour():
+    state = SPEC.new_match(players=4, options={"rounds": 1}, seed=6)
+    _play_random(state, 4)
+    assert state.result().reason == "complete"
+    assert [e.kind for e in state.events()].count("round") == 1
 
 
 def test_scenario_17_mal_hook():
@@ -492,3 +502,13 @@ def test_worlds_put_exchanged_cards_in_known_hands():
     assert all(len(w.gunoi) == 4 for w in worlds)
     assert len({tuple(sorted(w.gunoi)) for w in worlds}) > 1  # unknown to seat 2
     assert SPEC.world_from_view(state2.view(0), random.Random(1)).gunoi == state2.gunoi
+
+
+def test_the_surpriza_may_complete_the_declarants_perechiuta():
+    """D17: K holds three 7s, the Surpriza the fourth."""
+    state = new(hands={0: "7S 7H 7C"}, kitty="7D", round_points="0,3,0,0")
+    to_phase(state, "declare")
+    assert state.to_act() == (0,) and Action("declare", number=7) in state.legal_actions(0)
+    act(state, "declare 7")
+    ev = state.events()[-1]
+    assert ev.kind == "declare" and ev.audience is None and len(ev.cards) == 4
