@@ -48,6 +48,7 @@ ctypedef struct Ctx:
     long long hits              # look-ups that found a usable entry
     long long sig               # significant cards summed over abstract stores
     long long stores
+    long long windows           # null-window searches from the root
     signed char killer[33][TK_MAX_SEATS]  # per tricks left and leader: the last lead that cut off
 
 

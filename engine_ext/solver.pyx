@@ -1086,6 +1086,7 @@ cdef int solve_value(Ctx* c, const tk_trick* t, int lo, int hi, int guess) noexc
         g = hi
     while lo < hi:
         b = g if g > lo else lo + 1
+        c.windows += 1
         g = ab(c, t, b - 1, b, &w)
         if g < b:
             hi = g
@@ -1280,6 +1281,7 @@ cdef class Solver:
                 "probes": c.probes,
                 "hits": c.hits,
                 "stores": c.stores,
+                "windows": c.windows,
                 "significant": <double>c.sig / c.stores if c.stores else 0.0,
             }
             return v
@@ -1346,6 +1348,7 @@ cdef class Solver:
                 "probes": c.probes,
                 "hits": c.hits,
                 "stores": c.stores,
+                "windows": c.windows,
                 "significant": <double>c.sig / c.stores if c.stores else 0.0,
             }
             return dict(sorted(out.items()))
