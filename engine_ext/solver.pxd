@@ -49,6 +49,9 @@ ctypedef struct Ctx:
     long long sig               # significant cards summed over abstract stores
     long long stores
     long long windows           # null-window searches from the root
+    long long walked            # winning-ranks entries read by look-ups
+    long long limit             # the most nodes a search may visit
+    int stopped                 # 1 once the search ran out of nodes: nothing it returns counts
     signed char killer[33][TK_MAX_SEATS]  # per tricks left and leader: the last lead that cut off
 
 
@@ -77,3 +80,4 @@ cdef class Solver:
         self, Ctx* c, tk_trick* t, object hands, int leader, object trick, Objective objective
     ) except -1
     cdef object _objective(self, object objective, int leader, object trick)
+    cdef void _keep_stats(self, const Ctx* c)

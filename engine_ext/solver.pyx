@@ -27,6 +27,7 @@ is 1 when the side can force ending the deal with exactly ``target`` tricks, cou
 tricks it won before the position, and 0 when the others can make it miss.
 """
 
+from libc.limits cimport LLONG_MAX
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
@@ -108,6 +109,7 @@ tk_use_bmi2 = tk_cpu_bmi2()
 
 __all__ = [
     "Objective",
+    "SearchLimit",
     "Solver",
     "best_cards",
     "exact",
@@ -115,6 +117,10 @@ __all__ = [
     "solve",
     "tricks",
 ]
+
+
+class SearchLimit(RuntimeError):
+    """A search ran out of the nodes it was given (``max_nodes``) before it had a value."""
 
 
 # ------------------------------------------------------------------------------------------
@@ -204,6 +210,7 @@ cdef enum:
     F_TT = 4          # transposition table
     F_REL = 8         # key the table by relative ranks (tricks and exact objectives only)
     F_WR = 16         # winning-ranks table (tricks objective, follow/trump duties, <= 4 seats)
+    F_PROBE = 32      # winning-ranks look-ups stop at a cut-off and move hits to the front
     BIG = 1 << 28
     WR_CHAIN = 256    # entries a look-up walks down one bucket's chain, at most
     WR_TOPS = 1       # top cards per suit whose owners pick the bucket
@@ -718,18 +725,35 @@ cdef unsigned long long wr_bucket(const Ctx* c, unsigned long long shape, mask_t
     return tk_fmix(x) & c.wt_mask
 
 
+cdef inline void wr_swap(wr_entry* a, wr_entry* b) noexcept nogil:
+    """Swap two entries' contents, each keeping its place in the chains (`next`)."""
+    cdef wr_entry t = a[0]
+    cdef int an = a.next, bn = b.next
+    a[0] = b[0]
+    b[0] = t
+    a.next = an
+    b.next = bn
+
+
 cdef void wr_probe(
-    const Ctx* c, unsigned long long shape, unsigned long long bucket, mask_t live,
-    const mask_t* comp, int* lo, int* hi, mask_t* wlo, mask_t* whi, int* hint,
+    Ctx* c, unsigned long long shape, unsigned long long bucket, mask_t live,
+    const mask_t* comp, int alpha, int beta, int* lo, int* hi, mask_t* wlo, mask_t* whi,
+    int* hint,
 ) noexcept nogil:
-    """Tighten lo/hi with every entry of the bucket whose significant cards match here.
+    """Tighten lo/hi with the entries of the bucket whose significant cards match here.
 
     Chains are walked for at most WR_CHAIN entries: a chain may run into slots the ring has
     since given to other buckets (even loop), which is harmless because every entry is checked
-    on its own shape and cards, and each entry is a true bound wherever it matches."""
+    on its own shape and cards, and each entry is a true bound wherever it matches.
+
+    With ``F_PROBE`` the walk stops as soon as the bounds cut the window (alpha, beta) or
+    meet, and an entry that matched moves to the front of its chain (its contents swap with
+    the chain's head): the entries that keep matching are found after a step or two instead
+    of a walk of hundreds of cache lines."""
     cdef int i = c.heads[bucket], steps = 0, s
-    cdef bint ok
+    cdef bint ok, fast = (c.flags & F_PROBE) != 0
     cdef wr_entry* e
+    cdef wr_entry* head = &c.wt[i - 1] if i else NULL
     while i and steps < WR_CHAIN:
         e = &c.wt[i - 1]
         i = e.next
@@ -743,7 +767,7 @@ cdef void wr_probe(
                 break
         if not ok:
             continue
-        (<Ctx*>c).hits += 1
+        c.hits += 1
         if e.lo > lo[0]:
             lo[0] = e.lo
             wlo[0] = tk_pdep(e.relmask, live)
@@ -752,6 +776,14 @@ cdef void wr_probe(
             whi[0] = tk_pdep(e.relmask, live)
         if e.hint >= 0:
             hint[0] = e.hint
+        if fast:
+            if e != head:
+                wr_swap(e, head)
+            if head.next:  # the next hit goes behind this one
+                head = &c.wt[head.next - 1]
+            if lo[0] >= beta or hi[0] <= alpha or lo[0] == hi[0]:
+                break
+    c.walked += steps
 
 
 cdef void wr_store(
@@ -859,6 +891,11 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
     if seat >= n:
         seat -= n
     c.nodes += 1
+    if c.nodes > c.limit:  # out of nodes: unwind, storing nothing
+        c.stopped = 1
+    if c.stopped:
+        win[0] = 0
+        return 0
     live = tp.cards
     for i in range(n):
         live |= c.hand[i]
@@ -890,7 +927,7 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
             for s in range(n):
                 comp[s] = tk_pext(c.hand[s], live)
             c.probes += 1
-            wr_probe(c, key, bucket, live, comp, &lo, &hi, &wlo, &whi, &hint)
+            wr_probe(c, key, bucket, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint)
         elif c.flags & F_TT:
             key = pos_key(c, tp.leader, live)
             e = tt_find(c, key)
@@ -955,6 +992,9 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
         else:
             v = ab(c, &t2, alpha, beta, &wc)
         c.hand[seat] ^= bit(m)
+        if c.stopped:
+            win[0] = 0
+            return 0
         w |= wc
         if maxim:
             if v > best:
@@ -1023,6 +1063,10 @@ cdef int ex(Ctx* c, const tk_trick* tp, int need) noexcept nogil:
     if seat >= n:
         seat -= n
     c.nodes += 1
+    if c.nodes > c.limit:
+        c.stopped = 1
+    if c.stopped:
+        return 0
     live = tp.cards
     for i in range(n):
         live |= c.hand[i]
@@ -1063,6 +1107,8 @@ cdef int ex(Ctx* c, const tk_trick* tp, int need) noexcept nogil:
         else:
             v = ex(c, &t2, need)
         c.hand[seat] ^= bit(m)
+        if c.stopped:
+            return 0
         if v == maxim:  # the side found a way in, or the others found a way out
             res = v
             break
@@ -1088,6 +1134,8 @@ cdef int solve_value(Ctx* c, const tk_trick* t, int lo, int hi, int guess) noexc
         b = g if g > lo else lo + 1
         c.windows += 1
         g = ab(c, t, b - 1, b, &w)
+        if c.stopped:
+            return 0
         if g < b:
             hi = g
         else:
@@ -1137,8 +1185,12 @@ cdef class Solver:
     (bridge-like play) the table stores *winning ranks* instead (DDS's idea): each bound holds
     for every position that differs only in cards below the ranks that decided a trick in its
     proof, and after a small card of a suit fails, the other small cards of that suit are
-    skipped. Values are exact: every bound and skip is sound, and the tests compare against
-    plain minimax and DDS.
+    skipped. A look-up walks its bucket's chain only until the bounds found cut the window,
+    and an entry that matched moves to the chain's front (``fast_probe``: at three hands of
+    16 cards a table of hundreds of thousands of entries made the walks, not the nodes, the
+    cost). Values are exact: every bound and skip is sound, and the tests compare against
+    plain minimax and DDS (``tests/engine/test_solver_three_hands.py``: each three-hand
+    means against the plain table on larger deals).
 
     ``tt_bits``: the table takes ``32 * 2**tt_bits`` bytes (default: sized to the deal, at
     most 2**21 entries = 64 MiB); full, it overwrites its oldest (winning ranks) or shallowest
@@ -1166,6 +1218,7 @@ cdef class Solver:
         bint transposition=True,
         bint relative_keys=True,
         bint winning_ranks=True,
+        bint fast_probe=True,
     ):
         self.rules = rules
         self.mem = NULL
@@ -1181,6 +1234,7 @@ cdef class Solver:
             | (F_TT if transposition else 0)
             | (F_REL if relative_keys else 0)
             | (F_WR if winning_ranks else 0)
+            | (F_PROBE if fast_probe else 0)
         )
         self.nodes = 0
         self.tt_wr = -1
@@ -1255,13 +1309,28 @@ cdef class Solver:
             c.wt_cursor = self.wt_cursor
         return 0
 
-    def solve(self, hands, int leader, trick=(), objective=None):
+    cdef void _keep_stats(self, const Ctx* c):
+        self.nodes = c.nodes
+        self.wt_cursor = c.wt_cursor
+        self.stats = {
+            "nodes": c.nodes,
+            "probes": c.probes,
+            "hits": c.hits,
+            "stores": c.stores,
+            "windows": c.windows,
+            "walked": c.walked,
+            "significant": <double>c.sig / c.stores if c.stores else 0.0,
+        }
+
+    def solve(self, hands, int leader, trick=(), objective=None, *, long long max_nodes=0):
         """The value of the position under ``objective`` (see the module docstring).
 
         ``hands``: one card mask (or iterable of cards) per seat, without the cards on the
         trick; ``leader``: the seat that led the trick in progress (or leads next);
         ``trick``: the card indexes played to it so far, in order. Default objective: tricks
-        for the team of the seat to play.
+        for the team of the seat to play. ``max_nodes`` (> 0): give up after visiting that
+        many nodes and raise :class:`SearchLimit` (the table keeps only what was proven, so
+        the solver stays fit for use).
         """
         cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
         cdef tk_trick t
@@ -1271,28 +1340,25 @@ cdef class Solver:
         try:
             objective = self._objective(objective, leader, trick)
             self._prepare(c, &t, hands, leader, trick, objective)
+            c.limit = max_nodes if max_nodes > 0 else LLONG_MAX
             need = objective.target - objective.already
             with nogil:
                 v = root_value(c, &t, need)
-            self.nodes = c.nodes
-            self.wt_cursor = c.wt_cursor
-            self.stats = {
-                "nodes": c.nodes,
-                "probes": c.probes,
-                "hits": c.hits,
-                "stores": c.stores,
-                "windows": c.windows,
-                "significant": <double>c.sig / c.stores if c.stores else 0.0,
-            }
+            self._keep_stats(c)
+            if c.stopped:
+                raise SearchLimit(f"no value within {max_nodes} nodes")
             return v
         finally:
             free(c)
 
-    def best_cards(self, hands, int leader, trick=(), seat=None, objective=None):
+    def best_cards(
+        self, hands, int leader, trick=(), seat=None, objective=None, *, long long max_nodes=0
+    ):
         """``{card_index: value}`` for every legal card of the seat to play: the value of the
         position after that card, under ``objective``, always from the objective side's point
         of view (the side picks a card of highest value, the others one of lowest).
-        ``seat``, when given, must be the seat to play."""
+        ``seat``, when given, must be the seat to play. ``max_nodes`` (> 0): the most nodes
+        for all the cards together, else :class:`SearchLimit`."""
         cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
         cdef tk_trick t, t2, t3
         cdef int to_play, v, gain, m, p, need
@@ -1305,6 +1371,7 @@ cdef class Solver:
             if seat is not None and int(seat) != to_play:
                 raise ValueError(f"seat {seat} is not to play; seat {to_play} is")
             self._prepare(c, &t, hands, leader, trick, objective)
+            c.limit = max_nodes if max_nodes > 0 else LLONG_MAX
             need = objective.target - objective.already
             legal = tk_legal(c.r, c.hand[to_play], &t)
             live = t.cards
@@ -1330,6 +1397,9 @@ cdef class Solver:
                     else:
                         v = gain + root_value(c, &t2, need)
                     c.hand[to_play] ^= bit(m)
+                if c.stopped:
+                    self._keep_stats(c)
+                    raise SearchLimit(f"no values within {max_nodes} nodes")
                 values[m] = v
             out = {}
             x = legal
@@ -1341,16 +1411,7 @@ cdef class Solver:
                     lower = live & c.r.suit_mask[c.r.suit_of[p]] & below(p)
                     p = highest(lower)
                 out[int(c.r.to_phys[m])] = values[p]
-            self.nodes = c.nodes
-            self.wt_cursor = c.wt_cursor
-            self.stats = {
-                "nodes": c.nodes,
-                "probes": c.probes,
-                "hits": c.hits,
-                "stores": c.stores,
-                "windows": c.windows,
-                "significant": <double>c.sig / c.stores if c.stores else 0.0,
-            }
+            self._keep_stats(c)
             return dict(sorted(out.items()))
         finally:
             free(c)
