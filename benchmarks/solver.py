@@ -169,7 +169,12 @@ BEFORE: dict[str, bool] = {"fast_probe": False}
 #: The means one by one (``--means``): the switch that turns each off.
 MEANS: dict[str, str] = {"fast probe": "fast_probe"}
 #: PIMC's defaults before the three-hand work, for the "old" column of the PIMC figures.
-OLD_PIMC: dict[str, int | float] = {"worlds": 100, "time_ms": 500, "solve_cards": 32}
+OLD_PIMC: dict[str, int | float] = {
+    "worlds": 100,
+    "time_ms": 500,
+    "solve_cards": 32,
+    "try_cards": 0,  # no tries: rollouts above solve_cards
+}
 THREE_SIZES = (8, 12, 14, 16)
 
 
@@ -275,7 +280,9 @@ def pimc_first_cards(
 ) -> dict[str, dict[str, list[float]]]:
     """The first card of each deal: seconds and worlds per configuration (taking turns)."""
     spec = three_hands_spec()
-    out: dict[str, dict[str, list[float]]] = {c: {"s": [], "worlds": []} for c in configs}
+    out: dict[str, dict[str, list[float]]] = {
+        c: {"s": [], "worlds": [], "solved": []} for c in configs
+    }
     names = list(configs)
     for d in range(deals):
         state = spec.new_match(players=3, options={"must_trump": d % 2 == 0}, seed=seed + d)
@@ -287,18 +294,19 @@ def pimc_first_cards(
             bot.act(view, legal)
             out[name]["s"].append(time.perf_counter() - start)
             out[name]["worlds"].append(float(bot.last_worlds))
+            out[name]["solved"].append(float(bot.last_solved))
     return out
 
 
 def pimc_by_trick(
     deals: int, seed: int, config: dict[str, int | float]
-) -> dict[int, list[tuple[float, int]]]:
+) -> dict[int, list[tuple[float, int, int]]]:
     """Three PIMC bots of one configuration play each deal out: (seconds, worlds) of every
     decision with a choice, by trick number."""
     from levata.bots import play_match
 
     spec = three_hands_spec()
-    got: dict[int, list[tuple[float, int]]] = {}
+    got: dict[int, list[tuple[float, int, int]]] = {}
     for d in range(deals):
         state = spec.new_match(players=3, options={"must_trump": d % 2 == 0}, seed=seed + d)
         bots = [pimc_bot(config, seed + 10 * d + s) for s in range(3)]
@@ -310,12 +318,50 @@ def pimc_by_trick(
                 action = decide(view, legal)
                 if len(legal) > 1:
                     trick = 1 + len(view.zones["played"]) // 3
-                    got.setdefault(trick, []).append((time.perf_counter() - start, bot.last_worlds))
+                    got.setdefault(trick, []).append(
+                        (time.perf_counter() - start, bot.last_worlds, bot.last_solved)
+                    )
                 return action
 
             bot.act = timed  # type: ignore[method-assign]
         play_match(state, bots)
     return got
+
+
+def pimc_strength(deals: int, seed: int, new: dict, old: dict) -> list[float]:
+    """Duplicate deals of ``ThreeHands``: per deal, the tricks of the new PIMC at each seat in
+    turn among two old ones, minus what the old one took at that seat with three old ones;
+    the mean over the three seats, one number per deal."""
+    from levata.bots import play_match
+
+    spec = three_hands_spec()
+    out = []
+    for d in range(deals):
+        options = {"must_trump": d % 2 == 0}
+
+        def tricks_with(seat: int | None, d: int = d, options: dict = options) -> list[float]:
+            state = spec.new_match(players=3, options=options, seed=seed + 7919 * d)
+            bots = [pimc_bot(new if s == seat else old, seed + 31 * d + s) for s in range(3)]
+            return list(play_match(state, bots).scores)
+
+        base = tricks_with(None)
+        out.append(statistics.fmean(tricks_with(s)[s] - base[s] for s in range(3)))
+    return out
+
+
+def strength_section(args, console: Console, targets: list[tuple[str, str, bool | None]]):
+    start = time.perf_counter()
+    diffs = pimc_strength(args.strength_deals, args.seed, {}, OLD_PIMC)
+    m = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("inf")
+    console.print(
+        f"PIMC strength on {len(diffs)} duplicate 16-card three-hand deals (new defaults at "
+        f"each seat among old ones, minus old): {m:+.3f} tricks per seat and deal, 95% "
+        f"interval [{m - half:+.3f}, {m + half:+.3f}] ({time.perf_counter() - start:.0f} s)"
+    )
+    targets.append(
+        ("PIMC new - old defaults, tricks/deal (>= 0)", f"{m:+.3f} +- {half:.3f}", m + half >= 0)
+    )
 
 
 def three_hand_section(args, console: Console, targets: list[tuple[str, str, bool | None]]):
@@ -382,23 +428,24 @@ def pimc3_section(args, console: Console, targets: list[tuple[str, str, bool | N
         title=f"PIMC decisions by trick, 16-card three-hand deals played out by three PIMC "
         f"bots, {args.trick_deals} deals each (decisions with a choice)"
     )
-    for col in ("trick", "old n", "old med ms", "old max ms", "old worlds", "new n"):
-        table.add_column(col, justify="right")
-    for col in ("new med ms", "new max ms", "new worlds"):
-        table.add_column(col, justify="right")
+    table.add_column("trick", justify="right")
+    for name in configs:
+        for col in ("n", "med ms", "max ms", "worlds", "solved"):
+            table.add_column(f"{name} {col}", justify="right")
     for trick in range(1, 17):
         cells = [str(trick)]
         for name in configs:
             rows = by[name].get(trick, [])
             if not rows:
-                cells += ["0", "-", "-", "-"]
+                cells += ["0", "-", "-", "-", "-"]
                 continue
-            secs = [s for s, _ in rows]
+            secs = [s for s, _, _ in rows]
             cells += [
                 str(len(rows)),
                 ms(statistics.median(secs)),
                 ms(max(secs)),
-                f"{statistics.median([w for _, w in rows]):.0f}",
+                f"{statistics.median([w for _, w, _ in rows]):.0f}",
+                f"{sum(k for _, _, k in rows) / sum(w for _, w, _ in rows):.0%}",
             ]
         table.add_row(*cells)
     console.print(table)
@@ -421,13 +468,15 @@ def main() -> None:
     parser.add_argument(
         "--sections",
         default="dds,playouts,pimc,three,pimc3",
-        help="comma-separated: dds, playouts, pimc, three, pimc3 (default: all)",
+        help="comma-separated: dds, playouts, pimc, three, pimc3, strength3 (default: all "
+        "but strength3)",
     )
     parser.add_argument("--deals3", type=int, default=40, help="three-hand deals per size")
     parser.add_argument("--sizes3", default=",".join(map(str, THREE_SIZES)))
     parser.add_argument("--means", action="store_true", help="a row per means, that one off")
     parser.add_argument("--pimc-deals", type=int, default=10, help="first-card decisions")
     parser.add_argument("--trick-deals", type=int, default=2, help="deals played out per kind")
+    parser.add_argument("--strength-deals", type=int, default=60, help="duplicate deals")
     args = parser.parse_args()
     sections = set(args.sections.split(","))
     console = Console(width=150)
@@ -506,6 +555,8 @@ def main() -> None:
         three_hand_section(args, console, targets)
     if "pimc3" in sections:
         pimc3_section(args, console, targets)
+    if "strength3" in sections:
+        strength_section(args, console, targets)
 
     table = Table(title="targets")
     for col in ("target", "figure", "verdict"):
