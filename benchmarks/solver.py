@@ -165,9 +165,9 @@ def pimc_decision_times(deals: int, seed: int, worlds: int = 100) -> list[float]
 
 #: Solver switches that turn off every means added for three hands: the search as it was
 #: before (issue 13), the "before" column of the three-hand table.
-BEFORE: dict[str, bool] = {"fast_probe": False}
+BEFORE: dict[str, bool] = {"fast_probe": False, "suit_buckets": False}
 #: The means one by one (``--means``): the switch that turns each off.
-MEANS: dict[str, str] = {"fast probe": "fast_probe"}
+MEANS: dict[str, str] = {"fast probe": "fast_probe", "suit buckets": "suit_buckets"}
 #: PIMC's defaults before the three-hand work, for the "old" column of the PIMC figures.
 OLD_PIMC: dict[str, int | float] = {
     "worlds": 100,

@@ -29,6 +29,12 @@ ctypedef struct wr_entry:
     int hint
     int next                    # 1 + index of the next entry of the bucket's chain; 0 ends it
 
+ctypedef struct wr_sets:
+    # Per shape (hash slot): the suit sets its winning-ranks entries were stored under.
+    unsigned long long shape
+    unsigned int used           # bit S: some entry reads exactly the suits of mask S
+    int pad
+
 ctypedef struct Ctx:
     const tk_rules* r
     mask_t hand[TK_MAX_SEATS]
@@ -42,6 +48,8 @@ ctypedef struct Ctx:
     int* heads                  # per bucket: 1 + index of its newest entry (0: empty)
     unsigned long long wt_mask  # buckets - 1
     int wt_size
+    wr_sets* sets               # the suit sets in use per shape (F_SETS)
+    unsigned long long sets_mask
     int wt_cursor
     long long nodes
     long long probes            # table look-ups at trick starts

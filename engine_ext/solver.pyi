@@ -57,6 +57,7 @@ class Solver:
         relative_keys: bool = True,
         winning_ranks: bool = True,
         fast_probe: bool = True,
+        suit_buckets: bool = True,
     ) -> None: ...
     def clear(self) -> None: ...
     def solve(

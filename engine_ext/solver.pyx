@@ -211,6 +211,7 @@ cdef enum:
     F_REL = 8         # key the table by relative ranks (tricks and exact objectives only)
     F_WR = 16         # winning-ranks table (tricks objective, follow/trump duties, <= 4 seats)
     F_PROBE = 32      # winning-ranks look-ups stop at a cut-off and move hits to the front
+    F_SETS = 64       # winning-ranks buckets by the suits an entry reads (see wr_sets)
     BIG = 1 << 28
     WR_CHAIN = 256    # entries a look-up walks down one bucket's chain, at most
     WR_TOPS = 1       # top cards per suit whose owners pick the bucket
@@ -735,7 +736,7 @@ cdef inline void wr_swap(wr_entry* a, wr_entry* b) noexcept nogil:
     b.next = bn
 
 
-cdef void wr_probe(
+cdef bint wr_probe(
     Ctx* c, unsigned long long shape, unsigned long long bucket, mask_t live,
     const mask_t* comp, int alpha, int beta, int* lo, int* hi, mask_t* wlo, mask_t* whi,
     int* hint,
@@ -784,6 +785,58 @@ cdef void wr_probe(
             if lo[0] >= beta or hi[0] <= alpha or lo[0] == hi[0]:
                 break
     c.walked += steps
+    return lo[0] >= beta or hi[0] <= alpha or lo[0] == hi[0]
+
+
+cdef inline unsigned int suit_set(const tk_rules* r, mask_t sig) noexcept nogil:
+    """The effective suits with a card in `sig`, as a bit mask."""
+    cdef unsigned int S = 0
+    cdef int e
+    for e in range(TK_SUITS):
+        if sig & r.suit_mask[e]:
+            S |= 1u << e
+    return S
+
+
+cdef unsigned long long wr_set_bucket(
+    const Ctx* c, unsigned long long shape, mask_t live, unsigned int S
+) noexcept nogil:
+    """The bucket of the entries of this shape that read exactly the suits `S`: the shape,
+    `S` and who holds the top card of each suit in `S` (an entry reading a suit reads its top
+    card: its significant cards are a top run). Suits outside `S` do not pick the bucket, so
+    an entry that ignores a suit is found whoever holds that suit's top card."""
+    cdef unsigned long long x = shape ^ ((<unsigned long long>S + 1) * tk_golden)
+    cdef mask_t sl
+    cdef int e
+    for e in range(TK_SUITS):
+        if (S >> e) & 1:
+            sl = live & c.r.suit_mask[e]
+            x = x * 5 + <unsigned long long>owner(c, highest(sl))
+    return tk_fmix(x) & c.wt_mask
+
+
+cdef inline wr_sets* sets_slot(const Ctx* c, unsigned long long shape) noexcept nogil:
+    return &c.sets[shape & c.sets_mask]
+
+
+cdef void wr_probe_sets(
+    Ctx* c, unsigned long long shape, mask_t live, const mask_t* comp, int alpha, int beta,
+    int* lo, int* hi, mask_t* wlo, mask_t* whi, int* hint,
+) noexcept nogil:
+    """wr_probe over the buckets of every suit set this shape has entries under (the shape's
+    record in `sets`; a record another shape took over loses hits, never makes a wrong one),
+    subsets of the suits with live cards only."""
+    cdef wr_sets* rec = sets_slot(c, shape)
+    cdef unsigned int used, S
+    if rec.shape != shape:
+        return
+    used = rec.used
+    while used:
+        S = lowest(used)
+        used &= used - 1
+        if wr_probe(c, shape, wr_set_bucket(c, shape, live, S), live, comp, alpha, beta,
+                    lo, hi, wlo, whi, hint):
+            return
 
 
 cdef void wr_store(
@@ -795,8 +848,10 @@ cdef void wr_store(
     cdef const tk_rules* r = c.r
     cdef mask_t sig = 0, x, rm
     cdef int e, i, s, steps = 0, idx, old_next, nxt
+    cdef unsigned int S
     cdef bint same
     cdef wr_entry* b
+    cdef wr_sets* rec
     for e in range(TK_SUITS):
         x = win & r.suit_mask[e]
         if x:
@@ -804,6 +859,14 @@ cdef void wr_store(
     rm = tk_pext(sig, live)
     c.stores += 1
     c.sig += popcount(sig)
+    if c.flags & F_SETS:
+        S = suit_set(r, sig)
+        bucket = wr_set_bucket(c, shape, live, S)
+        rec = sets_slot(c, shape)
+        if rec.shape != shape:
+            rec.shape = shape
+            rec.used = 0
+        rec.used |= 1u << S
     i = c.heads[bucket]
     while i and steps < WR_CHAIN:  # the same abstract position: merge the bounds
         b = &c.wt[i - 1]
@@ -923,11 +986,14 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
             return hi
         if wr:
             key = shape_key(c, tp.leader)
-            bucket = wr_bucket(c, key, live)
             for s in range(n):
                 comp[s] = tk_pext(c.hand[s], live)
             c.probes += 1
-            wr_probe(c, key, bucket, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint)
+            if c.flags & F_SETS:
+                wr_probe_sets(c, key, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint)
+            else:
+                bucket = wr_bucket(c, key, live)
+                wr_probe(c, key, bucket, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint)
         elif c.flags & F_TT:
             key = pos_key(c, tp.leader, live)
             e = tt_find(c, key)
@@ -1188,7 +1254,10 @@ cdef class Solver:
     skipped. A look-up walks its bucket's chain only until the bounds found cut the window,
     and an entry that matched moves to the chain's front (``fast_probe``: at three hands of
     16 cards a table of hundreds of thousands of entries made the walks, not the nodes, the
-    cost). Values are exact: every bound and skip is sound, and the tests compare against
+    cost). Entries go to buckets by the suits they read (``suit_buckets``): the shape, that
+    suit set and who holds each of those suits' top card, so an entry that ignores a suit is
+    found whoever holds its top card; a look-up visits the buckets of the sets its shape has
+    entries under. Values are exact: every bound and skip is sound, and the tests compare against
     plain minimax and DDS (``tests/engine/test_solver_three_hands.py``: each three-hand
     means against the plain table on larger deals).
 
@@ -1219,6 +1288,7 @@ cdef class Solver:
         bint relative_keys=True,
         bint winning_ranks=True,
         bint fast_probe=True,
+        bint suit_buckets=True,
     ):
         self.rules = rules
         self.mem = NULL
@@ -1235,6 +1305,7 @@ cdef class Solver:
             | (F_REL if relative_keys else 0)
             | (F_WR if winning_ranks else 0)
             | (F_PROBE if fast_probe else 0)
+            | (F_SETS if suit_buckets else 0)
         )
         self.nodes = 0
         self.tt_wr = -1
@@ -1253,7 +1324,7 @@ cdef class Solver:
     cdef int _prepare(
         self, Ctx* c, tk_trick* t, object hands, int leader, object trick, Objective objective
     ) except -1:
-        cdef int bits, cards, side, s
+        cdef int bits, cards, side, s, sets_bits
         memset(c, 0, sizeof(Ctx))
         memset(c.killer, -1, sizeof(c.killer))
         c.r = &self.rules.c
@@ -1298,14 +1369,27 @@ cdef class Solver:
             self.tt_kind = c.kind
             self.tt_wr = c.flags & F_WR
             # One block of memory: 32-byte exact entries, or for winning ranks a bucket head
-            # array (1/64 of the block) followed by a ring of 64-byte abstract entries.
+            # array (1/32 of the block), a ring of 64-byte abstract entries and, at the end,
+            # the suit sets of each shape (1/128).
             c.tt = <tt_entry*>self.mem
             c.tt_mask = ((<unsigned long long>1) << self.bits) - 1
             c.heads = <int*>self.mem
             c.wt_mask = ((<unsigned long long>1) << (self.bits - 2)) - 1
             c.wt = <wr_entry*>(<char*>self.mem + (sizeof(int) << (self.bits - 2)))
-            c.wt_size = <int>(((sizeof(tt_entry) << self.bits) - (sizeof(int) << (self.bits - 2)))
-                              // sizeof(wr_entry))
+            sets_bits = self.bits - 6 if self.bits > 6 else 0
+            c.sets_mask = ((<unsigned long long>1) << sets_bits) - 1
+            c.sets = <wr_sets*>(
+                <char*>self.mem + (sizeof(tt_entry) << self.bits)
+                - (sizeof(wr_sets) << sets_bits)
+            )
+            c.wt_size = <int>(
+                (
+                    (sizeof(tt_entry) << self.bits)
+                    - (sizeof(int) << (self.bits - 2))
+                    - (sizeof(wr_sets) << sets_bits)
+                )
+                // sizeof(wr_entry)
+            )
             c.wt_cursor = self.wt_cursor
         return 0
 

@@ -18,7 +18,7 @@ from levata.engine.rules import TrickRules, legal_cards, trick_winner
 from levata.engine.solver import Solver, tricks
 
 #: The switches of the three-hand means, each on by default.
-MEANS = ("fast_probe",)
+MEANS = ("fast_probe", "suit_buckets")
 PLAIN = {"winning_ranks": False, **{m: False for m in MEANS}}
 
 
