@@ -15,7 +15,22 @@
    C++ bots (a 52-card deck with a trump card and a round of bids; one Python call per game).
    Target: kernel playouts/s >= 2x OpenSpiel's.
 
-Every target is printed as met or missed with its figure.
+3. Three hands (issue 13: 3-player Banking and 8-5-3 deal 16 cards to each of three hands
+   from 52): random deals of 8, 12, 14 and 16 cards per hand, a random trump suit, follow
+   suit and, on every other deal, must trump (Banking; else any card, 8-5-3), a random
+   leader, the leader's tricks against the other two. Each deal goes to the solver as it is
+   and as it was before the three-hand work (``BEFORE``: the switches that turn the new
+   means off), one after the other on each deal (order alternating), so one run gives both
+   columns and their ratio; the answers must agree. ``--means`` adds a row per means, the
+   solver with only that means off.
+4. PIMC on 16-card three-hand deals (``ThreeHands``, a game registered for the run: the
+   deals above, played out, most tricks wins): the first-card decision of a deal, old
+   defaults (``OLD_PIMC``) against the current ones on the same deals, and the decision
+   time and worlds per trick number when three PIMC bots of each kind play a deal out.
+   Target: first card <= 1 s with >= 50 worlds.
+
+Every target is printed as met or missed with its figure. ``--sections`` picks the parts
+(``dds,playouts,pimc,three,pimc3``; the first needs DDS, the second OpenSpiel).
 """
 
 from __future__ import annotations
@@ -28,7 +43,12 @@ import time
 from rich.console import Console
 from rich.table import Table
 
+from levata.engine import events, phases
 from levata.engine.cardmask import mask_of
+from levata.engine.cards import french_deck
+from levata.engine.contract import GameSpec, Option, Result, ranks_from_scores
+from levata.engine.deal import shuffled
+from levata.engine.family.tricks import PLAY, TrickGame
 from levata.engine.games.whist import whist_deck
 from levata.engine.playouts import deal_playouts
 from levata.engine.rules import TrickRules
@@ -141,8 +161,298 @@ def pimc_decision_times(deals: int, seed: int, worlds: int = 100) -> list[float]
     return times
 
 
+# -- three hands -----------------------------------------------------------------------------
+
+#: Solver switches that turn off every means added for three hands: the search as it was
+#: before (issue 13), the "before" column of the three-hand table.
+BEFORE: dict[str, bool] = {"fast_probe": False, "suit_buckets": False}
+#: The means one by one (``--means``): the switch that turns each off.
+MEANS: dict[str, str] = {"fast probe": "fast_probe", "suit buckets": "suit_buckets"}
+#: PIMC's defaults before the three-hand work, for the "old" column of the PIMC figures.
+OLD_PIMC: dict[str, int | float] = {
+    "worlds": 100,
+    "time_ms": 500,
+    "solve_cards": 32,
+    "try_cards": 0,  # no tries: rollouts above solve_cards
+}
+THREE_SIZES = (8, 12, 14, 16)
+
+
+def three_hand_deal(rng: random.Random, size: int) -> tuple[TrickRules, list[int], int]:
+    """A random deal of ``size`` cards to each of three hands from 52 (the rest out of play),
+    a random trump, must trump on every other deal (by coin), a random leader."""
+    deck = [16 * s + r for s in range(4) for r in range(2, 15)]
+    rng.shuffle(deck)
+    hands = [mask_of_indexes(deck[size * i : size * i + size]) for i in range(3)]
+    rules = TrickRules(3, rng.randrange(4), must_trump=rng.random() < 0.5)
+    return rules, hands, rng.randrange(3)
+
+
+def percentile90(xs: list[float]) -> float:
+    return statistics.quantiles(xs, n=10, method="inclusive")[-1] if len(xs) > 1 else xs[0]
+
+
+def three_hand_times(
+    size: int, deals: int, seed: int, variants: dict[str, dict[str, bool]]
+) -> dict[str, dict[str, list[float]]]:
+    """Per variant (solver options), per deal: seconds and nodes of one solve, a fresh
+    solver per deal; the variants take turns going first. Every answer must agree."""
+    rng = random.Random(seed * 1000 + size + 300)
+    out: dict[str, dict[str, list[float]]] = {v: {"s": [], "nodes": []} for v in variants}
+    names = list(variants)
+    for d in range(deals):
+        rules, hands, leader = three_hand_deal(rng, size)
+        values = {}
+        order = names if d % 2 == 0 else names[::-1]
+        for name in order:
+            solver = Solver(rules, **variants[name])
+            start = time.perf_counter()
+            values[name] = solver.solve(hands, leader, objective=tricks(leader))
+            out[name]["s"].append(time.perf_counter() - start)
+            out[name]["nodes"].append(float(solver.nodes))
+        if len(set(values.values())) != 1:
+            raise SystemExit(f"three hands, {size} cards, deal {d}: variants disagree {values}")
+    return out
+
+
+class ThreeHands(TrickGame):
+    """16 cards to each of three hands from 52, four out of play; the dealer's last card
+    names trump; most tricks wins. Option ``must_trump`` (Banking) or not (8-5-3)."""
+
+    def __init__(self, spec, players, options, seed, deal=None):
+        super().__init__(spec, players, options, seed)
+        self.deck = french_deck()
+        order = list(deal) if deal is not None else shuffled(self.deck, self.rng)
+        rest = self.deal_round_robin(order, first=0, each=16)
+        self.set_trump(order[3 * 16 - 1].suit, None)
+        self.undealt = rest
+        self.phase = PLAY
+        self._emit(events.DEAL, trump=self.trump.letter if self.trump else None)
+        self.show_hands()
+
+    def card_rules(self):
+        return TrickRules(self.players, self.trump, must_trump=self.options["must_trump"])
+
+    def _restore_from_view(self, view):
+        self.deck = french_deck()
+
+    def _score_deal(self):
+        self.over, self.phase = True, phases.OVER
+        self._emit(events.END, scores=list(self.tricks))
+
+    def _view_scores(self):
+        return tuple(float(t) for t in self.tricks)
+
+    def result(self):
+        best = max(self.tricks)
+        return Result(
+            scores=self._view_scores(),
+            ranks=ranks_from_scores(self.tricks),
+            winners=tuple(s for s, t in enumerate(self.tricks) if t == best),
+        )
+
+
+def three_hands_spec() -> GameSpec:
+    """The game, registered under ``three-hands`` for this run."""
+    from levata.engine import registry
+
+    if "three-hands" not in registry._REGISTRY:
+        registry.register(
+            GameSpec(
+                "three-hands",
+                "Three hands of sixteen",
+                (3,),
+                (Option("must_trump", True, "void in the led suit: trump if able"),),
+                ThreeHands,
+            )
+        )
+    return registry.game("three-hands")
+
+
+def pimc_bot(config: dict[str, int | float], seed: int):
+    from levata.bots.search.pimc import PimcBot
+
+    return PimcBot("three-hands", seed=seed, **config)  # type: ignore[arg-type]
+
+
+def pimc_first_cards(
+    deals: int, seed: int, configs: dict[str, dict[str, int | float]]
+) -> dict[str, dict[str, list[float]]]:
+    """The first card of each deal: seconds and worlds per configuration (taking turns)."""
+    spec = three_hands_spec()
+    out: dict[str, dict[str, list[float]]] = {
+        c: {"s": [], "worlds": [], "solved": []} for c in configs
+    }
+    names = list(configs)
+    for d in range(deals):
+        state = spec.new_match(players=3, options={"must_trump": d % 2 == 0}, seed=seed + d)
+        seat = state.to_act()[0]
+        view, legal = state.view(seat), state.legal_actions(seat)
+        for name in names if d % 2 == 0 else names[::-1]:
+            bot = pimc_bot(configs[name], seed + d)
+            start = time.perf_counter()
+            bot.act(view, legal)
+            out[name]["s"].append(time.perf_counter() - start)
+            out[name]["worlds"].append(float(bot.last_worlds))
+            out[name]["solved"].append(float(bot.last_solved))
+    return out
+
+
+def pimc_by_trick(
+    deals: int, seed: int, config: dict[str, int | float]
+) -> dict[int, list[tuple[float, int, int]]]:
+    """Three PIMC bots of one configuration play each deal out: (seconds, worlds) of every
+    decision with a choice, by trick number."""
+    from levata.bots import play_match
+
+    spec = three_hands_spec()
+    got: dict[int, list[tuple[float, int, int]]] = {}
+    for d in range(deals):
+        state = spec.new_match(players=3, options={"must_trump": d % 2 == 0}, seed=seed + d)
+        bots = [pimc_bot(config, seed + 10 * d + s) for s in range(3)]
+        for bot in bots:
+            decide = bot.act
+
+            def timed(view, legal, decide=decide, bot=bot):
+                start = time.perf_counter()
+                action = decide(view, legal)
+                if len(legal) > 1:
+                    trick = 1 + len(view.zones["played"]) // 3
+                    got.setdefault(trick, []).append(
+                        (time.perf_counter() - start, bot.last_worlds, bot.last_solved)
+                    )
+                return action
+
+            bot.act = timed  # type: ignore[method-assign]
+        play_match(state, bots)
+    return got
+
+
+def pimc_strength(deals: int, seed: int, new: dict, old: dict) -> list[float]:
+    """Duplicate deals of ``ThreeHands``: per deal, the tricks of the new PIMC at each seat in
+    turn among two old ones, minus what the old one took at that seat with three old ones;
+    the mean over the three seats, one number per deal."""
+    from levata.bots import play_match
+
+    spec = three_hands_spec()
+    out = []
+    for d in range(deals):
+        options = {"must_trump": d % 2 == 0}
+
+        def tricks_with(seat: int | None, d: int = d, options: dict = options) -> list[float]:
+            state = spec.new_match(players=3, options=options, seed=seed + 7919 * d)
+            bots = [pimc_bot(new if s == seat else old, seed + 31 * d + s) for s in range(3)]
+            return list(play_match(state, bots).scores)
+
+        base = tricks_with(None)
+        out.append(statistics.fmean(tricks_with(s)[s] - base[s] for s in range(3)))
+    return out
+
+
+def strength_section(args, console: Console, targets: list[tuple[str, str, bool | None]]):
+    start = time.perf_counter()
+    diffs = pimc_strength(args.strength_deals, args.seed, {}, OLD_PIMC)
+    m = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("inf")
+    console.print(
+        f"PIMC strength on {len(diffs)} duplicate 16-card three-hand deals (new defaults at "
+        f"each seat among old ones, minus old): {m:+.3f} tricks per seat and deal, 95% "
+        f"interval [{m - half:+.3f}, {m + half:+.3f}] ({time.perf_counter() - start:.0f} s)"
+    )
+    targets.append(
+        ("PIMC new - old defaults, tricks/deal (>= 0)", f"{m:+.3f} +- {half:.3f}", m + half >= 0)
+    )
+
+
+def three_hand_section(args, console: Console, targets: list[tuple[str, str, bool | None]]):
+    variants: dict[str, dict[str, bool]] = {"before": BEFORE, "after": {}}
+    if args.means:
+        for means, switch in MEANS.items():
+            variants[f"no {means}"] = {switch: False}
+    table = Table(
+        title=f"three hands (52 cards, one trump, follow suit), {args.deals3} random deals "
+        "per size: one solve, the leader's tricks (ms; nodes in thousands)"
+    )
+    for col in ("cards", "variant", "median", "p90", "max", "mean", "nodes med", "med ratio"):
+        table.add_column(col, justify="right")
+    for size in (int(s) for s in args.sizes3.split(",")):
+        deals = args.deals3 if size < 16 else max(4, args.deals3 // 2)
+        t = three_hand_times(size, deals, args.seed, variants)
+        base = statistics.median(t["before"]["s"])
+        for name, row in t.items():
+            xs = row["s"]
+            table.add_row(
+                f"{size} ({deals})" if name == "before" else "",
+                name,
+                ms(statistics.median(xs)),
+                ms(percentile90(xs)),
+                ms(max(xs)),
+                ms(statistics.mean(xs)),
+                f"{statistics.median(row['nodes']) / 1e3:,.1f}",
+                f"{base / statistics.median(xs):.2f}x" if name != "before" else "",
+            )
+        if size == 16:
+            med = statistics.median(t["after"]["s"])
+            targets.append(("16-card three-hand solve: median (no target)", f"{ms(med)} ms", None))
+    console.print(table)
+
+
+def pimc3_section(args, console: Console, targets: list[tuple[str, str, bool | None]]):
+    configs: dict[str, dict[str, int | float]] = {"old": OLD_PIMC, "new": {}}
+    first = pimc_first_cards(args.pimc_deals, args.seed, configs)
+    table = Table(title=f"PIMC first card of a 16-card three-hand deal, {args.pimc_deals} deals")
+    for col in ("defaults", "median ms", "p90 ms", "max ms", "worlds median", "worlds min"):
+        table.add_column(col, justify="right")
+    for name, row in first.items():
+        table.add_row(
+            name,
+            ms(statistics.median(row["s"])),
+            ms(percentile90(row["s"])),
+            ms(max(row["s"])),
+            f"{statistics.median(row['worlds']):.0f}",
+            f"{min(row['worlds']):.0f}",
+        )
+    console.print(table)
+    new = first["new"]
+    targets.append(
+        (
+            "PIMC first card, 16 cards x 3: <= 1 s (max) with >= 50 worlds (min)",
+            f"{ms(max(new['s']))} ms, {min(new['worlds']):.0f} worlds",
+            max(new["s"]) <= 1.0 and min(new["worlds"]) >= 50,
+        )
+    )
+    if args.trick_deals <= 0:
+        return
+    by = {name: pimc_by_trick(args.trick_deals, args.seed, cfg) for name, cfg in configs.items()}
+    table = Table(
+        title=f"PIMC decisions by trick, 16-card three-hand deals played out by three PIMC "
+        f"bots, {args.trick_deals} deals each (decisions with a choice)"
+    )
+    table.add_column("trick", justify="right")
+    for name in configs:
+        for col in ("n", "med ms", "max ms", "worlds", "solved"):
+            table.add_column(f"{name} {col}", justify="right")
+    for trick in range(1, 17):
+        cells = [str(trick)]
+        for name in configs:
+            rows = by[name].get(trick, [])
+            if not rows:
+                cells += ["0", "-", "-", "-", "-"]
+                continue
+            secs = [s for s, _, _ in rows]
+            cells += [
+                str(len(rows)),
+                ms(statistics.median(secs)),
+                ms(max(secs)),
+                f"{statistics.median([w for _, w, _ in rows]):.0f}",
+                f"{sum(k for _, _, k in rows) / sum(w for _, w, _ in rows):.0%}",
+            ]
+        table.add_row(*cells)
+    console.print(table)
+
+
 def ms(seconds: float) -> str:
-    return f"{seconds * 1e3:,.2f}"
+    return f"{seconds * 1e3:,.2f}" if seconds < 0.1 else f"{seconds * 1e3:,.0f}"
 
 
 def verdict(ok: bool) -> str:
@@ -155,77 +465,105 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per playout run")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sizes", default="13,8,4", help="cards per hand, comma-separated")
+    parser.add_argument(
+        "--sections",
+        default="dds,playouts,pimc,three,pimc3",
+        help="comma-separated: dds, playouts, pimc, three, pimc3, strength3 (default: all "
+        "but strength3)",
+    )
+    parser.add_argument("--deals3", type=int, default=40, help="three-hand deals per size")
+    parser.add_argument("--sizes3", default=",".join(map(str, THREE_SIZES)))
+    parser.add_argument("--means", action="store_true", help="a row per means, that one off")
+    parser.add_argument("--pimc-deals", type=int, default=10, help="first-card decisions")
+    parser.add_argument("--trick-deals", type=int, default=2, help="deals played out per kind")
+    parser.add_argument("--strength-deals", type=int, default=60, help="duplicate deals")
     args = parser.parse_args()
-    console = Console()
+    sections = set(args.sections.split(","))
+    console = Console(width=150)
+    targets: list[tuple[str, str, bool | None]] = []
 
-    solves = Table(title=f"double-dummy solves, {args.deals} random deals per size (ms)")
-    for col in (
-        "cards",
-        "ours med",
-        "DDS med",
-        "ratio",
-        "ours mean",
-        "DDS mean",
-        "ours p90",
-        "ours max",
-        "DDS max",
-    ):
-        solves.add_column(col, justify="right")
-    ratios = {}
-    for size in (int(s) for s in args.sizes.split(",")):
-        t = solve_times(size, args.deals, args.seed)
-        ours, dds = t["ours"], t["dds"]
-        ratio = statistics.median(ours) / statistics.median(dds)
-        ratios[size] = ratio
-        solves.add_row(
-            str(size),
-            ms(statistics.median(ours)),
-            ms(statistics.median(dds)),
-            f"{ratio:.2f}x",
-            ms(statistics.mean(ours)),
-            ms(statistics.mean(dds)),
-            ms(statistics.quantiles(ours, n=10)[-1]),
-            ms(max(ours)),
-            ms(max(dds)),
+    if "dds" in sections:
+        solves = Table(title=f"double-dummy solves, {args.deals} random deals per size (ms)")
+        for col in (
+            "cards",
+            "ours med",
+            "DDS med",
+            "ratio",
+            "ours mean",
+            "DDS mean",
+            "ours p90",
+            "ours max",
+            "DDS max",
+        ):
+            solves.add_column(col, justify="right")
+        ratios = {}
+        for size in (int(s) for s in args.sizes.split(",")):
+            t = solve_times(size, args.deals, args.seed)
+            ours, dds = t["ours"], t["dds"]
+            ratio = statistics.median(ours) / statistics.median(dds)
+            ratios[size] = ratio
+            solves.add_row(
+                str(size),
+                ms(statistics.median(ours)),
+                ms(statistics.median(dds)),
+                f"{ratio:.2f}x",
+                ms(statistics.mean(ours)),
+                ms(statistics.mean(dds)),
+                ms(percentile90(ours)),
+                ms(max(ours)),
+                ms(max(dds)),
+            )
+        console.print(solves)
+        if 13 in ratios:
+            targets.append(
+                ("13-card solve: median <= 2x DDS", f"{ratios[13]:.2f}x", ratios[13] <= 2)
+            )
+        for size in sorted(ratios):
+            if size != 13:
+                targets.append(
+                    (f"{size}-card solve vs DDS (no target)", f"{ratios[size]:.2f}x", None)
+                )
+
+    if "playouts" in sections:
+        ours = kernel_playouts(args.seconds)
+        theirs = openspiel_playouts(args.seconds)
+        play = Table(title=f"random playouts, 4 players x 8 cards, ~{args.seconds:g} s each")
+        for col in ("engine", "playouts/s"):
+            play.add_column(col, justify="right")
+        play.add_row("levata kernel (Whist, deal + play in C)", f"{ours:,.0f}")
+        play.add_row("OpenSpiel oh_hell evaluate_bots", f"{theirs:,.0f}")
+        console.print(play)
+        targets.append(("playouts: >= 2x OpenSpiel", f"{ours / theirs:.1f}x", ours >= 2 * theirs))
+
+    if "pimc" in sections:
+        pimc = pimc_decision_times(max(5, args.deals // 4), args.seed)
+        pimc_median = statistics.median(pimc)
+        console.print(
+            f"PIMC, 100 worlds, 8 cards in hand (4 players): {len(pimc)} decisions, median "
+            f"{ms(pimc_median)} ms, p90 {ms(percentile90(pimc))} ms, "
+            f"max {ms(max(pimc))} ms"
         )
-    console.print(solves)
+        targets.append(
+            (
+                "PIMC decision at 8 cards, 100 worlds: <= 50 ms (median)",
+                f"{ms(pimc_median)} ms",
+                pimc_median <= 0.050,
+            )
+        )
 
-    ours = kernel_playouts(args.seconds)
-    theirs = openspiel_playouts(args.seconds)
-    play = Table(title=f"random playouts, 4 players x 8 cards, ~{args.seconds:g} s each")
-    for col in ("engine", "playouts/s"):
-        play.add_column(col, justify="right")
-    play.add_row("levata kernel (Whist, deal + play in C)", f"{ours:,.0f}")
-    play.add_row("OpenSpiel oh_hell evaluate_bots", f"{theirs:,.0f}")
-    console.print(play)
+    if "three" in sections:
+        three_hand_section(args, console, targets)
+    if "pimc3" in sections:
+        pimc3_section(args, console, targets)
+    if "strength3" in sections:
+        strength_section(args, console, targets)
 
-    pimc = pimc_decision_times(max(5, args.deals // 4), args.seed)
-    pimc_median = statistics.median(pimc)
-    console.print(
-        f"PIMC, 100 worlds, 8 cards in hand (4 players): {len(pimc)} decisions, median "
-        f"{ms(pimc_median)} ms, p90 {ms(statistics.quantiles(pimc, n=10)[-1])} ms, "
-        f"max {ms(max(pimc))} ms"
-    )
-
-    targets = Table(title="targets")
+    table = Table(title="targets")
     for col in ("target", "figure", "verdict"):
-        targets.add_column(col)
-    if 13 in ratios:
-        targets.add_row(
-            "13-card solve: median <= 2x DDS", f"{ratios[13]:.2f}x", verdict(ratios[13] <= 2)
-        )
-    for size in sorted(ratios):
-        if size != 13:
-            targets.add_row(f"{size}-card solve vs DDS (no target)", f"{ratios[size]:.2f}x", "-")
-    targets.add_row(
-        "playouts: >= 2x OpenSpiel", f"{ours / theirs:.1f}x", verdict(ours >= 2 * theirs)
-    )
-    targets.add_row(
-        "PIMC decision at 8 cards, 100 worlds: <= 50 ms (median)",
-        f"{ms(pimc_median)} ms",
-        verdict(pimc_median <= 0.050),
-    )
-    console.print(targets)
+        table.add_column(col)
+    for name, figure, ok in targets:
+        table.add_row(name, figure, "-" if ok is None else verdict(ok))
+    console.print(table)
 
 
 if __name__ == "__main__":

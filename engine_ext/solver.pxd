@@ -29,6 +29,12 @@ ctypedef struct wr_entry:
     int hint
     int next                    # 1 + index of the next entry of the bucket's chain; 0 ends it
 
+ctypedef struct wr_sets:
+    # Per shape (hash slot): the suit sets its winning-ranks entries were stored under.
+    unsigned long long shape
+    unsigned int used           # bit S: some entry reads exactly the suits of mask S
+    int pad
+
 ctypedef struct Ctx:
     const tk_rules* r
     mask_t hand[TK_MAX_SEATS]
@@ -42,12 +48,18 @@ ctypedef struct Ctx:
     int* heads                  # per bucket: 1 + index of its newest entry (0: empty)
     unsigned long long wt_mask  # buckets - 1
     int wt_size
+    wr_sets* sets               # the suit sets in use per shape (F_SETS)
+    unsigned long long sets_mask
     int wt_cursor
     long long nodes
     long long probes            # table look-ups at trick starts
     long long hits              # look-ups that found a usable entry
     long long sig               # significant cards summed over abstract stores
     long long stores
+    long long windows           # null-window searches from the root
+    long long walked            # winning-ranks entries read by look-ups
+    long long limit             # the most nodes a search may visit
+    int stopped                 # 1 once the search ran out of nodes: nothing it returns counts
     signed char killer[33][TK_MAX_SEATS]  # per tricks left and leader: the last lead that cut off
 
 
@@ -76,3 +88,4 @@ cdef class Solver:
         self, Ctx* c, tk_trick* t, object hands, int leader, object trick, Objective objective
     ) except -1
     cdef object _objective(self, object objective, int leader, object trick)
+    cdef void _keep_stats(self, const Ctx* c)

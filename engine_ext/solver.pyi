@@ -8,9 +8,11 @@ from levata.engine.rules import TrickRules
 
 _Hand = int | Iterable[Card | int]  # a card mask, or the cards (or indexes) themselves
 
-__all__ = ["Objective", "Solver", "best_cards", "exact", "points", "solve", "tricks"]
+__all__ = ["Objective", "SearchLimit", "Solver", "best_cards", "exact", "points", "solve", "tricks"]
 
 _Side = int | Iterable[int] | None
+
+class SearchLimit(RuntimeError): ...
 
 class Objective:
     @property
@@ -54,6 +56,8 @@ class Solver:
         transposition: bool = True,
         relative_keys: bool = True,
         winning_ranks: bool = True,
+        fast_probe: bool = True,
+        suit_buckets: bool = True,
     ) -> None: ...
     def clear(self) -> None: ...
     def solve(
@@ -62,6 +66,8 @@ class Solver:
         leader: int,
         trick: Sequence[Card | int] = (),
         objective: Objective | None = None,
+        *,
+        max_nodes: int = 0,
     ) -> int: ...
     def best_cards(
         self,
@@ -70,6 +76,8 @@ class Solver:
         trick: Sequence[Card | int] = (),
         seat: int | None = None,
         objective: Objective | None = None,
+        *,
+        max_nodes: int = 0,
     ) -> dict[int, int]: ...
 
 def solve(

@@ -27,6 +27,7 @@ is 1 when the side can force ending the deal with exactly ``target`` tricks, cou
 tricks it won before the position, and 0 when the others can make it miss.
 """
 
+from libc.limits cimport LLONG_MAX
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
@@ -108,6 +109,7 @@ tk_use_bmi2 = tk_cpu_bmi2()
 
 __all__ = [
     "Objective",
+    "SearchLimit",
     "Solver",
     "best_cards",
     "exact",
@@ -115,6 +117,10 @@ __all__ = [
     "solve",
     "tricks",
 ]
+
+
+class SearchLimit(RuntimeError):
+    """A search ran out of the nodes it was given (``max_nodes``) before it had a value."""
 
 
 # ------------------------------------------------------------------------------------------
@@ -204,6 +210,8 @@ cdef enum:
     F_TT = 4          # transposition table
     F_REL = 8         # key the table by relative ranks (tricks and exact objectives only)
     F_WR = 16         # winning-ranks table (tricks objective, follow/trump duties, <= 4 seats)
+    F_PROBE = 32      # winning-ranks look-ups stop at a cut-off and move hits to the front
+    F_SETS = 64       # winning-ranks buckets by the suits an entry reads (see wr_sets)
     BIG = 1 << 28
     WR_CHAIN = 256    # entries a look-up walks down one bucket's chain, at most
     WR_TOPS = 1       # top cards per suit whose owners pick the bucket
@@ -718,18 +726,35 @@ cdef unsigned long long wr_bucket(const Ctx* c, unsigned long long shape, mask_t
     return tk_fmix(x) & c.wt_mask
 
 
-cdef void wr_probe(
-    const Ctx* c, unsigned long long shape, unsigned long long bucket, mask_t live,
-    const mask_t* comp, int* lo, int* hi, mask_t* wlo, mask_t* whi, int* hint,
+cdef inline void wr_swap(wr_entry* a, wr_entry* b) noexcept nogil:
+    """Swap two entries' contents, each keeping its place in the chains (`next`)."""
+    cdef wr_entry t = a[0]
+    cdef int an = a.next, bn = b.next
+    a[0] = b[0]
+    b[0] = t
+    a.next = an
+    b.next = bn
+
+
+cdef bint wr_probe(
+    Ctx* c, unsigned long long shape, unsigned long long bucket, mask_t live,
+    const mask_t* comp, int alpha, int beta, int* lo, int* hi, mask_t* wlo, mask_t* whi,
+    int* hint,
 ) noexcept nogil:
-    """Tighten lo/hi with every entry of the bucket whose significant cards match here.
+    """Tighten lo/hi with the entries of the bucket whose significant cards match here.
 
     Chains are walked for at most WR_CHAIN entries: a chain may run into slots the ring has
     since given to other buckets (even loop), which is harmless because every entry is checked
-    on its own shape and cards, and each entry is a true bound wherever it matches."""
+    on its own shape and cards, and each entry is a true bound wherever it matches.
+
+    With ``F_PROBE`` the walk stops as soon as the bounds cut the window (alpha, beta) or
+    meet, and an entry that matched moves to the front of its chain (its contents swap with
+    the chain's head): the entries that keep matching are found after a step or two instead
+    of a walk of hundreds of cache lines."""
     cdef int i = c.heads[bucket], steps = 0, s
-    cdef bint ok
+    cdef bint ok, fast = (c.flags & F_PROBE) != 0
     cdef wr_entry* e
+    cdef wr_entry* head = &c.wt[i - 1] if i else NULL
     while i and steps < WR_CHAIN:
         e = &c.wt[i - 1]
         i = e.next
@@ -743,7 +768,7 @@ cdef void wr_probe(
                 break
         if not ok:
             continue
-        (<Ctx*>c).hits += 1
+        c.hits += 1
         if e.lo > lo[0]:
             lo[0] = e.lo
             wlo[0] = tk_pdep(e.relmask, live)
@@ -752,6 +777,66 @@ cdef void wr_probe(
             whi[0] = tk_pdep(e.relmask, live)
         if e.hint >= 0:
             hint[0] = e.hint
+        if fast:
+            if e != head:
+                wr_swap(e, head)
+            if head.next:  # the next hit goes behind this one
+                head = &c.wt[head.next - 1]
+            if lo[0] >= beta or hi[0] <= alpha or lo[0] == hi[0]:
+                break
+    c.walked += steps
+    return lo[0] >= beta or hi[0] <= alpha or lo[0] == hi[0]
+
+
+cdef inline unsigned int suit_set(const tk_rules* r, mask_t sig) noexcept nogil:
+    """The effective suits with a card in `sig`, as a bit mask."""
+    cdef unsigned int S = 0
+    cdef int e
+    for e in range(TK_SUITS):
+        if sig & r.suit_mask[e]:
+            S |= 1u << e
+    return S
+
+
+cdef unsigned long long wr_set_bucket(
+    const Ctx* c, unsigned long long shape, mask_t live, unsigned int S
+) noexcept nogil:
+    """The bucket of the entries of this shape that read exactly the suits `S`: the shape,
+    `S` and who holds the top card of each suit in `S` (an entry reading a suit reads its top
+    card: its significant cards are a top run). Suits outside `S` do not pick the bucket, so
+    an entry that ignores a suit is found whoever holds that suit's top card."""
+    cdef unsigned long long x = shape ^ ((<unsigned long long>S + 1) * tk_golden)
+    cdef mask_t sl
+    cdef int e
+    for e in range(TK_SUITS):
+        if (S >> e) & 1:
+            sl = live & c.r.suit_mask[e]
+            x = x * 5 + <unsigned long long>owner(c, highest(sl))
+    return tk_fmix(x) & c.wt_mask
+
+
+cdef inline wr_sets* sets_slot(const Ctx* c, unsigned long long shape) noexcept nogil:
+    return &c.sets[shape & c.sets_mask]
+
+
+cdef void wr_probe_sets(
+    Ctx* c, unsigned long long shape, mask_t live, const mask_t* comp, int alpha, int beta,
+    int* lo, int* hi, mask_t* wlo, mask_t* whi, int* hint,
+) noexcept nogil:
+    """wr_probe over the buckets of every suit set this shape has entries under (the shape's
+    record in `sets`; a record another shape took over loses hits, never makes a wrong one),
+    subsets of the suits with live cards only."""
+    cdef wr_sets* rec = sets_slot(c, shape)
+    cdef unsigned int used, S
+    if rec.shape != shape:
+        return
+    used = rec.used
+    while used:
+        S = lowest(used)
+        used &= used - 1
+        if wr_probe(c, shape, wr_set_bucket(c, shape, live, S), live, comp, alpha, beta,
+                    lo, hi, wlo, whi, hint):
+            return
 
 
 cdef void wr_store(
@@ -763,8 +848,10 @@ cdef void wr_store(
     cdef const tk_rules* r = c.r
     cdef mask_t sig = 0, x, rm
     cdef int e, i, s, steps = 0, idx, old_next, nxt
+    cdef unsigned int S
     cdef bint same
     cdef wr_entry* b
+    cdef wr_sets* rec
     for e in range(TK_SUITS):
         x = win & r.suit_mask[e]
         if x:
@@ -772,6 +859,14 @@ cdef void wr_store(
     rm = tk_pext(sig, live)
     c.stores += 1
     c.sig += popcount(sig)
+    if c.flags & F_SETS:
+        S = suit_set(r, sig)
+        bucket = wr_set_bucket(c, shape, live, S)
+        rec = sets_slot(c, shape)
+        if rec.shape != shape:
+            rec.shape = shape
+            rec.used = 0
+        rec.used |= 1u << S
     i = c.heads[bucket]
     while i and steps < WR_CHAIN:  # the same abstract position: merge the bounds
         b = &c.wt[i - 1]
@@ -859,6 +954,11 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
     if seat >= n:
         seat -= n
     c.nodes += 1
+    if c.nodes > c.limit:  # out of nodes: unwind, storing nothing
+        c.stopped = 1
+    if c.stopped:
+        win[0] = 0
+        return 0
     live = tp.cards
     for i in range(n):
         live |= c.hand[i]
@@ -886,11 +986,14 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
             return hi
         if wr:
             key = shape_key(c, tp.leader)
-            bucket = wr_bucket(c, key, live)
             for s in range(n):
                 comp[s] = tk_pext(c.hand[s], live)
             c.probes += 1
-            wr_probe(c, key, bucket, live, comp, &lo, &hi, &wlo, &whi, &hint)
+            if c.flags & F_SETS:
+                wr_probe_sets(c, key, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint)
+            else:
+                bucket = wr_bucket(c, key, live)
+                wr_probe(c, key, bucket, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint)
         elif c.flags & F_TT:
             key = pos_key(c, tp.leader, live)
             e = tt_find(c, key)
@@ -955,6 +1058,9 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
         else:
             v = ab(c, &t2, alpha, beta, &wc)
         c.hand[seat] ^= bit(m)
+        if c.stopped:
+            win[0] = 0
+            return 0
         w |= wc
         if maxim:
             if v > best:
@@ -1023,6 +1129,10 @@ cdef int ex(Ctx* c, const tk_trick* tp, int need) noexcept nogil:
     if seat >= n:
         seat -= n
     c.nodes += 1
+    if c.nodes > c.limit:
+        c.stopped = 1
+    if c.stopped:
+        return 0
     live = tp.cards
     for i in range(n):
         live |= c.hand[i]
@@ -1063,6 +1173,8 @@ cdef int ex(Ctx* c, const tk_trick* tp, int need) noexcept nogil:
         else:
             v = ex(c, &t2, need)
         c.hand[seat] ^= bit(m)
+        if c.stopped:
+            return 0
         if v == maxim:  # the side found a way in, or the others found a way out
             res = v
             break
@@ -1086,7 +1198,10 @@ cdef int solve_value(Ctx* c, const tk_trick* t, int lo, int hi, int guess) noexc
         g = hi
     while lo < hi:
         b = g if g > lo else lo + 1
+        c.windows += 1
         g = ab(c, t, b - 1, b, &w)
+        if c.stopped:
+            return 0
         if g < b:
             hi = g
         else:
@@ -1136,8 +1251,15 @@ cdef class Solver:
     (bridge-like play) the table stores *winning ranks* instead (DDS's idea): each bound holds
     for every position that differs only in cards below the ranks that decided a trick in its
     proof, and after a small card of a suit fails, the other small cards of that suit are
-    skipped. Values are exact: every bound and skip is sound, and the tests compare against
-    plain minimax and DDS.
+    skipped. A look-up walks its bucket's chain only until the bounds found cut the window,
+    and an entry that matched moves to the chain's front (``fast_probe``: at three hands of
+    16 cards a table of hundreds of thousands of entries made the walks, not the nodes, the
+    cost). Entries go to buckets by the suits they read (``suit_buckets``): the shape, that
+    suit set and who holds each of those suits' top card, so an entry that ignores a suit is
+    found whoever holds its top card; a look-up visits the buckets of the sets its shape has
+    entries under. Values are exact: every bound and skip is sound, and the tests compare against
+    plain minimax and DDS (``tests/engine/test_solver_three_hands.py``: each three-hand
+    means against the plain table on larger deals).
 
     ``tt_bits``: the table takes ``32 * 2**tt_bits`` bytes (default: sized to the deal, at
     most 2**21 entries = 64 MiB); full, it overwrites its oldest (winning ranks) or shallowest
@@ -1165,6 +1287,8 @@ cdef class Solver:
         bint transposition=True,
         bint relative_keys=True,
         bint winning_ranks=True,
+        bint fast_probe=True,
+        bint suit_buckets=True,
     ):
         self.rules = rules
         self.mem = NULL
@@ -1180,6 +1304,8 @@ cdef class Solver:
             | (F_TT if transposition else 0)
             | (F_REL if relative_keys else 0)
             | (F_WR if winning_ranks else 0)
+            | (F_PROBE if fast_probe else 0)
+            | (F_SETS if suit_buckets else 0)
         )
         self.nodes = 0
         self.tt_wr = -1
@@ -1198,7 +1324,7 @@ cdef class Solver:
     cdef int _prepare(
         self, Ctx* c, tk_trick* t, object hands, int leader, object trick, Objective objective
     ) except -1:
-        cdef int bits, cards, side, s
+        cdef int bits, cards, side, s, sets_bits
         memset(c, 0, sizeof(Ctx))
         memset(c.killer, -1, sizeof(c.killer))
         c.r = &self.rules.c
@@ -1243,24 +1369,52 @@ cdef class Solver:
             self.tt_kind = c.kind
             self.tt_wr = c.flags & F_WR
             # One block of memory: 32-byte exact entries, or for winning ranks a bucket head
-            # array (1/64 of the block) followed by a ring of 64-byte abstract entries.
+            # array (1/32 of the block), a ring of 64-byte abstract entries and, at the end,
+            # the suit sets of each shape (1/128).
             c.tt = <tt_entry*>self.mem
             c.tt_mask = ((<unsigned long long>1) << self.bits) - 1
             c.heads = <int*>self.mem
             c.wt_mask = ((<unsigned long long>1) << (self.bits - 2)) - 1
             c.wt = <wr_entry*>(<char*>self.mem + (sizeof(int) << (self.bits - 2)))
-            c.wt_size = <int>(((sizeof(tt_entry) << self.bits) - (sizeof(int) << (self.bits - 2)))
-                              // sizeof(wr_entry))
+            sets_bits = self.bits - 6 if self.bits > 6 else 0
+            c.sets_mask = ((<unsigned long long>1) << sets_bits) - 1
+            c.sets = <wr_sets*>(
+                <char*>self.mem + (sizeof(tt_entry) << self.bits)
+                - (sizeof(wr_sets) << sets_bits)
+            )
+            c.wt_size = <int>(
+                (
+                    (sizeof(tt_entry) << self.bits)
+                    - (sizeof(int) << (self.bits - 2))
+                    - (sizeof(wr_sets) << sets_bits)
+                )
+                // sizeof(wr_entry)
+            )
             c.wt_cursor = self.wt_cursor
         return 0
 
-    def solve(self, hands, int leader, trick=(), objective=None):
+    cdef void _keep_stats(self, const Ctx* c):
+        self.nodes = c.nodes
+        self.wt_cursor = c.wt_cursor
+        self.stats = {
+            "nodes": c.nodes,
+            "probes": c.probes,
+            "hits": c.hits,
+            "stores": c.stores,
+            "windows": c.windows,
+            "walked": c.walked,
+            "significant": <double>c.sig / c.stores if c.stores else 0.0,
+        }
+
+    def solve(self, hands, int leader, trick=(), objective=None, *, long long max_nodes=0):
         """The value of the position under ``objective`` (see the module docstring).
 
         ``hands``: one card mask (or iterable of cards) per seat, without the cards on the
         trick; ``leader``: the seat that led the trick in progress (or leads next);
         ``trick``: the card indexes played to it so far, in order. Default objective: tricks
-        for the team of the seat to play.
+        for the team of the seat to play. ``max_nodes`` (> 0): give up after visiting that
+        many nodes and raise :class:`SearchLimit` (the table keeps only what was proven, so
+        the solver stays fit for use).
         """
         cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
         cdef tk_trick t
@@ -1270,27 +1424,25 @@ cdef class Solver:
         try:
             objective = self._objective(objective, leader, trick)
             self._prepare(c, &t, hands, leader, trick, objective)
+            c.limit = max_nodes if max_nodes > 0 else LLONG_MAX
             need = objective.target - objective.already
             with nogil:
                 v = root_value(c, &t, need)
-            self.nodes = c.nodes
-            self.wt_cursor = c.wt_cursor
-            self.stats = {
-                "nodes": c.nodes,
-                "probes": c.probes,
-                "hits": c.hits,
-                "stores": c.stores,
-                "significant": <double>c.sig / c.stores if c.stores else 0.0,
-            }
+            self._keep_stats(c)
+            if c.stopped:
+                raise SearchLimit(f"no value within {max_nodes} nodes")
             return v
         finally:
             free(c)
 
-    def best_cards(self, hands, int leader, trick=(), seat=None, objective=None):
+    def best_cards(
+        self, hands, int leader, trick=(), seat=None, objective=None, *, long long max_nodes=0
+    ):
         """``{card_index: value}`` for every legal card of the seat to play: the value of the
         position after that card, under ``objective``, always from the objective side's point
         of view (the side picks a card of highest value, the others one of lowest).
-        ``seat``, when given, must be the seat to play."""
+        ``seat``, when given, must be the seat to play. ``max_nodes`` (> 0): the most nodes
+        for all the cards together, else :class:`SearchLimit`."""
         cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
         cdef tk_trick t, t2, t3
         cdef int to_play, v, gain, m, p, need
@@ -1303,6 +1455,7 @@ cdef class Solver:
             if seat is not None and int(seat) != to_play:
                 raise ValueError(f"seat {seat} is not to play; seat {to_play} is")
             self._prepare(c, &t, hands, leader, trick, objective)
+            c.limit = max_nodes if max_nodes > 0 else LLONG_MAX
             need = objective.target - objective.already
             legal = tk_legal(c.r, c.hand[to_play], &t)
             live = t.cards
@@ -1328,6 +1481,9 @@ cdef class Solver:
                     else:
                         v = gain + root_value(c, &t2, need)
                     c.hand[to_play] ^= bit(m)
+                if c.stopped:
+                    self._keep_stats(c)
+                    raise SearchLimit(f"no values within {max_nodes} nodes")
                 values[m] = v
             out = {}
             x = legal
@@ -1339,15 +1495,7 @@ cdef class Solver:
                     lower = live & c.r.suit_mask[c.r.suit_of[p]] & below(p)
                     p = highest(lower)
                 out[int(c.r.to_phys[m])] = values[p]
-            self.nodes = c.nodes
-            self.wt_cursor = c.wt_cursor
-            self.stats = {
-                "nodes": c.nodes,
-                "probes": c.probes,
-                "hits": c.hits,
-                "stores": c.stores,
-                "significant": <double>c.sig / c.stores if c.stores else 0.0,
-            }
+            self._keep_stats(c)
             return dict(sorted(out.items()))
         finally:
             free(c)

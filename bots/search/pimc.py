@@ -30,11 +30,17 @@ Nothing here names a game: a new trick game gets this bot by writing those hooks
 **Time.** ``time_ms`` is a budget per decision (default 500, half the referee's default
 second a move; 0: none): worlds are drawn until ``worlds`` are solved or the budget is
 spent, but never fewer than ``min_worlds``. **Big positions.**
-A double-dummy solve of a 13-card deal at four seats takes far longer than the clock allows,
-so while more than ``solve_cards`` cards are left to play (the trick in progress included)
-a world values each card by ``rollouts`` greedy playouts in C (``levata.engine.playouts``)
-instead of solving it; from then on it solves exactly. ``benchmarks/whist_search.py``
-measures the time per decision by trick.
+A double-dummy solve of a 13-card deal at four seats, or of 16 cards at three, takes far
+longer than the clock allows, so while more than ``try_cards`` cards are left to play (the
+trick in progress included) a world values each card by ``rollouts`` greedy playouts in C
+(``levata.engine.playouts``) instead of solving it. At ``solve_cards`` cards or fewer every
+world is solved exactly. In between, each world is *tried*: solved with at most
+``solve_nodes`` search nodes (``max_nodes``; ~10 ms), and valued by rollouts when the
+search runs out; once most of a decision's first tries run out, its other worlds go
+straight to rollouts. The cost of an exact solve varies by orders of magnitude between
+deals of one size, so a node budget fits the clock where a card count alone cannot.
+``benchmarks/solver.py --sections pimc3`` measures the time and worlds per decision by
+trick on 16-card three-hand deals, ``benchmarks/whist_search.py`` on Whist.
 
 >>> from levata.engine import game
 >>> from levata.bots import play_match
@@ -58,7 +64,7 @@ from levata.engine.cardmask import mask_of
 from levata.engine.family.tricks import TrickGame
 from levata.engine.playouts import playouts
 from levata.engine.rules import trick_winner
-from levata.engine.solver import Objective, Solver
+from levata.engine.solver import Objective, SearchLimit, Solver
 
 __all__ = ["PimcBot", "rollout_values"]
 
@@ -67,8 +73,10 @@ class PimcBot:
     """Samples worlds from its view, solves each double-dummy, makes the best move on average.
 
     Options: ``worlds`` (most worlds per decision), ``time_ms`` (budget per decision, 0 for
-    none), ``min_worlds`` (worlds even when the budget is spent), ``solve_cards`` (above this
-    many cards left, rollouts instead of solves), ``rollouts`` (playouts per card then),
+    none), ``min_worlds`` (worlds even when the budget is spent), ``solve_cards`` (at most
+    this many cards left: every world solved exactly), ``try_cards`` (above this many,
+    rollouts; in between, a solve of at most ``solve_nodes`` nodes per world, rollouts when
+    it runs out), ``rollouts`` (playouts per card instead of a solve),
     ``blend`` (weight of the game's realistic card values, 0 for none), ``infer`` (1: weigh
     worlds by the game's plausibility, 0: alike).
     """
@@ -84,6 +92,8 @@ class PimcBot:
         time_ms: int = 500,
         min_worlds: int = 4,
         solve_cards: int = 32,
+        try_cards: int = 42,
+        solve_nodes: int = 40_000,
         rollouts: int = 24,
         blend: float = 0.02,
         infer: int = 1,
@@ -95,11 +105,14 @@ class PimcBot:
         self.rng = random.Random(seed)
         self.worlds, self.time_ms, self.min_worlds = worlds, time_ms, max(1, min_worlds)
         self.solve_cards, self.rollouts, self.blend = solve_cards, rollouts, blend
+        self.try_cards, self.solve_nodes = max(try_cards, solve_cards), solve_nodes
         self.infer = bool(infer)
         kind = "heuristic" if "heuristic" in spec.bots else RANDOM
         self.fallback: Bot = make_bot(kind, game, seed) if kind != RANDOM else RandomBot(game, seed)
-        #: Worlds searched for the last decision (for benchmarks and tests).
-        self.last_worlds = 0
+        #: Worlds searched for the last decision, and how many of them were solved exactly
+        #: (for benchmarks and tests).
+        self.last_worlds = self.last_solved = 0
+        self._tries = self._misses = 0
 
     def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -126,6 +139,7 @@ class PimcBot:
         score: dict[Action, float] = {}
         solver: Solver | None = None
         n = 0
+        self.last_solved = self._tries = self._misses = 0
         while n < self.worlds:
             world = self.spec.world_from_view(view, self.rng)
             assert isinstance(world, TrickGame)
@@ -153,16 +167,32 @@ class PimcBot:
         trick = [c.index for _, c in world.current]
         goal = world.search_goal(seat)
         left = sum(len(h) for h in world.hands)
-        if left > self.solve_cards:
+        values = None
+        if left <= self.solve_cards:
+            values = solver.best_cards(hands, world.leader, trick, seat, goal)
+        elif left <= self.try_cards and self._trying():
+            self._tries += 1
+            try:
+                values = solver.best_cards(
+                    hands, world.leader, trick, seat, goal, max_nodes=self.solve_nodes
+                )
+            except SearchLimit:
+                self._misses += 1
+        if values is None:
             seed = self.rng.getrandbits(63)
             return rollout_values(world, seat, goal, hands, trick, self.rollouts, seed)
-        values = solver.best_cards(hands, world.leader, trick, seat, goal)
+        self.last_solved += 1
         out = {i: float(v) for i, v in values.items()}
         if self.blend:  # the game's realistic playout beside the paranoid solve
             for i, v in world.rate_cards(seat).items():
                 if i in out:
                     out[i] += self.blend * v
         return out
+
+    def _trying(self) -> bool:
+        """Still worth trying exact solves this decision: fewer than half of the tries so
+        far ran out of nodes (judged after three)."""
+        return self._tries < 3 or 2 * self._misses < self._tries
 
 
 def rollout_values(

@@ -104,3 +104,25 @@ def test_pimc_is_for_trick_games():
         make_bot("pimc", "macao")
     with pytest.raises(BadConfig, match="trick base"):
         PimcBot("macao")
+
+
+@pytest.mark.parametrize("solve_nodes", [1, 200, 1_000_000])
+def test_tried_solves_fall_back_to_rollouts(solve_nodes):
+    """Between solve_cards and try_cards each world is solved within solve_nodes nodes or
+    valued by rollouts; the bot plays legally either way and counts its exact worlds."""
+    state = game("whist").new_match(players=4, options={"deal_size": 6}, seed=8)
+    bot = PimcBot(seed=1, worlds=6, time_ms=0, solve_cards=8, try_cards=24, solve_nodes=solve_nodes)
+    solved = []
+    while not state.is_over():
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        action = bot.act(state.view(seat), legal)
+        assert action in legal
+        if len(legal) > 1 and legal[0].kind != "bid":
+            assert 0 <= bot.last_solved <= bot.last_worlds
+            solved.append(bot.last_solved / bot.last_worlds)
+        state.apply(seat, action)
+    if solve_nodes == 1:
+        assert min(solved) == 0  # every try ran out: rollouts (after three tries, no more)
+    if solve_nodes == 1_000_000:
+        assert min(solved) == 1
