@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from levata.engine import all_games
 from levata.server.tournament.spec import build_spec
 from levata.server.tournament.store import TourneyStore, spec_hash
 
@@ -273,5 +274,8 @@ def test_levata_bots_lists_each_bots_options():
         env={**os.environ, "COLUMNS": "160"},
     )
     assert run.returncode == 0, run.stderr
-    (pimc,) = [line for line in run.stdout.splitlines() if " pimc " in line]
-    assert "worlds=100, time_ms=500" in pimc and "levata.bots.search.pimc:PimcBot" in pimc
+    # One row per game that pimc plays, each with its defaults and its class.
+    rows = [line for line in run.stdout.splitlines() if " pimc " in line]
+    assert len(rows) == sum("pimc" in g.bots for g in all_games()) >= 2
+    for row in rows:
+        assert "worlds=100, time_ms=500" in row and "levata.bots.search.pimc:PimcBot" in row
