@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from levata.engine.cards import Card, parse_cards  # noqa: F401  (the examples use it)
+from levata.engine.family import quotas as quota_family
 
 __all__ = [
     "CARBOAVE",
@@ -39,11 +40,8 @@ __all__ = [
 FIGURES = frozenset({11, 12, 13, 14})
 #: The ranks whose four of a kind are a Perechiuța.
 CARBOAVE = tuple(range(2, 8))
-#: Quotas (minimum tricks) in play order from the Declarant.
-QUOTAS = {4: (6, 3, 2, 1), 3: (8, 5, 3)}
-#: Cards each seat is dealt (the Surpriza is 4 more).
-HAND_SIZE = {4: 12, 3: 16}
-SURPRIZA = 4
+#: The quota family's deal: quotas from the Declarant, 12 or 16 cards, a 4-card Surpriza.
+QUOTAS, HAND_SIZE, SURPRIZA = quota_family.QUOTAS, quota_family.HAND_SIZE, quota_family.LEFT_OVER
 
 
 def quotas(players: int, declarant: int) -> list[int]:
@@ -52,8 +50,7 @@ def quotas(players: int, declarant: int) -> list[int]:
     >>> quotas(4, declarant=0), quotas(3, declarant=0), quotas(4, declarant=2)
     ([6, 3, 2, 1], [8, 5, 3], [2, 1, 6, 3])
     """
-    row = QUOTAS[players]
-    return [row[(s - declarant) % players] for s in range(players)]
+    return quota_family.quotas(players, first=declarant)
 
 
 def figureless(cards: Iterable[Card]) -> bool:
@@ -65,15 +62,7 @@ def figureless(cards: Iterable[Card]) -> bool:
     return all(c.rank not in FIGURES for c in cards)
 
 
-def carried(tricks: Sequence[int], quota: Sequence[int]) -> tuple[list[int], list[int]]:
-    """The credits (tricks over quota) and debts (under) a session leaves the next one.
-
-    >>> carried([8, 2, 1, 1], [6, 3, 2, 1])
-    ([2, 0, 0, 0], [0, 1, 1, 0])
-    """
-    credit = [max(0, t - q) for t, q in zip(tricks, quota, strict=True)]
-    debt = [max(0, q - t) for t, q in zip(tricks, quota, strict=True)]
-    return credit, debt
+carried = quota_family.carried
 
 
 def requests(credit: Sequence[int], debt: Sequence[int], declarant: int) -> list[tuple[int, int]]:

@@ -1,0 +1,89 @@
+"""The quota family: trick games where each seat plays for its own number of tricks.
+
+Banking Cards, 8-5-3 / 6-3-2-1 and 3-5-8 share one shape: 52 cards, 16 each to three seats
+(quotas 8, 5, 3) or 12 each to four (6, 3, 2, 1), four cards left over (a Surpriza or a
+kitty), a score of tricks minus quota (each deal's row sums to 0), and the tricks over and
+under quota carried into the next deal as *credits* and *debts*, paid back by card exchanges
+before the play. What differs (who asks whom, how an exchange is answered) is each game's
+own rule, in its module; what is the same is stated once, here.
+
+>>> quotas(4, first=1)
+[1, 6, 3, 2]
+>>> carried([9, 4, 3], [8, 5, 3])
+([1, 0, 0], [0, 1, 0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from levata.engine.cards import Card, parse_cards  # noqa: F401  (the examples use it)
+
+__all__ = [
+    "HAND_SIZE",
+    "LEFT_OVER",
+    "QUOTAS",
+    "carried",
+    "highest_of",
+    "lowest_of",
+    "quotas",
+    "results",
+]
+
+#: Quotas (minimum tricks) in play order from the seat that plays for the most.
+QUOTAS = {4: (6, 3, 2, 1), 3: (8, 5, 3)}
+#: Cards each seat is dealt.
+HAND_SIZE = {4: 12, 3: 16}
+#: Cards dealt to nobody (the Surpriza or the kitty): 52 - players x hand size.
+LEFT_OVER = 4
+
+
+def quotas(players: int, first: int) -> list[int]:
+    """Each seat's quota when seat ``first`` plays for the most: 8-5-3 or 6-3-2-1 on from it.
+
+    >>> quotas(3, first=0), quotas(3, first=2), quotas(4, first=0)
+    ([8, 5, 3], [5, 3, 8], [6, 3, 2, 1])
+    """
+    row = QUOTAS[players]
+    return [row[(s - first) % players] for s in range(players)]
+
+
+def results(tricks: Sequence[int], quota: Sequence[int]) -> list[int]:
+    """A deal's score row: tricks minus quota for each seat (it sums to 0).
+
+    >>> results([9, 4, 3], [8, 5, 3])
+    [1, -1, 0]
+    """
+    return [t - q for t, q in zip(tricks, quota, strict=True)]
+
+
+def carried(tricks: Sequence[int], quota: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The credits (tricks over quota) and debts (under) a deal leaves the next one.
+
+    >>> carried([8, 2, 1, 1], [6, 3, 2, 1])
+    ([2, 0, 0, 0], [0, 1, 1, 0])
+    """
+    credit = [max(0, t - q) for t, q in zip(tricks, quota, strict=True)]
+    debt = [max(0, q - t) for t, q in zip(tricks, quota, strict=True)]
+    return credit, debt
+
+
+def highest_of(cards: Iterable[Card], suit: int) -> Card | None:
+    """The highest card of ``suit`` among ``cards`` (``None`` when void): what an exchange
+    takes from the seat in debt.
+
+    >>> highest_of(parse_cards("KD 2D AS"), Card.parse("4D").suit)
+    Card('KD')
+    """
+    of = [c for c in cards if c.suit == suit]
+    return max(of, key=lambda c: c.rank) if of else None
+
+
+def lowest_of(cards: Iterable[Card], suit: int) -> Card | None:
+    """The lowest card of ``suit`` among ``cards`` (``None`` when void).
+
+    >>> lowest_of(parse_cards("KD 2D AS"), Card.parse("4D").suit)
+    Card('2D')
+    """
+    of = [c for c in cards if c.suit == suit]
+    return min(of, key=lambda c: c.rank) if of else None
