@@ -735,7 +735,7 @@ def html_report(
     unit_word = "deal" if fmt == "duplicate" else "round"
     sections = [("standings", "Standings"), ("means", "Score per deal")]
     if details is not None:
-        by = "By deal size and seat" if details.unit else "By seat"
+        by = f"By {details.unit} and seat" if details.unit else "By seat"
         sections += [("progression", "Progression"), ("breakdown", by)]
         sections += [("clocks", "Reply times")]
     sections += [("ratings", "Ratings")]
@@ -828,13 +828,13 @@ def html_report(
                 colors,
             )
         )
-        by = "By deal size and by seat" if details.unit else "By seat"
+        by = f"By {details.unit} and by seat" if details.unit else "By seat"
         out.append(f'</section><section id="breakdown"><h2>{by}</h2>')
         if details.unit:
             out.append(
-                '<p class="note">Mean score per deal by the size of the deal: the game\'s'
-                f" duplicate unit, <code>{_esc(details.unit)}</code> (each match one deal of"
-                " that size). Blue: above zero; red: below; the stronger, the further.</p>"
+                '<p class="note">Mean score per deal by the value of the game\'s duplicate'
+                f" unit, <code>{_esc(details.unit)}</code> (each match one deal with that"
+                " value). Blue: above zero; red: below; the stronger, the further.</p>"
             )
             out.extend(
                 _breakdown_table(

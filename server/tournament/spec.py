@@ -116,16 +116,18 @@ class TournamentSpec:
 
     def describe(self) -> str:
         """One line, e.g. ``whist, 3 players, duplicate over 12 deals (every seating), each
-        match one deal of 1-8 cards, seed 1``."""
+        match one deal, deal_size 1-8, seed 1``."""
         if self.teams:
             seats = f"teams of seats {', '.join('+'.join(map(str, t)) for t in self.teams)}"
             seats += ", two-table" if len(self.teams) == 2 else f", {self.seating}d"
         else:
             seats = "every seating" if self.seating == "permute" else "seats rotated"
-        if self.unit == "deal" and self.sizes:
+        board = game(self.game).duplicate_unit
+        if self.unit == "deal" and self.sizes and board:
+            # The unit's option says what its value means (Whist: cards; Banking: credits).
             used = sorted(set(self.sizes[: self.deals]))
             many = f"{used[0]}-{used[-1]}" if len(used) > 1 else used[0]
-            unit = f"each match one deal of {many} card{'s' if used[-1] > 1 else ''}"
+            unit = f"each match one deal, {board} {many}"
         else:
             unit = "each match a whole game"
         what = ("deal" if self.format == "duplicate" else "round") + "s" * (self.deals != 1)

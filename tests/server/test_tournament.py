@@ -81,6 +81,18 @@ def test_single_deal_sizes_cycle_through_the_schedule():
     assert {m.options["deal_size"] for m in fixed.schedule()} == {2}
 
 
+def test_the_description_names_the_games_duplicate_unit():
+    # Whist's unit counts cards, Banking's counts credits carried: each is named by its option.
+    whist = build_spec("whist", "heuristic,random,random", deals=10, seed=3, seating="rotate")
+    assert "each match one deal, deal_size 1-8" in whist.describe()
+    banking = build_spec("banking", "heuristic,random,random,random", deals=3, seating="rotate")
+    assert "each match one deal, session 1-3" in banking.describe()
+    assert (
+        "each match a whole game"
+        in build_spec("whist", "random,random,random", unit="game").describe()
+    )
+
+
 def test_the_schedule_is_a_function_of_the_spec():
     a = build_spec("whist", "heuristic,random,random", deals=4, seed=8).schedule()
     b = build_spec("whist", "heuristic,random,random", deals=4, seed=8).schedule()
