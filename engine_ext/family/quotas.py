@@ -15,6 +15,7 @@ own rule, in its module; what is the same is stated once, here.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 
 from levata.engine.cards import Card, parse_cards  # noqa: F401  (the examples use it)
@@ -26,6 +27,7 @@ __all__ = [
     "carried",
     "highest_of",
     "lowest_of",
+    "practice_previous",
     "quotas",
     "results",
 ]
@@ -87,3 +89,30 @@ def lowest_of(cards: Iterable[Card], suit: int) -> Card | None:
     """
     of = [c for c in cards if c.suit == suit]
     return min(of, key=lambda c: c.rank) if of else None
+
+
+def practice_previous(players: int, first: int, credits: int, rng: random.Random) -> list[int]:
+    """``tricks - quota`` of a made-up previous deal whose seat ``first`` played for the most,
+    carrying ``credits`` credits in all (a one-deal match's start, the duplicate unit): each
+    credit is one trick moved from a seat at or under its quota to one at or over its own.
+
+    >>> row = practice_previous(4, 0, 3, random.Random(1))
+    >>> sum(row), sum(max(0, d) for d in row)
+    (0, 3)
+    """
+    quota = quotas(players, first)
+    for _ in range(100):  # a walk can strand itself (no seat left to lose a trick): retry
+        tricks = list(quota)
+        for _ in range(credits):
+            takers = [s for s in range(players) if tricks[s] >= quota[s]]
+            givers = [s for s in range(players) if 0 < tricks[s] <= quota[s]]
+            pairs = [(g, t) for g in givers for t in takers if g != t]
+            if not pairs:
+                break
+            g, t = rng.choice(pairs)
+            tricks[g] -= 1
+            tricks[t] += 1
+        row = results(tricks, quota)
+        if sum(max(0, d) for d in row) == credits:
+            break
+    return row

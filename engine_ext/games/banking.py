@@ -68,6 +68,7 @@ from levata.engine.contract import (
     Zone,
 )
 from levata.engine.deal import shuffled
+from levata.engine.family import quotas as quota_family
 from levata.engine.family.tricks import (
     PLAY,
     TRICK_COUNTERS,
@@ -144,29 +145,14 @@ def parse_row(text: str, players: int, name: str) -> list[int] | None:
 
 def practice_previous(players: int, dealer: int, credits: int, rng: random.Random) -> list[int]:
     """``tricks - quota`` of a made-up previous session carrying ``credits`` credits in
-    all (the duplicate unit's start): its Declarant was the present Dealer, and each credit
-    is one trick moved from a seat at or under its quota to one at or over its own.
+    all (the duplicate unit's start): its Declarant was the present Dealer
+    (:func:`~levata.engine.family.quotas.practice_previous`).
 
     >>> row = practice_previous(4, 0, 3, random.Random(1))
     >>> sum(row), sum(max(0, d) for d in row)
     (0, 3)
     """
-    quota = br.quotas(players, dealer)  # the previous session's K was this session's D
-    for _ in range(100):  # a walk can strand itself (no seat left to lose a trick): retry
-        tricks = list(quota)
-        for _ in range(credits):
-            takers = [s for s in range(players) if tricks[s] >= quota[s]]
-            givers = [s for s in range(players) if 0 < tricks[s] <= quota[s]]
-            pairs = [(g, t) for g in givers for t in takers if g != t]
-            if not pairs:
-                break
-            g, t = rng.choice(pairs)
-            tricks[g] -= 1
-            tricks[t] += 1
-        row = [t - q for t, q in zip(tricks, quota, strict=True)]
-        if sum(max(0, d) for d in row) == credits:
-            break
-    return row
+    return quota_family.practice_previous(players, dealer, credits, rng)
 
 
 class BankingState(TrickGame):

@@ -1,0 +1,660 @@
+"""8-5-3 (3 players) and 6-3-2-1 (4 players), the Tarnib variants: each seat plays for its
+own quota of tricks, and the over- and under-tricks of a deal are paid back in the next one
+by card requests the creditor aims freely (``docs/games/eight-five-three.md``).
+
+Roles: the shuffler ``S`` and the first player ``F = next(S)`` (the rules call F the
+"dealer": it gets the first card, names trump, takes the Surpriza and leads). Quotas in play
+order from F: 8, 5, 3 or 6, 3, 2, 1 (:func:`~levata.engine.family.quotas.quotas`). A deal
+runs through these phases, each skipped when it has nothing to do:
+
+``exchange``  the seats with credit ask, in play order from F. A requester first names its
+              target (``ask``: any seat that still owes a trick) or gives up the rest of its
+              requests (``stop``); then it ``offer``\\ s a card of its hand. The answer is
+              automatic (:func:`answer`): the target's highest card of the suit if it holds
+              one above the offer (a swap), else the card comes back; either way one credit
+              and one debt are used up (D3).
+``trump``     F names a suit (no no-trump, D5); F then takes the four Surpriza cards, face up
+              for all with ``surpriza_shown``, else seen by F alone.
+``discard``   F buries four cards face down, one at a time (never shown to anyone).
+``play``      F leads; follow suit, else any card (no duty to trump); ``tricks - quota``.
+
+Decisions beyond the rules' own [D1]..[D7] (which are implemented as written):
+
+* **A request in two actions**: ``ask SEAT`` then ``offer CARD`` (each action carries one
+  argument, as every action of the protocol does). Naming the target is public (the rules'
+  ``Asked(R, t)``), the cards and whether they were swapped go to the two seats alone (D4).
+  A card that comes back was still shown to the target: it sees it for a moment.
+* **Discards** one at a time: "3 cards" cannot be submitted; play does not start before the
+  fourth and a fifth is not legal (the rules' scenario 6).
+* **The end** (D6): after ``match_deals`` deals (default 4 x N, each seat F four times) the
+  highest total wins, ties shared; with ``win_at_12`` (3 players) a seat taking 12 tricks or
+  more in a deal wins at once, ranked above every total.
+* **Duplicate unit**: option ``deal = k`` >= 1 makes a match one deal whose first player and
+  carried credits come from the seed (or ``shuffler`` and ``previous``): ``k - 1`` credits
+  from a previous deal made up as the rules allow
+  (:func:`~levata.engine.family.quotas.practice_previous`), so every seating of a duplicate
+  board meets the same exchanges; ``k = 1`` is a first deal, without any. Its scores are that
+  deal's ``tricks - quota``.
+
+>>> from levata.engine import game
+>>> state = game("eight-five-three").new_match(players=3, seed=3)
+>>> state.view(0).phase, len(state.view(0).hand)
+('trump', 16)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any, Self
+
+from levata.engine import events, phases
+from levata.engine.cards import Card, Suit, french_deck, parse_cards  # noqa: F401  (examples)
+from levata.engine.contract import (
+    Action,
+    BadConfig,
+    Event,
+    GameSpec,
+    Option,
+    Result,
+    SeatView,
+    Zone,
+)
+from levata.engine.deal import shuffled
+from levata.engine.family import quotas as qf
+from levata.engine.family.tricks import (
+    PLAY,
+    TRICK_COUNTERS,
+    TRICK_COUNTS,
+    TRICK_EVENTS,
+    TRICK_FACTS,
+    TRICK_ZONES,
+    TrickGame,
+)
+from levata.engine.registry import register
+from levata.engine.rules import TrickRules
+from levata.engine.solver import Objective, Solver
+from levata.engine.solver import tricks as most_tricks
+from levata.engine.vocabulary import Vocabulary
+
+__all__ = [
+    "SPEC",
+    "EightFiveThreeState",
+    "answer",
+    "next_first",
+    "parse_row",
+    "requesters",
+    "targets",
+]
+
+EXCHANGE, TRUMP, DISCARD = "exchange", "trump", "discard"
+ASK, OFFER, STOP, NAME_TRUMP, BURY = "ask", "offer", "stop", "trump", "discard"
+#: Event kinds (``ask``, ``stop``, ``trump`` and ``discard`` share the names of the actions).
+EXCHANGED, SURPRIZA_EV, BURIED = "exchanged", "surpriza", "buried"
+SUITS = ("S", "H", "C", "D")
+ROTATIONS = ("seed", "clockwise")
+
+
+# -- the rules a card player would name --------------------------------------------------------
+
+
+def answer(offered: Card, target: Iterable[Card]) -> Card | None:
+    """The target's automatic answer to an offered card: its highest card of the suit when
+    it holds one above the offer, else ``None`` (the offered card comes back: no higher card,
+    or none of the suit at all).
+
+    The rules' scenarios 3 and 4:
+
+    >>> answer(Card.parse("4D"), parse_cards("KD 2D"))
+    Card('KD')
+    >>> print(answer(Card.parse("4D"), parse_cards("2D AS")), answer(Card.parse("4D"), []))
+    None None
+    """
+    best = qf.highest_of(target, offered.suit)
+    return best if best is not None and best.rank > offered.rank else None
+
+
+def requesters(credit: Sequence[int], first: int) -> list[int]:
+    """The seats that ask, in the order they ask: play order from F, credit only.
+
+    >>> requesters([0, 2, 0, 1], first=3)
+    [3, 1]
+    """
+    n = len(credit)
+    return [(first + i) % n for i in range(n) if credit[(first + i) % n] > 0]
+
+
+def targets(debt: Sequence[int]) -> list[int]:
+    """The seats a requester may ask now: any seat that still owes a trick (free choice).
+
+    The rules' scenario 5: seat 0 +2, seats 1 and 2 -1 each; after one request to seat 1,
+    only seat 2 is left.
+
+    >>> targets([0, 1, 1]), targets([0, 0, 1])
+    ([1, 2], [2])
+    """
+    return [s for s, d in enumerate(debt) if d > 0]
+
+
+def next_first(first: int, players: int, rotation: str = "seed") -> int:
+    """F of the next deal: this deal's shuffler (``seed``, D1: "the one who dealt becomes
+    dealer", so the roles move one seat against play), or the next seat (``clockwise``).
+
+    The rules' scenario 2: deal 1 F = 0 (S = 2), so deal 2 F = 2 (S = 1).
+
+    >>> next_first(0, 3), next_first(0, 3, "clockwise")
+    (2, 1)
+    """
+    step = 1 if rotation == "clockwise" else -1
+    return (first + step) % players
+
+
+def previous_first(first: int, players: int, rotation: str = "seed") -> int:
+    """F of the deal before the one whose F is ``first``.
+
+    >>> previous_first(2, 3), previous_first(1, 3, "clockwise")
+    (0, 0)
+    """
+    step = 1 if rotation == "clockwise" else -1
+    return (first - step) % players
+
+
+def parse_row(text: str, players: int, name: str) -> list[int] | None:
+    """A per-seat row of integers from an option (``"1,-1,0"``); ``None`` when empty.
+
+    >>> parse_row("+1,-1, 0", 3, "previous"), parse_row("", 3, "previous")
+    ([1, -1, 0], None)
+    """
+    if not str(text).strip():
+        return None
+    try:
+        row = [int(x) for x in str(text).replace(" ", "").split(",")]
+    except ValueError:
+        raise BadConfig(f"option {name}: expected {players} integers, got {text!r}") from None
+    if len(row) != players:
+        raise BadConfig(f"option {name}: expected {players} integers, got {len(row)}")
+    return row
+
+
+# -- the match ---------------------------------------------------------------------------------
+
+
+class EightFiveThreeState(TrickGame):
+    """A match of 8-5-3 / 6-3-2-1 (``match_deals`` deals, or one): the card play is the
+    trick base's."""
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        players: int,
+        options: dict[str, Any],
+        seed: int,
+        deal: Sequence[Card] | None = None,
+    ) -> None:
+        super().__init__(spec, players, options, seed)
+        n = players
+        self.deck = french_deck()
+        if deal is not None and sorted(deal) != sorted(self.deck):
+            raise BadConfig("the deal must be the 52-card deck")
+        self.single = options["deal"] > 0
+        self.deals = 1 if self.single else options["match_deals"] or 4 * n
+        self.rotation = options["rotation"]
+        chosen = options["shuffler"]
+        if chosen >= n:
+            raise BadConfig(f"option shuffler: seat {chosen} does not exist")
+        shuffler = chosen if chosen >= 0 else self.rng.randrange(n)  # D1: at random
+        self.first = (shuffler + 1) % n
+        previous = parse_row(options["previous"], n, "previous")
+        if previous is None and self.single and options["deal"] > 1:
+            before = previous_first(self.first, n, self.rotation)
+            previous = qf.practice_previous(n, before, options["deal"] - 1, self.rng)
+        if previous is not None and sum(previous) != 0:
+            raise BadConfig("option previous: a deal's row sums to 0")
+        prev = previous or [0] * n
+        self.credit = [max(0, d) for d in prev]
+        self.debt = [max(0, -d) for d in prev]
+        self.points = [0] * n
+        self.deal_no = 0
+        self.champion: int | None = None  # a seat that took 12 tricks (win_at_12)
+        self.deal_log: list[dict[str, Any]] = []
+        self._showing: tuple[tuple[Card, ...], frozenset[int], int] | None = None
+        self._start_deal(list(deal) if deal is not None else None)
+
+    def card_rules(self) -> TrickRules:
+        """Follow suit, else any card: no duty to trump."""
+        return TrickRules(self.players, self.trump)
+
+    @property
+    def shuffler(self) -> int:
+        """``S``, the seat before F: it deals and plays for the smallest quota."""
+        return (self.first - 1) % self.players
+
+    # -- the deal -------------------------------------------------------------------------------
+
+    def _start_deal(self, order: list[Card] | None) -> None:
+        """E0: 16 or 12 cards each from F, the four left over face down (the Surpriza)."""
+        n, f = self.players, self.first
+        self.deal_no += 1
+        self.quota = qf.quotas(n, f)
+        deck = order if order is not None else shuffled(self.deck, self.rng)
+        rest = self.deal_round_robin(deck, f, qf.HAND_SIZE[n])
+        self.kitty: list[Card] = rest[: qf.LEFT_OVER]
+        self.kitty_seen: frozenset[int] | None = frozenset()  # nobody, until F takes it
+        self.surpriza: list[Card] = []  # the Surpriza cards once F has taken them
+        self.discards: list[Card] = []
+        self.set_trump(None)
+        self.order = requesters(self.credit, f)
+        self.asked: list[list[int]] = []  # [requester, target] of every request made
+        self.stopped: list[int] = []
+        self.target: int | None = None  # the target named, its card not yet offered
+        self._emit(
+            events.DEAL,
+            deal=self.deal_no,
+            size=qf.HAND_SIZE[n],
+            first=f,
+            dealer=self.shuffler,
+            quotas=list(self.quota),
+            credits=list(self.credit),
+            debts=list(self.debt),
+        )
+        self.show_hands()
+        self.phase = EXCHANGE
+        if self.requester() is None:
+            self.phase = TRUMP
+
+    def requester(self) -> int | None:
+        """The seat whose request is due: the first in order with credit left."""
+        return next((s for s in self.order if self.credit[s] > 0), None)
+
+    def seats_to_call(self) -> tuple[int, ...]:
+        if self.phase == EXCHANGE:
+            r = self.requester()
+            return (r,) if r is not None else ()
+        if self.phase in (TRUMP, DISCARD):
+            return (self.first,)
+        return ()
+
+    def calls(self, seat: int) -> list[Action]:
+        p, hand = self.phase, sorted(self.hands[seat])
+        if p == EXCHANGE:
+            if self.target is not None:
+                return [Action(OFFER, card=c) for c in hand]
+            return [Action(ASK, number=t) for t in targets(self.debt)] + [Action(STOP)]
+        if p == TRUMP:
+            return [Action(NAME_TRUMP, choice=s) for s in SUITS]
+        if p == DISCARD:
+            return [Action(BURY, card=c) for c in hand]
+        return []
+
+    def _make_call(self, seat: int, action: Action) -> None:
+        kind = action.kind
+        if kind == ASK:
+            self.target = action.number
+            self._emit(ASK, seat=seat, target=action.number)
+        elif kind == OFFER:
+            self._exchange(seat, action.card)  # type: ignore[arg-type]  # offers carry cards
+        elif kind == STOP:
+            self.stopped.append(seat)
+            self._emit(STOP, seat=seat, forfeited=self.credit[seat])
+            self.credit[seat] = 0  # D2: the rest of its requests are given up
+            self._after_request()
+        elif kind == NAME_TRUMP:
+            self._name_trump(Suit.parse(action.choice or ""))
+        elif kind == BURY:
+            self._bury(action.card)  # type: ignore[arg-type]  # discards carry cards
+
+    # -- E1: the exchanges ----------------------------------------------------------------------
+
+    def _exchange(self, seat: int, card: Card) -> None:
+        t = self.target
+        assert t is not None
+        back = answer(card, self.hands[t])
+        if back is not None:
+            self.hands[seat].remove(card)
+            self.hands[t].append(card)
+            self.hands[t].remove(back)
+            self.hands[seat].append(back)
+        self.credit[seat] -= 1  # D3: a card that comes back uses the request up too
+        self.debt[t] -= 1
+        self.asked.append([seat, t])
+        self.target = None
+        shown = (card,) if back is None else (card, back)
+        # A card that comes back was still shown to the target: it sees it for a moment.
+        self._showing = ((card,), frozenset({seat, t}), seat) if back is None else None
+        self._emit(
+            EXCHANGED,
+            audience={seat, t},
+            seat=seat,
+            cards=shown,
+            target=t,
+            swap=back is not None,
+        )
+        self._showing = None
+        self._after_request()
+
+    def _after_request(self) -> None:
+        if self.requester() is None:
+            self.phase = TRUMP
+
+    # -- E2, E3: trump, the Surpriza, the discards ----------------------------------------------
+
+    def _name_trump(self, suit: Suit) -> None:
+        f = self.first
+        self.set_trump(suit)
+        self._emit(NAME_TRUMP, seat=f, trump=suit.letter)
+        shown = self.options["surpriza_shown"]
+        self.kitty_seen = None if shown else frozenset({f})
+        self._emit(SURPRIZA_EV, audience=None if shown else {f}, seat=f, cards=self.kitty)
+        if not shown:  # the others are told that F took it, not what it holds
+            self._emit(SURPRIZA_EV, audience=set(range(self.players)) - {f}, seat=f)
+        self.hands[f].extend(self.kitty)
+        self.surpriza, self.kitty, self.kitty_seen = list(self.kitty), [], frozenset()
+        self.phase = DISCARD
+
+    def _bury(self, card: Card) -> None:
+        f = self.first
+        self.hands[f].remove(card)
+        self.discards.append(card)
+        self._emit(BURY, audience={f}, seat=f, cards=(card,))
+        self._emit(BURIED, seat=f, count=len(self.discards))
+        if len(self.discards) == qf.LEFT_OVER:
+            self.phase, self.leader = PLAY, f
+
+    # -- E5: the score --------------------------------------------------------------------------
+
+    def _score_deal(self) -> None:
+        n = self.players
+        delta = qf.results(self.tricks, self.quota)
+        for s in range(n):
+            self.points[s] += delta[s]
+        self.credit, self.debt = qf.carried(self.tricks, self.quota)
+        record: dict[str, Any] = {
+            "deal": self.deal_no,
+            "first": self.first,
+            "trump": self.trump.letter if self.trump is not None else None,
+            "quotas": list(self.quota),
+            "tricks": list(self.tricks),
+            "points": delta,
+            "totals": list(self.points),
+        }
+        self.deal_log.append(record)
+        self._emit(events.SCORE, **record)
+        if self.options["win_at_12"] and n == 3 and max(self.tricks) >= 12:
+            self.champion = self.tricks.index(max(self.tricks))
+        if self.champion is not None or self.deal_no >= self.deals:
+            self._end()
+            return
+        self.first = next_first(self.first, n, self.rotation)
+        self._start_deal(None)
+
+    def _end(self) -> None:
+        self.over, self.phase = True, phases.OVER
+        res = self.result()
+        reason = "twelve" if self.champion is not None else "complete"
+        self._emit(events.END, scores=list(res.scores), winners=list(res.winners), reason=reason)
+
+    def result(self) -> Result:
+        if not self.over:
+            raise RuntimeError("the match is not over")
+        keys = [(s == self.champion, p) for s, p in enumerate(self.points)]
+        best = max(keys)
+        return Result(
+            scores=tuple(float(p) for p in self.points),
+            ranks=tuple(1 + sum(1 for o in keys if o > k) for k in keys),
+            winners=tuple(s for s, k in enumerate(keys) if k == best),
+            deals=tuple(self.deal_log),
+            reason="twelve" if self.champion is not None else "complete",
+        )
+
+    # -- what a seat may know -------------------------------------------------------------------
+
+    def _hand_cards(self, seat: int) -> tuple[Card, ...]:
+        shown = self._showing
+        if shown is not None and shown[2] == seat:
+            return tuple(c for c in self.hands[seat] if c not in shown[0])
+        return tuple(self.hands[seat])
+
+    def table(self) -> tuple[Zone, ...]:
+        n, shown = self.players, self._showing
+        zones = [Zone(f"hand:{s}", self._hand_cards(s), frozenset({s}), owner=s) for s in range(n)]
+        zones.append(Zone("trick", tuple(c for _, c in self.current), None))
+        zones.append(Zone("played", tuple(self.played), None))
+        zones.append(Zone("surpriza", tuple(self.kitty), self.kitty_seen))
+        zones.append(Zone("discards", tuple(self.discards), frozenset({self.first})))
+        zones.append(Zone("shown", shown[0] if shown else (), shown[1] if shown else None))
+        return tuple(zones)
+
+    def _view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
+        zones = super()._view_zones(seat)
+        if self.surpriza and (seat == self.first or self.options["surpriza_shown"]):
+            zones["surpriza"] = tuple(self.surpriza)
+        if seat == self.first and self.discards:
+            zones["discards"] = tuple(self.discards)
+        return zones
+
+    def view(self, seat: int, history: bool = True) -> SeatView:
+        v = super().view(seat, history)
+        counts = {**v.counts, "surpriza": len(self.kitty), "discards": len(self.discards)}
+        return dataclasses.replace(v, counts=counts)
+
+    def _view_counters(self, seat: int) -> dict[str, int]:
+        c = super()._view_counters(seat)
+        c.update(
+            deal=self.deal_no,
+            deals=self.deals,
+            first=self.first,
+            shuffler=self.shuffler,
+            target=-1 if self.target is None else self.target,
+        )
+        for s in range(self.players):
+            c[f"quota:{s}"] = self.quota[s]
+            c[f"points:{s}"] = self.points[s]
+            c[f"credit:{s}"] = self.credit[s]
+            c[f"debt:{s}"] = self.debt[s]
+        return c
+
+    def _view_facts(self, seat: int) -> dict[str, Any]:
+        return {
+            "requesters": list(self.order),
+            "asked": [list(a) for a in self.asked],
+            "stopped": list(self.stopped),
+        }
+
+    def _view_scores(self) -> tuple[float, ...]:
+        return tuple(float(p) for p in self.points)
+
+    # -- what a seat plays for (read by search) -------------------------------------------------
+
+    def search_goal(self, seat: int) -> Objective:
+        """Its own tricks: the score is ``tricks - quota``, so every trick is worth one."""
+        return most_tricks(team=self.team_of(seat))
+
+    def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
+        """The trump and each discard, rated by greedy playouts in this world
+        (:mod:`~levata.engine.games.eight_five_three_search`); the exchanges are left to the
+        heuristic."""
+        from levata.engine.games import eight_five_three_search
+
+        return eight_five_three_search.rate_calls(self, seat, calls)
+
+    # -- a world rebuilt from a view ------------------------------------------------------------
+
+    @classmethod
+    def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> Self:
+        from levata.engine.games.eight_five_three_worlds import rebuild
+
+        world: Self = rebuild(cls, spec, view, rng)
+        return world
+
+    def _restore_from_view(self, view: SeatView) -> None:
+        c, f, n = view.counters, view.facts, self.players
+        o = self.options
+        self.deck = french_deck()
+        self.single = o["deal"] > 0
+        self.deals, self.rotation = c["deals"], o["rotation"]
+        self.deal_no, self.first = c["deal"], c["first"]
+        self.target = None if c["target"] < 0 else c["target"]
+        self.quota = [c[f"quota:{s}"] for s in range(n)]
+        self.points = [c[f"points:{s}"] for s in range(n)]
+        self.credit = [c[f"credit:{s}"] for s in range(n)]
+        self.debt = [c[f"debt:{s}"] for s in range(n)]
+        self.order = list(f["requesters"])
+        self.asked = [list(a) for a in f["asked"]]
+        self.stopped = list(f["stopped"])
+        self.surpriza = list(view.zones.get("surpriza", ()))
+        self.kitty, self.kitty_seen = [], frozenset()
+        self.discards = list(view.zones.get("discards", ()))
+        self.champion = None
+        self.deal_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
+        self._showing = None
+
+
+def narrate(ev: Event) -> str | None:
+    """Lines for the game's own event kinds.
+
+    >>> narrate(Event(seq=1, kind="ask", seat=0, data={"target": 2}))
+    'seat 0 asks seat 2 for a card'
+    """
+    d, who = ev.data, f"seat {ev.seat}"
+    cards = " ".join(map(str, ev.cards))
+    if ev.kind == events.DEAL:
+        line = (
+            f"-- deal {d['deal']}: shuffler seat {d['dealer']}, first seat {d['first']},"
+            f" quotas {d['quotas']}"
+        )
+        if any(d.get("credits", ())):
+            line += f"; credits {d['credits']}, debts {d['debts']}"
+        return line
+    if ev.kind == events.SCORE:
+        columns = (d["tricks"], d["quotas"], d["points"], d["totals"])
+        parts = [
+            f"seat {s}: {t}/{q} -> {p:+d} (total {tot})"
+            for s, (t, q, p, tot) in enumerate(zip(*columns, strict=True))
+        ]
+        return "   score (tricks/quota): " + "; ".join(parts)
+    if ev.kind == ASK:
+        return f"{who} asks seat {d.get('target')} for a card"
+    if ev.kind == EXCHANGED:
+        offered = ev.cards[0] if ev.cards else "?"
+        back = f", gets {ev.cards[1]}" if len(ev.cards) > 1 else ", it comes back"
+        return f"   {who} offers {offered} to seat {d.get('target')}{back}"
+    if ev.kind == STOP:
+        return f"{who} gives up its {d.get('forfeited')} request(s) left"
+    if ev.kind == NAME_TRUMP:
+        return f"{who} names trump {d.get('trump')}"
+    if ev.kind == SURPRIZA_EV:
+        if ev.cards:
+            return f"   {who} takes the Surpriza: {cards}"
+        return f"   {who} takes the Surpriza, face down"
+    if ev.kind == BURY:
+        return f"   {who} discards {cards}"
+    if ev.kind == BURIED:
+        return f"{who} has discarded {d.get('count')} card(s) face down"
+    return None
+
+
+VOCABULARY = Vocabulary(
+    phases={
+        EXCHANGE: "the requests: the seat with credit in turn names a target (`ask`) or gives"
+        " up (`stop`), then offers a card; the target answers automatically",
+        TRUMP: "the first player names the trump",
+        DISCARD: "the first player, with the Surpriza in hand, discards four cards face down,"
+        " one at a time",
+        PLAY: "the cards are played to tricks, the first player leading",
+        phases.OVER: "the match is over",
+    },
+    zones={
+        **{k: v for k, v in TRICK_ZONES.items() if k != "trump"},  # trump is named, not turned
+        "surpriza": "the four Surpriza cards the first player took (to it alone, or to all with"
+        " surpriza_shown)",
+        "discards": "the first player's discards (the first player alone sees them)",
+    },
+    counts={
+        **TRICK_COUNTS,
+        "surpriza": "cards still face down in the Surpriza (4 until trump is named)",
+        "discards": "cards the first player has discarded",
+    },
+    counters={
+        **TRICK_COUNTERS,
+        "deal": "the deal in progress, from 1",
+        "deals": "deals in the match",
+        "first": "the first player F (the seat after the shuffler): names trump, leads",
+        "shuffler": "the shuffler S (the seat before F): smallest quota",
+        "target": "the seat the requester has named and not yet offered a card to (-1: none)",
+        "quota:SEAT": "the seat's quota of tricks this deal",
+        "points:SEAT": "the seat's total of tricks - quota over the match",
+        "credit:SEAT": "requests the seat still has to make this deal (its over-tricks of the"
+        " deal before)",
+        "debt:SEAT": "requests the seat may still be asked this deal (its under-tricks of the"
+        " deal before)",
+    },
+    facts={
+        **TRICK_FACTS,
+        "requesters": "the seats with credit this deal, in the order they ask",
+        "asked": "every request made this deal, in order: [requester, target]",
+        "stopped": "the requesters that gave up the rest of their requests",
+    },
+    actions={
+        ASK: "name the seat (`number`) the next request goes to: any seat with debt left",
+        OFFER: "offer `card` to the target named: it gives its highest card of the suit if it"
+        " holds one above, else the card comes back",
+        STOP: "give up the rest of your requests",
+        NAME_TRUMP: "name the trump suit (`choice`: S, H, C or D)",
+        BURY: "discard `card` face down (four in all)",
+        PLAY: "play `card` to the trick: follow suit, else any card",
+    },
+    events={
+        **TRICK_EVENTS,
+        events.DEAL: "a deal begins: `data.deal`, `size`, `first`, `dealer` (the shuffler),"
+        " `quotas`, `credits`, `debts`",
+        ASK: "`seat` names `data.target` for its next request",
+        EXCHANGED: "to its two seats: the card offered and the card given back (`cards`),"
+        " `data.target`, `data.swap` (false: the card came back)",
+        STOP: "`seat` gave up its `data.forfeited` requests left",
+        NAME_TRUMP: "the first player named `data.trump`",
+        SURPRIZA_EV: "the first player took the Surpriza (`cards`: its four cards, to it alone"
+        " unless surpriza_shown; the others are told without cards)",
+        BURY: "to the first player: it discarded `cards`",
+        BURIED: "the first player has discarded `data.count` cards",
+        events.SCORE: "a deal is scored: `data.deal`, `first`, `trump`, `quotas`, `tricks`,"
+        " `points`, `totals`",
+        events.END: "the match is over: `data.scores`, `winners`, `reason` (complete, or twelve:"
+        " a seat took 12 tricks with win_at_12)",
+    },
+)
+
+SPEC = register(
+    GameSpec(
+        name="eight-five-three",
+        title="8-5-3 / 6-3-2-1",
+        players=(3, 4),
+        summary="Make your quota of tricks (8-5-3, or 6-3-2-1 at four); over-tricks ask cards"
+        " of the seats under.",
+        options=(
+            Option("match_deals", 0, "deals in the match (0: four per player)", minimum=0),
+            Option("surpriza_shown", False, "the Surpriza is shown to all as F takes it"),
+            Option("win_at_12", False, "3 players: 12 tricks in one deal win (ignored at 4)"),
+            Option("rotation", "seed", "next F: this shuffler (seed) or F's neighbour", ROTATIONS),
+            Option(
+                "deal",
+                0,
+                "0 plays the match; k >= 1 plays one deal carrying k-1 credits (the duplicate"
+                " unit)",
+                minimum=0,
+                maximum=5,
+            ),
+            Option("shuffler", -1, "the first shuffler (-1: drawn from the seed)", minimum=-1),
+            Option("previous", "", "tricks - quota of the deal before, e.g. 1,-1,0"),
+        ),
+        factory=EightFiveThreeState,
+        short_options={"match_deals": 3},
+        duplicate_unit="deal",
+        narrate=narrate,
+        vocabulary=VOCABULARY,
+        bots={
+            "heuristic": "levata.bots.heuristic.eight_five_three:HeuristicBot",
+            "pimc": "levata.bots.search.pimc:PimcBot",
+        },
+    )
+)
