@@ -29,7 +29,6 @@ from collections.abc import Sequence
 from levata.engine import Action, Card, SeatView, Suit, actions
 from levata.engine.family.tricks import beats
 from levata.engine.games import three_five_eight_rules as tr
-from levata.engine.games.three_five_eight import draw_choice
 from levata.engine.games.three_five_eight_search import keep_value
 from levata.engine.rules import TrickRules
 
@@ -46,7 +45,7 @@ def estimate_tricks(hand: Sequence[Card], trump: Suit | None) -> float:
 
     >>> from levata.engine import parse_cards
     >>> round(estimate_tricks(parse_cards("AS KS QS JS 9S AH KH 2C"), Suit.SPADES), 2)
-    6.2
+    6.25
     """
     by: dict[Suit, list[int]] = {}
     for c in hand:

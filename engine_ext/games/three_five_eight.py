@@ -1,5 +1,6 @@
 """3-5-8: three players, targets of 8, 5 and 3 tricks that rotate, five contracts per seat,
-and the tricks over and under target paid back by drawing cards (``docs/games/three-five-eight.md``).
+and the tricks over and under target paid back by drawing cards
+(``docs/games/three-five-eight.md``).
 
 A **deal** runs through these phases (each skipped when it has nothing to do):
 
@@ -150,7 +151,7 @@ class ThreeFiveEightState(TrickGame):
     def target(self) -> list[int]:
         return tr.targets(self.eight)
 
-    # -- M0: the deal -----------------------------------------------------------------------------
+    # -- M0: the deal --------------------------------------------------------------------------
 
     def _start_deal(self, order: list[Card] | None) -> None:
         self.dealt += 1
@@ -176,7 +177,7 @@ class ThreeFiveEightState(TrickGame):
         )
         self.show_hands()
 
-    # -- whose turn and what is legal -------------------------------------------------------------
+    # -- whose turn and what is legal ----------------------------------------------------------
 
     def seats_to_call(self) -> tuple[int, ...]:
         if self.phase in (ANNOUNCE, KITTY):
@@ -200,9 +201,7 @@ class ThreeFiveEightState(TrickGame):
         if self.phase == DRAW_PHASE:
             suits = sorted({c.suit for c in self.hands[seat]})
             return [
-                Action(DRAW, choice=draw_choice(o, s))
-                for o in self.debtors(seat)
-                for s in suits
+                Action(DRAW, choice=draw_choice(o, s)) for o in self.debtors(seat) for s in suits
             ] + [Action(STOP)]
         return []
 
@@ -225,7 +224,7 @@ class ThreeFiveEightState(TrickGame):
             self._emit(STOP, seat=seat)
             self._next_drawer()
 
-    # -- M1: the announcement ---------------------------------------------------------------------
+    # -- M1: the announcement ------------------------------------------------------------------
 
     def _announce(self, seat: int, contract: str) -> None:
         self.contract = contract
@@ -239,7 +238,7 @@ class ThreeFiveEightState(TrickGame):
         self._emit(PAS, seat=seat)
         self._start_deal(None)  # same targets, credits and debts kept, not counted
 
-    # -- M2: the kitty ----------------------------------------------------------------------------
+    # -- M2: the kitty -------------------------------------------------------------------------
 
     def _kitty_step(self, seat: int, card: Card | None) -> None:
         offered = self.kitty[self.step]
@@ -263,7 +262,7 @@ class ThreeFiveEightState(TrickGame):
         self.phase = DRAW_PHASE
         self._next_drawer()
 
-    # -- M3: the draws ----------------------------------------------------------------------------
+    # -- M3: the draws -------------------------------------------------------------------------
 
     def _draw(self, seat: int, opponent: int, suit: Suit) -> None:
         given, got = tr.draw_exchange(self.hands[seat], self.hands[opponent], suit)
@@ -278,7 +277,11 @@ class ThreeFiveEightState(TrickGame):
         self._emit(DRAW, seat=seat, opponent=opponent)
         moved = (given, got) if given is not None and got is not None else ()
         self._emit(
-            DRAWN, audience={seat, opponent}, seat=seat, cards=moved, opponent=opponent,
+            DRAWN,
+            audience={seat, opponent},
+            seat=seat,
+            cards=moved,
+            opponent=opponent,
             suit=suit.letter,
         )
         self._next_drawer()
@@ -294,7 +297,7 @@ class ThreeFiveEightState(TrickGame):
         self.phase = PLAY
         self.leader = self.eight
 
-    # -- M5: the score ----------------------------------------------------------------------------
+    # -- M5: the score -------------------------------------------------------------------------
 
     def _score_deal(self) -> None:
         row = quota_family.results(self.tricks, self.target)
@@ -334,7 +337,7 @@ class ThreeFiveEightState(TrickGame):
             deals=tuple(self.deal_log),
         )
 
-    # -- what a seat may know ---------------------------------------------------------------------
+    # -- what a seat may know ------------------------------------------------------------------
 
     def _kitty_seen_by(self) -> frozenset[int]:
         """The 8-seat sees the kitty once it has announced; nobody ever sees the final kitty."""
@@ -382,7 +385,7 @@ class ThreeFiveEightState(TrickGame):
     def _view_scores(self) -> tuple[float, ...]:
         return tuple(float(p) for p in self.scores)
 
-    # -- what a seat plays for (read by search) -----------------------------------------------------
+    # -- what a seat plays for (read by search) ------------------------------------------------
 
     def search_goal(self, seat: int) -> Objective:
         """Its own tricks: the score is ``tricks - target``, so every trick is worth one."""
@@ -393,7 +396,7 @@ class ThreeFiveEightState(TrickGame):
         (``three_five_eight_search``); draws are left to the heuristic."""
         return three_five_eight_search.rate_calls(self, seat, calls)
 
-    # -- a world rebuilt from a view ----------------------------------------------------------------
+    # -- a world rebuilt from a view -----------------------------------------------------------
 
     @classmethod
     def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> Self:
@@ -531,10 +534,15 @@ SPEC = register(
         players=(3,),
         summary="Make your 8, 5 or 3 tricks; tricks over and under are paid back by drawing cards.",
         options=(
-            Option("max_pas", 1, "times each seat may say Pas in a match [D2]", minimum=0, maximum=5),
             Option(
-                "deals", tr.MATCH_DEALS, "counted deals in the match (15: each contract once)",
-                minimum=1, maximum=tr.MATCH_DEALS,
+                "max_pas", 1, "times each seat may say Pas in a match [D2]", minimum=0, maximum=5
+            ),
+            Option(
+                "deals",
+                tr.MATCH_DEALS,
+                "counted deals in the match (15: each contract once)",
+                minimum=1,
+                maximum=tr.MATCH_DEALS,
             ),
             Option(
                 "deal",

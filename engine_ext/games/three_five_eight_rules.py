@@ -70,7 +70,7 @@ def trump_of(contract: str) -> Suit | None:
     """The trump suit a contract names (``None`` for no-trump).
 
     >>> trump_of("H"), trump_of("NT")
-    (<Suit.HEARTS: 1>, None)
+    (<Suit.HEARTS: 2>, None)
     """
     return None if contract == NO_TRUMP else Suit.parse(contract)
 
