@@ -534,9 +534,7 @@ SPEC = register(
         players=(3,),
         summary="Make your 8, 5 or 3 tricks; tricks over and under are paid back by drawing cards.",
         options=(
-            Option(
-                "max_pas", 1, "times each seat may say Pas in a match [D2]", minimum=0, maximum=5
-            ),
+            Option("max_pas", 1, "times each seat may say Pas in a match", minimum=0, maximum=5),
             Option(
                 "deals",
                 tr.MATCH_DEALS,
