@@ -1,7 +1,8 @@
 """A 3-5-8 player that sizes up its hand, works the kitty and the draws, then plays to its target.
 
-* **Contract**: the trump suit with the most length and honours; no-trump instead for a
-  balanced strong hand (no suit under two cards nor over five, and the most honours). It
+* **Contract**: no-trump for a balanced strong hand (every suit two to five cards, about 7
+  tricks in honours), else the trump suit with the most length and honours (no-trump
+  only when it is the one contract left). It
   says Pas when even its best contract looks well short of 8 tricks and it has a Pas left.
 * **Kitty**: takes an offered kitty card when it is worth more than its own worst card, which
   goes to the kitty: low cards of short side suits first, never a trump or an Ace while a
@@ -32,11 +33,14 @@ from levata.engine.games import three_five_eight_rules as tr
 from levata.engine.games.three_five_eight_search import keep_value
 from levata.engine.rules import TrickRules
 
-__all__ = ["HeuristicBot", "contract_score", "estimate_tricks"]
+__all__ = ["NT_STRONG", "PAS_BELOW", "HeuristicBot", "contract_score", "estimate_tricks"]
 
 HONOURS = {14: 3.0, 13: 2.0, 12: 1.0, 11: 0.5}
 #: Below this estimate of its tricks with its best contract, the 8-seat says Pas.
 PAS_BELOW = 5.0
+#: A balanced hand expected to take this many tricks without trumps names no-trump: its
+#: honours need no trump, and no opponent can ruff them.
+NT_STRONG = 7.0
 
 
 def estimate_tricks(hand: Sequence[Card], trump: Suit | None) -> float:
@@ -106,7 +110,11 @@ class HeuristicBot:
 
     def _announce(self, view: SeatView, legal: Sequence[Action]) -> Action:
         options = [a for a in legal if a.kind == "contract"]
-        best = max(options, key=lambda a: contract_score(view.hand, a.choice or "NT"))
+        nt = Action("contract", choice=tr.NO_TRUMP)
+        if nt in options and contract_score(view.hand, tr.NO_TRUMP) >= NT_STRONG:
+            return nt
+        suits = [a for a in options if a != nt] or options
+        best = max(suits, key=lambda a: contract_score(view.hand, a.choice or "NT"))
         if len(options) > 1 and contract_score(view.hand, best.choice or "NT") < PAS_BELOW:
             pas = [a for a in legal if a.kind == "pas"]
             if pas:
