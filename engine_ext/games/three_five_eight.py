@@ -71,7 +71,6 @@ from levata.engine.family.tricks import (
 )
 from levata.engine.games import three_five_eight_rules as tr
 from levata.engine.games import three_five_eight_search
-from levata.engine.games.banking import parse_row
 from levata.engine.games.three_five_eight_worlds import rebuild
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
@@ -132,7 +131,7 @@ class ThreeFiveEightState(TrickGame):
         self.eight = (first + self.counted) % players
         self.used = tr.made_up_history(first, single, self.rng) if self.single else [[], [], []]
         self.pas_used = [0] * players
-        previous = parse_row(options["previous"], players, "previous")
+        previous = quota_family.parse_row(options["previous"], players, "previous")
         if previous is not None and sum(previous) != 0:
             raise BadConfig("option previous: a deal's row sums to 0")
         prev = previous or [0] * players
