@@ -16,7 +16,7 @@ from levata.engine.contract import BadConfig, GameSpec
 _REGISTRY: dict[str, GameSpec] = {}
 
 #: Game modules imported on first use of the registry (each calls :func:`register`).
-GAME_MODULES = ("whist", "macao", "repezita", "banking", "eight_five_three")
+GAME_MODULES = ("whist", "macao", "repezita", "banking", "eight_five_three", "three_five_eight")
 
 
 def register(spec: GameSpec) -> GameSpec:

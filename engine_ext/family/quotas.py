@@ -19,6 +19,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from levata.engine.cards import Card, parse_cards  # noqa: F401  (the examples use it)
+from levata.engine.contract import BadConfig
 
 __all__ = [
     "HAND_SIZE",
@@ -27,6 +28,7 @@ __all__ = [
     "carried",
     "highest_of",
     "lowest_of",
+    "parse_row",
     "practice_previous",
     "quotas",
     "results",
@@ -89,6 +91,24 @@ def lowest_of(cards: Iterable[Card], suit: int) -> Card | None:
     """
     of = [c for c in cards if c.suit == suit]
     return min(of, key=lambda c: c.rank) if of else None
+
+
+def parse_row(text: str, players: int, name: str) -> list[int] | None:
+    """A per-seat row of integers from an option (a deal before's ``tricks - quota``, say:
+    ``"2,-1,1,-2"``); ``None`` when empty.
+
+    >>> parse_row("+2,-1, 1,-2", 4, "previous"), parse_row("", 4, "previous")
+    ([2, -1, 1, -2], None)
+    """
+    if not str(text).strip():
+        return None
+    try:
+        row = [int(x) for x in str(text).replace(" ", "").split(",")]
+    except ValueError:
+        raise BadConfig(f"option {name}: expected {players} integers, got {text!r}") from None
+    if len(row) != players:
+        raise BadConfig(f"option {name}: expected {players} integers, got {len(row)}")
+    return row
 
 
 def practice_previous(players: int, first: int, credits: int, rng: random.Random) -> list[int]:

@@ -69,6 +69,7 @@ from levata.engine.contract import (
 )
 from levata.engine.deal import shuffled
 from levata.engine.family import quotas as quota_family
+from levata.engine.family.quotas import parse_row
 from levata.engine.family.tricks import (
     PLAY,
     TRICK_COUNTERS,
@@ -124,23 +125,6 @@ EXCHANGE_EV, EXCHANGED, SURPRIZA_EV, COMMITTED, FINAL_EV, PASSED, BURIED, ROUND 
 )
 SUITS = ("S", "H", "C", "D")
 PENALTY, PERECHIUTA_STAGE = "penalty", "perechiuta"
-
-
-def parse_row(text: str, players: int, name: str) -> list[int] | None:
-    """A per-seat row of integers from an option (``"2,-1,1,-2"``); ``None`` when empty.
-
-    >>> parse_row("+2,-1, 1,-2", 4, "previous"), parse_row("", 4, "previous")
-    ([2, -1, 1, -2], None)
-    """
-    if not str(text).strip():
-        return None
-    try:
-        row = [int(x) for x in str(text).replace(" ", "").split(",")]
-    except ValueError:
-        raise BadConfig(f"option {name}: expected {players} integers, got {text!r}") from None
-    if len(row) != players:
-        raise BadConfig(f"option {name}: expected {players} integers, got {len(row)}")
-    return row
 
 
 def practice_previous(players: int, dealer: int, credits: int, rng: random.Random) -> list[int]:

@@ -83,7 +83,6 @@ __all__ = [
     "EightFiveThreeState",
     "answer",
     "next_first",
-    "parse_row",
     "requesters",
     "targets",
 ]
@@ -160,23 +159,6 @@ def previous_first(first: int, players: int, rotation: str = "seed") -> int:
     return (first - step) % players
 
 
-def parse_row(text: str, players: int, name: str) -> list[int] | None:
-    """A per-seat row of integers from an option (``"1,-1,0"``); ``None`` when empty.
-
-    >>> parse_row("+1,-1, 0", 3, "previous"), parse_row("", 3, "previous")
-    ([1, -1, 0], None)
-    """
-    if not str(text).strip():
-        return None
-    try:
-        row = [int(x) for x in str(text).replace(" ", "").split(",")]
-    except ValueError:
-        raise BadConfig(f"option {name}: expected {players} integers, got {text!r}") from None
-    if len(row) != players:
-        raise BadConfig(f"option {name}: expected {players} integers, got {len(row)}")
-    return row
-
-
 # -- the match ---------------------------------------------------------------------------------
 
 
@@ -205,7 +187,7 @@ class EightFiveThreeState(TrickGame):
             raise BadConfig(f"option shuffler: seat {chosen} does not exist")
         shuffler = chosen if chosen >= 0 else self.rng.randrange(n)  # D1: at random
         self.first = (shuffler + 1) % n
-        previous = parse_row(options["previous"], n, "previous")
+        previous = qf.parse_row(options["previous"], n, "previous")
         if previous is None and self.single and options["deal"] > 1:
             before = previous_first(self.first, n, self.rotation)
             previous = qf.practice_previous(n, before, options["deal"] - 1, self.rng)
