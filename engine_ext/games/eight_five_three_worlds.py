@@ -32,15 +32,14 @@ True
 from __future__ import annotations
 
 import random
-import weakref
-from dataclasses import dataclass
 from typing import Any
 
 from levata.engine import events, phases
-from levata.engine.cardmask import cards_of, mask_of
+from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card
 from levata.engine.contract import Event, GameSpec, GameState, SeatView
-from levata.engine.family.tricks import TrickGame, _copy_state, _sampler, suit_of
+from levata.engine.family.places import PlacePlan, deal_places, plan_for, reseed
+from levata.engine.family.tricks import TrickGame, _sampler, suit_of
 
 #: An 8-5-3 match (``eight_five_three.EightFiveThreeState``, which imports this module:
 #: named loosely here so that the two do not import each other).
@@ -51,47 +50,19 @@ __all__ = ["places", "rebuild"]
 HIDDEN = "hidden"  # a placeholder for an event the viewing seat never saw
 
 
-@dataclass
-class _Plan:
-    proto: State
-    seat: int
-    fixed: dict[int, list[Card]]  # place -> cards known to be there
-    names: list[int]  # the places dealt at random, in sampler order
-    sampler: Any  # levata.engine.sampler.Sampler, or None when nothing is hidden
-
-
-_cache: list[tuple[weakref.ref[SeatView], type, _Plan]] = []
-
-
 def rebuild(cls: type[TrickGame], spec: GameSpec, view: SeatView, rng: random.Random) -> Any:
     """A world whose ``view(view.seat)`` is ``view``, hidden cards dealt from ``rng``."""
-    plan = None
-    if _cache:
-        ref, kind, kept = _cache[0]
-        if ref() is view and kind is cls:
-            plan = kept
-    if plan is None:
-        plan = _make_plan(cls, spec, view)
-        _cache[:] = [(weakref.ref(view), cls, plan)]
-    world: State = _copy_state(plan.proto)
+    plan = plan_for(cls, view, lambda: _make_plan(cls, spec, view))
+    world, dealt = deal_places(plan, rng)
     n = world.players
     kitty, discards = n, n + 1
-    dealt: dict[int, list[Card]] = {p: list(cs) for p, cs in plan.fixed.items()}
-    if plan.sampler is not None:
-        for place, m in zip(plan.names, plan.sampler.sample(rng.getrandbits(64)), strict=True):
-            dealt.setdefault(place, []).extend(cards_of(m))
-    for t in range(n):
-        if t != plan.seat:
-            world.hands[t] = sorted(dealt.get(t, []))
     world.kitty = dealt.get(kitty, [])
     if plan.seat != world.first:
         world.discards = dealt.get(discards, [])
-    world.seed = rng.getrandbits(63)
-    world.rng = random.Random(world.seed)
-    return world
+    return reseed(world, rng)
 
 
-def _make_plan(cls: type[TrickGame], spec: GameSpec, view: SeatView) -> _Plan:
+def _make_plan(cls: type[TrickGame], spec: GameSpec, view: SeatView) -> PlacePlan:
     world: State = cls.__new__(cls)
     GameState.__init__(world, spec, view.players, dict(view.options), 0)
     world.phase = view.phase
@@ -127,7 +98,7 @@ def _make_plan(cls: type[TrickGame], spec: GameSpec, view: SeatView) -> _Plan:
     world._log = _log(view)
     start = max((e.seq for e in view.history if e.kind == events.HAND), default=seat)
     world._hand_events = [start - seat + t for t in range(n)]
-    return _Plan(world, seat, fixed, names, sampler)
+    return PlacePlan(world, seat, fixed, names, sampler)
 
 
 def _log(view: SeatView) -> list[Event]:
