@@ -694,6 +694,8 @@ cdef enum:
     O_TRUMP_LEAD = 300      # a trump lead when the other side holds the top trump
     O_LENGTH = 4            # per card of the suit, for a discard (discard from length)
     O_KEEP_TRUMP = 500      # a trump discarded
+    O_THEIR_LENGTH = 60     # per card the other side holds in a suit led
+    O_THEIR_VOID = 8        # ... a void in it counts as this many cards
 
 
 cdef int order_moves(
@@ -702,11 +704,12 @@ cdef int order_moves(
     """Write the moves into `out`, most promising first; return how many.
 
     Leads: cash a card nobody can beat; else lead towards a partner's top card or a
-    partner's ruff, away from the other side's ruffs, low. Follows: a partner's card that
-    will hold -> play low; else the cheapest card that will hold; else (second hand) a card
-    that beats for now; else discard low from length, trumps last."""
+    partner's ruff, away from the other side's ruffs and its length (fewer replies), low.
+    Follows: a partner's card that will hold -> play low; else the cheapest card that will
+    hold; else (second hand) a card that beats for now; else discard low from length,
+    trumps last."""
     cdef const tk_rules* r = c.r
-    cdef int n = c.n, k = 0, m, e, sc, rank, j, top, tmp, tmps, p
+    cdef int n = c.n, k = 0, m, e, sc, rank, j, top, tmp, tmps, p, k2
     cdef int scores[64]
     cdef bint beats, secure_partner = False
     cdef int mycol = (c.side >> seat) & 1
@@ -737,6 +740,12 @@ cdef int order_moves(
                         sc += O_PARTNER_RUFF if ((c.side >> p) & 1) == mycol else -O_THEY_RUFF
                 elif top < 0 or ((c.side >> top) & 1) != mycol:
                     sc -= O_TRUMP_LEAD
+            # the fewer cards the other side holds in the suit, the fewer replies to search
+            # (DDS's idea); a void counts as long, for the ruff or discard it allows
+            for p in range(n):
+                if ((c.side >> p) & 1) != mycol:
+                    k2 = popcount(c.hand[p] & r.suit_mask[e])
+                    sc -= O_THEIR_LENGTH * (k2 if k2 else O_THEIR_VOID)
             if m == killer:
                 sc += O_KILLER
         else:
