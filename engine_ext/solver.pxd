@@ -60,6 +60,7 @@ ctypedef struct Ctx:
     long long walked            # winning-ranks entries read by look-ups
     long long limit             # the most nodes a search may visit
     int stopped                 # 1 once the search ran out of nodes: nothing it returns counts
+    int guess                   # the first null window's value at the root (-1: the middle)
     signed char killer[33][TK_MAX_SEATS]  # per tricks left and leader: the last lead that cut off
 
 

@@ -1,6 +1,6 @@
 """Type stub of the compiled ``levata.engine.solver`` (see ``solver.pyx``)."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from levata.engine.cards import Card
@@ -68,6 +68,7 @@ class Solver:
         objective: Objective | None = None,
         *,
         max_nodes: int = 0,
+        guess: int | None = None,
     ) -> int: ...
     def best_cards(
         self,
@@ -78,6 +79,7 @@ class Solver:
         objective: Objective | None = None,
         *,
         max_nodes: int = 0,
+        guess: Mapping[int, float] | None = None,
     ) -> dict[int, int]: ...
 
 def solve(

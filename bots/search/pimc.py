@@ -113,6 +113,7 @@ class PimcBot:
         #: (for benchmarks and tests).
         self.last_worlds = self.last_solved = 0
         self._tries = self._misses = 0
+        self._guess: dict[int, int] | None = None  # the last world's values: the next's guess
 
     def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -140,6 +141,7 @@ class PimcBot:
         solver: Solver | None = None
         n = 0
         self.last_solved = self._tries = self._misses = 0
+        self._guess = None
         while n < self.worlds:
             world = self.spec.world_from_view(view, self.rng)
             assert isinstance(world, TrickGame)
@@ -169,12 +171,18 @@ class PimcBot:
         left = sum(len(h) for h in world.hands)
         values = None
         if left <= self.solve_cards:
-            values = solver.best_cards(hands, world.leader, trick, seat, goal)
+            values = solver.best_cards(hands, world.leader, trick, seat, goal, guess=self._guess)
         elif left <= self.try_cards and self._trying():
             self._tries += 1
             try:
                 values = solver.best_cards(
-                    hands, world.leader, trick, seat, goal, max_nodes=self.solve_nodes
+                    hands,
+                    world.leader,
+                    trick,
+                    seat,
+                    goal,
+                    max_nodes=self.solve_nodes,
+                    guess=self._guess,
                 )
             except SearchLimit:
                 self._misses += 1
@@ -182,6 +190,7 @@ class PimcBot:
             seed = self.rng.getrandbits(63)
             return rollout_values(world, seat, goal, hands, trick, self.rollouts, seed)
         self.last_solved += 1
+        self._guess = values
         out = {i: float(v) for i, v in values.items()}
         if self.blend:  # the game's realistic playout beside the paranoid solve
             for i, v in world.rate_cards(seat).items():

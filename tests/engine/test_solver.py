@@ -285,6 +285,35 @@ def test_best_cards_match_plain_minimax():
         done += 1
 
 
+def test_guesses_never_change_a_value():
+    """A guess only moves where the null windows start: any guess, near, wild or missing for
+    some cards, gives the values of no guess, for every objective."""
+    rng = random.Random(31)
+    done = 0
+    while done < 300:
+        seats = rng.choice([3, 4])
+        rules = random_rules(rng, seats)
+        ref = Reference(rules)
+        pos = random_position(rng, rules, ref, rng.choice([3, 4]))
+        if pos is None:
+            continue
+        hands, leader, trick = pos
+        left = max(bin(h).count("1") for h in hands)
+        _, _, objective, _ = random_objective(rng, rules, left)
+        seat = (leader + len(trick)) % seats
+        plain = best_cards(rules, hands, leader, trick, seat=seat, objective=objective)
+        for _ in range(3):
+            guess = {c: v + rng.choice([-3, -1, 0, 1, 2, 40]) for c, v in plain.items()}
+            guess.pop(rng.choice(list(guess)))
+            solver = Solver(rules)
+            got = solver.best_cards(hands, leader, trick, seat, objective, guess=guess)
+            assert got == plain, (rules, hands, leader, trick, objective, guess)
+            value = solve(rules, hands, leader, trick, objective)
+            wild = rng.choice([0, 1, 5, 99])
+            assert Solver(rules).solve(hands, leader, trick, objective, guess=wild) == value
+        done += 1
+
+
 def test_one_solver_reused_across_objectives_and_deals():
     """A warm table must never leak values between sides, kinds or deals."""
     rng = random.Random(99)
