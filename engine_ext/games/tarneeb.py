@@ -444,8 +444,8 @@ VOCABULARY = Vocabulary(
         "first": "the first bidder F (the seat after the shuffler)",
         "high": "the highest bid so far (the contract once the auction is over; 0: none)",
         "declarer": "the seat holding the highest bid (-1: none yet)",
-        "score:TEAM": "the team's total (team 0: seats 0 and 2, team 1: seats 1 and 3)",
-        "idle:TEAM": "deals in a row the team has not declared (3 costs 10 points)",
+        "score:SEAT": "the total of team SEAT (team 0: seats 0 and 2, team 1: seats 1 and 3)",
+        "idle:SEAT": "deals in a row team SEAT has not declared (3 costs 10 points)",
     },
     facts={
         **TRICK_FACTS,
