@@ -16,7 +16,15 @@ from levata.engine.contract import BadConfig, GameSpec
 _REGISTRY: dict[str, GameSpec] = {}
 
 #: Game modules imported on first use of the registry (each calls :func:`register`).
-GAME_MODULES = ("whist", "macao", "repezita", "banking", "eight_five_three", "three_five_eight")
+GAME_MODULES = (
+    "whist",
+    "macao",
+    "repezita",
+    "banking",
+    "eight_five_three",
+    "three_five_eight",
+    "tarneeb",
+)
 
 
 def register(spec: GameSpec) -> GameSpec:

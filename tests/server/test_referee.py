@@ -13,6 +13,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from levata.engine import all_games
+from levata.engine import game as game_spec
 from levata.server.match.replay import export_match, replay_match
 from levata.v1 import admin_pb2, arena_pb2, arena_pb2_grpc, game_pb2
 
@@ -34,7 +35,8 @@ def whist_for(server: LiveServer, bot: str, **policy: int) -> tuple[str, RawBot]
 @pytest.mark.parametrize("game", GAMES)
 def test_full_match_with_bot_processes(server, game, tmp_path):
     """Every registered game, each bot its own process; the record replays identically."""
-    kinds = ["heuristic", "random", "random"]
+    seats = max(3, game_spec(game).players[0])  # the smallest table the game seats, from 3
+    kinds = ["heuristic"] + ["random"] * (seats - 1)
     names = [f"{k}{i}" for i, k in enumerate(kinds)]
     procs = [
         bot_process(k, game, server, server.add_bot(n), seed=i, log=tmp_path / f"{n}.log")
@@ -46,7 +48,7 @@ def test_full_match_with_bot_processes(server, game, tmp_path):
         assert p.wait(timeout=30) == 0
     assert info.status == admin_pb2.MATCH_STATUS_FINISHED
     assert sorted(info.result.ranks)[0] == 1 and not info.result.forfeited
-    assert list(info.strikes) == [0, 0, 0]
+    assert list(info.strikes) == [0] * seats
     ok, why = replay_match(server.store, match_id)
     assert ok, why
     record = export_match(server.store, match_id)

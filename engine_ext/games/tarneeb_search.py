@@ -1,0 +1,116 @@
+"""Tarneeb's search hooks: what a bid, a pass or a trump is worth to a seat in one world. A
+search bot (``levata.bots.search.pimc``) averages these over worlds rebuilt from its view.
+
+Tricks come from greedy playouts in C (:func:`levata.engine.playouts.playout`; a
+double-dummy solve of 13 cards a hand is far too slow for an auction): for each strain, the
+team's tricks in :data:`PLAYOUTS` playouts with the would-be declarer leading.
+
+* **bid b**: the seat declares ``b`` in the strain where its team takes the most tricks;
+  its value is the mean, over the playouts, of the deal's score difference (own team minus
+  the other, :func:`~levata.engine.games.tarneeb.deal_points`, the idle penalties included).
+* **pass**: the contract the auction most plainly ends in without this seat: when both
+  opponents have passed, the partner's standing bid in the partner's best strain; otherwise
+  the next opponent still bidding declares ``max(7, high + 1)`` in its own best strain. The
+  value is the same score difference, from this seat's side. (A model, not a forecast: the
+  partner bidding on, or the opponents going higher, is not weighed.)
+* **trump**: the declaring team's mean tricks with that strain.
+
+>>> from levata.engine import game
+>>> import random
+>>> state = game("tarneeb").new_match(players=4, options={"shuffler": 0}, seed=1)
+>>> world = state.sample_world(1, random.Random(2))
+>>> rated = rate_calls(world, 1, world.legal_actions(1))
+>>> len(rated) == len(world.legal_actions(1))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from levata.engine import actions
+from levata.engine.cardmask import mask_of
+from levata.engine.contract import Action
+from levata.engine.games import tarneeb_rules as tn
+from levata.engine.playouts import playout
+from levata.engine.rules import TrickRules
+
+__all__ = ["PLAYOUTS", "diff", "rate_calls", "strain_tricks"]
+
+#: Greedy playouts per strain and world (10% random cards, so that they differ).
+PLAYOUTS = 8
+
+
+def strain_tricks(state: Any, leader: int, seed: int) -> dict[str, list[int]]:
+    """Per strain, the leader's team's tricks in each playout of this world's hands."""
+    hands = [mask_of(h) for h in state.hands]
+    team = tn.TEAMS[leader]
+    out: dict[str, list[int]] = {}
+    for k, strain in enumerate(tn.STRAINS):
+        rules = TrickRules(tn.PLAYERS, tn._strain_trump(strain), teams=tn.TEAMS)
+        got = []
+        for i in range(PLAYOUTS):
+            won, _ = playout(
+                rules, hands, leader, policy="greedy", epsilon=0.1, seed=seed + 97 * k + i
+            )
+            got.append(sum(w for s, w in enumerate(won) if tn.TEAMS[s] == team))
+        out[strain] = got
+    return out
+
+
+def diff(contract: int, made: int, declarers: int, idle: Sequence[int]) -> int:
+    """The deal's score difference, declaring team minus the other, penalties included.
+
+    >>> diff(8, 9, 0, [0, 0]), diff(8, 9, 0, [0, 2])
+    (10, 20)
+    """
+    ours, theirs = tn.deal_points(contract, made)
+    _, penalty = tn.idle_after(idle, declarers)
+    return ours + penalty[declarers] - theirs - penalty[1 - declarers]
+
+
+def _value(tricks: list[int], contract: int, declarers: int, idle: Sequence[int]) -> float:
+    return sum(diff(contract, m, declarers, idle) for m in tricks) / len(tricks)
+
+
+def _best(by_strain: dict[str, list[int]]) -> list[int]:
+    return max(by_strain.values(), key=sum)
+
+
+def _pass_value(state: Any, seat: int, seed: int) -> float:
+    """The pass model of the module's docstring, from ``seat``'s side."""
+    team, n = tn.TEAMS[seat], tn.PLAYERS
+    opponents = [(seat + k) % n for k in range(1, n) if tn.TEAMS[(seat + k) % n] != team]
+    bidding = [o for o in opponents if o not in state.passed]
+    if not bidding and state.declarer is not None:  # the partner's bid stands
+        tricks = _best(strain_tricks(state, state.declarer, seed))
+        return _value(tricks, state.high, team, state.idle)
+    if not bidding:  # nobody bid and the opponents passed: take the forced 7 as theirs
+        bidding = opponents
+    other = bidding[0]
+    contract = max(tn.MIN_BID, state.high + 1)
+    tricks = _best(strain_tricks(state, other, seed))
+    return -_value(tricks, contract, 1 - team, state.idle)
+
+
+def rate_calls(state: Any, seat: int, calls: Sequence[Action]) -> dict[Action, float]:
+    """Each call of ``calls`` rated for ``seat`` in this full state (a ``TarneebState``)."""
+    seed = state.seed & 0xFFFFFFFF
+    out: dict[Action, float] = {}
+    if state.phase == tn.TRUMP:
+        by_strain = strain_tricks(state, seat, seed)
+        for a in calls:
+            if a.kind == tn.TRUMP and a.choice in by_strain:
+                out[a] = sum(by_strain[a.choice]) / len(by_strain[a.choice])
+        return out
+    if state.phase != "bid":
+        return out
+    team = tn.TEAMS[seat]
+    mine = _best(strain_tricks(state, seat, seed))
+    for a in calls:
+        if a.kind == actions.BID and a.number is not None:
+            out[a] = _value(mine, a.number, team, state.idle)
+        elif a.kind == actions.PASS:
+            out[a] = _pass_value(state, seat, seed)
+    return out
