@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from levata.engine import all_games
+from levata.engine import game as game_spec
 
 from live import LiveServer, bot_env, bot_process
 
@@ -32,7 +33,8 @@ pytestmark = pytest.mark.skipif(
 def test_node_bot_completes_a_match(tmp_path, game):
     server = LiveServer(tmp_path / "node.db")
     try:
-        names = ["node", "py1", "py2"]
+        seats = max(3, game_spec(game).players[0])  # the smallest table the game seats, from 3
+        names = ["node"] + [f"py{i}" for i in range(1, seats)]
         tokens = [server.add_bot(n) for n in names]
         node = subprocess.Popen(
             [
