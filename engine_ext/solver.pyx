@@ -711,12 +711,23 @@ cdef int order_moves(
     cdef const tk_rules* r = c.r
     cdef int n = c.n, k = 0, m, e, sc, rank, j, top, tmp, tmps, p, k2
     cdef int scores[64]
+    cdef int their[TK_SUITS]
     cdef bint beats, secure_partner = False
     cdef int mycol = (c.side >> seat) & 1
     cdef int killer = c.killer[popcount(c.hand[seat])][seat] if t.count == 0 else -1
     cdef mask_t suit_live, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
     if t.count and ((c.side >> t.win_seat) & 1) == mycol:
         secure_partner = not beaten_later(c, t, seat, t.win_card)
+    if t.count == 0:
+        # the fewer cards the other side holds in a suit led, the fewer replies to search
+        # (DDS's idea); a void counts as long, for the ruff or discard it allows. Per suit,
+        # once per node.
+        for e in range(TK_SUITS):
+            their[e] = 0
+            for p in range(n):
+                if ((c.side >> p) & 1) != mycol:
+                    k2 = popcount(c.hand[p] & r.suit_mask[e])
+                    their[e] += O_THEIR_LENGTH * (k2 if k2 else O_THEIR_VOID)
     while moves:
         m = lowest(moves)
         moves &= moves - 1
@@ -740,12 +751,7 @@ cdef int order_moves(
                         sc += O_PARTNER_RUFF if ((c.side >> p) & 1) == mycol else -O_THEY_RUFF
                 elif top < 0 or ((c.side >> top) & 1) != mycol:
                     sc -= O_TRUMP_LEAD
-            # the fewer cards the other side holds in the suit, the fewer replies to search
-            # (DDS's idea); a void counts as long, for the ruff or discard it allows
-            for p in range(n):
-                if ((c.side >> p) & 1) != mycol:
-                    k2 = popcount(c.hand[p] & r.suit_mask[e])
-                    sc -= O_THEIR_LENGTH * (k2 if k2 else O_THEIR_VOID)
+            sc -= their[e]
             if m == killer:
                 sc += O_KILLER
         else:

@@ -10,6 +10,7 @@ from the middle of tricks.
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from functools import cache
@@ -213,6 +214,21 @@ def random_objective(rng: random.Random, rules: TrickRules, left: int):
     )
 
 
+def random_cases(rng: random.Random, seat_counts: list[int], sizes: list[int]):
+    """Random positions with an objective, endlessly: ``(rules, ref, hands, leader, trick,
+    kind, side, objective, extra)`` as :func:`random_position` and :func:`random_objective`
+    make them."""
+    while True:
+        rules = random_rules(rng, rng.choice(seat_counts))
+        ref = Reference(rules)
+        pos = random_position(rng, rules, ref, rng.choice(sizes))
+        if pos is None:
+            continue
+        hands, leader, trick = pos
+        left = max(bin(h).count("1") for h in hands)
+        yield (rules, ref, hands, leader, trick, *random_objective(rng, rules, left))
+
+
 def test_random_small_deals_match_plain_minimax():
     """Thousands of deals, 2-6 seats, 1-4 cards each: every objective, every feature mix."""
     rng = random.Random(20240604)
@@ -247,17 +263,9 @@ def test_random_small_deals_match_plain_minimax():
 def test_best_cards_match_plain_minimax():
     """The value of every legal card, for whichever seat is to play."""
     rng = random.Random(7)
-    done = 0
-    while done < 600:
-        seats = rng.choice([2, 3, 4])
-        rules = random_rules(rng, seats)
-        ref = Reference(rules)
-        pos = random_position(rng, rules, ref, rng.choice([2, 3]))
-        if pos is None:
-            continue
-        hands, leader, trick = pos
-        left = max(bin(h).count("1") for h in hands)
-        kind, side, objective, extra = random_objective(rng, rules, left)
+    for case in itertools.islice(random_cases(rng, [2, 3, 4], [2, 3]), 600):
+        rules, ref, hands, leader, trick, kind, side, objective, extra = case
+        seats = rules.seats
         seat = (leader + len(trick)) % seats
         got = best_cards(rules, hands, leader, trick, seat=seat, objective=objective)
         legal = ref.legal(frozenset(cards_of(hands[seat])), tuple(trick))
@@ -282,25 +290,15 @@ def test_best_cards_match_plain_minimax():
             else:
                 want = base + ref.value([cards_of(h) for h in after], lead, t, kind, side)
             assert got[card] == want, (rules, hands, leader, trick, objective, card)
-        done += 1
 
 
 def test_guesses_never_change_a_value():
     """A guess only moves where the null windows start: any guess, near, wild or missing for
     some cards, gives the values of no guess, for every objective."""
     rng = random.Random(31)
-    done = 0
-    while done < 300:
-        seats = rng.choice([3, 4])
-        rules = random_rules(rng, seats)
-        ref = Reference(rules)
-        pos = random_position(rng, rules, ref, rng.choice([3, 4]))
-        if pos is None:
-            continue
-        hands, leader, trick = pos
-        left = max(bin(h).count("1") for h in hands)
-        _, _, objective, _ = random_objective(rng, rules, left)
-        seat = (leader + len(trick)) % seats
+    for case in itertools.islice(random_cases(rng, [3, 4], [3, 4]), 300):
+        rules, _, hands, leader, trick, _, _, objective, _ = case
+        seat = (leader + len(trick)) % rules.seats
         plain = best_cards(rules, hands, leader, trick, seat=seat, objective=objective)
         for _ in range(3):
             guess = {c: v + rng.choice([-3, -1, 0, 1, 2, 40]) for c, v in plain.items()}
@@ -311,7 +309,6 @@ def test_guesses_never_change_a_value():
             value = solve(rules, hands, leader, trick, objective)
             wild = rng.choice([0, 1, 5, 99])
             assert Solver(rules).solve(hands, leader, trick, objective, guess=wild) == value
-        done += 1
 
 
 def test_one_solver_reused_across_objectives_and_deals():
