@@ -160,14 +160,28 @@ class Card:
         slot, rank = divmod(index, 16)
         return cls(Suit(slot + (4 if italian else 0)), rank)
 
+    # Cards are dictionary keys and printed on every hot path (views, records, replies):
+    # a hash and a name from plain arithmetic and a table, not a tuple or two properties.
+    def __hash__(self) -> int:
+        return self.rank << 3 | self.suit
+
     def __str__(self) -> str:
-        return self.rank_name + self.suit.letter
+        return _CARD_NAMES[self.suit][self.rank]
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
 
 Deck = tuple[Card, ...]
+
+#: ``_CARD_NAMES[suit][rank]``: every card's notation, for :meth:`Card.__str__`.
+_CARD_NAMES: tuple[dict[int, str], ...] = tuple(
+    {
+        rank: name + _SUIT_LETTER[suit]
+        for rank, name in (_ITALIAN_NAME if suit.italian else _FRENCH_NAME).items()
+    }
+    for suit in Suit
+)
 
 
 def french_deck(lowest: int = 2) -> Deck:

@@ -44,8 +44,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import secrets
 import time
-import uuid
 from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -277,6 +277,8 @@ class Referee:
         self._saved_seats: tuple[Any, ...] | None = None
         self._legal: dict[int, list[Action]] = {}  # seat -> its legal actions at _legal_version
         self._legal_version = -1
+        self._request_prefix = secrets.token_hex(3)  # a restarted referee's ids differ
+        self._asked = 0
         if resume is not None:
             self._resume_from(resume)
         if self.abort_reason is None:
@@ -401,7 +403,28 @@ class Referee:
 
     def _commit(self) -> bool:
         """Commit the round (its actions, events, replies and the seats' clocks together),
-        then deliver what it held; False, nothing delivered, when the write fails."""
+        then deliver what it held; False, nothing delivered, when the write fails. Blocks
+        the event loop for the write: for the rare rounds after which the task may end."""
+        self._save_seats()
+        try:
+            self.store.flush()
+        except StoreUnavailable:
+            return False
+        self._deliver()
+        return True
+
+    async def _commit_round(self) -> bool:
+        """:meth:`_commit` without blocking: the store's writer thread commits this round
+        with whatever the other matches have queued meanwhile."""
+        self._save_seats()
+        try:
+            await self.store.commit()
+        except StoreUnavailable:
+            return False
+        self._deliver()
+        return True
+
+    def _save_seats(self) -> None:
         record = self._seat_record()
         if record != self._saved_seats:
             self._saved_seats = record
@@ -411,14 +434,11 @@ class Referee:
                 list(strikes),
                 {"banks": list(banks), "strikes": list(strikes), "substitutes": drawn},
             )
-        try:
-            self.store.flush()
-        except StoreUnavailable:
-            return False
+
+    def _deliver(self) -> None:
         held, self._held[:] = list(self._held), []
         for send, msg, args in held:
             send(msg, *args)
-        return True
 
     def _seat_record(self) -> tuple[Any, ...]:
         return (
@@ -431,12 +451,7 @@ class Referee:
         """Commit the round. While that fails the match is suspended: every seat is told
         why, nothing more happens in it (its inbox waits), no clock runs; it goes on, its
         clocks shifted by the pause, once the write succeeds."""
-        if self.store.queued:
-            # Group commit: let the other matches ready now queue their rounds too; the first
-            # of us to commit writes them all in one transaction (the others find nothing
-            # left to write), where each round would otherwise pay a transaction of its own.
-            await asyncio.sleep(0)
-        if self._commit():
+        if await self._commit_round():
             return
         self.suspended = self.store.failure or "the records cannot be written"
         log.warning("match %s suspended: %s", self.match_id, self.suspended)
@@ -452,7 +467,7 @@ class Referee:
             if isinstance(seat.outbox, _Gate):
                 seat.outbox.send(notice)  # not held: this is the news that nothing is stored
         since = self.clock()
-        while not self._commit():
+        while not await self._commit_round():
             await asyncio.sleep(RETRY_S)
         self._shift_clocks(self.clock() - since)
         log.warning("match %s goes on: its records are written", self.match_id)
@@ -555,7 +570,9 @@ class Referee:
             seat.asked_at = turn.built_at
             if seat.outbox is None:  # nothing to deliver to: its clock runs (resume window)
                 self._start(turn, turn.built_at)
-        seat.pending = Pending(uuid.uuid4().hex[:12], i, self.version, legal, turn)
+        self._asked += 1  # ids: unique in the match, no system call each (uuid4 made one)
+        request_id = f"{self._request_prefix}{self._asked:06x}"
+        seat.pending = Pending(request_id, i, self.version, legal, turn)
         self._send_request(i)
 
     def _send_request(self, i: int) -> None:
