@@ -398,12 +398,13 @@ def parser(prog: str = "python -m levata.bots.regret") -> argparse.ArgumentParse
             " Bids are not scored. Every bot plays the same deals (duplicate)."
         ),
         epilog=(
-            "example:\n  python -m levata.bots.regret --game tarneeb --bots pimc,heuristic"
-            " --deals 30 --seed 1\n\nbot entries: KIND[:key=value...], e.g. pimc:time_ms=100"
+            f"example:\n  {prog} --game GAME --bots pimc,heuristic --deals 30 --seed 1"
+            "\n\nbot entries: KIND[:key=value...], e.g. pimc:time_ms=100"
             " (time_ms=0 with worlds=N: reproducible)"
         ),
     )
-    p.add_argument("--game", required=True, help="a game on the trick base (whist, tarneeb...)")
+    names = ", ".join(g.name for g in all_games() if _on_trick_base(g))
+    p.add_argument("--game", required=True, help=f"a game on the trick base: {names}")
     p.add_argument("--bots", required=True, help="comma-separated bot entries to measure")
     p.add_argument("--deals", type=int, default=20, help="deals per bot (default 20)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals, bots and intervals")
