@@ -367,9 +367,12 @@ def render(report: Report, figures: dict[str, Interval]) -> list[Any]:
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
             d, c = figures[f"{a}-{b}/deal"], figures[f"{a}-{b}/card"]
-            mark = "" if d.significant else " (not significant)"
-            rows.append(f"{a} - {b}: {_fmt(d)} per deal, {_fmt(c, 3)} per card{mark}")
+            rows.append(f"{a} - {b}: {_fmt(d)}{_mark(d)} per deal, {_fmt(c, 3)}{_mark(c)} per card")
     return rows
+
+
+def _mark(iv: Interval) -> str:
+    return "" if iv.significant else " (not significant)"
 
 
 def _fmt(iv: Interval, digits: int = 2) -> str:
