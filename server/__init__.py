@@ -7,5 +7,5 @@ Three layers, each importing only the ones below it (``import-linter`` checks it
 - :mod:`levata.server.tournament`: schedules, entries, runner, standings, reports;
 - :mod:`levata.server.match`: the referee of one match, its services and records.
 
-:mod:`levata.server.options` (``NAME=VALUE`` rule options) serves all three.
+:mod:`levata.engine.options` (``NAME=VALUE`` rule options) serves all three.
 """

@@ -58,9 +58,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from levata.bots.base import RANDOM, Bot, RandomBot, make_bot
+from levata.bots.search.double_dummy import position, solve_world
 from levata.engine import Action, BadConfig, SeatView, actions
 from levata.engine import game as find_game
-from levata.engine.cardmask import mask_of
 from levata.engine.family.tricks import TrickGame
 from levata.engine.playouts import playouts
 from levata.engine.rules import trick_winner
@@ -165,29 +165,22 @@ class PimcBot:
         return score
 
     def _card_values(self, world: TrickGame, seat: int, solver: Solver) -> dict[int, float]:
-        hands = [mask_of(h) for h in world.hands]
-        trick = [c.index for _, c in world.current]
         goal = world.search_goal(seat)
-        left = sum(len(h) for h in world.hands)
+        left = position(world).cards_left
         values = None
         if left <= self.solve_cards:
-            values = solver.best_cards(hands, world.leader, trick, seat, goal, guess=self._guess)
+            values = solve_world(world, seat, solver, goal, guess=self._guess)
         elif left <= self.try_cards and self._trying():
             self._tries += 1
             try:
-                values = solver.best_cards(
-                    hands,
-                    world.leader,
-                    trick,
-                    seat,
-                    goal,
-                    max_nodes=self.solve_nodes,
-                    guess=self._guess,
+                values = solve_world(
+                    world, seat, solver, goal, max_nodes=self.solve_nodes, guess=self._guess
                 )
             except SearchLimit:
                 self._misses += 1
         if values is None:
             seed = self.rng.getrandbits(63)
+            hands, _, trick = position(world)
             return rollout_values(world, seat, goal, hands, trick, self.rollouts, seed)
         self.last_solved += 1
         self._guess = values
@@ -218,6 +211,7 @@ def rollout_values(
     which a one-seat side ends with exactly its target.
 
     >>> from levata.engine import game
+    >>> from levata.engine.cardmask import mask_of
     >>> from levata.engine.solver import tricks
     >>> w = game("whist").new_match(players=3, options={"deal_size": 4}, seed=1)
     >>> for bid in (0, 0, 0):

@@ -11,6 +11,8 @@
     levata replay ID / levata export ID   check or dump a recorded match
     levata tournament --game whist --bots heuristic,random,random --deals 12   a duplicate
     levata report ID --html report.html  a tournament's standings, as one HTML page
+    levata regret --game tarneeb --bots pimc,heuristic --deals 30   card play against the
+                                         double-dummy optimum on the true deals
 
 Bad input (an unknown game, a wrong player count, a bad option or bot, a value out of
 range) prints one line starting with ``error:`` and exits with status 2; a failure at run
@@ -26,7 +28,7 @@ import sys
 
 import typer
 
-from levata.server.cli import bot, catalog, play, records, serve, tournament
+from levata.server.cli import bot, catalog, play, records, regret, serve, tournament
 from levata.server.cli.common import EXIT_RUNTIME, EXIT_USAGE, err, out
 from levata.server.database import DatabaseError
 
@@ -51,6 +53,10 @@ app.command(
     add_help_option=False,
 )(bot.bot)
 app.command()(tournament.tournament)
+app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    add_help_option=False,
+)(regret.regret)
 app.command()(tournament.report)
 
 

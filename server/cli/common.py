@@ -13,8 +13,8 @@ import typer
 from rich.console import Console
 
 from levata.engine import BadConfig
+from levata.engine.options import parse_options
 from levata.server.match.auth import client_admin_token
-from levata.server.options import parse_options
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)

@@ -14,6 +14,7 @@ from rich.table import Table
 from levata.bots import make_bot, play_match
 from levata.bots.base import parse_bot
 from levata.engine import BadConfig, GameSpec, GameState, game
+from levata.engine.options import parse_options
 from levata.engine.seeds import derive
 from levata.server.cli.common import (
     ADMIN_TOKEN_FILE_OPTION,
@@ -24,7 +25,6 @@ from levata.server.cli.common import (
 from levata.server.database import DatabaseError
 from levata.server.match.narrate import narrate
 from levata.server.match.store import DEFAULT_DB
-from levata.server.options import parse_options
 from levata.server.tournament.entries import Entry, launch, parse_entries
 
 if TYPE_CHECKING:

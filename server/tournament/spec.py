@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from levata.engine import BadConfig, game
-from levata.server.options import parse_options
+from levata.engine.options import parse_options
 from levata.server.tournament.entries import Entry, parse_entries
 from levata.server.tournament.schedule import (
     FORMATS,

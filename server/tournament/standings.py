@@ -53,6 +53,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from levata.engine.intervals import LEVEL, RESAMPLES, Interval, expanded_tail
+from levata.engine.intervals import interval as _interval
+from levata.engine.intervals import weighted_ratio as _ratio
 from levata.engine.seeds import derive
 
 __all__ = [
@@ -65,31 +68,6 @@ __all__ = [
     "entry_results",
     "forfeit_score",
 ]
-
-#: Bootstrap resamples by default, and the interval's coverage.
-RESAMPLES = 1000
-LEVEL = 0.95
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A point estimate with its bootstrap interval.
-
-    >>> Interval(1.0, -0.5, 2.0).significant, Interval(1.0, 0.2, 2.0).significant
-    (False, True)
-    """
-
-    value: float
-    low: float
-    high: float
-
-    @property
-    def significant(self) -> bool:
-        """True when the interval lies wholly on one side of zero."""
-        return self.low > 0 or self.high < 0
-
-    def to_dict(self) -> dict[str, float]:
-        return {"value": self.value, "low": self.low, "high": self.high}
 
 
 @dataclass(frozen=True)
@@ -266,82 +244,6 @@ def _elo(strengths: dict[str, float]) -> dict[str, float]:
     r = {k: 400 * math.log10(v) for k, v in strengths.items()}
     mean = sum(r.values()) / len(r)
     return {k: v - mean for k, v in r.items()}
-
-
-def _quantile(sorted_values: list[float], q: float) -> float:
-    """Linear interpolation between order statistics (type 7).
-
-    >>> _quantile([1.0, 2.0, 3.0, 4.0], 0.5)
-    2.5
-    """
-    if not sorted_values:
-        return math.nan
-    pos = q * (len(sorted_values) - 1)
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(sorted_values) - 1)
-    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
-
-
-def _normal_quantile(p: float) -> float:
-    """The standard normal quantile, by bisection on ``erf`` (exact enough, and no scipy).
-
-    >>> round(_normal_quantile(0.975), 4)
-    1.96
-    """
-    lo, hi = -40.0, 40.0
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < p:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
-def _t_quantile(p: float, df: int) -> float:
-    """Student's t quantile by its Cornish-Fisher expansion (within 0.2% for df >= 3).
-
-    >>> round(_t_quantile(0.975, 11), 2), round(_t_quantile(0.975, 199), 3)
-    (2.2, 1.972)
-    """
-    z = _normal_quantile(p)
-    g1 = (z**3 + z) / 4
-    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
-    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
-    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
-    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
-
-
-def expanded_tail(level: float, groups: int) -> float:
-    """The tail probability at which to read the bootstrap distribution: Hesterberg's
-    *expanded percentile* interval, which widens the plain percentile interval so that it
-    keeps its coverage with few groups (the plain one is too narrow: with 12 deal groups
-    a nominal 95% interval of two identical bots excluded 0 in 13% of simulated
-    tournaments). It reads percentiles at ``Phi(-sqrt(n/(n-1)) t(n-1))`` instead of
-    ``(1 - level) / 2``; with 200 groups that is 2.4% instead of 2.5%.
-
-    >>> round(expanded_tail(0.95, 12), 4), round(expanded_tail(0.95, 200), 4)
-    (0.0108, 0.024)
-    """
-    tail = (1 - level) / 2
-    if groups < 3:
-        return tail
-    t = _t_quantile(1 - tail, groups - 1) * math.sqrt(groups / (groups - 1))
-    return 0.5 * (1 + math.erf(-t / math.sqrt(2)))
-
-
-def _interval(value: float, samples: list[float], tail: float) -> Interval:
-    s = sorted(x for x in samples if not math.isnan(x))
-    return Interval(value, _quantile(s, tail), _quantile(s, 1 - tail))
-
-
-def _ratio(num: Sequence[float], den: Sequence[float], weights: Sequence[int] | None) -> float:
-    if weights is None:
-        top, bottom = sum(num), sum(den)
-    else:
-        top = sum(map(operator.mul, weights, num))
-        bottom = sum(map(operator.mul, weights, den))
-    return top / bottom if bottom else math.nan
 
 
 def usual_deals(rows: Sequence[dict[str, Any]]) -> int:

@@ -1,7 +1,8 @@
 """Rule options as the command line spells them: ``-o deal_size=3 -o zero_wins=off``.
 
-Shared by a single match (:mod:`levata.server.cli`) and a tournament's spec
-(:mod:`levata.server.tournament.spec`), so it lives beside both rather than in either.
+Shared by a single match (:mod:`levata.server.cli`), a tournament's spec
+(:mod:`levata.server.tournament.spec`) and the bots' tools (:mod:`levata.bots.regret`), so
+it lives in the engine, below all of them.
 
 >>> parse_options(["deal_size=3", "zero_wins = off"])
 {'deal_size': '3', 'zero_wins': 'off'}

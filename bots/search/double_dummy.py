@@ -1,0 +1,72 @@
+"""A full trick-game state as the double-dummy solver reads it, shared by every tool that
+solves one: the pimc bot's worlds (:mod:`levata.bots.search.pimc`) and the true deals of
+the regret measure (:mod:`levata.bots.regret`).
+
+The solver sees cards as indexes and hands as bit masks under the deal's own
+:class:`~levata.engine.rules.TrickRules` (``world.rules``); each seat plays for the
+objective the game names (``world.search_goal(seat)``).
+
+>>> from levata.engine import Action, game
+>>> from levata.engine.solver import Solver
+>>> state = game("whist").new_match(players=3, options={"deal_size": 2}, seed=1)
+>>> for bid in (0, 0, 0):
+...     state.apply(state.to_act()[0], Action("bid", number=bid))
+>>> seat = state.to_act()[0]
+>>> values = solve_world(state, seat, Solver(state.rules))
+>>> sorted(values) == sorted(c.index for c in state.playable(seat))
+True
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from levata.engine.cardmask import mask_of
+from levata.engine.family.tricks import TrickGame
+from levata.engine.solver import Objective, Solver
+
+__all__ = ["Position", "position", "solve_world"]
+
+
+class Position(NamedTuple):
+    """The cards still to play: each seat's hand as a mask, the trick's leader and the
+    cards already in the trick (indexes, in play order)."""
+
+    hands: list[int]
+    leader: int
+    trick: list[int]
+
+    @property
+    def cards_left(self) -> int:
+        """Cards still in the hands (the trick's played cards not counted)."""
+        return sum(h.bit_count() for h in self.hands)
+
+
+def position(world: TrickGame) -> Position:
+    """The solver's reading of ``world`` now."""
+    return Position(
+        [mask_of(h) for h in world.hands], world.leader, [c.index for _, c in world.current]
+    )
+
+
+def solve_world(
+    world: TrickGame,
+    seat: int,
+    solver: Solver,
+    goal: Objective | None = None,
+    *,
+    max_nodes: int = 0,
+    guess: dict[int, int] | None = None,
+) -> dict[int, int]:
+    """The double-dummy value of each card ``seat`` may play now in the full state
+    ``world`` (card index -> value), under ``goal`` (default: ``world.search_goal(seat)``).
+
+    ``solver`` must be a :class:`Solver` of ``world.rules``; ``max_nodes`` (0: none) makes
+    it raise :class:`~levata.engine.solver.SearchLimit` on a position too big to finish.
+    """
+    pos = position(world)
+    if goal is None:
+        goal = world.search_goal(seat)
+    return solver.best_cards(
+        pos.hands, pos.leader, pos.trick, seat, goal, max_nodes=max_nodes, guess=guess
+    )
