@@ -217,13 +217,34 @@ def test_bad_input_is_refused():
         MacaoPlayout(fields)
 
 
-def test_ismcts_searches_on_the_fast_copy_and_plays_full_matches():
-    for players, options in [(2, {}), (3, {"wild_changers": True}), (5, {"action_cap": 300})]:
-        state = SPEC.new_match(players=players, options=options, seed=players)
-        bots = [IsmctsBot("macao", seed=s, iterations=15, time_ms=0) for s in range(players)]
-        result = play_match(state, bots)
-        assert state.is_over() and result.reason in ("complete", "cap", "deadlock")
-        assert sum(b.stats.rollouts for b in bots) > 0
+@pytest.mark.parametrize(
+    ("players", "options", "others", "rollout"),
+    [
+        (2, {}, "policy", "auto"),
+        (3, {"wild_changers": True}, "tree", "auto"),
+        (5, {"action_cap": 300}, "policy", "random"),
+    ],
+)
+def test_ismcts_searches_on_the_fast_copy_and_plays_full_matches(
+    monkeypatch, players, options, others, rollout
+):
+    copies = []
+    original = MacaoState.playout_state
+
+    def counted(self: MacaoState, seed: int) -> MacaoPlayout:
+        copies.append(seed)
+        return original(self, seed)
+
+    monkeypatch.setattr(MacaoState, "playout_state", counted)
+    state = SPEC.new_match(players=players, options=options, seed=players)
+    bots = [
+        IsmctsBot("macao", seed=s, iterations=15, time_ms=0, others=others, rollout=rollout)
+        for s in range(players)
+    ]
+    result = play_match(state, bots)
+    assert state.is_over() and result.reason in ("complete", "cap", "deadlock")
+    searched = sum(b.stats.iterations for b in bots)
+    assert searched > 0 and len(copies) == searched  # every world was searched on its copy
 
 
 def _moves(fast: bool, root: str) -> list[str]:
@@ -241,5 +262,9 @@ def test_ismcts_on_the_fast_copy_repeats_from_its_seed(root):
     assert _moves(True, root) == _moves(True, root)
 
 
-def test_ismcts_fast_and_contract_paths_both_play_legal_matches():
-    assert _moves(False, "auto") and _moves(True, "auto")
+def test_ismcts_with_fast_off_never_builds_a_copy(monkeypatch):
+    def refuse(self: MacaoState, seed: int) -> MacaoPlayout:
+        raise AssertionError("fast=False searched on a fast copy")
+
+    monkeypatch.setattr(MacaoState, "playout_state", refuse)
+    assert _moves(False, "auto")
