@@ -24,7 +24,7 @@ def stage_declarations() -> Path:
     return STAGE
 
 
-KERNELS = ["cardmask", "sampler", "rules", "solver", "playouts"]
+KERNELS = ["cardmask", "sampler", "rules", "solver", "playouts", "macao_playouts"]
 
 extensions = [Extension(f"levata.engine.{name}", [f"engine_ext/{name}.pyx"]) for name in KERNELS]
 

@@ -25,6 +25,13 @@ policy and backs up every seat's reward along the path.
   stop after ``horizon`` actions (default 30; 0: play to the end) where the game offers an
   ``estimate()`` of the outcome (Macao, Repezita: finishers, then fewest cards): full
   rollouts of a shedding game are long, and cutting them gives several times the iterations.
+* **Fast playouts**: where the game's state offers ``playout_state(seed)`` (Macao), each world
+  is turned into that copy once and the search runs on it: it clones, applies and lists
+  legal actions without events or views, and plays the rollout itself (``rollout(policy,
+  max_actions, seed)``, in C for Macao) with the same policy (``choose`` for the other seats'
+  moves inside the tree). The game proves its copy plays by its own rules and its policy
+  picks as its heuristic bot does (a differential test); ``fast=False`` searches through
+  the contract's ``clone``/``apply`` instead (the benchmarks compare the two).
 * **Root**: with few root actions (``root=auto``: at most :data:`PAIRED_UP_TO`) every action is
   played out on the *same* world with the same luck each iteration (common random numbers:
   the rollout stream and the policy bots' streams restart from one seed), so the search
@@ -56,12 +63,13 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from levata.bots.base import Bot, make_bot
 from levata.engine import Action, GameState, SeatView
 from levata.engine import game as find_game
 
-__all__ = ["CLOCK_STEP_MS", "IsmctsBot", "Node", "SearchStats"]
+__all__ = ["CLOCK_STEP_MS", "IsmctsBot", "Node", "Playout", "SearchStats"]
 
 #: Referee milliseconds per action in a real-time rollout (what in-process play uses).
 CLOCK_STEP_MS = 100
@@ -69,6 +77,24 @@ CLOCK_STEP_MS = 100
 PAIRED_UP_TO = 6
 
 Policy = Callable[[GameState, int], Action]
+
+
+class Playout(Protocol):
+    """A game's fast copy of a world for search (``GameState.playout_state(seed)``): play
+    only, no events or views; its policies are ``heuristic`` (the game's heuristic bot's
+    choices) and ``random``, and its random stream restarts from a rollout's ``seed``."""
+
+    def clone(self) -> Playout: ...
+    def is_over(self) -> bool: ...
+    def to_act(self) -> tuple[int, ...]: ...
+    def legal_actions(self, seat: int) -> list[Action]: ...
+    def _apply(self, seat: int, action: Action) -> None: ...
+    def choose(self, seat: int, policy: str = ...) -> Action: ...
+    def rollout(self, policy: str = ..., max_actions: int = ..., seed: int | None = ...) -> int: ...
+    def estimate(self) -> tuple[float, ...]: ...
+
+
+World = GameState | Playout
 
 
 class Node:
@@ -131,6 +157,7 @@ class IsmctsBot:
         guard: float = 1.0,
         horizon: int = 30,
         root: str = "auto",
+        fast: bool = True,
     ) -> None:
         if rollout not in ("auto", "heuristic", "random"):
             raise ValueError(f"rollout must be auto, heuristic or random, not {rollout!r}")
@@ -151,6 +178,7 @@ class IsmctsBot:
         self.guard = guard
         self.horizon = horizon
         self.root = root
+        self.fast = fast
         self._roll = self.rng  # the stream rollouts draw from (paired: one per world)
         self._last: Sequence[float] = ()  # the last rollout's scores
         self._own: Bot | None = None  # the heuristic's opinion on this seat's own decisions
@@ -200,20 +228,27 @@ class IsmctsBot:
         root = Node()
         paired_root = self.root == "paired" or (self.root == "auto" and len(legal) <= PAIRED_UP_TO)
         first = self._usual(view, legal, game) if self.guard or paired_root else None
+        # The game's fast copy, where it has one: real-time and per-deal rollouts read the
+        # clock and the view, which it does not keep.
+        fast = self.fast and not realtime and not per_deal
+        kind = "heuristic" if self._uses_heuristic(game) else "random"
         done = 0
         actions = 0
         paired: dict[Action, list[float]] = {a: [] for a in legal}
         while True:
-            world = spec.world_from_view(view, self.rng)
-            if not done and set(world.legal_actions(view.seat)) != set(legal):
+            dealt = spec.world_from_view(view, self.rng)
+            if not done and set(dealt.legal_actions(view.seat)) != set(legal):
                 raise RuntimeError(  # a world under other rules than the match's: say so
                     f"a world rebuilt from the view of seat {view.seat} disagrees with the "
                     f"legal actions it was given (options {dict(view.options)})"
                 )
+            hook = getattr(dealt, "playout_state", None) if fast else None
+            world: World = dealt if hook is None else hook(self.rng.getrandbits(64))
+            policy_of = policy if hook is None else kind
             if paired_root:
-                actions += self._pair(world, view, legal, policy, realtime, per_deal, paired)
+                actions += self._pair(world, view, legal, policy_of, realtime, per_deal, paired)
             else:
-                actions += self._iterate(root, world, view, policy, realtime, per_deal, first)
+                actions += self._iterate(root, world, view, policy_of, realtime, per_deal, first)
             done += 1
             if self.iterations and done >= self.iterations:
                 break
@@ -235,10 +270,10 @@ class IsmctsBot:
 
     def _pair(
         self,
-        world: GameState,
+        world: World,
         view: SeatView,
         legal: Sequence[Action],
-        policy: Policy,
+        policy: Policy | str,
         realtime: bool,
         per_deal: bool,
         out: dict[Action, list[float]],
@@ -248,6 +283,12 @@ class IsmctsBot:
         so that the actions' differences are measured, not the worlds'."""
         seed = self.rng.getrandbits(64)
         steps = 0
+        if isinstance(policy, str):  # a fast copy: its rollouts restart from the seed itself
+            assert not isinstance(world, GameState)
+            for action in legal:
+                steps += self._iterate_fast(Node(), world.clone(), view, policy, action, seed)
+                out[action].append(self._last[view.seat])
+            return steps
         for action in legal:
             self._roll = roll = random.Random(seed)
             for bot in self._policies.values():
@@ -311,14 +352,21 @@ class IsmctsBot:
     def _iterate(
         self,
         root: Node,
-        world: GameState,
+        world: World,
         view: SeatView,
-        policy: Policy,
+        policy: Policy | str,
         realtime: bool,
         per_deal: bool,
         first: Action | None = None,
     ) -> int:
-        """One determinized iteration: select, expand, roll out, back up. Returns its actions."""
+        """One determinized iteration: select, expand, roll out, back up. Returns its actions.
+
+        ``policy`` is a callable on a contract world, or on a game's fast copy (a
+        :class:`Playout`) the name of the policy it plays by itself."""
+        if isinstance(policy, str):
+            assert not isinstance(world, GameState)  # a policy's name comes with a Playout
+            return self._iterate_fast(root, world, view, policy, first, self.rng.getrandbits(64))
+        assert isinstance(world, GameState)
         me, rng, c = view.seat, self.rng, self.c
         tree_all = self.others == "tree"
         node: Node | None = root
@@ -372,10 +420,48 @@ class IsmctsBot:
         self._back_up(path, scores)
         return steps
 
+    def _iterate_fast(
+        self,
+        root: Node,
+        world: Playout,
+        view: SeatView,
+        kind: str,
+        first: Action | None,
+        seed: int,
+    ) -> int:
+        """:meth:`_iterate` on a game's fast copy: the tree as there, the other seats' moves
+        in it by the copy's ``choose``, and the rollout past it played by the copy from
+        ``seed``, to the same horizon (paired: one seed per world, so every root action sees
+        the same luck)."""
+        me, rng, c = view.seat, self.rng, self.c
+        tree_all = self.others == "tree"
+        node: Node | None = root
+        path: list[tuple[Node, int]] = []
+        steps = 0
+        while not world.is_over():
+            if node is None:  # past the tree: the copy plays the rest by the policy
+                left = self.horizon - steps if self.horizon else 0
+                if not self.horizon or left > 0:
+                    steps += world.rollout(kind, left, seed)
+                break
+            seat = world.to_act()[0]  # a fast copy is of a turn-based game
+            if seat == me or tree_all:
+                action, child, fresh = self._select(
+                    node, world, seat, rng, c, first if node is root else None
+                )
+                path.append((child, seat))
+                node = None if fresh else child
+            else:
+                action = world.choose(seat, kind)
+            world._apply(seat, action)
+            steps += 1
+        self._back_up(path, world.estimate())
+        return steps
+
     def _select(
         self,
         node: Node,
-        world: GameState,
+        world: World,
         seat: int,
         rng: random.Random,
         c: float,

@@ -79,6 +79,7 @@ from levata.engine.deal import shuffled
 from levata.engine.family.seen import SeatHistories
 from levata.engine.family.shedding import DrawPile, ranks_by_finish
 from levata.engine.games.macao_world import Rules, world_from_view
+from levata.engine.macao_playouts import MacaoPlayout
 from levata.engine.registry import register
 from levata.engine.vocabulary import Vocabulary
 
@@ -709,6 +710,50 @@ class MacaoState(DrawPile, SeatHistories):
         new._seen = [list(h) for h in self._seen]
         new.options = dict(self.options)
         return new
+
+    def _fields(self) -> dict[str, Any]:
+        """What play needs of this position and nothing of its history (no events, no
+        private marks): what :class:`~levata.engine.macao_playouts.MacaoPlayout` is built from
+        and gives back, so the differential test compares the two directly.
+
+        >>> s = MacaoState.from_position(2, ["9S", "5D"], top="9H")
+        >>> s._fields()["hands"], s._fields()["phase"]
+        ([[Card('9S')], [Card('5D')]], 'turn')
+        """
+        p, r = self.pending, self.request
+        return {  # copies, so that a caller may keep them while this state plays on
+            "players": self.players,
+            "hands": [list(h) for h in self.hands],
+            "stock": list(self.stock),
+            "discard": list(self.discard),
+            "group": list(self.group),
+            "finished": list(self.finished),
+            "active": list(self.active),
+            "skips": list(self.skips),
+            "pending": None if p is None else (p.kind, p.amount, p.target, p.dir, p.last),
+            "request": None if r is None else (r.kind, r.value, r.requester, r.unserved),
+            "phase": self.phase,
+            "actor": self.actor,
+            "turn": self.turn,
+            "cursor": self.cursor,
+            "drawn": self.drawn,
+            "actions": self.actions_taken,
+            "passed": frozenset(self.passed),
+            "options": {o.name: self.options[o.name] for o in SPEC.options},
+        }
+
+    def playout_state(self, seed: int) -> MacaoPlayout:
+        """A copy for playouts (the search's fast path): this position in C, play only, with
+        no events, views or history; its random stream (reshuffles, ties, random moves)
+        starts from ``seed``. Its rules and its ``heuristic`` policy are this module's and
+        the heuristic bot's (``tests/engine/test_macao_kernel.py`` proves it).
+
+        >>> s = MacaoState.from_position(2, ["9S 3H", "5D 6D"], top="9H")
+        >>> fast = s.playout_state(seed=1)
+        >>> fast.legal_actions(0) == s.legal_actions(0), fast.estimate() == s.estimate()
+        (True, True)
+        """
+        return MacaoPlayout(self._fields(), seed)
 
     @classmethod
     def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> MacaoState:
