@@ -57,16 +57,16 @@ def solve_world(
     *,
     max_nodes: int = 0,
     guess: dict[int, int] | None = None,
+    pos: Position | None = None,
 ) -> dict[int, int]:
     """The double-dummy value of each card ``seat`` may play now in the full state
     ``world`` (card index -> value), under ``goal`` (default: ``world.search_goal(seat)``).
 
     ``solver`` must be a :class:`Solver` of ``world.rules``; ``max_nodes`` (0: none) makes
-    it raise :class:`~levata.engine.solver.SearchLimit` on a position too big to finish.
+    it raise :class:`~levata.engine.solver.SearchLimit` on a position too big to finish;
+    ``pos``: ``position(world)``, where the caller has it already.
     """
-    pos = position(world)
+    hands, leader, trick = pos if pos is not None else position(world)
     if goal is None:
         goal = world.search_goal(seat)
-    return solver.best_cards(
-        pos.hands, pos.leader, pos.trick, seat, goal, max_nodes=max_nodes, guess=guess
-    )
+    return solver.best_cards(hands, leader, trick, seat, goal, max_nodes=max_nodes, guess=guess)

@@ -166,22 +166,28 @@ class PimcBot:
 
     def _card_values(self, world: TrickGame, seat: int, solver: Solver) -> dict[int, float]:
         goal = world.search_goal(seat)
-        left = position(world).cards_left
+        pos = position(world)
+        left = pos.cards_left
         values = None
         if left <= self.solve_cards:
-            values = solve_world(world, seat, solver, goal, guess=self._guess)
+            values = solve_world(world, seat, solver, goal, guess=self._guess, pos=pos)
         elif left <= self.try_cards and self._trying():
             self._tries += 1
             try:
                 values = solve_world(
-                    world, seat, solver, goal, max_nodes=self.solve_nodes, guess=self._guess
+                    world,
+                    seat,
+                    solver,
+                    goal,
+                    max_nodes=self.solve_nodes,
+                    guess=self._guess,
+                    pos=pos,
                 )
             except SearchLimit:
                 self._misses += 1
         if values is None:
             seed = self.rng.getrandbits(63)
-            hands, _, trick = position(world)
-            return rollout_values(world, seat, goal, hands, trick, self.rollouts, seed)
+            return rollout_values(world, seat, goal, pos.hands, pos.trick, self.rollouts, seed)
         self.last_solved += 1
         self._guess = values
         out = {i: float(v) for i, v in values.items()}
