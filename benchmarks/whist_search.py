@@ -36,22 +36,29 @@ ROOT = Path(__file__).resolve().parents[1]
 Z95 = 1.96
 
 
+OLD_PATHS = ("bots/search/pimc.py", "bots/pimc.py")  # where the bot lives, and lived
+
+
 def load_old(rev: str) -> Any:
-    """The old PIMC class, from ``git show REV:bots/pimc.py``, as a module of its own."""
-    try:
-        source = subprocess.run(
-            ["git", "show", f"{rev}:bots/pimc.py"],
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-    except (OSError, subprocess.CalledProcessError) as exc:
-        print(f"error: cannot read bots/pimc.py at {rev}: {exc}", file=sys.stderr)
-        raise SystemExit(1) from None
-    module = types.ModuleType("old_pimc")
-    exec(compile(source, f"{rev}:bots/pimc.py", "exec"), module.__dict__)
-    return module.PimcBot
+    """The old PIMC class, from ``git show REV:bots/search/pimc.py`` (or, before the move,
+    ``bots/pimc.py``), as a module of its own. It runs on today's engine: the game's hooks
+    it calls are today's."""
+    for path in OLD_PATHS:
+        try:
+            source = subprocess.run(
+                ["git", "show", f"{rev}:{path}"],
+                cwd=ROOT,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        except (OSError, subprocess.CalledProcessError):
+            continue
+        module = types.ModuleType("old_pimc")
+        exec(compile(source, f"{rev}:{path}", "exec"), module.__dict__)
+        return module.PimcBot
+    print(f"error: no pimc bot at {rev} ({' or '.join(OLD_PATHS)})", file=sys.stderr)
+    raise SystemExit(1)
 
 
 class Timed:
@@ -89,7 +96,9 @@ def play_deal(args, deal: int, contender: str, old_cls: Any, times) -> list[dict
             )
             bots[seat] = Timed(pimc, times)
         elif contender == "old":
-            bots[seat] = old_cls(seed=derive(args.seed, deal, 99), worlds=args.worlds)
+            bots[seat] = old_cls(
+                seed=derive(args.seed, deal, 99), worlds=args.worlds, time_ms=args.time_ms
+            )
         result = play_match(state, bots)
         record = result.deals[0]
         for s in range(args.players) if seat is None else [seat]:
