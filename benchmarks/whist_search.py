@@ -2,6 +2,7 @@
 
     python benchmarks/whist_search.py [--deals 40] [--players 4] [--size 7] [--worlds 100]
                                       [--time-ms 0] [--old REV] [--seed 1]
+                                      [--save FILE] [--against FILE]
 
 Each deal is played with one searcher at one seat and the heuristic bot at every other seat,
 for every seat in turn, once per contender: ``new`` (``levata.bots.search.pimc``), ``old``
@@ -12,11 +13,17 @@ seats; differences are paired by deal (duplicate), with 95% intervals (normal ap
 over deals). Beside the score: how often the searcher's bid was exact, over, under.
 
 A per-trick table of the new bot's decision times (median, p90) closes the run.
+
+``--old`` loads only the bot's file: it runs on today's engine and today's game hooks. To
+set the new code against an older tree as a whole (hooks included), run this script with
+that tree's package first on ``PYTHONPATH`` and ``--no-old --save FILE``, then here with
+``--against FILE``: the same deals and seed, paired by deal.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import subprocess
@@ -36,22 +43,29 @@ ROOT = Path(__file__).resolve().parents[1]
 Z95 = 1.96
 
 
+OLD_PATHS = ("bots/search/pimc.py", "bots/pimc.py")  # where the bot lives, and lived
+
+
 def load_old(rev: str) -> Any:
-    """The old PIMC class, from ``git show REV:bots/pimc.py``, as a module of its own."""
-    try:
-        source = subprocess.run(
-            ["git", "show", f"{rev}:bots/pimc.py"],
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-    except (OSError, subprocess.CalledProcessError) as exc:
-        print(f"error: cannot read bots/pimc.py at {rev}: {exc}", file=sys.stderr)
-        raise SystemExit(1) from None
-    module = types.ModuleType("old_pimc")
-    exec(compile(source, f"{rev}:bots/pimc.py", "exec"), module.__dict__)
-    return module.PimcBot
+    """The old PIMC class, from ``git show REV:bots/search/pimc.py`` (or, before the move,
+    ``bots/pimc.py``), as a module of its own. It runs on today's engine: the game's hooks
+    it calls are today's."""
+    for path in OLD_PATHS:
+        try:
+            source = subprocess.run(
+                ["git", "show", f"{rev}:{path}"],
+                cwd=ROOT,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        except (OSError, subprocess.CalledProcessError):
+            continue
+        module = types.ModuleType("old_pimc")
+        exec(compile(source, f"{rev}:{path}", "exec"), module.__dict__)
+        return module.PimcBot
+    print(f"error: no pimc bot at {rev} ({' or '.join(OLD_PATHS)})", file=sys.stderr)
+    raise SystemExit(1)
 
 
 class Timed:
@@ -89,7 +103,9 @@ def play_deal(args, deal: int, contender: str, old_cls: Any, times) -> list[dict
             )
             bots[seat] = Timed(pimc, times)
         elif contender == "old":
-            bots[seat] = old_cls(seed=derive(args.seed, deal, 99), worlds=args.worlds)
+            bots[seat] = old_cls(
+                seed=derive(args.seed, deal, 99), worlds=args.worlds, time_ms=args.time_ms
+            )
         result = play_match(state, bots)
         record = result.deals[0]
         for s in range(args.players) if seat is None else [seat]:
@@ -132,6 +148,10 @@ def main() -> None:
     parser.add_argument("--old", default="main", help="git revision of the old bots/pimc.py")
     parser.add_argument("--no-old", action="store_true", help="skip the old bot")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--save", metavar="FILE", help="write the per-deal scores as JSON")
+    parser.add_argument(
+        "--against", metavar="FILE", help="a --save of an earlier run: its new bot as 'saved'"
+    )
     parser.add_argument(
         "--new-option",
         metavar="NAME=NUMBER",
@@ -155,6 +175,13 @@ def main() -> None:
                 k = 0 if r["tricks"] == r["bid"] else 1 if r["tricks"] > r["bid"] else 2
                 bids[c][k] += 1
     elapsed = time.perf_counter() - start
+    if args.against:
+        with open(args.against) as f:
+            saved = json.load(f)
+        if saved["deals"] != args.deals or saved["seed"] != args.seed:
+            raise SystemExit(f"{args.against}: another run (deals, seed); not paired")
+        contenders.append("saved")
+        per_deal["saved"], bids["saved"] = saved["per_deal"]["new"], saved["bids"]["new"]
     print(
         f"Whist, {args.players} players, {args.size} cards, {args.deals} duplicate deals, "
         f"searcher at every seat among heuristic bots; worlds={args.worlds} "
@@ -167,9 +194,16 @@ def main() -> None:
         e, o, u = (100 * x / total for x in bids[c])
         print(f"{c:<10} {m:11.2f} {h:7.2f} {e:5.0f}% {o:5.0f}% {u:5.0f}%")
     pairs = [("new", "heuristic")] + ([] if args.no_old else [("new", "old"), ("old", "heuristic")])
+    if args.against:
+        pairs += [("new", "saved"), ("saved", "heuristic")]
     for a, b in pairs:
         m, h = interval([x - y for x, y in zip(per_deal[a], per_deal[b], strict=True)])
         print(f"{a} - {b}: {m:+.2f} per deal, 95% interval [{m - h:+.2f}, {m + h:+.2f}]")
+    if args.save:
+        with open(args.save, "w") as f:
+            json.dump(
+                {"deals": args.deals, "seed": args.seed, "per_deal": per_deal, "bids": bids}, f
+            )
     print("new pimc decision time by trick (0 = bid): n, median ms, p90 ms")
     for trick in sorted(times):
         xs = sorted(times[trick])

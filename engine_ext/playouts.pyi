@@ -8,7 +8,7 @@ from levata.engine.rules import TrickRules
 
 _Hand = int | Iterable[Card | int]  # a card mask, or the cards (or indexes) themselves
 
-__all__ = ["deal_playouts", "playout", "playouts"]
+__all__ = ["aim_reach", "deal_playouts", "playout", "playouts"]
 
 _Policy = Literal["random", "greedy"]
 
@@ -44,3 +44,13 @@ def deal_playouts(
     epsilon: float = 0.0,
     seed: int = 0,
 ) -> dict[str, list[int]]: ...
+def aim_reach(
+    rules: TrickRules,
+    hands: Sequence[_Hand],
+    leader: int,
+    trick: Sequence[Card | int] = (),
+    targets: Sequence[int] = (),
+    seat: int = 0,
+    taken: Sequence[int] | None = None,
+    max_nodes: int = 200000,
+) -> int: ...

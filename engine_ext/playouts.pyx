@@ -52,7 +52,7 @@ cdef extern from *:
     unsigned long long tk_rand(unsigned long long* s) nogil
     int tk_below(unsigned long long* s, int n) nogil
 
-__all__ = ["deal_playouts", "playout", "playouts"]
+__all__ = ["aim_reach", "deal_playouts", "playout", "playouts"]
 
 
 cdef int pick_low(const tk_rules* r, mask_t legal, bint high) noexcept nogil:
@@ -302,3 +302,163 @@ def deal_playouts(
         "tricks": [tot_won[s] for s in range(seats)],
         "points": [tot_pts[s] for s in range(seats)],
     }
+
+
+# ------------------------------------------------------------------------------------------
+# Steering for a number of tricks: what one seat can end with against players who aim
+
+
+cdef int strongest(const tk_rules* r, mask_t legal) noexcept nogil:
+    """The strongest card: the highest trump, else the highest-ranked card of any suit."""
+    cdef int e, best = -1, best_rank = -1, rank, m
+    cdef mask_t x
+    if r.trump >= 0:
+        x = legal & r.suit_mask[r.trump]
+        if x:
+            return highest(x)
+    for e in range(TK_SUITS):
+        x = legal & r.suit_mask[e]
+        if x == 0:
+            continue
+        m = highest(x)
+        rank = m - lowest(r.suit_mask[e])
+        if rank > best_rank:
+            best = m
+            best_rank = rank
+    return best
+
+
+cdef inline mask_t beaters(const tk_rules* r, mask_t legal, const tk_trick* t) noexcept nogil:
+    """The cards of `legal` that would win the trick now."""
+    cdef int w = t.win_card
+    cdef mask_t b = legal & r.suit_mask[r.suit_of[w]] & tk_above(w)
+    if r.trump >= 0 and r.suit_of[w] != r.trump:
+        b |= legal & r.suit_mask[r.trump]
+    return b
+
+
+cdef int aim_card(
+    const tk_rules* r, mask_t legal, const tk_trick* t, bint short, bint last
+) noexcept nogil:
+    """The card of a seat steering for its number (``aim_playout``'s policy): short of it,
+    win (lead the strongest; the cheapest winner last to play, the strongest before);
+    once it is made, lose (a low lead, the strongest card that still loses)."""
+    cdef mask_t win, lose
+    if t.count == 0:
+        return strongest(r, legal) if short else pick_low(r, legal, 0)
+    win = beaters(r, legal, t)
+    if short and win:
+        return pick_low(r, win, 0) if last else strongest(r, win)
+    lose = legal & ~win
+    if not short and lose:
+        return strongest(r, lose)
+    return pick_low(r, legal, 0)
+
+
+cdef mask_t reach(
+    const tk_rules* r,
+    const mask_t* hands,
+    tk_trick t,
+    const int* got,
+    const int* targets,
+    int seat,
+    long long* budget,
+) noexcept nogil:
+    """The trick totals `seat` can end with (bit k: k tricks) choosing its cards freely
+    while every other seat plays `aim_card` toward its target. Cards of one suit with no
+    card of another hand (or the trick) between them are one choice. Stops branching once
+    `budget` nodes are spent (the totals found so far)."""
+    cdef mask_t h[TK_MAX_SEATS]
+    cdef mask_t h2[TK_MAX_SEATS]
+    cdef int g[TK_MAX_SEATS]
+    cdef int g2[TK_MAX_SEATS]
+    cdef int n = r.seats, s, o, c, prev, card
+    cdef mask_t legal, x, outside, result = 0
+    cdef tk_trick t2
+    for s in range(n):
+        h[s] = hands[s]
+        g[s] = got[s]
+    while True:
+        s = t.leader + t.count
+        if s >= n:
+            s -= n
+        if h[s] == 0:
+            return bit(g[seat])
+        legal = tk_legal(r, h[s], &t)
+        if s == seat:
+            break
+        card = aim_card(r, legal, &t, g[s] < targets[s], t.count == n - 1)
+        h[s] ^= bit(card)
+        tk_play(r, &t, card)
+        if t.count == n:
+            g[t.win_seat] += 1
+            tk_start(&t, t.win_seat)
+    budget[0] -= 1
+    outside = t.cards
+    for o in range(n):
+        if o != seat:
+            outside |= h[o]
+    x = legal
+    prev = -1
+    while x:
+        c = lowest(x)
+        x &= x - 1
+        if prev >= 0 and r.suit_of[prev] == r.suit_of[c]:
+            if outside & (((<mask_t>1) << c) - 1) & ~(((<mask_t>2) << prev) - 1) == 0:
+                prev = c  # nothing anyone else holds lies between: the same choice
+                continue
+        prev = c
+        if result and budget[0] <= 0:
+            break
+        for o in range(n):
+            h2[o] = h[o]
+            g2[o] = g[o]
+        h2[seat] ^= bit(c)
+        t2 = t
+        tk_play(r, &t2, c)
+        if t2.count == n:
+            g2[t2.win_seat] += 1
+            tk_start(&t2, t2.win_seat)
+        result |= reach(r, h2, t2, g2, targets, seat, budget)
+    return result
+
+
+def aim_reach(
+    TrickRules rules not None, hands, int leader, trick=(), targets=(), int seat=0,
+    taken=None, long long max_nodes=200000,
+):
+    """The trick totals ``seat`` can end the deal with when it picks its cards freely and
+    every other seat steers for ``targets[seat]`` tricks the way
+    :func:`~levata.engine.family.tricks.aim_playout` plays (short of it: win; made: duck).
+    A mask: bit ``k`` set when ``k`` tricks (``taken`` before the position included) are
+    within reach. Not what the seat can force against everyone (the solver's paranoid
+    value), but what it can steer to against players who play for their own numbers.
+    ``max_nodes`` bounds the search (then: the totals found within it).
+
+    >>> from levata.engine.rules import TrickRules
+    >>> r = TrickRules(2, None)
+    >>> bin(aim_reach(r, [0b1010, 0b0101], 0, targets=[0, 0], seat=0))  # 3 and 1 against 2 and 0: both
+    '0b100'
+    >>> bin(aim_reach(r, [0b010101, 0b101010], 0, targets=[0, 0], seat=0))  # 0, 1 or 2
+    '0b111'
+    """
+    cdef mask_t h[TK_MAX_SEATS]
+    cdef tk_trick t
+    cdef int got[TK_MAX_SEATS]
+    cdef int aims[TK_MAX_SEATS]
+    cdef int s, n = rules.seats
+    cdef long long budget = max_nodes
+    cdef mask_t out
+    load_position(rules, hands, leader, trick, h, &t)
+    targets = list(targets)
+    taken = list(taken) if taken is not None else [0] * n
+    if len(targets) != n or len(taken) != n:
+        raise ValueError(f"need {n} targets and {n} tricks taken")
+    if not 0 <= seat < n:
+        raise ValueError(f"seat {seat} is not a seat of {n}")
+    for s in range(n):
+        got[s] = taken[s]
+        aims[s] = targets[s]
+    with nogil:
+        out = reach(&rules.c, h, t, got, aims, seat, &budget)
+    return int(out)

@@ -211,19 +211,24 @@ def aim_playout(
 def _aim_card(
     rules: TrickRules, allowed: list[Card], trick: list[Card], short: bool, last: bool
 ) -> Card:
-    def strength(c: Card) -> tuple[bool, int]:
-        return suit_of(rules, c) == rules.trump, power(rules, c)
+    # Trumps above the rest, then power; between equals the lower effective suit, whatever
+    # the order of the hand (as the kernel's aim_reach picks).
+    def strong(c: Card) -> tuple[bool, int, int]:
+        return suit_of(rules, c) == rules.trump, power(rules, c), -suit_of(rules, c)
+
+    def weak(c: Card) -> tuple[bool, int, int]:
+        return suit_of(rules, c) == rules.trump, power(rules, c), suit_of(rules, c)
 
     if not trick:
-        return max(allowed, key=strength) if short else min(allowed, key=strength)
+        return max(allowed, key=strong) if short else min(allowed, key=weak)
     best = winning_card(rules, trick)
     winners = [c for c in allowed if beats(rules, c, best)]
     if short and winners:
-        return min(winners, key=strength) if last else max(winners, key=strength)
+        return min(winners, key=weak) if last else max(winners, key=strong)
     losers = [c for c in allowed if not beats(rules, c, best)]
     if not short and losers:
-        return max(losers, key=strength)
-    return min(allowed, key=strength)
+        return max(losers, key=strong)
+    return min(allowed, key=weak)
 
 
 def _above(rules: TrickRules, cards: list[Card], best: Card) -> list[Card]:

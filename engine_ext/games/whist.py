@@ -56,7 +56,9 @@ from levata.engine.family.tricks import (
     TRICK_ZONES,
     TrickGame,
     aim_playout,
+    winning_card,
 )
+from levata.engine.playouts import aim_reach
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Objective, Solver, exact
@@ -79,6 +81,10 @@ OH_HELL_BONUS = 10
 #: How much less likely a world is for each trick another seat's bid is off from what its
 #: dealt hand takes when played to win (:meth:`WhistState.plausibility`).
 BID_EVIDENCE = 0.5
+#: How far a bid the seat can steer to in a world (against players who aim at their own
+#: numbers) counts as made there, when the plain aiming playout misses it
+#: (:meth:`WhistState.rate_calls`): 0 trusts the playout alone, 1 the seat's full control.
+STEER = 0.75
 
 
 def whist_deck(players: int) -> tuple[Card, ...]:
@@ -354,21 +360,36 @@ class WhistState(TrickGame):
         return exact(seat, bid, already=self.tricks[seat])
 
     def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
-        """A bid is worth the deal's points it scores in this world when the deal is played
-        out with ``seat`` aiming at that bid and every other seat at its own
-        (:func:`~levata.engine.family.tricks.aim_playout`): the tricks a hand really takes
-        when it steers for a number, not the fewest it can guarantee against everyone."""
+        """A bid is worth the deal's points it is expected to score in this world, from the
+        tricks the seat really takes when it steers for a number, not the fewest it can
+        guarantee against everyone.
+
+        Every other seat aims at its bid (or, still to bid, at what its hand takes played
+        to win, :meth:`likely_bids`). The deal played out with ``seat`` aiming at the bid
+        too (:func:`~levata.engine.family.tricks.aim_playout`) ends with some number of
+        tricks; where that misses the bid but the bid is still within the seat's reach,
+        some other line of its own ending there against the same players
+        (:func:`~levata.engine.playouts.aim_reach`), the bid counts as made with weight
+        ``STEER``: a searching player finds such lines, though not always without seeing
+        the cards.
+        """
         if self.phase != phases.BIDDING:
             return {}
         targets = self.likely_bids()
         scoring = self.options["scoring"]
+        hands = [mask_of(h) for h in self.hands]
+        reach = aim_reach(self.rules, hands, self.leader, (), targets, seat)
         out: dict[Action, float] = {}
         for a in calls:
             if a.number is None:
                 continue
             targets[seat] = a.number
             took = aim_playout(self.rules, self.hands, self.leader, (), targets)[seat]
-            out[a] = float(deal_points(a.number, took, scoring))
+            missed = float(deal_points(a.number, took, scoring))
+            if took != a.number and reach >> a.number & 1:
+                out[a] = STEER * deal_points(a.number, a.number, scoring) + (1 - STEER) * missed
+            else:
+                out[a] = missed
         return out
 
     def plausibility(self, seat: int) -> float:
@@ -396,7 +417,10 @@ class WhistState(TrickGame):
 
     def rate_cards(self, seat: int) -> dict[int, float]:
         """Each playable card worth the deal's points ``seat`` scores when, after it, the
-        deal is played out with every seat aiming at its bid (:func:`aim_playout`).
+        deal is played out with every seat aiming at its bid (:func:`aim_playout`); where
+        that misses the bid but the bid stays within the seat's reach after the card
+        (:func:`~levata.engine.playouts.aim_reach`), it counts as made with weight ``STEER``
+        (as in :meth:`rate_calls`).
 
         >>> from levata.engine import game
         >>> state = game("whist").new_match(players=3, options={"deal_size": 3}, seed=1)
@@ -409,14 +433,25 @@ class WhistState(TrickGame):
         if self.phase != phases.PLAYING or any(b is None for b in self.bids):
             return {}
         targets = [b if b is not None else 0 for b in self.bids]
-        scoring = self.options["scoring"]
+        bid, scoring = targets[seat], self.options["scoring"]
         trick = [c for _, c in self.current]
         out: dict[int, float] = {}
         for card in self.playable(seat):
             hands = [list(h) for h in self.hands]
             hands[seat].remove(card)
-            took = aim_playout(self.rules, hands, self.leader, [*trick, card], targets, self.tricks)
-            out[card.index] = float(deal_points(targets[seat], took[seat], scoring))
+            now = [*trick, card]
+            took = aim_playout(self.rules, hands, self.leader, now, targets, self.tricks)[seat]
+            missed = float(deal_points(bid, took, scoring))
+            out[card.index] = missed
+            if took != bid and hands[seat]:  # another line of its own may still make it
+                lead, got = self.leader, list(self.tricks)
+                if len(now) == self.players:  # the card ends the trick: on from its taker
+                    lead = (lead + now.index(winning_card(self.rules, now))) % self.players
+                    got[lead] += 1
+                    now = []
+                masks = [mask_of(h) for h in hands]
+                if aim_reach(self.rules, masks, lead, now, targets, seat, got) >> bid & 1:
+                    out[card.index] = STEER * deal_points(bid, bid, scoring) + (1 - STEER) * missed
         return out
 
     def likely_bids(self) -> list[int]:

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import importlib.util
+import random
 from pathlib import Path
 
 import pytest
 
 from levata.bots import make_bot, play_match
 from levata.bots.search.pimc import PimcBot
-from levata.engine import BadConfig, game
+from levata.engine import BadConfig, game, parse_cards
 from levata.engine import registry as registry_module
 from levata.engine.contract import GameSpec
+from levata.engine.games.whist import whist_deck
 
 
 @pytest.mark.parametrize(("players", "size"), [(3, 0), (4, 0), (5, 5), (6, 4)])
@@ -126,3 +128,18 @@ def test_tried_solves_fall_back_to_rollouts(solve_nodes):
         assert min(solved) == 0  # every try ran out: rollouts (after three tries, no more)
     if solve_nodes == 1_000_000:
         assert min(solved) == 1
+
+
+def test_bids_the_tricks_a_hand_surely_takes():
+    """Three top trumps (JH turned) and the lowest cards of the other suits, which the other
+    seats outnumber in every suit: the bid is 3 (test_whist's SURE_THREE deal)."""
+    hands = ["AH KH QH 7S 8S 7C 7D", "9S 10S 8C 9C 10C 8D 7H"]
+    hands += ["JS QS JC QC 9D 10D 8H", "KS AS KC AC JD QD 9H"]
+    cards = [parse_cards(h) for h in hands]
+    order = [cards[i % 4][i // 4] for i in range(28)] + parse_cards("JH")
+    order += [c for c in whist_deck(4) if c not in order]
+    seed = next(s for s in range(100) if random.Random(s).randrange(4) == 0)  # seat 0 first
+    state = game("whist").new_match(players=4, options={"deal_size": 7}, seed=seed, deal=order)
+    assert state.to_act() == (0,) and set(state.hands[0]) == set(cards[0])
+    bot = PimcBot(seed=3, worlds=40, time_ms=0)
+    assert bot.act(state.view(0), state.legal_actions(0)).number == 3

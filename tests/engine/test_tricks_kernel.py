@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 from levata.engine.card_orders import trick_rules
 from levata.engine.cardmask import cards_of, mask_of
 from levata.engine.cards import Card, Suit, french_deck, italian_deck, parse_cards
+from levata.engine.family.tricks import _aim_card, aim_playout, duty_cards, winning_card
 from levata.engine.games.whist import whist_deck
-from levata.engine.playouts import deal_playouts, playout, playouts
+from levata.engine.playouts import aim_reach, deal_playouts, playout, playouts
 from levata.engine.rules import (
     TRUMP_SUIT,
     TrickRules,
@@ -351,3 +352,73 @@ def test_another_kernel_can_cimport_the_rules_struct(tmp_path):
         " == mask_of(p('9H JH')))",
     )
     assert out == "True"
+
+
+# -- steering: aim_reach ------------------------------------------------------------------------
+
+
+def reach_reference(rules, hands, leader, trick, targets, seat, taken):
+    """aim_reach by brute force in Python: every card of ``seat`` tried, every other seat
+    playing aim_playout's policy (``_aim_card``)."""
+    n = rules.seats
+    held = [list(h) for h in hands]
+    current, got, lead = list(trick), list(taken), leader
+    while True:
+        if len(current) == n:
+            best = winning_card(rules, current)
+            lead = (lead + current.index(best)) % n
+            got[lead] += 1
+            current = []
+        s = (lead + len(current)) % n
+        if not held[s]:
+            return 1 << got[seat]
+        allowed = duty_cards(rules, held[s], current)
+        if s == seat:
+            out = 0
+            for card in allowed:
+                after = [list(h) for h in held]
+                after[seat].remove(card)
+                out |= reach_reference(rules, after, lead, [*current, card], targets, seat, got)
+            return out
+        card = _aim_card(rules, allowed, current, got[s] < targets[s], len(current) == n - 1)
+        held[s].remove(card)
+        current.append(card)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_aim_reach_is_every_total_the_seat_can_steer_to(seed):
+    """The kernel's totals are the brute-force ones (its merged cards change nothing), and
+    each seat's own aiming playout ends inside them."""
+    rng = random.Random(seed)
+    players, size = 3 + seed % 2, 4
+    deck = list(whist_deck(players))
+    rng.shuffle(deck)
+    rules = whist(players, rng.choice([None, *Suit]))
+    hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(players)]
+    leader = rng.randrange(players)
+    trick = []
+    for k in range(seed % players):  # a trick in progress, from legal cards
+        s = (leader + k) % players
+        card = rng.choice(duty_cards(rules, hands[s], trick))
+        hands[s].remove(card)
+        trick.append(card)
+    taken = [rng.randrange(2) for _ in range(players)]
+    targets = [rng.randrange(size + 1) for _ in range(players)]
+    masks = [mask_of(h) for h in hands]
+    for seat in range(players):
+        got = aim_reach(rules, masks, leader, trick, targets, seat, taken)
+        assert got == reach_reference(rules, hands, leader, trick, targets, seat, taken)
+        for aim in range(size + 1):
+            mine = [*targets[:seat], aim, *targets[seat + 1 :]]
+            took = aim_playout(rules, hands, leader, trick, mine, taken)[seat]
+            assert got >> took & 1
+
+
+def test_aim_reach_checks_its_arguments():
+    rules = whist(3)
+    hands = whist_hands(2, players=3, size=2)
+    assert aim_reach(rules, hands, 0, targets=[0, 0, 0], seat=1) > 0
+    with pytest.raises(ValueError, match="targets"):
+        aim_reach(rules, hands, 0, targets=[0, 0], seat=1)
+    with pytest.raises(ValueError, match="seat"):
+        aim_reach(rules, hands, 0, targets=[0, 0, 0], seat=3)

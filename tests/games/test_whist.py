@@ -7,8 +7,17 @@ import random
 import pytest
 
 from levata.engine import Action, BadConfig, Card, IllegalAction, game, parse_cards
-from levata.engine.family.tricks import duty_cards
-from levata.engine.games.whist import WhistState, deal_points, schedule, whist_deck, whist_rules
+from levata.engine.cardmask import mask_of
+from levata.engine.family.tricks import aim_playout, duty_cards
+from levata.engine.games.whist import (
+    STEER,
+    WhistState,
+    deal_points,
+    schedule,
+    whist_deck,
+    whist_rules,
+)
+from levata.engine.playouts import aim_reach
 
 SPEC = game("whist")
 
@@ -354,3 +363,49 @@ def test_the_heuristic_discards_when_it_may_and_needs_no_trick():
     play(state, 0, "play AS")
     action = HeuristicBot().act(state.view(1), state.legal_actions(1))
     assert str(action) == "play 9C"  # bid 0: a discard loses, the trump would win
+
+
+# 14. What the search bot reads: bids rated by the tricks a seat can steer to
+
+#: Seat 0 leads with the three top trumps (JH is turned) and the lowest cards of the other
+#: suits, which the others outnumber in every suit: three tricks, however it plays against
+#: seats that aim at their likely bids (a fourth only where all three greedily run
+#: themselves out of a suit).
+SURE_THREE = {
+    0: "AH KH QH 7S 8S 7C 7D",
+    1: "9S 10S 8C 9C 10C 8D 7H",
+    2: "JS QS JC QC 9D 10D 8H",
+    3: "KS AS KC AC JD QD 9H",
+}
+
+
+def test_a_hand_that_surely_takes_three_tricks_rates_a_bid_of_three_best():
+    state = new_deal(4, 0, SURE_THREE, "JH")
+    hands = [mask_of(h) for h in state.hands]
+    for targets in ([0, 0, 0, 0], [3, 0, 7, 0], state.likely_bids()):
+        assert aim_reach(state.rules, hands, 0, (), targets, 0) == 1 << 3
+    assert aim_reach(state.rules, hands, 0, (), [7, 7, 7, 7], 0) == 1 << 3 | 1 << 4
+    rated = {a.number: v for a, v in state.rate_calls(0, state.calls(0), None).items()}
+    assert rated == {b: 8.0 if b == 3 else -abs(b - 3) for b in range(8)}
+
+
+def test_a_bid_the_aiming_playout_misses_counts_by_steer_where_the_seat_can_steer_to_it():
+    found = 0
+    for seed in range(40):
+        state = SPEC.new_match(players=4, options={"deal_size": 5}, seed=seed)
+        seat = state.to_act()[0]
+        rated = state.rate_calls(seat, state.calls(seat), None)
+        targets = state.likely_bids()
+        hands = [mask_of(h) for h in state.hands]
+        reach = aim_reach(state.rules, hands, state.leader, (), targets, seat)
+        for a, value in rated.items():
+            targets[seat] = a.number
+            took = aim_playout(state.rules, state.hands, state.leader, (), targets)[seat]
+            assert reach >> took & 1  # the plain playout is one of the seat's lines
+            missed = deal_points(a.number, took)
+            if took != a.number and reach >> a.number & 1:
+                found += 1
+                assert value == pytest.approx(STEER * (5 + a.number) + (1 - STEER) * missed)
+            else:
+                assert value == missed
+    assert found  # the case arises
