@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import statistics
@@ -64,7 +65,7 @@ def main() -> None:
     args = ap.parse_args()
     want = dds_answers(args.size, args.deals, args.seed)
     rules = {t: TrickRules(4, t, teams=(0, 1, 0, 1)) for t in (None, 0, 1, 2, 3)}
-    nodes, probes, hits, bad = [], 0, 0, 0
+    nodes, windows, bad = [], 0, 0
     start = time.perf_counter()
     for i, (hands, leader, strain) in enumerate(deals_of(args.size, args.deals, args.seed)):
         trump = None if strain == 4 else strain
@@ -73,8 +74,7 @@ def main() -> None:
             [mask_of_indexes(h) for h in hands], leader, objective=tricks((leader, (leader + 2) % 4))
         )
         nodes.append(s.nodes)
-        probes += s.stats["probes"]
-        hits += s.stats["hits"]
+        windows += s.stats["windows"]
         if got != want[i]:
             bad += 1
             print(f"DISAGREE deal {i}: {pbn(hands)} leader {leader} strain {strain}: {got} vs {want[i]}")
@@ -85,7 +85,7 @@ def main() -> None:
     print(
         f"deals {args.deals} seed {args.seed} size {args.size}: total {sum(nodes):,} "
         f"median {statistics.median(nodes):,.0f} p90 {q[8]:,.0f} max {max(nodes):,} "
-        f"probes {probes:,} hits {hits:,} wrong {bad} ({elapsed:.1f} s)"
+        f"log-sum {sum(math.log(n) for n in nodes):.1f} windows {windows} wrong {bad} ({elapsed:.1f} s)"
     )
 
 

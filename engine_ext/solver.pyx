@@ -698,6 +698,41 @@ cdef enum:
     O_THEIR_VOID = 8        # ... a void in it counts as this many cards
 
 
+
+# Tunable copies of the scores above (benchmarks/solver_nodes.py tunes them by node counts)
+cdef int OW[19]
+OW[0] = O_HINT
+OW[1] = O_KILLER
+OW[2] = O_CASH
+OW[3] = O_SAFE_LOW
+OW[4] = O_OVERTAKE
+OW[5] = O_CONTEST
+OW[6] = O_LOW
+OW[7] = O_TO_PARTNER
+OW[8] = O_PARTNER_RUFF
+OW[9] = O_THEY_RUFF
+OW[10] = O_TRUMP_LEAD
+OW[11] = O_LENGTH
+OW[12] = O_KEEP_TRUMP
+OW[13] = O_THEIR_LENGTH
+OW[14] = O_THEIR_VOID
+OW[15] = 1       # per relative rank: a contesting follow prefers higher cards
+OW[16] = O_CONTEST  # a second-hand follow that beats the trick for now
+OW[17] = 1       # per relative rank: a lead that does not cash prefers lower cards
+OW[18] = 0       # a lead in a suit the leader's side holds the top card of, not cashing
+
+_OW_NAMES = ('O_HINT', 'O_KILLER', 'O_CASH', 'O_SAFE_LOW', 'O_OVERTAKE', 'O_CONTEST', 'O_LOW', 'O_TO_PARTNER', 'O_PARTNER_RUFF', 'O_THEY_RUFF', 'O_TRUMP_LEAD', 'O_LENGTH', 'O_KEEP_TRUMP', 'O_THEIR_LENGTH', 'O_THEIR_VOID', 'O_CONTEST_RANK', 'O_CONTEST2', 'O_LEAD_RANK', 'O_OUR_TOP')
+
+
+def _order_weights(dict new=None):
+    """The move-ordering scores, by name; ``new`` sets some of them (for tuning only)."""
+    cdef int i
+    if new:
+        for k, v in new.items():
+            OW[_OW_NAMES.index(k)] = int(v)
+    return {n: OW[i] for i, n in enumerate(_OW_NAMES)}
+
+
 cdef int order_moves(
     const Ctx* c, const tk_trick* t, int seat, mask_t moves, mask_t live, int hint, int* out
 ) noexcept nogil:
@@ -727,7 +762,7 @@ cdef int order_moves(
             for p in range(n):
                 if ((c.side >> p) & 1) != mycol:
                     k2 = popcount(c.hand[p] & r.suit_mask[e])
-                    their[e] += O_THEIR_LENGTH * (k2 if k2 else O_THEIR_VOID)
+                    their[e] += OW[13] * (k2 if k2 else OW[14])
     while moves:
         m = lowest(moves)
         moves &= moves - 1
@@ -735,37 +770,42 @@ cdef int order_moves(
         suit_live = live & r.suit_mask[e]
         rank = popcount(suit_live & below(m))
         if m == hint:
-            sc = O_HINT
+            sc = OW[0]
         elif t.count == 0:
             if not beaten_later(c, t, seat, m) and (suit_live & tk_above(m)) == 0:
-                sc = O_CASH + rank
+                sc = OW[2] + rank
             else:
-                sc = O_LOW - rank
+                sc = OW[6] - OW[17] * rank
                 top = owner(c, highest(suit_live))
                 if top != seat and ((c.side >> top) & 1) == mycol:
-                    sc += O_TO_PARTNER
+                    sc += OW[7]
+                elif top >= 0 and ((c.side >> top) & 1) == mycol:
+                    sc += OW[18]
                 if e != r.trump:
                     for p in range(n):
                         if p == seat or (c.hand[p] & r.suit_mask[e]) or not (c.hand[p] & tm):
                             continue
-                        sc += O_PARTNER_RUFF if ((c.side >> p) & 1) == mycol else -O_THEY_RUFF
+                        sc += OW[8] if ((c.side >> p) & 1) == mycol else -OW[9]
                 elif top < 0 or ((c.side >> top) & 1) != mycol:
-                    sc -= O_TRUMP_LEAD
+                    sc -= OW[10]
             sc -= their[e]
             if m == killer:
-                sc += O_KILLER
+                sc += OW[1]
         else:
             beats = tk_beats(r, m, t.win_card)
             if secure_partner:
-                sc = O_SAFE_LOW - rank - (O_OVERTAKE if beats else 0)
+                sc = OW[3] - rank - (OW[4] if beats else 0)
             elif beats:
-                sc = (O_CASH - rank) if not beaten_later(c, t, seat, m) else (O_CONTEST + rank)
+                if not beaten_later(c, t, seat, m):
+                    sc = OW[2] - rank
+                else:
+                    sc = (OW[16] if t.count == 1 else OW[5]) + OW[15] * rank
             else:
-                sc = O_LOW - rank
+                sc = OW[6] - rank
             if e != t.led and not beats:
-                sc += O_LENGTH * popcount(c.hand[seat] & r.suit_mask[e])
+                sc += OW[11] * popcount(c.hand[seat] & r.suit_mask[e])
                 if e == r.trump:
-                    sc -= O_KEEP_TRUMP
+                    sc -= OW[12]
         scores[k] = sc
         out[k] = m
         # insertion sort: at most a hand's worth of moves; ties keep the lower card first
