@@ -453,7 +453,8 @@ cdef void trick_bounds(
     on (for the winning-ranks table). A bound is only worked out as far as the window
     (alpha, beta) needs: a cut-off that reads fewer cards makes a more general table entry."""
     cdef const tk_rules* r = c.r
-    cdef int l = 0, h = R, s, top, cnt, q, need, mine, x, k
+    cdef int l = 0, h = R, s, top, cnt, q, need, mine, x, k, y, k2, k3
+    cdef int tops[TK_MAX_SEATS]
     cdef mask_t all_t = 0, tm, others_t, above, wt = 0, wq = 0, wl = 0, wh = 0
     if r.trump >= 0:
         tm = r.suit_mask[r.trump]
@@ -478,8 +479,26 @@ cdef void trick_bounds(
             for x in range(c.n):
                 if ((c.side >> x) & 1) == mine:
                     k = popcount(c.hand[x] & tm & above)
+                    tops[x] = k
                     if k > cnt:
                         cnt = k
+                    if k and not (r.duties & (TK_HEAD | TK_OVERTRUMP)):
+                        # Two hands of the side with such trumps, A and B: each trick in
+                        # which A (or B) plays a trump can hold one of their top trumps, as
+                        # long as the one with a low trump plays it whenever both play trumps
+                        # (a duty to beat the winning card forbids that): they take at least
+                        # min(a + b, max(len A, len B)) tricks.
+                        for y in range(x):
+                            if ((c.side >> y) & 1) == mine and tops[y]:
+                                k2 = popcount(c.hand[x] & tm)
+                                k3 = popcount(c.hand[y] & tm)
+                                if k3 > k2:
+                                    k2 = k3
+                                k3 = k + tops[y]
+                                if k2 < k3:
+                                    k3 = k2
+                                if k3 > cnt:
+                                    cnt = k3
             if mine:
                 l = cnt
                 wl = wt
