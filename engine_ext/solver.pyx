@@ -439,6 +439,41 @@ cdef bint lost_lead(const Ctx* c, int leader, mask_t* win) noexcept nogil:
     return True
 
 
+cdef bint partner_ruff(const Ctx* c, int leader) noexcept nogil:
+    """Can the leader's side make sure of the trick it leads by a partner's ruff? The leader
+    leads a side suit it holds in which a partner playing later is void and holds a trump,
+    while every seat of the other side must follow (holds the suit, under a duty to follow)
+    or holds no trump: the ruff wins. Rests on suit lengths alone (no card)."""
+    cdef const tk_rules* r = c.r
+    cdef int e, s, i
+    cdef int mine = (c.side >> leader) & 1
+    cdef bint follow = (r.duties & TK_FOLLOW) != 0, ok
+    cdef mask_t tm, se
+    if r.trump < 0:
+        return False
+    tm = r.suit_mask[r.trump]
+    for e in range(TK_SUITS):
+        if e == r.trump:
+            continue
+        se = r.suit_mask[e]
+        if (c.hand[leader] & se) == 0:
+            continue
+        ok = False
+        for i in range(1, c.n):
+            s = leader + i
+            if s >= c.n:
+                s -= c.n
+            if ((c.side >> s) & 1) == mine:
+                if (c.hand[s] & se) == 0 and (c.hand[s] & tm) != 0:
+                    ok = True
+            elif (c.hand[s] & tm) != 0 and not (follow and (c.hand[s] & se) != 0):
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
 cdef void trick_bounds(
     const Ctx* c, int leader, int R, bint cash_counts, int alpha, int beta,
     int* lo, int* hi, mask_t* wlo, mask_t* whi,
@@ -530,6 +565,15 @@ cdef void trick_bounds(
         elif cash_counts and l < 1:
             l = 1
             wl = wq
+    elif q == 0 and partner_ruff(c, leader):
+        # the leader's side can take this trick by a ruff
+        if (c.side >> leader) & 1:
+            if cash_counts and l < 1:
+                l = 1
+                wl = 0
+        elif R - 1 < h:
+            h = R - 1
+            wh = 0
     lo[0] = l
     hi[0] = h
     wlo[0] = wl
