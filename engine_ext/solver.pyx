@@ -408,32 +408,40 @@ cdef int partner_tricks(const Ctx* c, int leader, int q, int need, mask_t* win) 
 
 cdef bint lost_lead(const Ctx* c, int leader, mask_t* win) noexcept nogil:
     """True when the leader's side cannot win the trick it leads: in every suit the leader
-    holds, the top card is the other side's, and no partner of the leader can ruff it (void
-    in the suit, or at any time without a duty to follow). The top card is always a legal
-    play for its holder, and only a trump beats it. `win` gets those top cards."""
+    holds, no partner of the leader can ruff (void in the suit, or at any time without a
+    duty to follow) and either a seat of the other side can ruff or the top card is the
+    other side's. The top card is always a legal play for its holder, and only a trump beats
+    it; a ruff wins when no seat of the leader's side can trump. `win` gets the top cards
+    relied on (a ruff rests on suit lengths alone)."""
     cdef const tk_rules* r = c.r
     cdef int e, s, top
     cdef int mine = (c.side >> leader) & 1
     cdef mask_t live = 0, x, w = 0, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
     for s in range(c.n):
         live |= c.hand[s]
+    cdef bint ruff
     for e in range(TK_SUITS):
         if (c.hand[leader] & r.suit_mask[e]) == 0:
             continue
         x = live & r.suit_mask[e]
         top = highest(x)
-        s = owner(c, top)
-        if ((c.side >> s) & 1) == mine:
-            return False
+        ruff = False
         if e != r.trump and tm:
             for s in range(c.n):
                 if (
                     s != leader
-                    and ((c.side >> s) & 1) == mine
                     and ((c.hand[s] & r.suit_mask[e]) == 0 or not (r.duties & TK_FOLLOW))
                     and (c.hand[s] & tm) != 0
                 ):
-                    return False
+                    if ((c.side >> s) & 1) == mine:
+                        return False
+                    ruff = True
+        if ruff:
+            # a seat of the other side can ruff it and none of the leader's side can
+            continue
+        s = owner(c, top)
+        if ((c.side >> s) & 1) == mine:
+            return False
         w |= bit(top)
     win[0] = w
     return True
