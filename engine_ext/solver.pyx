@@ -548,6 +548,28 @@ cdef void trick_bounds(
             else:
                 h = R - cnt
                 wh = wt
+            # The second-best trump sits right behind the top trump (its holder plays next
+            # after the top trump's holder in every trick it does not lead itself) in a hand
+            # of the other side with another trump, and that hand is not on lead: it takes a
+            # trick. Until it does it never leads; whenever it must play a trump, the top
+            # trump's holder has played before it, so it wins with its trump unless the top
+            # trump is on the trick, and then it plays its other trump and keeps the best.
+            x = all_t & ~bit(top)
+            if x and not (r.duties & (TK_HEAD | TK_OVERTRUMP)):
+                y = owner(c, highest(x))
+                if (
+                    ((c.side >> y) & 1) != mine
+                    and y == (s + 1) % c.n
+                    and y != leader
+                    and popcount(c.hand[y] & tm) >= 2
+                ):
+                    if mine:
+                        if R - 1 < h:
+                            h = R - 1
+                            wh = bit(highest(x))
+                    elif cash_counts and l < 1:
+                        l = 1
+                        wl = bit(highest(x))
     if l >= beta or h <= alpha:
         lo[0] = l
         hi[0] = h
