@@ -548,21 +548,23 @@ cdef void trick_bounds(
             else:
                 h = R - cnt
                 wh = wt
-            # The second-best trump sits right behind the top trump (its holder plays next
-            # after the top trump's holder in every trick it does not lead itself) in a hand
-            # of the other side with another trump, and that hand is not on lead: it takes a
-            # trick. Until it does it never leads; whenever it must play a trump, the top
-            # trump's holder has played before it, so it wins with its trump unless the top
-            # trump is on the trick, and then it plays its other trump and keeps the best.
-            x = all_t & ~bit(top)
-            if x and not (r.duties & (TK_HEAD | TK_OVERTRUMP)):
-                y = owner(c, highest(x))
-                if (
-                    ((c.side >> y) & 1) != mine
-                    and y == (s + 1) % c.n
-                    and y != leader
-                    and popcount(c.hand[y] & tm) >= 2
-                ):
+            # A hand of the other side sits right behind the top trump's holder (it plays
+            # next after that holder in every trick it does not lead itself), every trump
+            # above its best one is that holder's, m of them, it holds more than m trumps and
+            # is not on lead: it takes a trick. Until it does it never leads; whenever it
+            # must play a trump, the holder has played before it, so its best trump wins
+            # unless one of the m higher ones is on the trick, and then it plays a lower
+            # trump (it has one left) and keeps its best, which ends on top.
+            y = s + 1 if s + 1 < c.n else 0
+            x = c.hand[y] & tm
+            if (
+                x
+                and y != leader
+                and ((c.side >> y) & 1) != mine
+                and not (r.duties & (TK_HEAD | TK_OVERTRUMP))
+            ):
+                k = popcount(all_t & tk_above(highest(x)))
+                if (c.hand[s] & tm & tk_above(highest(x))) == (all_t & tk_above(highest(x))) and popcount(x) > k:
                     if mine:
                         if R - 1 < h:
                             h = R - 1
