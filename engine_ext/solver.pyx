@@ -774,23 +774,24 @@ cdef bint sure_trick(
 
 
 cdef enum:
-    # Move-ordering scores (higher first). Tuned on random bridge deals by node counts; the
-    # static rules below beat history/killer tables everywhere except at leads.
+    # Move-ordering scores (higher first). Tuned on random bridge deals by node counts (the
+    # last time by benchmarks/solver_tune.py); the static rules below beat history/killer
+    # tables everywhere except at leads.
     O_HINT = 1 << 20        # the best card stored with a matching table entry
-    O_KILLER = 10000        # the lead that last cut off with as many tricks left, same leader
-    O_CASH = 6000           # a lead nobody can beat, or a follow that will win the trick
+    O_KILLER = 5000         # the lead that last cut off with as many tricks left, same leader
+    O_CASH = 4500           # a lead nobody can beat, or a follow that will win the trick
     O_SAFE_LOW = 3000       # a follow under a partner's card that will win
     O_OVERTAKE = 1000       # ... minus this for beating that partner's card anyway
-    O_CONTEST = 3500        # a follow that beats the trick for now (higher is better)
-    O_LOW = 2000            # everything else, lowest first
+    O_CONTEST = 3500        # a follow that beats the trick for now (cheapest first: OW[15])
+    O_LOW = 2500            # everything else, lowest first
     O_TO_PARTNER = 2500     # a lead in a suit whose top card a partner holds
     O_PARTNER_RUFF = 800    # a lead a partner can ruff
-    O_THEY_RUFF = 600       # a lead the other side can ruff
+    O_THEY_RUFF = 1200      # a lead the other side can ruff
     O_TRUMP_LEAD = 300      # a trump lead when the other side holds the top trump
-    O_LENGTH = 4            # per card of the suit, for a discard (discard from length)
+    O_LENGTH = 2            # per card of the suit, for a discard (discard from length)
     O_KEEP_TRUMP = 500      # a trump discarded
     O_THEIR_LENGTH = 60     # per card the other side holds in a suit led
-    O_THEIR_VOID = 8        # ... a void in it counts as this many cards
+    O_THEIR_VOID = 16       # ... a void in it counts as this many cards
 
 
 
@@ -811,7 +812,7 @@ OW[11] = O_LENGTH
 OW[12] = O_KEEP_TRUMP
 OW[13] = O_THEIR_LENGTH
 OW[14] = O_THEIR_VOID
-OW[15] = 1       # per relative rank: a contesting follow prefers higher cards
+OW[15] = -1      # per relative rank: a contesting follow prefers higher cards (tuned: lower)
 OW[16] = O_CONTEST  # a second-hand follow that beats the trick for now
 OW[17] = 1       # per relative rank: a lead that does not cash prefers lower cards
 OW[18] = 0       # a lead in a suit the leader's side holds the top card of, not cashing
