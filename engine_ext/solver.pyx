@@ -408,35 +408,78 @@ cdef int partner_tricks(const Ctx* c, int leader, int q, int need, mask_t* win) 
 
 cdef bint lost_lead(const Ctx* c, int leader, mask_t* win) noexcept nogil:
     """True when the leader's side cannot win the trick it leads: in every suit the leader
-    holds, the top card is the other side's, and no partner of the leader can ruff it (void
-    in the suit, or at any time without a duty to follow). The top card is always a legal
-    play for its holder, and only a trump beats it. `win` gets those top cards."""
+    holds, no partner of the leader can ruff (void in the suit, or at any time without a
+    duty to follow) and either a seat of the other side can ruff or the top card is the
+    other side's. The top card is always a legal play for its holder, and only a trump beats
+    it; a ruff wins when no seat of the leader's side can trump. `win` gets the top cards
+    relied on (a ruff rests on suit lengths alone)."""
     cdef const tk_rules* r = c.r
     cdef int e, s, top
     cdef int mine = (c.side >> leader) & 1
     cdef mask_t live = 0, x, w = 0, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
     for s in range(c.n):
         live |= c.hand[s]
+    cdef bint ruff
     for e in range(TK_SUITS):
         if (c.hand[leader] & r.suit_mask[e]) == 0:
             continue
         x = live & r.suit_mask[e]
         top = highest(x)
-        s = owner(c, top)
-        if ((c.side >> s) & 1) == mine:
-            return False
+        ruff = False
         if e != r.trump and tm:
             for s in range(c.n):
                 if (
                     s != leader
-                    and ((c.side >> s) & 1) == mine
                     and ((c.hand[s] & r.suit_mask[e]) == 0 or not (r.duties & TK_FOLLOW))
                     and (c.hand[s] & tm) != 0
                 ):
-                    return False
+                    if ((c.side >> s) & 1) == mine:
+                        return False
+                    ruff = True
+        if ruff:
+            # a seat of the other side can ruff it and none of the leader's side can
+            continue
+        s = owner(c, top)
+        if ((c.side >> s) & 1) == mine:
+            return False
         w |= bit(top)
     win[0] = w
     return True
+
+
+cdef bint partner_ruff(const Ctx* c, int leader) noexcept nogil:
+    """Can the leader's side make sure of the trick it leads by a partner's ruff? The leader
+    leads a side suit it holds in which a partner playing later is void and holds a trump,
+    while every seat of the other side must follow (holds the suit, under a duty to follow)
+    or holds no trump: the ruff wins. Rests on suit lengths alone (no card)."""
+    cdef const tk_rules* r = c.r
+    cdef int e, s, i
+    cdef int mine = (c.side >> leader) & 1
+    cdef bint follow = (r.duties & TK_FOLLOW) != 0, ok
+    cdef mask_t tm, se
+    if r.trump < 0:
+        return False
+    tm = r.suit_mask[r.trump]
+    for e in range(TK_SUITS):
+        if e == r.trump:
+            continue
+        se = r.suit_mask[e]
+        if (c.hand[leader] & se) == 0:
+            continue
+        ok = False
+        for i in range(1, c.n):
+            s = leader + i
+            if s >= c.n:
+                s -= c.n
+            if ((c.side >> s) & 1) == mine:
+                if (c.hand[s] & se) == 0 and (c.hand[s] & tm) != 0:
+                    ok = True
+            elif (c.hand[s] & tm) != 0 and not (follow and (c.hand[s] & se) != 0):
+                ok = False
+                break
+        if ok:
+            return True
+    return False
 
 
 cdef void trick_bounds(
@@ -453,7 +496,8 @@ cdef void trick_bounds(
     on (for the winning-ranks table). A bound is only worked out as far as the window
     (alpha, beta) needs: a cut-off that reads fewer cards makes a more general table entry."""
     cdef const tk_rules* r = c.r
-    cdef int l = 0, h = R, s, top, cnt, q, need, mine, x, k
+    cdef int l = 0, h = R, s, top, cnt, q, need, mine, x, k, y, k2, k3
+    cdef int tops[TK_MAX_SEATS]
     cdef mask_t all_t = 0, tm, others_t, above, wt = 0, wq = 0, wl = 0, wh = 0
     if r.trump >= 0:
         tm = r.suit_mask[r.trump]
@@ -478,14 +522,56 @@ cdef void trick_bounds(
             for x in range(c.n):
                 if ((c.side >> x) & 1) == mine:
                     k = popcount(c.hand[x] & tm & above)
+                    tops[x] = k
                     if k > cnt:
                         cnt = k
+                    if k and not (r.duties & (TK_HEAD | TK_OVERTRUMP)):
+                        # Two hands of the side with such trumps, A and B: each trick in
+                        # which A (or B) plays a trump can hold one of their top trumps, as
+                        # long as the one with a low trump plays it whenever both play trumps
+                        # (a duty to beat the winning card forbids that): they take at least
+                        # min(a + b, max(len A, len B)) tricks.
+                        for y in range(x):
+                            if ((c.side >> y) & 1) == mine and tops[y]:
+                                k2 = popcount(c.hand[x] & tm)
+                                k3 = popcount(c.hand[y] & tm)
+                                if k3 > k2:
+                                    k2 = k3
+                                k3 = k + tops[y]
+                                if k2 < k3:
+                                    k3 = k2
+                                if k3 > cnt:
+                                    cnt = k3
             if mine:
                 l = cnt
                 wl = wt
             else:
                 h = R - cnt
                 wh = wt
+            # A hand of the other side sits right behind the top trump's holder (it plays
+            # next after that holder in every trick it does not lead itself), every trump
+            # above its best one is that holder's, m of them, it holds more than m trumps and
+            # is not on lead: it takes a trick. Until it does it never leads; whenever it
+            # must play a trump, the holder has played before it, so its best trump wins
+            # unless one of the m higher ones is on the trick, and then it plays a lower
+            # trump (it has one left) and keeps its best, which ends on top.
+            y = s + 1 if s + 1 < c.n else 0
+            x = c.hand[y] & tm
+            if (
+                x
+                and y != leader
+                and ((c.side >> y) & 1) != mine
+                and not (r.duties & (TK_HEAD | TK_OVERTRUMP))
+            ):
+                k = popcount(all_t & tk_above(highest(x)))
+                if (c.hand[s] & tm & tk_above(highest(x))) == (all_t & tk_above(highest(x))) and popcount(x) > k:
+                    if mine:
+                        if R - 1 < h:
+                            h = R - 1
+                            wh = bit(highest(x))
+                    elif cash_counts and l < 1:
+                        l = 1
+                        wl = bit(highest(x))
     if l >= beta or h <= alpha:
         lo[0] = l
         hi[0] = h
@@ -511,6 +597,15 @@ cdef void trick_bounds(
         elif cash_counts and l < 1:
             l = 1
             wl = wq
+    elif q == 0 and partner_ruff(c, leader):
+        # the leader's side can take this trick by a ruff
+        if (c.side >> leader) & 1:
+            if cash_counts and l < 1:
+                l = 1
+                wl = 0
+        elif R - 1 < h:
+            h = R - 1
+            wh = 0
     lo[0] = l
     hi[0] = h
     wlo[0] = wl
@@ -679,23 +774,59 @@ cdef bint sure_trick(
 
 
 cdef enum:
-    # Move-ordering scores (higher first). Tuned on random bridge deals by node counts; the
-    # static rules below beat history/killer tables everywhere except at leads.
+    # Move-ordering scores (higher first). Tuned on random bridge deals by node counts (the
+    # last time by benchmarks/solver_tune.py); the static rules below beat history/killer
+    # tables everywhere except at leads.
     O_HINT = 1 << 20        # the best card stored with a matching table entry
-    O_KILLER = 10000        # the lead that last cut off with as many tricks left, same leader
-    O_CASH = 6000           # a lead nobody can beat, or a follow that will win the trick
+    O_KILLER = 5000         # the lead that last cut off with as many tricks left, same leader
+    O_CASH = 4500           # a lead nobody can beat, or a follow that will win the trick
     O_SAFE_LOW = 3000       # a follow under a partner's card that will win
     O_OVERTAKE = 1000       # ... minus this for beating that partner's card anyway
-    O_CONTEST = 3500        # a follow that beats the trick for now (higher is better)
-    O_LOW = 2000            # everything else, lowest first
+    O_CONTEST = 3500        # a follow that beats the trick for now (cheapest first: OW[15])
+    O_LOW = 2500            # everything else, lowest first
     O_TO_PARTNER = 2500     # a lead in a suit whose top card a partner holds
     O_PARTNER_RUFF = 800    # a lead a partner can ruff
-    O_THEY_RUFF = 600       # a lead the other side can ruff
+    O_THEY_RUFF = 1200      # a lead the other side can ruff
     O_TRUMP_LEAD = 300      # a trump lead when the other side holds the top trump
-    O_LENGTH = 4            # per card of the suit, for a discard (discard from length)
+    O_LENGTH = 2            # per card of the suit, for a discard (discard from length)
     O_KEEP_TRUMP = 500      # a trump discarded
     O_THEIR_LENGTH = 60     # per card the other side holds in a suit led
-    O_THEIR_VOID = 8        # ... a void in it counts as this many cards
+    O_THEIR_VOID = 16       # ... a void in it counts as this many cards
+
+
+
+# Tunable copies of the scores above (benchmarks/solver_nodes.py tunes them by node counts)
+cdef int OW[19]
+OW[0] = O_HINT
+OW[1] = O_KILLER
+OW[2] = O_CASH
+OW[3] = O_SAFE_LOW
+OW[4] = O_OVERTAKE
+OW[5] = O_CONTEST
+OW[6] = O_LOW
+OW[7] = O_TO_PARTNER
+OW[8] = O_PARTNER_RUFF
+OW[9] = O_THEY_RUFF
+OW[10] = O_TRUMP_LEAD
+OW[11] = O_LENGTH
+OW[12] = O_KEEP_TRUMP
+OW[13] = O_THEIR_LENGTH
+OW[14] = O_THEIR_VOID
+OW[15] = -1      # per relative rank: a contesting follow prefers higher cards (tuned: lower)
+OW[16] = O_CONTEST  # a second-hand follow that beats the trick for now
+OW[17] = 1       # per relative rank: a lead that does not cash prefers lower cards
+OW[18] = 0       # a lead in a suit the leader's side holds the top card of, not cashing
+
+_OW_NAMES = ('O_HINT', 'O_KILLER', 'O_CASH', 'O_SAFE_LOW', 'O_OVERTAKE', 'O_CONTEST', 'O_LOW', 'O_TO_PARTNER', 'O_PARTNER_RUFF', 'O_THEY_RUFF', 'O_TRUMP_LEAD', 'O_LENGTH', 'O_KEEP_TRUMP', 'O_THEIR_LENGTH', 'O_THEIR_VOID', 'O_CONTEST_RANK', 'O_CONTEST2', 'O_LEAD_RANK', 'O_OUR_TOP')
+
+
+def _order_weights(dict new=None):
+    """The move-ordering scores, by name; ``new`` sets some of them (for tuning only)."""
+    cdef int i
+    if new:
+        for k, v in new.items():
+            OW[_OW_NAMES.index(k)] = int(v)
+    return {n: OW[i] for i, n in enumerate(_OW_NAMES)}
 
 
 cdef int order_moves(
@@ -727,7 +858,7 @@ cdef int order_moves(
             for p in range(n):
                 if ((c.side >> p) & 1) != mycol:
                     k2 = popcount(c.hand[p] & r.suit_mask[e])
-                    their[e] += O_THEIR_LENGTH * (k2 if k2 else O_THEIR_VOID)
+                    their[e] += OW[13] * (k2 if k2 else OW[14])
     while moves:
         m = lowest(moves)
         moves &= moves - 1
@@ -735,37 +866,42 @@ cdef int order_moves(
         suit_live = live & r.suit_mask[e]
         rank = popcount(suit_live & below(m))
         if m == hint:
-            sc = O_HINT
+            sc = OW[0]
         elif t.count == 0:
             if not beaten_later(c, t, seat, m) and (suit_live & tk_above(m)) == 0:
-                sc = O_CASH + rank
+                sc = OW[2] + rank
             else:
-                sc = O_LOW - rank
+                sc = OW[6] - OW[17] * rank
                 top = owner(c, highest(suit_live))
                 if top != seat and ((c.side >> top) & 1) == mycol:
-                    sc += O_TO_PARTNER
+                    sc += OW[7]
+                elif top >= 0 and ((c.side >> top) & 1) == mycol:
+                    sc += OW[18]
                 if e != r.trump:
                     for p in range(n):
                         if p == seat or (c.hand[p] & r.suit_mask[e]) or not (c.hand[p] & tm):
                             continue
-                        sc += O_PARTNER_RUFF if ((c.side >> p) & 1) == mycol else -O_THEY_RUFF
+                        sc += OW[8] if ((c.side >> p) & 1) == mycol else -OW[9]
                 elif top < 0 or ((c.side >> top) & 1) != mycol:
-                    sc -= O_TRUMP_LEAD
+                    sc -= OW[10]
             sc -= their[e]
             if m == killer:
-                sc += O_KILLER
+                sc += OW[1]
         else:
             beats = tk_beats(r, m, t.win_card)
             if secure_partner:
-                sc = O_SAFE_LOW - rank - (O_OVERTAKE if beats else 0)
+                sc = OW[3] - rank - (OW[4] if beats else 0)
             elif beats:
-                sc = (O_CASH - rank) if not beaten_later(c, t, seat, m) else (O_CONTEST + rank)
+                if not beaten_later(c, t, seat, m):
+                    sc = OW[2] - rank
+                else:
+                    sc = (OW[16] if t.count == 1 else OW[5]) + OW[15] * rank
             else:
-                sc = O_LOW - rank
+                sc = OW[6] - rank
             if e != t.led and not beats:
-                sc += O_LENGTH * popcount(c.hand[seat] & r.suit_mask[e])
+                sc += OW[11] * popcount(c.hand[seat] & r.suit_mask[e])
                 if e == r.trump:
-                    sc -= O_KEEP_TRUMP
+                    sc -= OW[12]
         scores[k] = sc
         out[k] = m
         # insertion sort: at most a hand's worth of moves; ties keep the lower card first
