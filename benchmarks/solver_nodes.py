@@ -20,10 +20,10 @@ import statistics
 import tempfile
 import time
 
+from solver import mask_of_indexes, pbn
+
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Solver, tricks
-
-from solver import mask_of_indexes, pbn
 
 
 def deals_of(size: int, deals: int, seed: int):
@@ -71,13 +71,16 @@ def main() -> None:
         trump = None if strain == 4 else strain
         s = Solver(rules[trump])
         got = s.solve(
-            [mask_of_indexes(h) for h in hands], leader, objective=tricks((leader, (leader + 2) % 4))
+            [mask_of_indexes(h) for h in hands],
+            leader,
+            objective=tricks((leader, (leader + 2) % 4)),
         )
         nodes.append(s.nodes)
         windows += s.stats["windows"]
         if got != want[i]:
             bad += 1
-            print(f"DISAGREE deal {i}: {pbn(hands)} leader {leader} strain {strain}: {got} vs {want[i]}")
+            where = f"deal {i}: {pbn(hands)} leader {leader} strain {strain}"
+            print(f"DISAGREE {where}: {got} vs {want[i]}")
         if args.per_deal:
             print(i, s.nodes)
     elapsed = time.perf_counter() - start
@@ -85,7 +88,8 @@ def main() -> None:
     print(
         f"deals {args.deals} seed {args.seed} size {args.size}: total {sum(nodes):,} "
         f"median {statistics.median(nodes):,.0f} p90 {q[8]:,.0f} max {max(nodes):,} "
-        f"log-sum {sum(math.log(n) for n in nodes):.1f} windows {windows} wrong {bad} ({elapsed:.1f} s)"
+        f"log-sum {sum(math.log(n) for n in nodes):.1f} windows {windows} wrong {bad}"
+        f" ({elapsed:.1f} s)"
     )
 
 

@@ -14,11 +14,11 @@ import argparse
 import math
 import statistics
 
-from levata.engine import solver as S
-from levata.engine.rules import TrickRules
-
 from solver import mask_of_indexes
 from solver_nodes import dds_answers, deals_of
+
+from levata.engine import solver as S
+from levata.engine.rules import TrickRules
 
 
 def main() -> None:
@@ -63,8 +63,11 @@ def main() -> None:
                 w = dict(best, **{name: cand})
                 f = evaluate(w)
                 better = f[0] < fb[0] - 0.5
-                print(f"  {name}={cand}: log {f[0]:.2f} total {f[1]:,} median {f[2]:,.0f}"
-                      f" {'KEEP' if better else ''}", flush=True)
+                print(
+                    f"  {name}={cand}: log {f[0]:.2f} total {f[1]:,} median {f[2]:,.0f}"
+                    f" {'KEEP' if better else ''}",
+                    flush=True,
+                )
                 if better:
                     best, fb = w, f
             S._order_weights(best)
