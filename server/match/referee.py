@@ -403,28 +403,7 @@ class Referee:
 
     def _commit(self) -> bool:
         """Commit the round (its actions, events, replies and the seats' clocks together),
-        then deliver what it held; False, nothing delivered, when the write fails. Blocks
-        the event loop for the write: for the rare rounds after which the task may end."""
-        self._save_seats()
-        try:
-            self.store.flush()
-        except StoreUnavailable:
-            return False
-        self._deliver()
-        return True
-
-    async def _commit_round(self) -> bool:
-        """:meth:`_commit` without blocking: the store's writer thread commits this round
-        with whatever the other matches have queued meanwhile."""
-        self._save_seats()
-        try:
-            await self.store.commit()
-        except StoreUnavailable:
-            return False
-        self._deliver()
-        return True
-
-    def _save_seats(self) -> None:
+        then deliver what it held; False, nothing delivered, when the write fails."""
         record = self._seat_record()
         if record != self._saved_seats:
             self._saved_seats = record
@@ -434,11 +413,14 @@ class Referee:
                 list(strikes),
                 {"banks": list(banks), "strikes": list(strikes), "substitutes": drawn},
             )
-
-    def _deliver(self) -> None:
+        try:
+            self.store.flush()
+        except StoreUnavailable:
+            return False
         held, self._held[:] = list(self._held), []
         for send, msg, args in held:
             send(msg, *args)
+        return True
 
     def _seat_record(self) -> tuple[Any, ...]:
         return (
@@ -451,7 +433,12 @@ class Referee:
         """Commit the round. While that fails the match is suspended: every seat is told
         why, nothing more happens in it (its inbox waits), no clock runs; it goes on, its
         clocks shifted by the pause, once the write succeeds."""
-        if await self._commit_round():
+        if self.store.queued:
+            # Group commit: let the other matches ready now queue their rounds too; the first
+            # of us to commit writes them all in one transaction (the others find nothing
+            # left to write), where each round would otherwise pay a transaction of its own.
+            await asyncio.sleep(0)
+        if self._commit():
             return
         self.suspended = self.store.failure or "the records cannot be written"
         log.warning("match %s suspended: %s", self.match_id, self.suspended)
@@ -467,7 +454,7 @@ class Referee:
             if isinstance(seat.outbox, _Gate):
                 seat.outbox.send(notice)  # not held: this is the news that nothing is stored
         since = self.clock()
-        while not await self._commit_round():
+        while not self._commit():
             await asyncio.sleep(RETRY_S)
         self._shift_clocks(self.clock() - since)
         log.warning("match %s goes on: its records are written", self.match_id)

@@ -6,11 +6,7 @@ export`` writes it as JSON, and a restarted referee resumes unfinished matches f
 (:mod:`levata.server.match.recovery`).
 
 Durability: writes are queued and committed by :meth:`Store.flush`, one transaction per
-call, or by :meth:`Store.commit`, which the referee awaits after each round: a writer thread
-commits what every match has queued in one transaction (group commit) while the event loop
-goes on, since SQLite and the disk work without holding the interpreter.
-
-When the file cannot be written (disk full, read-only, I/O error) nothing queued is
+call. When the file cannot be written (disk full, read-only, I/O error) nothing queued is
 dropped: the batch is kept, in order, and retried (at most every :data:`RETRY_S` seconds)
 until it is written; meanwhile :attr:`Store.failure` says why and :class:`StoreUnavailable`
 is raised to whoever needs the write, and the listeners hear of each change. What is still
@@ -28,7 +24,6 @@ The file's schema version (``PRAGMA user_version``) and its migrations are
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -122,26 +117,6 @@ class StoreUnavailable(RuntimeError):
     queued is kept and retried."""
 
 
-class _Commit:
-    """One transaction of the writer thread to come, and the future its callers await."""
-
-    __slots__ = ("future", "loop")
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.future: asyncio.Future[None] = loop.create_future()
-
-    def settle(self, error: BaseException | None) -> None:
-        """In the loop's thread: the outcome, to everyone awaiting it."""
-        if self.future.done():
-            return
-        if error is None:
-            self.future.set_result(None)
-        else:
-            self.future.set_exception(error)
-            self.future.exception()  # retrieved: a commit nobody awaits any more is no error
-
-
 class Store:
     """One SQLite file. Writes are batched and committed by :meth:`flush` (the referee calls
     it after every decision round and at every match end), so a decision costs no fsync."""
@@ -149,17 +124,7 @@ class Store:
     def __init__(self, path: str | Path = DEFAULT_DB) -> None:
         self.path = str(path)
         self._db = connect(self.path, SCHEMA)  # DatabaseError: missing folder, newer file
-        # _lock guards the queue only (held for an append or a swap, never for a write), so
-        # the event loop queues rows while the writer thread commits; _db_lock guards the
-        # connection (the writer's transaction, reads) and the failure state, and is taken
-        # before _lock so batches are written in the order they were taken.
         self._lock = threading.Lock()
-        self._db_lock = threading.RLock()
-        self._wake = threading.Condition(self._lock)
-        self._next: list[_Commit] = []  # the writer's next commit (one per event loop)
-        self._writer: threading.Thread | None = None
-        self._writing = False  # the writer is committing a batch it took
-        self._closing = False
         # (sql, args, match id or None), in the order they must be written
         self._pending: list[tuple[str, tuple[Any, ...], str | None]] = []
         #: Why the last write failed; ``None`` while writes succeed.
@@ -182,25 +147,22 @@ class Store:
         kept, in order, for the next call. While writes fail, a call within :data:`RETRY_S`
         of the last attempt fails at once without trying (unless ``force``); with nothing
         queued it writes a probe, so a recovered file is noticed even then."""
-        with self._db_lock:
-            with self._lock:
-                if self.failure is None and not self._pending:
-                    return
-                if self.failure is not None and not force and time.monotonic() < self._retry_at:
-                    raise StoreUnavailable(self._why())
-                batch, self._pending = self._pending, []
+        with self._lock:
+            if self.failure is None and not self._pending:
+                return
+            if self.failure is not None and not force and time.monotonic() < self._retry_at:
+                raise StoreUnavailable(self._why())
+            batch, self._pending = self._pending, []
             try:
                 self._write(batch)
             except sqlite3.OperationalError as exc:  # full, read-only, I/O error, locked
-                with self._lock:
-                    self._pending = batch + self._pending
+                self._pending = batch + self._pending
                 self._retry_at = time.monotonic() + RETRY_S
                 news = self.failure is None
                 self.failure = f"{exc} ({getattr(exc, 'sqlite_errorname', 'SQLITE_ERROR')})"
                 why = self._why()
             except BaseException:
-                with self._lock:
-                    self._pending = batch + self._pending
+                self._pending = batch + self._pending
                 raise
             else:
                 news, self.failure, why = self.failure is not None, None, ""
@@ -209,60 +171,10 @@ class Store:
         if why:
             raise StoreUnavailable(why)
 
-    async def commit(self) -> None:
-        """:meth:`flush`, done by the writer thread: returns once everything queued before
-        the call is committed, raises :class:`StoreUnavailable` as :meth:`flush` does.
-
-        Calls made while the writer is busy share its next transaction (group commit), and
-        the event loop runs on meanwhile: the file's work is off its thread.
-
-        >>> import tempfile, os
-        >>> s = Store(os.path.join(tempfile.mkdtemp(), "c.db"))
-        >>> s.create_match("m1", "whist", 4, {}, 7, ["a", "b", "c", "d"], {})
-        >>> s.set_status("m1", "running")
-        >>> asyncio.run(s.commit()); s.match("m1")["status"]
-        'running'
-        >>> s.close()
-        """
-        loop = asyncio.get_running_loop()
-        with self._lock:
-            if not self._pending and self.failure is None and not self._writing:
-                return  # else: rows of ours may be in the batch being written; wait for it
-            nxt = next((job for job in self._next if job.loop is loop), None)
-            if nxt is None:
-                nxt = _Commit(loop)
-                self._next.append(nxt)
-                self._wake.notify()
-            if self._writer is None:
-                self._writer = threading.Thread(
-                    target=self._write_loop, name="levata-store-writer", daemon=True
-                )
-                self._writer.start()
-        # shielded: a match cancelled while it waits must not cancel the others' commit
-        await asyncio.shield(nxt.future)
-
-    def _write_loop(self) -> None:
-        """The writer thread: one :meth:`flush` per commit asked for, its outcome handed to
-        every caller waiting on it."""
-        while True:
-            with self._lock:
-                while not self._next and not self._closing:
-                    self._wake.wait()
-                if not self._next:
-                    return
-                jobs, self._next = self._next, []
-                self._writing = True
-            error: BaseException | None = None
-            try:
-                self.flush()
-            except BaseException as exc:  # StoreUnavailable, or a bug the callers must see
-                error = exc
-            finally:
-                with self._lock:
-                    self._writing = False
-            for job in jobs:
-                with contextlib.suppress(RuntimeError):  # its loop is closed: nobody waits
-                    job.loop.call_soon_threadsafe(job.settle, error)
+    @property
+    def queued(self) -> bool:
+        """Whether writes wait for :meth:`flush`."""
+        return bool(self._pending)
 
     def _why(self) -> str:
         return f"cannot write the records to {self.path}: {self.failure}"
@@ -485,8 +397,8 @@ class Store:
     def match(self, match_id: str) -> dict[str, Any] | None:
         """The match row with its JSON columns decoded, or ``None``."""
         self._sync()
-        rows = self._read("SELECT * FROM matches WHERE id = ?", (match_id,))
-        return self._decode(rows[0]) if rows else None
+        row = self._db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
+        return None if row is None else self._decode(row)
 
     def matches(self, status: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
         self._sync()
@@ -496,7 +408,7 @@ class Store:
             sql += " WHERE status = ?"
             args = (status,)
         sql += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
-        return [self._decode(r) for r in self._read(sql, (*args, limit))]
+        return [self._decode(r) for r in self._db.execute(sql, (*args, limit))]
 
     def match_page(
         self, status: str | None, limit: int, before: int | None = None
@@ -512,15 +424,10 @@ class Store:
             sql += " AND rowid < ?"
             args.append(before)
         sql += " ORDER BY rowid DESC LIMIT ?"
-        return self._read(sql, (*args, limit))
-
-    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
-        """Every row of a query, read while no write holds the connection."""
-        with self._db_lock:
-            return self._db.execute(sql, args).fetchall()
+        return list(self._db.execute(sql, (*args, limit)))
 
     def _decode(self, row: tuple[Any, ...]) -> dict[str, Any]:
-        cols = [d[1] for d in self._read("PRAGMA table_info(matches)")]
+        cols = [d[1] for d in self._db.execute("PRAGMA table_info(matches)")]
         out = dict(zip(cols, row, strict=True))
         for key in ("options", "seat_bots", "policy", "result", "strikes", "seats"):
             if out.get(key) is not None:
@@ -529,7 +436,7 @@ class Store:
 
     def events(self, match_id: str) -> list[dict[str, Any]]:
         self._sync()
-        rows = self._read(
+        rows = self._db.execute(
             "SELECT seq, kind, audience, seat, cards, data FROM events WHERE match_id = ?"
             " ORDER BY seq",
             (match_id,),
@@ -548,7 +455,7 @@ class Store:
 
     def actions(self, match_id: str) -> list[dict[str, Any]]:
         self._sync()
-        rows = self._read(
+        rows = self._db.execute(
             "SELECT n, seat, action, clock_ms, substituted, request_id FROM actions"
             " WHERE match_id = ? ORDER BY n",
             (match_id,),
@@ -567,7 +474,7 @@ class Store:
 
     def replies(self, match_id: str) -> list[dict[str, Any]]:
         self._sync()
-        rows = self._read(
+        rows = self._db.execute(
             "SELECT request_id, seat, state_version, outcome, detail, received_at, latency_ms"
             " FROM replies WHERE match_id = ? ORDER BY rowid",
             (match_id,),
@@ -609,19 +516,13 @@ class Store:
     def bots(self) -> dict[str, str]:
         """Every registered bot: name -> token digest."""
         self.flush()
-        return dict(self._read("SELECT name, token_sha256 FROM bots"))
+        return dict(self._db.execute("SELECT name, token_sha256 FROM bots"))
 
     def close(self) -> None:
         """Write what is queued (one last try) and close. What cannot be written is named on
         stderr, match by match: the only time queued rows are given up."""
-        with self._lock:
-            self._closing = True
-            self._wake.notify()
-        if self._writer is not None and self._writer is not threading.current_thread():
-            self._writer.join()
         try:
             self.flush(force=True)
         except StoreUnavailable as exc:
             log.error("error: %s; giving up, not written: %s", exc, self.lost_report())
-        with self._db_lock:
-            self._db.close()
+        self._db.close()
