@@ -27,6 +27,9 @@ def stage_declarations() -> Path:
 KERNELS = ["cardmask", "sampler", "rules", "solver", "playouts", "macao_playouts"]
 
 extensions = [Extension(f"levata.engine.{name}", [f"engine_ext/{name}.pyx"]) for name in KERNELS]
+# The wire encoder of views and events (the referee's hottest path) is the bots' and the
+# referee's, not the engine's: it lives beside ``bots/wire.py``.
+extensions.append(Extension("levata.bots.encode", ["bots/encode.pyx"]))
 
 setup(
     ext_modules=cythonize(

@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from google.protobuf import struct_pb2
 
+from levata.bots import encode
 from levata.engine import Action, BadConfig, Card, Event, Result, SeatView, Suit
 from levata.engine import game as find_game
 from levata.v1 import cards_pb2, game_pb2
@@ -27,6 +28,7 @@ __all__ = [
     "action_to_pb",
     "card_from_pb",
     "card_to_pb",
+    "event_bytes",
     "event_from_pb",
     "event_to_pb",
     "field_bytes",
@@ -283,64 +285,39 @@ def view_to_pb(
     return msg
 
 
-# -- encoding from cached pieces ------------------------------------------------------------
+# -- encoding straight to bytes ---------------------------------------------------------------
 #
 # A serialized message is the concatenation of its fields' encodings, in any order, and a
-# repeated or map field's encoding is its elements' one after another: so a view can be put
-# together from the encodings of its parts, each made once by protobuf itself (a message
-# with that one field set, serialized) and kept. A view then costs a few dictionary lookups
-# and a join instead of a message built field by field; ``SeatView.FromString`` of the
-# result equals :func:`view_to_pb` (the tests compare them for every game).
+# repeated field's encoding is its elements' one after another. Views and events are written
+# by the Cython encoder (:mod:`levata.bots.encode`); actions, few and repeated, are encoded
+# once by protobuf itself and kept as pieces. ``FromString`` of either equals the message
+# built here field by field (the tests compare them for every game).
 
 _PIECES: dict[tuple[Any, ...], bytes] = {}
 _PIECES_MAX = 16384
 
 
-def _keep(key: tuple[Any, ...], msg: Any) -> bytes:
-    if len(_PIECES) >= _PIECES_MAX:
-        _PIECES.clear()
-    data = _PIECES[key] = msg.SerializeToString()
-    return data
-
-
 def view_bytes(view: SeatView) -> bytes:
-    """The view without its history, encoded as a ``SeatView``.
+    """The view without its history, encoded as a ``SeatView`` (by :mod:`levata.bots.encode`,
+    straight to the wire format).
 
     >>> from levata.engine import game
     >>> view = game("whist").new_match(players=4, seed=2).view(1, history=False)
     >>> game_pb2.SeatView.FromString(view_bytes(view)) == view_to_pb(view, with_history=False)
     True
     """
-    get = _PIECES.get
-    sv: Any = game_pb2.SeatView  # built with one field named at a time
-    parts = []
-    for name, value in (
-        ("game", view.game),
-        ("seat", view.seat),
-        ("players", view.players),
-        ("phase", view.phase),
-        ("to_act", tuple(view.to_act)),
-        ("trump", view.trump or ""),
-        ("scores", tuple(view.scores)),
-    ):
-        data = get((name, value))
-        parts.append(data if data is not None else _keep((name, value), sv(**{name: value})))
-    for card in view.hand:
-        data = get(("hand", card))
-        parts.append(data if data is not None else _keep(("hand", card), sv(hand=[_card_pb(card)])))
-    for zone_name, cards in view.zones.items():
-        zone: tuple[Any, ...] = ("zone", zone_name, tuple(cards))
-        data = get(zone)
-        parts.append(data if data is not None else _keep(zone, sv(zones=[_zone_pb(*zone[1:])])))
-    for tally_name, tally in (("counts", view.counts), ("counters", view.counters)):
-        for k, v in tally.items():
-            entry = (tally_name, k, v)
-            data = get(entry)
-            parts.append(data if data is not None else _keep(entry, sv(**{tally_name: {k: v}})))
-    facts = ("facts", repr(view.facts))  # builtins and cards: the repr tells values apart
-    data = get(facts)
-    parts.append(data if data is not None else _keep(facts, sv(facts=_to_struct(view.facts))))
-    return b"".join(parts)
+    return encode.seat_view(view)
+
+
+def event_bytes(ev: Event) -> bytes:
+    """An event encoded as an ``Event`` (by :mod:`levata.bots.encode`).
+
+    >>> from levata.engine import game
+    >>> ev = game("whist").new_match(players=4, seed=2).events(since=0)[0]
+    >>> game_pb2.Event.FromString(event_bytes(ev)) == event_to_pb(ev)
+    True
+    """
+    return encode.event(ev)
 
 
 def action_field(action: Action, number: int = 4) -> bytes:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import operator
 import random
 import weakref
 from abc import abstractmethod
@@ -80,6 +81,15 @@ TRICK_EVENTS = {
 }
 
 PLAY = phases.PLAYING  # the phase in which cards go to tricks; others are the game's own
+
+#: A card's place in the cards' own order (suit, then rank), compared in C: a view is built
+#: for every decision, and sorting a hand by ``Card.__lt__`` is a Python call per comparison.
+CARD_ORDER = operator.attrgetter("suit", "rank")
+#: Names of the per-seat entries of a view, made once (a view is built for every decision).
+SEAT_NAMES = tuple(str(s) for s in range(16))
+HAND_COUNTS = tuple(f"hand:{s}" for s in range(16))
+#: Suit letters by effective suit, French and Italian decks.
+_SUIT_LETTERS = {it: tuple(Suit(s + 4 * it).letter for s in range(4)) for it in (False, True)}
 
 
 # --------------------------------------------------------------------------------------------
@@ -497,14 +507,14 @@ class TrickGame(GameState):
         """How a view names an effective suit: the deck's letter, ``T`` for layout trumps."""
         if suit == TRUMP_SUIT:
             return "T"
-        return Suit(suit + (4 if self.deck[0].suit.italian else 0)).letter
+        return _SUIT_LETTERS[self.deck[0].suit.italian][suit]
 
     def _hand_seen_by(self, seat: int) -> frozenset[int]:
         """Who sees the cards of ``seat``'s hand (its owner; Whist's forehead turns it)."""
         return frozenset({seat})
 
     def _view_hand(self, seat: int) -> tuple[Card, ...]:
-        return tuple(sorted(self.hands[seat]))
+        return tuple(sorted(self.hands[seat], key=CARD_ORDER))
 
     def _view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
         zones = {"trick": tuple(c for _, c in self.current), "played": tuple(self.played)}
@@ -514,7 +524,10 @@ class TrickGame(GameState):
 
     def view(self, seat: int, history: bool = True) -> SeatView:
         n = self.players
-        voids = {str(s): sorted(self.suit_letter(v) for v in self.voids[s]) for s in range(n)}
+        voids = {
+            SEAT_NAMES[s]: sorted([self.suit_letter(v) for v in void]) if void else []
+            for s, void in enumerate(self.voids)
+        }
         return SeatView(
             game=self.game,
             seat=seat,
@@ -523,7 +536,7 @@ class TrickGame(GameState):
             to_act=self.to_act(),
             hand=self._view_hand(seat),
             zones=self._view_zones(seat),
-            counts={f"hand:{s}": len(self.hands[s]) for s in range(n)},
+            counts={HAND_COUNTS[s]: len(hand) for s, hand in enumerate(self.hands)},
             counters=self._view_counters(seat),
             trump=self.trump.letter if self.trump is not None else None,
             scores=self._view_scores(),

@@ -86,6 +86,9 @@ BID_EVIDENCE = 0.5
 #: (:meth:`WhistState.rate_calls`): 0 trusts the playout alone, 1 the seat's full control.
 STEER = 0.75
 
+#: The names of each seat's counters in a view, made once (a view is built per decision).
+_SEAT_COUNTERS = tuple((f"bid:{s}", f"tricks:{s}", f"hit:{s}", f"miss:{s}") for s in range(8))
+
 
 def whist_deck(players: int) -> tuple[Card, ...]:
     """The top ``8 * players`` cards, Ace downwards (N=4: 7..A).
@@ -335,12 +338,12 @@ class WhistState(TrickGame):
             "dealer": self.dealer,
             "leader": self.leader,
         }
-        for s in range(self.players):
+        for s, (bid, tricks, hit, miss) in enumerate(_SEAT_COUNTERS[: self.players]):
             if self.bids[s] is not None:
-                counters[f"bid:{s}"] = self.bids[s]  # type: ignore[assignment]  # shown only once bid
-            counters[f"tricks:{s}"] = self.tricks[s]
-            counters[f"hit:{s}"] = self.hits[s]
-            counters[f"miss:{s}"] = self.misses[s]
+                counters[bid] = self.bids[s]  # type: ignore[assignment]  # shown only once bid
+            counters[tricks] = self.tricks[s]
+            counters[hit] = self.hits[s]
+            counters[miss] = self.misses[s]
         return counters
 
     def _view_facts(self, seat: int) -> dict[str, Any]:

@@ -475,6 +475,8 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
             while True:
                 msg, on_written = carried or await queue.get()
                 carried = None
+                if conn.bundle and msg is not None:
+                    await asyncio.sleep(0)  # let the matches ready now add theirs: fewer writes
                 if conn.bundle and msg is not None and not queue.empty():
                     bundle, carried = _bundle(msg, on_written, queue)  # all that is ready now
                     yield bundle

@@ -55,15 +55,17 @@ from typing import Any
 from levata.bots.wire import (
     action_field,
     action_from_pb,
+    event_bytes,
     event_to_pb,
     field_bytes,
     legal_bytes,
     result_to_pb,
     view_bytes,
 )
-from levata.engine import Action, GameSpec, GameState, IllegalAction, Result
+from levata.engine import Action, Event, GameSpec, GameState, IllegalAction, Result
 from levata.engine.contract import ranks_from_scores
 from levata.engine.seeds import derive
+from levata.server.match.inbox import Inbox
 from levata.server.match.store import RETRY_S, Store, StoreUnavailable
 from levata.v1 import arena_pb2, game_pb2
 
@@ -130,7 +132,6 @@ class Turn:
     budget_s: float  # move_ms plus the bank left, when the first request was built
     deadline: float = 0.0
     started_at: float | None = None
-    timer: asyncio.TimerHandle | None = None  # wakes the match at the deadline, once started
 
     def __post_init__(self) -> None:
         if not self.deadline:
@@ -141,6 +142,13 @@ class Turn:
         if self.started_at is None:
             self.started_at = min(now, self.built_at + DELIVERY_ALLOWANCE_S)
             self.deadline = self.started_at + self.budget_s
+
+    @property
+    def due(self) -> float:
+        """The earliest the deadline can be: the deadline once the clock runs, and until then
+        as if it had started when the request was built. The match wakes at it (an early look
+        costs one turn of its loop; a late one would strike a seat late)."""
+        return self.deadline if self.started_at is not None else self.built_at + self.budget_s
 
 
 @dataclass
@@ -199,16 +207,6 @@ class _Reply:
     received_at: float  # when it was read from the stream: what the clock judges
 
 
-#: An inbox item that only makes the match task look at its deadlines.
-_WAKE = object()
-
-
-class _Timeout:
-    """An inbox item: the end of one wait for the next item (:meth:`Referee._next_item`)."""
-
-    __slots__ = ()
-
-
 @dataclass
 class _Attach:
     seat: int
@@ -260,7 +258,7 @@ class Referee:
         self.status = "waiting"
         self.result: Result | None = None
         self.forfeited: list[int] = []
-        self.inbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.inbox = Inbox(clock)
         self.started_at = clock()
         self.done = asyncio.Event()
         self.watchers: list[asyncio.Queue[Any]] = []
@@ -343,6 +341,7 @@ class Referee:
         finally:
             if self.status in ("waiting", "running") and not self.resumable:
                 self._abort("the referee stopped")
+            self.inbox.close()
             self.done.set()
 
     async def _startup(self) -> None:
@@ -476,33 +475,15 @@ class Referee:
                     turn.started_at += pause
 
     async def _next_item(self, timeout: float) -> Any:
-        """The next inbox item, waiting at most ``timeout`` seconds (TimeoutError after).
-
-        An item already queued is taken even when no time is left. The wait is a timer that
-        puts a token of its own on the inbox: cheaper than ``wait_for`` (a task per wait), and
-        a token an earlier wait left behind (its timer fired as an item came) is skipped."""
-        while True:
-            if not self.inbox.empty():
-                item = self.inbox.get_nowait()
-            elif timeout <= 0:
-                raise TimeoutError
-            else:
-                token = _Timeout()
-                timer = asyncio.get_running_loop().call_later(timeout, self.inbox.put_nowait, token)
-                try:
-                    item = await self.inbox.get()
-                finally:
-                    timer.cancel()
-                if item is token:
-                    raise TimeoutError
-            if not isinstance(item, _Timeout):
-                return item
+        """The next inbox item, waiting at most ``timeout`` seconds (TimeoutError after); an
+        item already queued is taken even when no time is left."""
+        return await self.inbox.get(timeout)
 
     def _clock_ms(self) -> int:
         return int((self.clock() - self.started_at) * 1000)
 
     def _next_wakeup(self) -> float:
-        times = [s.pending.deadline for s in self.seats if s.pending is not None]
+        times = [s.pending.turn.due for s in self.seats if s.pending is not None]
         window = self.policy.resume_window_ms / 1000
         times += [s.gone_since + window for s in self.seats if s.gone_since is not None]
         times += [s.unsent_since + s.lag for s in self.seats if s.unsent_since is not None]
@@ -587,14 +568,14 @@ class Referee:
         req = EncodedRequest(b"".join(parts))  # the writer fills in its clock
         seat.outbox(req, partial(self._written, p.turn, req))
 
-    def _event_field(self, ev: game_pb2.Event) -> bytes:
+    def _event_field(self, ev: Event) -> bytes:
         """An event as an entry of ``DecisionRequest.events``, encoded once per match."""
         data = self._event_fields.get(ev.seq)
         if data is None:
             if len(self._event_fields) > 512:  # what a seat may still be sent soon
                 oldest = min(s.sent_seq for s in self.seats)
                 self._event_fields = {k: v for k, v in self._event_fields.items() if k > oldest}
-            data = self._event_fields[ev.seq] = field_bytes(11, ev.SerializeToString())
+            data = self._event_fields[ev.seq] = field_bytes(11, event_bytes(ev))
         return data
 
     def _written(self, turn: Turn, req: EncodedRequest) -> None:
@@ -607,17 +588,12 @@ class Referee:
         req.deadline_ms = int(time.time() * 1000) + req.time_left_ms
 
     def _start(self, turn: Turn, now: float) -> None:
-        """Start a turn's clock, and wake the match at its deadline (which may be sooner than
-        the one the match task is sleeping towards: that counted on the delivery allowance)."""
+        """Start a turn's clock, and have the match look at its deadline (the match task
+        waits towards :attr:`Turn.due`, no later than the deadline: this only matters when
+        the task waits towards something later)."""
         turn.start(now)
         if self.status == "running":
-            delay = max(0.0, turn.deadline - self.clock())
-            turn.timer = asyncio.get_running_loop().call_later(delay, self._wake, turn)
-
-    def _wake(self, turn: Turn) -> None:
-        """A turn's deadline: have the match task look, if that turn is still waited for."""
-        if any(s.pending is not None and s.pending.turn is turn for s in self.seats):
-            self.inbox.put_nowait(_WAKE)
+            self.inbox.ring_by(turn.deadline)
 
     # -- judging replies ------------------------------------------------------------------------
 
@@ -695,7 +671,7 @@ class Referee:
         over_ms = latency - self.policy.move_ms
         if over_ms > 0:
             self.seats[seat].bank_ms = max(0.0, self.seats[seat].bank_ms - over_ms)
-        self._apply(seat, action, p.request_id, substituted=False)
+        self._apply(seat, action, p.request_id, substituted=False, judged=True)
 
     def _owner(self, request_id: str) -> tuple[int, str] | None:
         """The seat a request id belongs to, and its standing: ``current``, ``superseded``
@@ -750,7 +726,11 @@ class Referee:
 
     # -- applying -------------------------------------------------------------------------------
 
-    def _apply(self, seat: int, action: Action, request_id: str, substituted: bool) -> None:
+    def _apply(
+        self, seat: int, action: Action, request_id: str, substituted: bool, judged: bool = False
+    ) -> None:
+        """Apply ``action`` for ``seat``; ``judged``: it was found in this version's legal
+        list (:meth:`_chosen`), so the game need not build that list again."""
         now = self._clock_ms()  # one instant for the game, the record and a replay
         before = self.state.event_count()
         if self.state.realtime:
@@ -759,7 +739,10 @@ class Referee:
                 self._record_clock(now)
                 return
         try:
-            self.state.apply(seat, action)
+            if judged and not self.state.realtime:  # (a clock step may change what is legal)
+                self.state.apply_legal(seat, action)
+            else:
+                self.state.apply(seat, action)
         except IllegalAction:  # a real-time timer changed what is legal: a clock step
             self._record_clock(now)
             return
@@ -844,10 +827,10 @@ class Referee:
             seat.outbox(self._event_message(ev, i))
         seat.sent_seq, seat.unsent_since = self.state.event_count() - 1, None
 
-    def _take_events(self, i: int) -> list[game_pb2.Event]:
+    def _take_events(self, i: int) -> list[Event]:
         """A batching seat's unsent events, counted as sent: they ride in its next message."""
         seat = self.seats[i]
-        evs = [self._event_pb(ev) for ev in self.state.events(since=seat.sent_seq + 1, seat=i)]
+        evs = self.state.events(since=seat.sent_seq + 1, seat=i)
         seat.sent_seq, seat.unsent_since = self.state.event_count() - 1, None
         return evs
 
@@ -1018,7 +1001,9 @@ class Referee:
                     match_end=arena_pb2.MatchEnd(
                         match_id=self.match_id,
                         result=result,
-                        events=self._take_events(i) if seat.batch else (),
+                        events=[self._event_pb(ev) for ev in self._take_events(i)]
+                        if seat.batch
+                        else (),
                         seat=i,
                     )
                 )

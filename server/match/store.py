@@ -25,6 +25,7 @@ The file's schema version (``PRAGMA user_version``) and its migrations are
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import sqlite3
@@ -110,6 +111,30 @@ _EVENT_ROW = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"
 _ACTION_ROW = "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?)"
 _REPLY_ROW = "INSERT INTO replies VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 _GROUPED = frozenset((_EVENT_ROW, _ACTION_ROW, _REPLY_ROW))
+
+
+#: JSON of event data, cards as their notation (one encoder made once: ``json.dumps`` with
+#: ``default`` makes a new one per call, and the referee stores every event).
+_to_json = json.JSONEncoder(default=str).encode
+
+
+@functools.lru_cache(maxsize=256)
+def _audience_json(audience: frozenset[int]) -> str:
+    """A private event's seats as JSON (few distinct sets: kept)."""
+    return json.dumps(sorted(audience))
+
+
+def _cards_json(cards: tuple[Any, ...]) -> str:
+    """Cards as a JSON list of their notations, as ``json.dumps`` writes it (a notation is
+    letters and digits: nothing to escape).
+
+    >>> from levata.engine import parse_cards
+    >>> _cards_json(tuple(parse_cards("AS 10H"))) == json.dumps(["AS", "10H"]), _cards_json(())
+    (True, '[]')
+    """
+    if not cards:
+        return "[]"
+    return '["' + '", "'.join([str(c) for c in cards]) + '"]'
 
 
 class StoreUnavailable(RuntimeError):
@@ -328,20 +353,24 @@ class Store:
         )
 
     def add_events(self, match_id: str, events: Iterable[Event]) -> None:
-        for ev in events:
-            self._queue(
+        rows = [
+            (
                 _EVENT_ROW,
                 (
                     match_id,
                     ev.seq,
                     ev.kind,
-                    None if ev.audience is None else json.dumps(sorted(ev.audience)),
+                    None if ev.audience is None else _audience_json(ev.audience),
                     ev.seat,
-                    json.dumps([str(c) for c in ev.cards]),
-                    json.dumps(dict(ev.data), default=str),
+                    _cards_json(ev.cards),
+                    _to_json(dict(ev.data)) if ev.data else "{}",
                 ),
                 match_id,
             )
+            for ev in events
+        ]
+        with self._lock:
+            self._pending.extend(rows)
 
     def add_action(
         self,
