@@ -22,6 +22,7 @@ import grpc
 from levata.bots.wire import event_to_pb, field_bytes
 from levata.engine import BadConfig, game
 from levata.server.match import auth
+from levata.server.match.commit import GroupCommit
 from levata.server.match.limits import (
     MAX_BUNDLED_REPLIES,
     MAX_ID_CHARS,
@@ -100,6 +101,7 @@ class Arena:
         self, store: Store, policy: Policy | None = None, limits: Limits | None = None
     ) -> None:
         self.store = store
+        self.commits = GroupCommit(store)  # one transaction per loop turn for every match
         self.policy = policy or Policy()
         self.limits = limits or Limits()
         self.bots: dict[str, str] = store.bots()  # bot name -> its token's digest
@@ -175,7 +177,16 @@ class Arena:
             match_id, spec.name, players, resolved, seed, seat_bots, pol.__dict__, label
         )
         ref = Referee(
-            match_id, spec, players, resolved, seed, seat_bots, pol, self.store, label=label
+            match_id,
+            spec,
+            players,
+            resolved,
+            seed,
+            seat_bots,
+            pol,
+            self.store,
+            label=label,
+            commits=self.commits,
         )
         self._launch(ref)
         return ref
@@ -211,6 +222,7 @@ class Arena:
                 self.store,
                 resume=plan.resume,
                 label=row.get("label") or "",
+                commits=self.commits,
             )
             self._launch(ref)
         return outcomes

@@ -65,6 +65,7 @@ from levata.bots.wire import (
 from levata.engine import Action, Event, GameSpec, GameState, IllegalAction, Result
 from levata.engine.contract import ranks_from_scores
 from levata.engine.seeds import derive
+from levata.server.match.commit import GroupCommit
 from levata.server.match.inbox import Inbox
 from levata.server.match.store import RETRY_S, Store, StoreUnavailable
 from levata.v1 import arena_pb2, game_pb2
@@ -207,6 +208,10 @@ class _Reply:
     received_at: float  # when it was read from the stream: what the clock judges
 
 
+#: An inbox item: a group commit of this match's round failed (:meth:`Referee._commit_soon`).
+_SUSPEND = object()
+
+
 @dataclass
 class _Attach:
     seat: int
@@ -237,6 +242,7 @@ class Referee:
         clock: Callable[[], float] = time.monotonic,
         resume: Resume | None = None,
         label: str = "",
+        commits: GroupCommit | None = None,
     ) -> None:
         self.match_id = match_id
         self.label = label  # the creator's name for it, told to the bots in MatchStart
@@ -245,6 +251,8 @@ class Referee:
         self.seed = seed
         self.policy = policy
         self.store = store
+        self.commits = commits or GroupCommit(store)  # the arena's: shared by its matches
+        self._commit_asked = False
         self.clock = clock
         self.state: GameState = (
             resume.state
@@ -323,15 +331,18 @@ class Referee:
             while True:
                 if self.status == "running":
                     self._ask()  # its requests are held until the round is committed
-                await self._durable()
                 if self.status != "running":
+                    await self._durable()  # the last round: on disk before the task ends
                     break
+                self._commit_soon()
                 timeout = self._next_wakeup() - self.clock()
                 try:
                     item = await self._next_item(timeout)
                 except TimeoutError:
                     item = None
-                if item is not None:
+                if item is _SUSPEND:
+                    await self._durable()
+                elif item is not None:
                     self._handle(item)
                 self._expire()
         except Exception as exc:  # a bug must not end a match silently: say it, tell the seats
@@ -403,6 +414,16 @@ class Referee:
     def _commit(self) -> bool:
         """Commit the round (its actions, events, replies and the seats' clocks together),
         then deliver what it held; False, nothing delivered, when the write fails."""
+        self._save_seats()
+        try:
+            self.store.flush()
+        except StoreUnavailable:
+            return False
+        self._deliver()
+        return True
+
+    def _save_seats(self) -> None:
+        """Queue the seats' clocks and strikes if they changed since last saved."""
         record = self._seat_record()
         if record != self._saved_seats:
             self._saved_seats = record
@@ -412,14 +433,12 @@ class Referee:
                 list(strikes),
                 {"banks": list(banks), "strikes": list(strikes), "substitutes": drawn},
             )
-        try:
-            self.store.flush()
-        except StoreUnavailable:
-            return False
+
+    def _deliver(self) -> None:
+        """Say what the committed rounds held, in order."""
         held, self._held[:] = list(self._held), []
         for send, msg, args in held:
             send(msg, *args)
-        return True
 
     def _seat_record(self) -> tuple[Any, ...]:
         return (
@@ -428,15 +447,27 @@ class Referee:
             self.substitutes.drawn,
         )
 
+    def _commit_soon(self) -> None:
+        """Have the round committed with every other match's ready in this turn of the event
+        loop (:class:`GroupCommit`), and what it held delivered then; the match task waits for
+        its next item meanwhile. A failed write puts :data:`_SUSPEND` on the inbox."""
+        self._save_seats()
+        if self._commit_asked or (not self._held and not self.store.queued):
+            return
+        self._commit_asked = True
+        self.commits.after(self._committed)
+
+    def _committed(self, ok: bool) -> None:
+        self._commit_asked = False
+        if ok:
+            self._deliver()
+        else:
+            self.inbox.put_nowait(_SUSPEND)
+
     async def _durable(self) -> None:
-        """Commit the round. While that fails the match is suspended: every seat is told
+        """Commit the round now. While that fails the match is suspended: every seat is told
         why, nothing more happens in it (its inbox waits), no clock runs; it goes on, its
         clocks shifted by the pause, once the write succeeds."""
-        if self.store.queued:
-            # Group commit: let the other matches ready now queue their rounds too; the first
-            # of us to commit writes them all in one transaction (the others find nothing
-            # left to write), where each round would otherwise pay a transaction of its own.
-            await asyncio.sleep(0)
         if self._commit():
             return
         self.suspended = self.store.failure or "the records cannot be written"
