@@ -354,29 +354,13 @@ def legal_bytes(actions: Iterable[Action], number: int = 6) -> bytes:
     return b"".join(parts)
 
 
-def field_bytes(number: int, data: bytes) -> bytes:
-    """``data`` (an encoded message) as the length-delimited field ``number`` of another.
+field_bytes = encode.field
+"""``data`` (an encoded message) as the length-delimited field ``number`` of another
+(:func:`levata.bots.encode.field`).
 
-    >>> game_pb2.SeatView.FromString(field_bytes(12, b"")).HasField("facts")
-    True
-    """
-    return _varint(number << 3 | 2) + _varint(len(data)) + data
-
-
-def _varint(n: int) -> bytes:
-    """``n`` (>= 0) as a protobuf varint.
-
-    >>> _varint(1), _varint(300)
-    (b'\\x01', b'\\xac\\x02')
-    """
-    if n < 0x80:
-        return bytes((n,))
-    out = bytearray()
-    while n >= 0x80:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
+>>> game_pb2.SeatView.FromString(field_bytes(12, b"")).HasField("facts")
+True
+"""
 
 
 def _zone_pb(name: str, cards: tuple[Card, ...]) -> cards_pb2.CardZone:

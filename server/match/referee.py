@@ -52,6 +52,7 @@ from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
+from levata.bots.encode import request_clock
 from levata.bots.wire import (
     action_field,
     action_from_pb,
@@ -1124,9 +1125,8 @@ class EncodedRequest:
         self.deadline_ms = 0
 
     def SerializeToString(self) -> bytes:  # the name gRPC's serializer calls
-        clock = arena_pb2.DecisionRequest(time_left_ms=self.time_left_ms)
-        clock.deadline.FromMilliseconds(self.deadline_ms)
-        return field_bytes(4, self.body + clock.SerializeToString())  # PlayResponse.request
+        clock = request_clock(self.time_left_ms, self.deadline_ms)
+        return field_bytes(4, self.body + clock)  # PlayResponse.request
 
 
 class _Gate:

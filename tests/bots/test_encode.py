@@ -97,3 +97,23 @@ def test_a_value_struct_cannot_hold_is_refused_as_protobuf_refuses_it():
         encode.struct({"bad": object()})
     with pytest.raises(ValueError):
         encode.seat_view(a_view(facts={"bad": b"bytes"}))
+
+
+@pytest.mark.parametrize("deadline_ms", [0, 1, 999, 1_000, 1_700_000_000_250, -1_500])
+@pytest.mark.parametrize("left_ms", [0, 1, 60_000, 2**40])
+def test_a_request_clock_is_the_fields_protobuf_builds(left_ms, deadline_ms):
+    from levata.v1 import arena_pb2
+
+    want = arena_pb2.DecisionRequest(time_left_ms=left_ms)
+    want.deadline.FromMilliseconds(deadline_ms)
+    got = arena_pb2.DecisionRequest.FromString(encode.request_clock(left_ms, deadline_ms))
+    assert got == want
+
+
+@pytest.mark.parametrize("size", [0, 1, 127, 128, 300, 70_000])
+def test_a_field_wraps_a_message(size):
+    """Field 12 of a SeatView (facts, a Struct) wrapping a Struct of one long string."""
+    facts = struct_pb2.Struct()
+    facts.update({"s": "x" * size})
+    view = game_pb2.SeatView.FromString(encode.field(12, facts.SerializeToString()))
+    assert view.facts == facts
