@@ -481,5 +481,5 @@ def result_to_pb(result: Result, forfeited: Iterable[int] = ()) -> game_pb2.Matc
         reason=result.reason,
         forfeited=list(forfeited),
     )
-    msg.details.CopyFrom(_to_struct({"deals": list(result.deals)}))
+    msg.details.ParseFromString(encode.struct({"deals": list(result.deals)}))  # a long list
     return msg

@@ -57,7 +57,6 @@ from levata.bots.wire import (
     action_field,
     action_from_pb,
     event_bytes,
-    event_to_pb,
     field_bytes,
     legal_bytes,
     result_to_pb,
@@ -272,9 +271,7 @@ class Referee:
         self.done = asyncio.Event()
         self.watchers: list[asyncio.Queue[Any]] = []
         self._stored_seq = 0
-        self._encoded: dict[tuple[int, int], arena_pb2.PlayResponse] = {}
-        self._event_fields: dict[int, bytes] = {}  # seq -> the event in a request's events
-        self._events_pb: dict[int, game_pb2.Event] = {}  # seq -> the event's message
+        self._event_bytes: dict[int, bytes] = {}  # seq -> the event encoded
         self.resumed_ms: int | None = None  # a resumed match's clock goes on from here
         self.abort_reason: str | None = None  # set: tell the seats it is aborted, play nothing
         self.resumable = False  # a graceful shutdown leaves the match to the next start
@@ -601,14 +598,8 @@ class Referee:
         seat.outbox(req, partial(self._written, p.turn, req))
 
     def _event_field(self, ev: Event) -> bytes:
-        """An event as an entry of ``DecisionRequest.events``, encoded once per match."""
-        data = self._event_fields.get(ev.seq)
-        if data is None:
-            if len(self._event_fields) > 512:  # what a seat may still be sent soon
-                oldest = min(s.sent_seq for s in self.seats)
-                self._event_fields = {k: v for k, v in self._event_fields.items() if k > oldest}
-            data = self._event_fields[ev.seq] = field_bytes(11, event_bytes(ev))
-        return data
+        """An event as an entry of ``DecisionRequest.events``."""
+        return field_bytes(11, self._encoded_event(ev))
 
     def _written(self, turn: Turn, req: EncodedRequest) -> None:
         """The connection's writer hands ``req`` to gRPC now: the seat's clock starts (if this
@@ -866,32 +857,22 @@ class Referee:
         seat.sent_seq, seat.unsent_since = self.state.event_count() - 1, None
         return evs
 
-    def _event_message(self, ev: Any, seat: int) -> arena_pb2.PlayResponse:
+    def _event_message(self, ev: Event, seat: int) -> _Encoded:
         """The message for one event to one seat (it names the seat: a connection may hold
         several), the event encoded once however many seats receive it."""
-        key = (ev.seq, seat)
-        msg = self._encoded.get(key)
-        if msg is None:
-            if len(self._encoded) > 512:  # keep only what a seat may still be sent soon
-                oldest = min(s.sent_seq for s in self.seats)
-                self._encoded = {k: v for k, v in self._encoded.items() if k[0] > oldest}
-            msg = arena_pb2.PlayResponse(
-                event=arena_pb2.MatchEvent(
-                    match_id=self.match_id, event=self._event_pb(ev), seat=seat
-                )
-            )
-            self._encoded[key] = msg
-        return msg
+        head = arena_pb2.MatchEvent(match_id=self.match_id, seat=seat).SerializeToString()
+        body = head + field_bytes(2, self._encoded_event(ev))  # MatchEvent.event
+        return _Encoded(field_bytes(3, body))  # PlayResponse.event
 
-    def _event_pb(self, ev: Any) -> game_pb2.Event:
-        """One event as a message, encoded once however many seats receive it."""
-        msg = self._events_pb.get(ev.seq)
-        if msg is None:
-            if len(self._events_pb) > 512:  # keep only what a seat may still be sent soon
+    def _encoded_event(self, ev: Event) -> bytes:
+        """One event encoded, once however many seats receive it."""
+        data = self._event_bytes.get(ev.seq)
+        if data is None:
+            if len(self._event_bytes) > 512:  # keep only what a seat may still be sent soon
                 oldest = min(s.sent_seq for s in self.seats)
-                self._events_pb = {k: v for k, v in self._events_pb.items() if k > oldest}
-            msg = self._events_pb[ev.seq] = event_to_pb(ev)
-        return msg
+                self._event_bytes = {k: v for k, v in self._event_bytes.items() if k > oldest}
+            data = self._event_bytes[ev.seq] = event_bytes(ev)
+        return data
 
     # -- deadlines, strikes, disconnects --------------------------------------------------------
 
@@ -1023,23 +1004,18 @@ class Referee:
     def _tell_end(self, result: game_pb2.MatchResult) -> None:
         """Every seat's last events and the MatchEnd (a batching seat's events inside it),
         and the watchers' end (held)."""
+        outcome = field_bytes(2, result.SerializeToString())  # MatchEnd.result, encoded once
         for i, seat in enumerate(self.seats):
             if seat.outbox is None:
                 continue
             if not seat.batch:
                 self._send_events(i)
-            seat.outbox(
-                arena_pb2.PlayResponse(
-                    match_end=arena_pb2.MatchEnd(
-                        match_id=self.match_id,
-                        result=result,
-                        events=[self._event_pb(ev) for ev in self._take_events(i)]
-                        if seat.batch
-                        else (),
-                        seat=i,
-                    )
-                )
+            head = arena_pb2.MatchEnd(match_id=self.match_id, seat=i).SerializeToString()
+            events = (
+                [field_bytes(3, event_bytes(e)) for e in self._take_events(i)] if seat.batch else []
             )
+            body = b"".join([head, outcome, *events])
+            seat.outbox(_Encoded(field_bytes(7, body)))  # PlayResponse.match_end
         for q in self.watchers:
             self._hold(q.put_nowait, None)
 
