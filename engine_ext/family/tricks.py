@@ -85,6 +85,12 @@ PLAY = phases.PLAYING  # the phase in which cards go to tricks; others are the g
 #: A card's place in the cards' own order (suit, then rank), compared in C: a view is built
 #: for every decision, and sorting a hand by ``Card.__lt__`` is a Python call per comparison.
 CARD_ORDER = operator.attrgetter("suit", "rank")
+@functools.cache
+def _play_action(card: Card) -> Action:
+    """``play CARD``, made once per card (actions are values; legal lists are built often)."""
+    return Action(actions.PLAY, card=card)
+
+
 #: Names of the per-seat entries of a view, made once (a view is built for every decision).
 SEAT_NAMES = tuple(str(s) for s in range(16))
 HAND_COUNTS = tuple(f"hand:{s}" for s in range(16))
@@ -396,10 +402,10 @@ class TrickGame(GameState):
 
     def playable(self, seat: int) -> list[Card]:
         """The cards ``seat`` may play now, sorted: the duties, then the game's own limits."""
-        return sorted(self.narrow_play(seat, self.duty_cards(seat)))
+        return sorted(self.narrow_play(seat, self.duty_cards(seat)), key=CARD_ORDER)
 
     def _play_actions(self, seat: int) -> list[Action]:
-        return [Action(actions.PLAY, card=c) for c in self.playable(seat)]
+        return [_play_action(c) for c in self.playable(seat)]
 
     def _card_of(self, seat: int, action: Action) -> Card | None:
         """The card an action plays, or ``None`` for a call."""
