@@ -121,7 +121,7 @@ class Policy:
         return arena_pb2.MatchPolicy(**asdict(self))
 
 
-@dataclass
+@dataclass(slots=True)
 class Turn:
     """A seat's clock for one decision, shared by the requests that supersede each other.
 
@@ -152,7 +152,7 @@ class Turn:
         return self.deadline if self.started_at is not None else self.built_at + self.budget_s
 
 
-@dataclass
+@dataclass(slots=True)
 class Pending:
     """An outstanding decision request of one seat."""
 
@@ -167,7 +167,7 @@ class Pending:
         return self.turn.deadline
 
 
-@dataclass
+@dataclass(slots=True)
 class Seat:
     """One seat: its bot, connection, clock and record."""
 
@@ -200,7 +200,7 @@ def _lag(seat: Seat) -> float:
     return min(BATCH_LAG_MAX_S, max(BATCH_LAG_S, 3 * seat.ask_gap))
 
 
-@dataclass
+@dataclass(slots=True)
 class _Reply:
     seat_hint: frozenset[int]  # the seats the replying connection holds in this match
     msg: arena_pb2.ActionReply
@@ -512,10 +512,14 @@ class Referee:
         return int((self.clock() - self.started_at) * 1000)
 
     def _next_wakeup(self) -> float:
-        times = [s.pending.turn.due for s in self.seats if s.pending is not None]
-        window = self.policy.resume_window_ms / 1000
-        times += [s.gone_since + window for s in self.seats if s.gone_since is not None]
-        times += [s.unsent_since + s.lag for s in self.seats if s.unsent_since is not None]
+        times = []
+        for s in self.seats:
+            if s.pending is not None:
+                times.append(s.pending.turn.due)
+            if s.gone_since is not None:
+                times.append(s.gone_since + self.policy.resume_window_ms / 1000)
+            if s.unsent_since is not None:
+                times.append(s.unsent_since + s.lag)
         if self.state.realtime:
             times.append(self.clock() + 0.05)  # real-time stall timers need a heartbeat
             times += [s.idle_until for s in self.seats if s.idle_until > self.clock()]
