@@ -484,6 +484,15 @@ class TrickGame(GameState):
         rates none."""
         return {}
 
+    def rate_lines(self, seat: int) -> dict[int, list[float]]:
+        """Like :meth:`rate_cards`, each card's value after it on each of a few fixed ways
+        the seat may go on playing (the game's own lines, the same ones in every world and
+        each deciding from what the seat sees). A search bot sums each line over worlds and
+        values the card by its best line: how well the seat does after the card when it must
+        commit to one way of playing without seeing the cards. Where a game gives these, it
+        reads them instead of :meth:`rate_cards`. The base gives none."""
+        return {}
+
     def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
         """The value of each of ``calls`` (bids, contracts...) to ``seat`` in this full state,
         on one scale the game chooses (its points for the deal, say); ``solver`` is a solver

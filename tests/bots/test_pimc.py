@@ -143,3 +143,21 @@ def test_bids_the_tricks_a_hand_surely_takes():
     assert state.to_act() == (0,) and set(state.hands[0]) == set(cards[0])
     bot = PimcBot(seed=3, worlds=40, time_ms=0)
     assert bot.act(state.view(0), state.legal_actions(0)).number == 3
+
+
+def test_worlds_that_fit_the_bids_are_drawn_for_in_proportion_not_only_weighed():
+    """After three bids far from what most hands count, most drawn worlds are unlikely:
+    with ``resample`` the bot draws more worlds than it searches (each kept with its
+    plausibility); with ``resample=0`` every drawn world is searched, weighed."""
+    state = game("whist").new_match(players=4, options={"deal_size": 5}, seed=7)
+    for _ in range(3):
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[-1])  # bid 5 three times
+    seat = state.to_act()[0]
+    view, legal = state.view(seat), state.legal_actions(seat)
+    drawing = PimcBot(seed=1, worlds=20, time_ms=0)
+    assert drawing.act(view, legal) in legal
+    assert drawing.last_worlds == 20 and drawing.last_draws > 20
+    weighing = PimcBot(seed=1, worlds=20, time_ms=0, resample=0)
+    assert weighing.act(view, legal) in legal
+    assert weighing.last_worlds == weighing.last_draws == 20
