@@ -30,6 +30,12 @@ Two more hooks make it less naive, and a game that leaves them out is searched a
   leads and the solver's 0-or-1 only breaks ties; a small ``blend`` (0.02) keeps the solver
   first and only tells a near miss from a wide one. ``benchmarks/whist_search.py
   --new-option blend=0`` measures either against the plain search.
+* **Lines** (``world.rate_lines(seat)``, ``world.rate_call_lines(seat, calls, solver)``,
+  option ``lines``): the same realistic values, once for each of a few fixed ways the seat
+  may go on playing (Whist: winning with the cheapest card, waiting for its tricks). Each
+  line is summed over the worlds and a card or call is worth its best line: one way of
+  playing that does well across the worlds, not a different one in each (which is what a
+  per-world best would credit, seeing the cards). A game without them is read as above.
 
 Nothing here names a game: a new trick game gets this bot by writing those hooks.
 
@@ -85,7 +91,8 @@ class PimcBot:
     it runs out), ``rollouts`` (playouts per card instead of a solve),
     ``blend`` (weight of the game's realistic card values, 0 for none), ``infer`` (1: weigh
     worlds by the game's plausibility, 0: alike), ``resample`` (most draws per world
-    searched, to keep worlds in proportion to their plausibility; 0: weigh them all).
+    searched, to keep worlds in proportion to their plausibility; 0: weigh them all),
+    ``lines`` (1: read the game's lines where it gives them; 0: not).
     """
 
     name = "pimc"
@@ -105,6 +112,7 @@ class PimcBot:
         blend: float = 5.0,
         infer: int = 1,
         resample: int = 10,
+        lines: int = 1,
     ) -> None:
         spec = find_game(game)
         if not (isinstance(spec.factory, type) and issubclass(spec.factory, TrickGame)):
@@ -114,7 +122,7 @@ class PimcBot:
         self.worlds, self.time_ms, self.min_worlds = worlds, time_ms, max(1, min_worlds)
         self.solve_cards, self.rollouts, self.blend = solve_cards, rollouts, blend
         self.try_cards, self.solve_nodes = max(try_cards, solve_cards), solve_nodes
-        self.infer, self.resample = bool(infer), max(0, resample)
+        self.infer, self.resample, self.lines = bool(infer), max(0, resample), bool(lines)
         kind = "heuristic" if "heuristic" in spec.bots else RANDOM
         self.fallback: Bot = make_bot(kind, game, seed) if kind != RANDOM else RandomBot(game, seed)
         #: Worlds searched for the last decision, how many of them were solved exactly and
@@ -174,16 +182,22 @@ class PimcBot:
                         for k, v in enumerate(vs):
                             sums[k] += w * v
             if calls:
-                for a, v in world.rate_calls(view.seat, calls, solver).items():
-                    score[a] = score.get(a, 0.0) + w * v
+                call_lines = world.rate_call_lines(view.seat, calls, solver) if self.lines else {}
+                for a, vs in call_lines.items():
+                    sums = line_sums.setdefault(a, [0.0] * len(vs))
+                    for k, v in enumerate(vs):
+                        sums[k] += w * v
+                if not call_lines:
+                    for a, v in world.rate_calls(view.seat, calls, solver).items():
+                        score[a] = score.get(a, 0.0) + w * v
             n += 1
-            if not score:  # the game rates none of these: the fallback decides, at once
+            if not score and not line_sums:  # the game rates none: the fallback decides, at once
                 break
             spent = time.perf_counter() - start
             if n >= self.min_worlds and spent * (n + 1) / n > budget:  # another would overrun
                 break
-        for a, sums in line_sums.items():  # a card is worth its best line over the worlds
-            score[a] = score.get(a, 0.0) + self.blend * max(sums)
+        for a, sums in line_sums.items():  # worth its best line over the worlds
+            score[a] = score.get(a, 0.0) + (self.blend if a in cards.values() else 1) * max(sums)
         self.last_worlds, self.last_draws = n, draws
         return score
 
@@ -219,7 +233,7 @@ class PimcBot:
         self._guess = values
         out = {i: float(v) for i, v in values.items()}
         if self.blend:  # the game's realistic playout beside the paranoid solve
-            lines = world.rate_lines(seat)
+            lines = world.rate_lines(seat) if self.lines else {}
             if lines:
                 return out, {i: vs for i, vs in lines.items() if i in out}
             for i, v in world.rate_cards(seat).items():

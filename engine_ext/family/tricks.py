@@ -493,6 +493,15 @@ class TrickGame(GameState):
         reads them instead of :meth:`rate_cards`. The base gives none."""
         return {}
 
+    def rate_call_lines(
+        self, seat: int, calls: Sequence[Action], solver: Solver
+    ) -> dict[Action, list[float]]:
+        """Like :meth:`rate_calls`, each call's value on each of a few fixed ways the seat
+        may play after it (as :meth:`rate_lines` for cards): a search bot sums each line
+        over worlds and values the call by its best one. Where a game gives these, it reads
+        them instead of :meth:`rate_calls`. The base gives none."""
+        return {}
+
     def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
         """The value of each of ``calls`` (bids, contracts...) to ``seat`` in this full state,
         on one scale the game chooses (its points for the deal, say); ``solver`` is a solver

@@ -426,21 +426,30 @@ class WhistState(TrickGame):
         tricks the seat really takes when it steers for a number, not the fewest it can
         guarantee against everyone.
 
-        Every other seat aims at its bid (or, still to bid, at what its hand takes played
-        to win, :meth:`likely_bids`). The deal played out with ``seat`` aiming at the bid
-        too (:func:`~levata.engine.family.tricks.aim_playout`) ends with some number of
+        Every other seat aims at its bid (or, still to bid, at what it bids counting its
+        winners, :meth:`likely_bids`, the dealer off the total the seat's bid leaves). The
+        deal played out with ``seat`` aiming at the bid too
+        (:func:`~levata.engine.family.tricks.aim_playout`) ends with some number of
         tricks; where that misses the bid but the bid is still within the seat's reach,
         some other line of its own ending there against the same players
         (:func:`~levata.engine.playouts.aim_reach`), the bid counts as made with weight
         ``STEER``: a searching player finds such lines, though not always without seeing
-        the cards.
+        the cards. The first of :meth:`rate_call_lines`.
         """
+        return {a: v[0] for a, v in self.rate_call_lines(seat, calls, solver).items()}
+
+    def rate_call_lines(
+        self, seat: int, calls: Sequence[Action], solver: Solver
+    ) -> dict[Action, list[float]]:
+        """Each bid rated as in :meth:`rate_calls` once for each of the seat's own ways of
+        steering for it (``LINES``, :func:`~levata.engine.playouts.aim_lines`; the first is
+        the aiming playout's): a search sums each over worlds and takes a bid's best line."""
         if self.phase != phases.BIDDING:
             return {}
         scoring = self.options["scoring"]
         hands = [mask_of(h) for h in self.hands]
         reaches: dict[tuple[int, ...], int] = {}  # by the others' targets
-        out: dict[Action, float] = {}
+        out: dict[Action, list[float]] = {}
         for a in calls:
             if a.number is None:
                 continue
@@ -450,12 +459,14 @@ class WhistState(TrickGame):
             others = tuple(t if s != seat else 0 for s, t in enumerate(targets))
             if others not in reaches:
                 reaches[others] = aim_reach(self.rules, hands, self.leader, (), others, seat)
-            took = aim_playout(self.rules, self.hands, self.leader, (), targets)[seat]
-            missed = float(deal_points(a.number, took, scoring))
-            if took != a.number and reaches[others] >> a.number & 1:
-                out[a] = STEER * deal_points(a.number, a.number, scoring) + (1 - STEER) * missed
-            else:
-                out[a] = missed
+            made = float(deal_points(a.number, a.number, scoring))
+            values = []
+            for took in aim_lines(self.rules, hands, self.leader, (), targets, seat, None, LINES):
+                missed = float(deal_points(a.number, took, scoring))
+                if took != a.number and reaches[others] >> a.number & 1:
+                    missed = STEER * made + (1 - STEER) * missed
+                values.append(missed)
+            out[a] = values
         return out
 
     def plausibility(self, seat: int) -> float:
