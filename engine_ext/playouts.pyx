@@ -473,15 +473,16 @@ cdef int own_card(
     int style,
 ) noexcept nogil:
     """The card of `seat` steering by `style` (bit 0: win with the cheapest winner, not the
-    strongest; style >> 1: the pace, in percent of the cards left, that the tricks still
-    needed must reach before it plays to win, else it waits: low leads, the lowest loser).
-    Style 0 is `aim_card`."""
-    cdef mask_t win, lose
+    strongest; bit 1: lead the strongest side-suit card to win, trumps kept; style >> 2:
+    the pace, in percent of the cards left, that the tricks still needed must reach before
+    it plays to win, else it waits: low leads, the lowest loser). Style 0 is `aim_card`."""
+    cdef mask_t win, lose, side
     if need <= 0:
         return aim_card(r, legal, t, 0, last)
-    if 100 * need >= (style >> 1) * left:  # play to win
+    if 100 * need >= (style >> 2) * left:  # play to win
         if t.count == 0:
-            return strongest(r, legal)
+            side = legal & ~r.suit_mask[r.trump] if (style & 2 and r.trump >= 0) else 0
+            return strongest(r, side if side else legal)
         win = beaters(r, legal, t)
         if win:
             return pick_low(r, win, 0) if (last or style & 1) else strongest(r, win)
@@ -499,15 +500,16 @@ def aim_lines(
     """The tricks ``seat`` ends the deal with (``taken`` before the position included) on
     each of its own ``styles`` of steering for ``targets[seat]``, every other seat aiming at
     its target the way :func:`~levata.engine.family.tricks.aim_playout` plays. A style is
-    ``cheap + 2 * pace``: ``cheap`` (0 or 1) wins with the cheapest winner rather than the
-    strongest before the last hand; while the tricks still needed are under ``pace``
-    percent of the seat's cards left it waits (leads low, plays its lowest loser). Style 0
-    is :func:`aim_playout`'s own play; each style decides from what the seat sees.
+    ``cheap + 2 * side + 4 * pace``: ``cheap`` (0 or 1) wins with the cheapest winner
+    rather than the strongest before the last hand; ``side`` (0 or 1) leads to win with the
+    strongest card of a side suit, keeping its trumps; while the tricks still needed are
+    under ``pace`` percent of the seat's cards left it waits (leads low, plays its lowest
+    loser). Style 0 is :func:`aim_playout`'s own play; each decides from what the seat sees.
 
     >>> from levata.engine.cards import parse_cards
     >>> from levata.engine.rules import TrickRules
     >>> hands = [parse_cards("AS 7H"), parse_cards("KH 8S")]
-    >>> aim_lines(TrickRules(2, None), hands, 0, targets=[1, 0], seat=0, styles=(0, 200))
+    >>> aim_lines(TrickRules(2, None), hands, 0, targets=[1, 0], seat=0, styles=(0, 400))
     [1, 1]
     """
     cdef mask_t h[TK_MAX_SEATS]

@@ -94,11 +94,14 @@ BID_EVIDENCE = 0.5
 #: numbers) counts as made there, when the plain aiming playout misses it
 #: (:meth:`WhistState.rate_calls`): 0 trusts the playout alone, 1 the seat's full control.
 STEER = 0.75
-#: The seat's own ways of steering on after a card (:meth:`WhistState.rate_lines`, styles
-#: of :func:`~levata.engine.playouts.aim_lines`): the aiming playout's; the cheapest winner
-#: rather than the strongest; each of those waiting while the tricks it needs are under
-#: half (pace 50) or all (pace 100) of its cards left.
-LINES = (0, 1, 2 * 50, 2 * 50 + 1, 2 * 100, 2 * 100 + 1)
+#: The seat's own ways of steering on after a card or a bid (:meth:`WhistState.rate_lines`,
+#: styles ``cheap + 2 * side + 4 * pace`` of :func:`~levata.engine.playouts.aim_lines`): the
+#: aiming playout's (0) first; the cheapest winner rather than the strongest; a side-suit
+#: lead rather than a trump; waiting while the tricks it needs are under half (pace 50) or
+#: all (pace 100) of its cards left.
+LINES = tuple(
+    cheap + 2 * side + 4 * pace for pace in (0, 50, 100) for side in (0, 1) for cheap in (0, 1)
+)
 
 
 def whist_deck(players: int) -> tuple[Card, ...]:
@@ -189,8 +192,8 @@ def counted_bid(
     >>> from levata.engine import parse_cards
     >>> counted_bid(parse_cards("AS KS AH 9C"), Suit.HEARTS, 4, [0, 1, 2, 3, 4])
     2
-    >>> counted_bid(parse_cards("AS KS AH 9C"), Suit.HEARTS, 4, [0, 1, 3, 4])
-    1
+    >>> counted_bid(parse_cards("AS KS AH 9C"), Suit.HEARTS, 4, [0, 1, 3, 4])  # 2.5 counted
+    3
     """
     want = estimate_tricks(hand, trump, players)
     return min(legal, key=lambda b: (abs(b - want), b))

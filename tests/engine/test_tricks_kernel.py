@@ -424,15 +424,21 @@ def test_aim_reach_is_every_total_the_seat_can_steer_to(seed):
 
 def own_card_reference(rules, allowed, trick, need, left, last, style):
     """aim_lines' own play in Python: made, duck as aim_playout does; short and at the
-    style's pace, play to win (the cheapest winner with style bit 0); else wait (lead low,
-    the lowest loser)."""
+    style's pace, play to win (the cheapest winner with style bit 0, a side-suit lead with
+    bit 1); else wait (lead low, the lowest loser)."""
 
     def weak(c):
         return suit_of(rules, c) == rules.trump, power(rules, c), suit_of(rules, c)
 
+    def strong(c):
+        return suit_of(rules, c) == rules.trump, power(rules, c), -suit_of(rules, c)
+
     if need <= 0:
         return _aim_card(rules, allowed, trick, False, last)
-    if 100 * need >= (style >> 1) * left:
+    if 100 * need >= (style >> 2) * left:
+        side = [c for c in allowed if suit_of(rules, c) != rules.trump]
+        if not trick and style & 2 and side:
+            return max(side, key=strong)
         if not trick or not style & 1:
             return _aim_card(rules, allowed, trick, True, last)
         best = winning_card(rules, trick)
@@ -488,7 +494,7 @@ def test_aim_lines_play_each_style_to_the_end(seed):
         trick.append(card)
     taken = [rng.randrange(2) for _ in range(players)]
     masks = [mask_of(h) for h in hands]
-    styles = (0, 1, 100, 101, 200, 201, 66)
+    styles = (0, 1, 2, 3, 200, 201, 202, 203, 400, 401, 403, 132)
     differ = 0
     for seat in range(players):
         for _ in range(4):
