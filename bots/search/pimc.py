@@ -196,8 +196,9 @@ class PimcBot:
             spent = time.perf_counter() - start
             if n >= self.min_worlds and spent * (n + 1) / n > budget:  # another would overrun
                 break
+        weight = self.blend if cards else 1.0  # card lines beside the solve, as rate_cards
         for a, sums in line_sums.items():  # worth its best line over the worlds
-            score[a] = score.get(a, 0.0) + (self.blend if a in cards.values() else 1) * max(sums)
+            score[a] = score.get(a, 0.0) + weight * max(sums)
         self.last_worlds, self.last_draws = n, draws
         return score
 
