@@ -507,7 +507,7 @@ class WhistState(TrickGame):
         """What ``seat`` bids from ``hand`` counting its winners, after the bids ``made``
         (the last bidder may not make them add up to the cards)."""
         c = self.cards
-        legal = range(c + 1)
+        legal: Sequence[int] = range(c + 1)
         if len(made) == self.players - 1:
             legal = [b for b in legal if sum(made) + b != c]
         return counted_bid(hand, self.trump, self.players, legal)
