@@ -8,7 +8,7 @@ from levata.engine.rules import TrickRules
 
 _Hand = int | Iterable[Card | int]  # a card mask, or the cards (or indexes) themselves
 
-__all__ = ["aim_reach", "deal_playouts", "playout", "playouts"]
+__all__ = ["aim_lines", "aim_reach", "deal_playouts", "playout", "playouts"]
 
 _Policy = Literal["random", "greedy"]
 
@@ -54,3 +54,13 @@ def aim_reach(
     taken: Sequence[int] | None = None,
     max_nodes: int = 200000,
 ) -> int: ...
+def aim_lines(
+    rules: TrickRules,
+    hands: Sequence[_Hand],
+    leader: int,
+    trick: Sequence[Card | int] = (),
+    targets: Sequence[int] = (),
+    seat: int = 0,
+    taken: Sequence[int] | None = None,
+    styles: Sequence[int] = (0,),
+) -> list[int]: ...

@@ -52,7 +52,7 @@ cdef extern from *:
     unsigned long long tk_rand(unsigned long long* s) nogil
     int tk_below(unsigned long long* s, int n) nogil
 
-__all__ = ["aim_reach", "deal_playouts", "playout", "playouts"]
+__all__ = ["aim_lines", "aim_reach", "deal_playouts", "playout", "playouts"]
 
 
 cdef int pick_low(const tk_rules* r, mask_t legal, bint high) noexcept nogil:
@@ -462,3 +462,99 @@ def aim_reach(
     with nogil:
         out = reach(&rules.c, h, t, got, aims, seat, &budget)
     return int(out)
+
+
+# ------------------------------------------------------------------------------------------
+# Lines of one seat's own: fixed ways of steering for its number, each played to the end
+
+
+cdef int own_card(
+    const tk_rules* r, mask_t legal, const tk_trick* t, int need, int left, bint last,
+    int style,
+) noexcept nogil:
+    """The card of `seat` steering by `style` (bit 0: win with the cheapest winner, not the
+    strongest; bit 1: lead the strongest side-suit card to win, trumps kept; style >> 2:
+    the pace, in percent of the cards left, that the tricks still needed must reach before
+    it plays to win, else it waits: low leads, the lowest loser). Style 0 is `aim_card`."""
+    cdef mask_t win, lose, side
+    if need <= 0:
+        return aim_card(r, legal, t, 0, last)
+    if 100 * need >= (style >> 2) * left:  # play to win
+        if t.count == 0:
+            side = legal & ~r.suit_mask[r.trump] if (style & 2 and r.trump >= 0) else 0
+            return strongest(r, side if side else legal)
+        win = beaters(r, legal, t)
+        if win:
+            return pick_low(r, win, 0) if (last or style & 1) else strongest(r, win)
+        return pick_low(r, legal, 0)
+    if t.count == 0:
+        return pick_low(r, legal, 0)
+    lose = legal & ~beaters(r, legal, t)
+    return pick_low(r, lose if lose else legal, 0)
+
+
+def aim_lines(
+    TrickRules rules not None, hands, int leader, trick=(), targets=(), int seat=0,
+    taken=None, styles=(0,),
+):
+    """The tricks ``seat`` ends the deal with (``taken`` before the position included) on
+    each of its own ``styles`` of steering for ``targets[seat]``, every other seat aiming at
+    its target the way :func:`~levata.engine.family.tricks.aim_playout` plays. A style is
+    ``cheap + 2 * side + 4 * pace``: ``cheap`` (0 or 1) wins with the cheapest winner
+    rather than the strongest before the last hand; ``side`` (0 or 1) leads to win with the
+    strongest card of a side suit, keeping its trumps; while the tricks still needed are
+    under ``pace`` percent of the seat's cards left it waits (leads low, plays its lowest
+    loser). Style 0 is :func:`aim_playout`'s own play; each decides from what the seat sees.
+
+    >>> from levata.engine.cards import parse_cards
+    >>> from levata.engine.rules import TrickRules
+    >>> hands = [parse_cards("AS 7H"), parse_cards("KH 8S")]
+    >>> aim_lines(TrickRules(2, None), hands, 0, targets=[1, 0], seat=0, styles=(0, 400))
+    [1, 1]
+    """
+    cdef mask_t h[TK_MAX_SEATS]
+    cdef mask_t start[TK_MAX_SEATS]
+    cdef tk_trick t0, t
+    cdef int got0[TK_MAX_SEATS]
+    cdef int g[TK_MAX_SEATS]
+    cdef int aims[TK_MAX_SEATS]
+    cdef int s, n = rules.seats, card, style
+    cdef mask_t legal
+    cdef const tk_rules* r = &rules.c
+    load_position(rules, hands, leader, trick, start, &t0)
+    targets = list(targets)
+    taken = list(taken) if taken is not None else [0] * n
+    if len(targets) != n or len(taken) != n:
+        raise ValueError(f"need {n} targets and {n} tricks taken")
+    if not 0 <= seat < n:
+        raise ValueError(f"seat {seat} is not a seat of {n}")
+    for s in range(n):
+        got0[s] = taken[s]
+        aims[s] = targets[s]
+    out = []
+    for style in styles:
+        for s in range(n):
+            h[s] = start[s]
+            g[s] = got0[s]
+        t = t0
+        with nogil:
+            while True:
+                s = t.leader + t.count
+                if s >= n:
+                    s -= n
+                if h[s] == 0:
+                    break
+                legal = tk_legal(r, h[s], &t)
+                if s == seat:
+                    card = own_card(
+                        r, legal, &t, aims[s] - g[s], popcount(h[s]), t.count == n - 1, style
+                    )
+                else:
+                    card = aim_card(r, legal, &t, g[s] < aims[s], t.count == n - 1)
+                h[s] ^= bit(card)
+                tk_play(r, &t, card)
+                if t.count == n:
+                    g[t.win_seat] += 1
+                    tk_start(&t, t.win_seat)
+        out.append(g[seat])
+    return out

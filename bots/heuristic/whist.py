@@ -21,40 +21,10 @@ from collections.abc import Sequence
 
 from levata.engine import Action, Card, SeatView, Suit, actions
 from levata.engine.family.tricks import beats
-from levata.engine.games.whist import whist_rules
+from levata.engine.games.whist import estimate_tricks, whist_rules
 from levata.engine.rules import TrickRules
 
 __all__ = ["HeuristicBot", "estimate_tricks"]
-
-
-def estimate_tricks(hand: Sequence[Card], trump: Suit | None, players: int) -> float:
-    """Expected tricks of a hand, counted the way a player sizes up his cards.
-
-    >>> from levata.engine import parse_cards
-    >>> round(estimate_tricks(parse_cards("AS KS AH 9C"), Suit.HEARTS, 4), 2)
-    2.5
-    """
-    by_suit: dict[Suit, list[Card]] = {}
-    for c in hand:
-        by_suit.setdefault(c.suit, []).append(c)
-    total = 0.0
-    for suit, cards in by_suit.items():
-        ranks = sorted((c.rank for c in cards), reverse=True)
-        if suit == trump:
-            # Every trump may take a trick; the top ones almost surely do.
-            total += sum(1.0 if r >= 13 else 0.7 if r >= 11 else 0.45 for r in ranks)
-            continue
-        for i, r in enumerate(ranks):
-            if r == 14:
-                total += 0.9
-            elif r == 13 and i >= 1:
-                total += 0.6  # a guarded King
-            elif r == 13:
-                total += 0.3
-            elif r == 12 and i >= 2:
-                total += 0.25
-    # Long side suits get ruffed when many players hold trumps.
-    return total * (1.0 if players <= 4 else 0.85)
 
 
 def _trick(view: SeatView) -> list[tuple[int, Card]]:

@@ -16,8 +16,12 @@ Two more hooks make it less naive, and a game that leaves them out is searched a
 
 * **Evidence** (``world.plausibility(seat)``, option ``infer``): worlds are dealt uniformly
   among the deals the view allows, but the other seats' calls say more (a seat that bid 5
-  holds winners); each world's values are weighed by how well it fits them. Whist reads
-  every bid against what the bidder's dealt hand takes when played to win.
+  holds winners), and a world that fits them badly is worth less. With ``resample`` (10)
+  a drawn world is kept with its plausibility for its probability and searched at full
+  weight, up to ``resample`` draws per world searched: the searches go to the worlds that
+  fit (after that, or once the budget is spent, each world is searched and its values are
+  weighed by its plausibility; ``resample=0``: always so). Whist reads every bid against
+  what a player who counts the winners of the bidder's dealt hand bids.
 * **Realism** (``world.rate_cards(seat)``, option ``blend``): the solver's value is a
   paranoid one (can the seat force its goal against everyone?), and where a goal cannot be
   forced every card looks alike; ``blend`` times the game's own value of each card against
@@ -26,6 +30,12 @@ Two more hooks make it less naive, and a game that leaves them out is searched a
   leads and the solver's 0-or-1 only breaks ties; a small ``blend`` (0.02) keeps the solver
   first and only tells a near miss from a wide one. ``benchmarks/whist_search.py
   --new-option blend=0`` measures either against the plain search.
+* **Lines** (``world.rate_lines(seat)``, ``world.rate_call_lines(seat, calls, solver)``,
+  option ``lines``): the same realistic values, once for each of a few fixed ways the seat
+  may go on playing (Whist: winning with the cheapest card, waiting for its tricks). Each
+  line is summed over the worlds and a card or call is worth its best line: one way of
+  playing that does well across the worlds, not a different one in each (which is what a
+  per-world best would credit, seeing the cards). A game without them is read as above.
 
 Nothing here names a game: a new trick game gets this bot by writing those hooks.
 
@@ -80,7 +90,9 @@ class PimcBot:
     rollouts; in between, a solve of at most ``solve_nodes`` nodes per world, rollouts when
     it runs out), ``rollouts`` (playouts per card instead of a solve),
     ``blend`` (weight of the game's realistic card values, 0 for none), ``infer`` (1: weigh
-    worlds by the game's plausibility, 0: alike).
+    worlds by the game's plausibility, 0: alike), ``resample`` (most draws per world
+    searched, to keep worlds in proportion to their plausibility; 0: weigh them all),
+    ``lines`` (1: read the game's lines where it gives them; 0: not).
     """
 
     name = "pimc"
@@ -99,6 +111,8 @@ class PimcBot:
         rollouts: int = 24,
         blend: float = 5.0,
         infer: int = 1,
+        resample: int = 10,
+        lines: int = 1,
     ) -> None:
         spec = find_game(game)
         if not (isinstance(spec.factory, type) and issubclass(spec.factory, TrickGame)):
@@ -108,12 +122,12 @@ class PimcBot:
         self.worlds, self.time_ms, self.min_worlds = worlds, time_ms, max(1, min_worlds)
         self.solve_cards, self.rollouts, self.blend = solve_cards, rollouts, blend
         self.try_cards, self.solve_nodes = max(try_cards, solve_cards), solve_nodes
-        self.infer = bool(infer)
+        self.infer, self.resample, self.lines = bool(infer), max(0, resample), bool(lines)
         kind = "heuristic" if "heuristic" in spec.bots else RANDOM
         self.fallback: Bot = make_bot(kind, game, seed) if kind != RANDOM else RandomBot(game, seed)
-        #: Worlds searched for the last decision, and how many of them were solved exactly
-        #: (for benchmarks and tests).
-        self.last_worlds = self.last_solved = 0
+        #: Worlds searched for the last decision, how many of them were solved exactly and
+        #: how many were drawn (for benchmarks and tests).
+        self.last_worlds = self.last_solved = self.last_draws = 0
         self._tries = self._misses = 0
         self._guess: dict[int, int] | None = None  # the last world's values: the next's guess
 
@@ -144,29 +158,55 @@ class PimcBot:
         n = 0
         self.last_solved = self._tries = self._misses = 0
         self._guess = None
+        draws, most = 0, self.resample * self.worlds
+        line_sums: dict[Action, list[float]] = {}
         while n < self.worlds:
             world = self.spec.world_from_view(view, self.rng)
             assert isinstance(world, TrickGame)
+            w = world.plausibility(view.seat) if self.infer else 1.0
+            draws += 1
+            if w < 1.0 and draws <= most and time.perf_counter() - start < budget:
+                if self.rng.random() >= w:  # kept in proportion to it, then at full weight
+                    continue
+                w = 1.0
             if solver is None:  # one solver per decision: every world has the view's rules
                 solver = Solver(world.rules)
-            w = world.plausibility(view.seat) if self.infer else 1.0
             if cards:
-                for i, v in self._card_values(world, view.seat, solver).items():
+                values, lines = self._card_values(world, view.seat, solver)
+                for i, v in values.items():
                     if i in cards:
                         score[cards[i]] = score.get(cards[i], 0.0) + w * v
+                for i, vs in lines.items():
+                    if i in cards:
+                        sums = line_sums.setdefault(cards[i], [0.0] * len(vs))
+                        for k, v in enumerate(vs):
+                            sums[k] += w * v
             if calls:
-                for a, v in world.rate_calls(view.seat, calls, solver).items():
-                    score[a] = score.get(a, 0.0) + w * v
+                call_lines = world.rate_call_lines(view.seat, calls, solver) if self.lines else {}
+                for a, vs in call_lines.items():
+                    sums = line_sums.setdefault(a, [0.0] * len(vs))
+                    for k, v in enumerate(vs):
+                        sums[k] += w * v
+                if not call_lines:
+                    for a, v in world.rate_calls(view.seat, calls, solver).items():
+                        score[a] = score.get(a, 0.0) + w * v
             n += 1
-            if not score:  # the game rates none of these: the fallback decides, at once
+            if not score and not line_sums:  # the game rates none: the fallback decides, at once
                 break
             spent = time.perf_counter() - start
             if n >= self.min_worlds and spent * (n + 1) / n > budget:  # another would overrun
                 break
-        self.last_worlds = n
+        weight = self.blend if cards else 1.0  # card lines beside the solve, as rate_cards
+        for a, sums in line_sums.items():  # worth its best line over the worlds
+            score[a] = score.get(a, 0.0) + weight * max(sums)
+        self.last_worlds, self.last_draws = n, draws
         return score
 
-    def _card_values(self, world: TrickGame, seat: int, solver: Solver) -> dict[int, float]:
+    def _card_values(
+        self, world: TrickGame, seat: int, solver: Solver
+    ) -> tuple[dict[int, float], dict[int, list[float]]]:
+        """Each card's value in one world, and the game's values of it on each of the seat's
+        own lines (``rate_lines``, summed over worlds before the best line is taken)."""
         goal = world.search_goal(seat)
         pos = position(world)
         left = pos.cards_left
@@ -189,15 +229,18 @@ class PimcBot:
                 self._misses += 1
         if values is None:
             seed = self.rng.getrandbits(63)
-            return rollout_values(world, seat, goal, pos.hands, pos.trick, self.rollouts, seed)
+            return rollout_values(world, seat, goal, pos.hands, pos.trick, self.rollouts, seed), {}
         self.last_solved += 1
         self._guess = values
         out = {i: float(v) for i, v in values.items()}
         if self.blend:  # the game's realistic playout beside the paranoid solve
+            lines = world.rate_lines(seat) if self.lines else {}
+            if lines:
+                return out, {i: vs for i, vs in lines.items() if i in out}
             for i, v in world.rate_cards(seat).items():
                 if i in out:
                     out[i] += self.blend * v
-        return out
+        return out, {}
 
     def _trying(self) -> bool:
         """Still worth trying exact solves this decision: fewer than half of the tries so

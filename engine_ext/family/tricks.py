@@ -85,6 +85,8 @@ PLAY = phases.PLAYING  # the phase in which cards go to tricks; others are the g
 #: A card's place in the cards' own order (suit, then rank), compared in C: a view is built
 #: for every decision, and sorting a hand by ``Card.__lt__`` is a Python call per comparison.
 CARD_ORDER = operator.attrgetter("suit", "rank")
+
+
 @functools.cache
 def _play_action(card: Card) -> Action:
     """``play CARD``, made once per card (actions are values; legal lists are built often)."""
@@ -498,6 +500,24 @@ class TrickGame(GameState):
         to the solver's value, which is a paranoid one: where a goal cannot be forced
         against everyone in a world, this still tells a near miss from a wide one. The base
         rates none."""
+        return {}
+
+    def rate_lines(self, seat: int) -> dict[int, list[float]]:
+        """Like :meth:`rate_cards`, each card's value after it on each of a few fixed ways
+        the seat may go on playing (the game's own lines, the same ones in every world and
+        each deciding from what the seat sees). A search bot sums each line over worlds and
+        values the card by its best line: how well the seat does after the card when it must
+        commit to one way of playing without seeing the cards. Where a game gives these, it
+        reads them instead of :meth:`rate_cards`. The base gives none."""
+        return {}
+
+    def rate_call_lines(
+        self, seat: int, calls: Sequence[Action], solver: Solver
+    ) -> dict[Action, list[float]]:
+        """Like :meth:`rate_calls`, each call's value on each of a few fixed ways the seat
+        may play after it (as :meth:`rate_lines` for cards): a search bot sums each line
+        over worlds and values the call by its best one. Where a game gives these, it reads
+        them instead of :meth:`rate_calls`. The base gives none."""
         return {}
 
     def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:

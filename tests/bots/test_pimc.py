@@ -143,3 +143,56 @@ def test_bids_the_tricks_a_hand_surely_takes():
     assert state.to_act() == (0,) and set(state.hands[0]) == set(cards[0])
     bot = PimcBot(seed=3, worlds=40, time_ms=0)
     assert bot.act(state.view(0), state.legal_actions(0)).number == 3
+
+
+def test_worlds_that_fit_the_bids_are_drawn_for_in_proportion_not_only_weighed():
+    """After three bids far from what most hands count, most drawn worlds are unlikely:
+    with ``resample`` the bot draws more worlds than it searches (each kept with its
+    plausibility); with ``resample=0`` every drawn world is searched, weighed."""
+    state = game("whist").new_match(players=4, options={"deal_size": 5}, seed=7)
+    for _ in range(3):
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[-1])  # bid 5 three times
+    seat = state.to_act()[0]
+    view, legal = state.view(seat), state.legal_actions(seat)
+    drawing = PimcBot(seed=1, worlds=20, time_ms=0)
+    assert drawing.act(view, legal) in legal
+    assert drawing.last_worlds == 20 and drawing.last_draws > 20
+    weighing = PimcBot(seed=1, worlds=20, time_ms=0, resample=0)
+    assert weighing.act(view, legal) in legal
+    assert weighing.last_worlds == weighing.last_draws == 20
+
+
+def test_a_card_is_worth_its_best_line_summed_over_worlds_not_each_worlds_best(monkeypatch):
+    """Card A's first line is good in half the worlds and its second in the other half;
+    card B's lines are fair in every world. Each world's best would pick A (1 against
+    0.6); one way of playing across the worlds is worth 0.5 with A, 0.6 with B."""
+    from levata.engine.games.whist import WhistState
+
+    state = game("whist").new_match(players=4, options={"deal_size": 5}, seed=3)
+    while state.phase == "bid":
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[1])
+    seat = state.to_act()[0]
+    playable = sorted(c.index for c in state.playable(seat))
+    a, b = playable[:2]
+    drawn = []
+
+    def lines(self, seat):
+        drawn.append(1)
+        odd = len(drawn) % 2
+        out = {i: [-10.0, -10.0] for i in playable}
+        out[a], out[b] = [float(odd), float(1 - odd)], [0.6, 0.6]
+        return out
+
+    monkeypatch.setattr(WhistState, "rate_lines", lines)
+    bot = PimcBot(seed=1, worlds=40, time_ms=0, blend=1000)
+    assert bot.act(state.view(seat), state.legal_actions(seat)).card.index == b
+    monkeypatch.setattr(WhistState, "rate_lines", lambda self, seat: {})
+    monkeypatch.setattr(
+        WhistState,
+        "rate_cards",
+        lambda self, seat: {i: max(lines(self, seat)[i]) for i in playable},
+    )
+    bot = PimcBot(seed=1, worlds=40, time_ms=0, blend=1000)
+    assert bot.act(state.view(seat), state.legal_actions(seat)).card.index == a

@@ -105,10 +105,10 @@ def test_pimc_finishes_a_deal_within_its_budget():
     slowest = 0.0
     while not state.is_over():
         seat = state.to_act()[0]
-        t = time.perf_counter()
+        t = time.thread_time()  # CPU of this thread: robust to a loaded machine
         action = bots[seat].act(state.view(seat), state.legal_actions(seat))
         if kinds[seat] == "pimc":
-            slowest = max(slowest, time.perf_counter() - t)
+            slowest = max(slowest, time.thread_time() - t)
         state.apply(seat, action)
     assert len(state.result().deals) == 1
     assert slowest < 4 * BUDGET_MS / 1000 + 0.25

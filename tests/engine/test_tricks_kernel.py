@@ -19,9 +19,17 @@ from hypothesis import strategies as st
 from levata.engine.card_orders import trick_rules
 from levata.engine.cardmask import cards_of, mask_of
 from levata.engine.cards import Card, Suit, french_deck, italian_deck, parse_cards
-from levata.engine.family.tricks import _aim_card, aim_playout, duty_cards, winning_card
+from levata.engine.family.tricks import (
+    _aim_card,
+    aim_playout,
+    beats,
+    duty_cards,
+    power,
+    suit_of,
+    winning_card,
+)
 from levata.engine.games.whist import whist_deck
-from levata.engine.playouts import aim_reach, deal_playouts, playout, playouts
+from levata.engine.playouts import aim_lines, aim_reach, deal_playouts, playout, playouts
 from levata.engine.rules import (
     TRUMP_SUIT,
     TrickRules,
@@ -414,6 +422,96 @@ def test_aim_reach_is_every_total_the_seat_can_steer_to(seed):
             assert got >> took & 1
 
 
+def own_card_reference(rules, allowed, trick, need, left, last, style):
+    """aim_lines' own play in Python: made, duck as aim_playout does; short and at the
+    style's pace, play to win (the cheapest winner with style bit 0, a side-suit lead with
+    bit 1); else wait (lead low, the lowest loser)."""
+
+    def weak(c):
+        return suit_of(rules, c) == rules.trump, power(rules, c), suit_of(rules, c)
+
+    def strong(c):
+        return suit_of(rules, c) == rules.trump, power(rules, c), -suit_of(rules, c)
+
+    if need <= 0:
+        return _aim_card(rules, allowed, trick, False, last)
+    if 100 * need >= (style >> 2) * left:
+        side = [c for c in allowed if suit_of(rules, c) != rules.trump]
+        if not trick and style & 2 and side:
+            return max(side, key=strong)
+        if not trick or not style & 1:
+            return _aim_card(rules, allowed, trick, True, last)
+        best = winning_card(rules, trick)
+        winners = [c for c in allowed if beats(rules, c, best)]
+        return min(winners or allowed, key=weak)
+    if not trick:
+        return min(allowed, key=weak)
+    best = winning_card(rules, trick)
+    losers = [c for c in allowed if not beats(rules, c, best)]
+    return min(losers or allowed, key=weak)
+
+
+def line_reference(rules, hands, leader, trick, targets, seat, taken, style):
+    n = rules.seats
+    held = [list(h) for h in hands]
+    current, got, lead = list(trick), list(taken), leader
+    while True:
+        if len(current) == n:
+            best = winning_card(rules, current)
+            lead = (lead + current.index(best)) % n
+            got[lead] += 1
+            current = []
+        s = (lead + len(current)) % n
+        if not held[s]:
+            return got[seat]
+        allowed = duty_cards(rules, held[s], current)
+        last = len(current) == n - 1
+        if s == seat:
+            need = targets[s] - got[s]
+            card = own_card_reference(rules, allowed, current, need, len(held[s]), last, style)
+        else:
+            card = _aim_card(rules, allowed, current, got[s] < targets[s], last)
+        held[s].remove(card)
+        current.append(card)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_aim_lines_play_each_style_to_the_end(seed):
+    """Each style's total is the Python reference's; style 0 is aim_playout's play; every
+    style ends inside aim_reach's totals; and the styles do not all agree everywhere."""
+    rng = random.Random(100 + seed)
+    players, size = 3 + seed % 3, 6
+    deck = list(whist_deck(players))
+    rng.shuffle(deck)
+    rules = whist(players, rng.choice([None, *Suit]))
+    hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(players)]
+    leader = rng.randrange(players)
+    trick = []
+    for k in range(seed % players):
+        s = (leader + k) % players
+        card = rng.choice(duty_cards(rules, hands[s], trick))
+        hands[s].remove(card)
+        trick.append(card)
+    taken = [rng.randrange(2) for _ in range(players)]
+    masks = [mask_of(h) for h in hands]
+    styles = (0, 1, 2, 3, 200, 201, 202, 203, 400, 401, 403, 132)
+    differ = 0
+    for seat in range(players):
+        for _ in range(4):
+            targets = [rng.randrange(size + 1) for _ in range(players)]
+            got = aim_lines(rules, masks, leader, trick, targets, seat, taken, styles)
+            want = [
+                line_reference(rules, hands, leader, trick, targets, seat, taken, style)
+                for style in styles
+            ]
+            assert got == want
+            assert got[0] == aim_playout(rules, hands, leader, trick, targets, taken)[seat]
+            reach = aim_reach(rules, masks, leader, trick, targets, seat, taken)
+            assert all(reach >> t & 1 for t in got)
+            differ += len(set(got)) > 1
+    assert differ
+
+
 def test_aim_reach_checks_its_arguments():
     rules = whist(3)
     hands = whist_hands(2, players=3, size=2)
@@ -422,3 +520,8 @@ def test_aim_reach_checks_its_arguments():
         aim_reach(rules, hands, 0, targets=[0, 0], seat=1)
     with pytest.raises(ValueError, match="seat"):
         aim_reach(rules, hands, 0, targets=[0, 0, 0], seat=3)
+    assert len(aim_lines(rules, hands, 0, targets=[0, 0, 0], seat=1, styles=(0, 1))) == 2
+    with pytest.raises(ValueError, match="targets"):
+        aim_lines(rules, hands, 0, targets=[0, 0], seat=1)
+    with pytest.raises(ValueError, match="seat"):
+        aim_lines(rules, hands, 0, targets=[0, 0, 0], seat=3)
