@@ -447,6 +447,54 @@ cdef bint lost_lead(const Ctx* c, int leader, mask_t* win) noexcept nogil:
     return True
 
 
+cdef bint all_fails(const Ctx* c, int leader, int R, mask_t* win) noexcept nogil:
+    """True when the leader's side cannot take all `R` tricks left, with no trump live.
+
+    To take them all the side must win every trick, so it leads every one. It cannot lead a
+    suit whose top card the other side holds (that card is a legal play, and with no trump
+    the highest card of the led suit wins), so every trick is led in a suit whose top card
+    the side holds; each such trick takes a card of that suit from every hand of the side
+    that holds one (under a duty to follow; without one, from the leader alone), so the side
+    leads a suit at most as often as its longest holding in it (the sum of its holdings
+    without a duty to follow). Fewer than `R` leads in all: the side loses a trick. This is
+    DDS's later-tricks rule for no trump; a defender squeezed out of a top card would break
+    the count, and the tests compare the rule with plain minimax on small deals of few ranks
+    per suit, where tops and guards abound. `win` gets the other side's top cards relied
+    on."""
+    cdef const tk_rules* r = c.r
+    cdef int e, s, k, mx, sm, tot = 0
+    cdef int mine = (c.side >> leader) & 1
+    cdef mask_t live = 0, x, w = 0
+    cdef bint follow = (r.duties & TK_FOLLOW) != 0
+    for s in range(c.n):
+        live |= c.hand[s]
+    if r.trump >= 0 and (live & r.suit_mask[r.trump]) != 0:
+        return False
+    for e in range(TK_SUITS):
+        x = live & r.suit_mask[e]
+        if x == 0:
+            continue
+        mx = 0
+        sm = 0
+        for s in range(c.n):
+            if ((c.side >> s) & 1) == mine:
+                k = popcount(c.hand[s] & x)
+                sm += k
+                if k > mx:
+                    mx = k
+        if mx == 0:
+            continue
+        s = owner(c, highest(x))
+        if ((c.side >> s) & 1) == mine:
+            tot += mx if follow else sm
+            if tot >= R:
+                return False
+        else:
+            w |= bit(highest(x))
+    win[0] = w
+    return True
+
+
 cdef bint partner_ruff(const Ctx* c, int leader) noexcept nogil:
     """Can the leader's side make sure of the trick it leads by a partner's ruff? The leader
     leads a side suit it holds in which a partner playing later is void and holds a trump,
@@ -606,6 +654,14 @@ cdef void trick_bounds(
         elif R - 1 < h:
             h = R - 1
             wh = 0
+    if (c.side >> leader) & 1:
+        # only worked out where it cuts: the side needs every trick left
+        if h == R and alpha >= R - 1 and all_fails(c, leader, R, &wq):
+            h = R - 1
+            wh = wq
+    elif cash_counts and l == 0 and beta <= 1 and all_fails(c, leader, R, &wq):
+        l = 1
+        wl = wq
     lo[0] = l
     hi[0] = h
     wlo[0] = wl
@@ -1188,6 +1244,7 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
     for i in range(n):
         live |= c.hand[i]
     if tp.count == 0:
+        c.starts += 1
         R = popcount(c.hand[tp.leader])
         if R == 0:
             win[0] = 0
@@ -1650,6 +1707,7 @@ cdef class Solver:
             "stores": c.stores,
             "windows": c.windows,
             "walked": c.walked,
+            "starts": c.starts,
             "significant": <double>c.sig / c.stores if c.stores else 0.0,
         }
 
