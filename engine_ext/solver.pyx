@@ -801,13 +801,14 @@ cdef bint beaten_later(const Ctx* c, const tk_trick* t, int seat, int card) noex
 
 
 cdef bint sure_trick(
-    const Ctx* c, const tk_trick* t, int seat, mask_t legal, mask_t* win
+    const Ctx* c, const tk_trick* t, int seat, mask_t legal, mask_t* win, int* by, int* card
 ) noexcept nogil:
     """Can `seat`'s side make sure of the trick in progress? Either a partner's card already
     wins it and cannot be beaten later (and `seat` may play under it), or `seat` can play such
-    a card itself. `win` gets the card relied on."""
+    a card itself. `win` gets the card relied on, `by` the seat that will win the trick and
+    `card` the card `seat` plays to win it (-1 when the partner's card holds)."""
     cdef const tk_rules* r = c.r
-    cdef int m
+    cdef int m, i
     cdef mask_t x
     if ((c.side >> t.win_seat) & 1) == ((c.side >> seat) & 1) and not beaten_later(
         c, t, seat, t.win_card
@@ -818,15 +819,69 @@ cdef bint sure_trick(
             x &= x - 1
             if not tk_beats(r, m, t.win_card):
                 win[0] = bit(t.win_card)
+                by[0] = t.win_seat
+                card[0] = -1
                 return True
-    x = legal
-    while x:
-        m = lowest(x)
-        x &= x - 1
+    # only the highest legal card of the led suit and of trumps can be the best try: a
+    # lower card of the same suit is beaten whenever that one is (and relies on more ranks)
+    for i in range(2):
+        if i == 0:
+            x = legal & r.suit_mask[t.led]
+        elif r.trump >= 0 and r.trump != t.led:
+            x = legal & r.suit_mask[r.trump]
+        else:
+            break
+        if x == 0:
+            continue
+        m = highest(x)
         if tk_beats(r, m, t.win_card) and not beaten_later(c, t, seat, m):
             win[0] = bit(m)
+            by[0] = seat
+            card[0] = m
             return True
     return False
+
+
+cdef int sure_then_cash(
+    Ctx* c, const tk_trick* t, int seat, mask_t legal, int need, mask_t* win
+) noexcept nogil:
+    """Tricks `seat`'s side makes sure of from here (this one included): 0, or 1 for the
+    trick in progress (see sure_trick) plus, when `need` asks for more, the quick tricks of
+    the seat that wins it, which leads next (DDS's second-hand quick tricks). Only when no
+    partner playing later could overtake the winning card (a duty may make it), or another
+    seat would lead. The winner's tricks are counted with the other hands as they are now:
+    the cards still to come to this trick only add to what the winner must beat, so the
+    count stays true. `win` gets the cards relied on."""
+    cdef const tk_rules* r = c.r
+    cdef int by, card, wc, q = 0, i, s, mine = (c.side >> seat) & 1
+    cdef mask_t w, wq = 0, f
+    if not sure_trick(c, t, seat, legal, &w, &by, &card):
+        return 0
+    win[0] = w
+    if need <= 1:
+        return 1
+    wc = card if card >= 0 else t.win_card
+    for i in range(t.count + 1, c.n):
+        s = t.leader + i
+        if s >= c.n:
+            s -= c.n
+        if ((c.side >> s) & 1) != mine:
+            continue
+        f = c.hand[s] & r.suit_mask[t.led]
+        if f and tk_beats(r, highest(f), wc):
+            return 1
+        if r.trump >= 0 and (not f or not (r.duties & TK_FOLLOW)):
+            f = c.hand[s] & r.suit_mask[r.trump]
+            if f and tk_beats(r, highest(f), wc):
+                return 1
+    if card >= 0:
+        c.hand[seat] ^= bit(card)
+    if c.hand[by] != 0:
+        q = quick_tricks(c, by, need - 1, &wq)
+    if card >= 0:
+        c.hand[seat] ^= bit(card)
+    win[0] = w | wq
+    return 1 + q
 
 
 cdef enum:
@@ -1308,13 +1363,21 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
     legal = tk_legal(r, c.hand[seat], tp)
     maxim = (c.side >> seat) & 1
     if tp.count and c.kind == K_TRICKS and (c.flags & F_QUICK):
-        # mid-trick: a side that makes sure of this trick has a bound one trick better
+        # mid-trick: a side that makes sure of this trick has a bound one trick better, and
+        # at second hand (DDS's place for it) better by the winner's quick tricks as well:
+        # at the other seats these cost more time than they save nodes
         R = popcount(c.hand[seat])
         if maxim:
-            if beta <= 1 and sure_trick(c, tp, seat, legal, win):
-                return 1
-        elif R - 1 <= alpha and sure_trick(c, tp, seat, legal, win):
-            return R - 1
+            if beta <= 1 or tp.count == 1:
+                v = sure_then_cash(c, tp, seat, legal, beta if tp.count == 1 else 1, &wc)
+                if v >= beta:
+                    win[0] = wc
+                    return v
+        elif R - 1 <= alpha or tp.count == 1:
+            v = sure_then_cash(c, tp, seat, legal, R - alpha if tp.count == 1 else 1, &wc)
+            if v and R - v <= alpha:
+                win[0] = wc
+                return R - v
     moves = representatives(c, legal, live) if c.flags & F_MERGE else legal
     hint = hint_card(c, hint, live, legal) if tp.count == 0 else -1
     k = order_moves(c, tp, seat, moves, live, hint, mv)

@@ -297,6 +297,31 @@ def test_no_trump_endings_match_plain_minimax():
     assert cut > 100  # values where the rule can decide: no trick or every trick
 
 
+def test_second_hand_positions_match_plain_minimax():
+    """Roots at second hand, where the side to play counts the trick it makes sure of plus
+    its winner's quick tricks after it: partnership deals with or without trumps, duties to
+    follow and to trump, few ranks per suit (so that sure tricks and cashing runs abound)."""
+    rng = random.Random(515)
+    for i in range(1500):
+        size = rng.choice([2, 3, 3, 4])
+        ranks = rng.randrange(size + 1, size + 5)
+        duties = rng.choice([{}, {"must_trump": True}, {"follow": False}])
+        rules = TrickRules(4, rng.choice([None, 0, 1, 2, 3]), teams=(0, 1, 0, 1), **duties)
+        deck = [16 * s + r for s in range(4) for r in range(15 - ranks, 15)]
+        deal = rng.sample(deck, 4 * size)
+        hands = [set(deal[k::4]) for k in range(4)]
+        leader = rng.randrange(4)
+        lead = rng.choice(sorted(hands[leader]))
+        hands[leader].discard(lead)
+        masks = [sum(1 << c for c in h) for h in hands]
+        side = {leader, (leader + 2) % 4} if i % 2 else {(leader + 1) % 4, (leader + 3) % 4}
+        want = Reference(rules).value(
+            [sorted(h) for h in hands], leader, [lead], "tricks", frozenset(side)
+        )
+        got = solve(rules, masks, leader, [lead], tricks(sorted(side)))
+        assert got == want, (i, rules, masks, leader, lead, side, got, want)
+
+
 def test_best_cards_match_plain_minimax():
     """The value of every legal card, for whichever seat is to play."""
     rng = random.Random(7)
