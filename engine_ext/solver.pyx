@@ -236,7 +236,7 @@ def exact(side=None, target=None, *, team=None, int already=0):
 
 cdef enum:
     F_MERGE = 1       # search one card of each run of equivalent cards
-    F_QUICK = 2       # quick-trick, top-trump and lost-lead bounds; sure tricks mid-trick
+    F_QUICK = 2       # bounds: quick tricks, top trumps, lost lead, later tricks; sure tricks
     F_TT = 4          # transposition table
     F_REL = 8         # key the table by relative ranks (tricks and exact objectives only)
     F_WR = 16         # winning-ranks table (tricks objective, follow/trump duties, <= 4 seats)
@@ -1611,8 +1611,9 @@ cdef class Solver:
 
     The search: fail-soft alpha-beta driven by null-window probes (MTD(f)); one card of each
     run of equivalent cards (adjacent in power with no live card between, equal points when
-    points count); quick-trick, top-trump and lost-lead bounds at trick starts and a sure-trick
-    bound inside tricks; move ordering by static card-play rules plus the table's best card
+    points count); quick-trick, top-trump, lost-lead and (no trump) later-tricks bounds at
+    trick starts, a sure-trick bound inside tricks and, at second hand, the sure trick plus
+    its winner's quick tricks; move ordering by static card-play rules plus the table's best card
     and a killer lead per depth; a transposition table at trick starts keyed by relative
     ranks. For the tricks objective under follow/trump duties with at most four seats
     (bridge-like play) the table stores *winning ranks* instead (DDS's idea): each bound holds
