@@ -58,6 +58,7 @@ ctypedef struct Ctx:
     long long stores
     long long windows           # null-window searches from the root
     long long walked            # winning-ranks entries read by look-ups
+    long long starts            # nodes at trick starts
     long long limit             # the most nodes a search may visit
     int stopped                 # 1 once the search ran out of nodes: nothing it returns counts
     int guess                   # the first null window's value at the root (-1: the middle)

@@ -236,7 +236,7 @@ def exact(side=None, target=None, *, team=None, int already=0):
 
 cdef enum:
     F_MERGE = 1       # search one card of each run of equivalent cards
-    F_QUICK = 2       # quick-trick, top-trump and lost-lead bounds; sure tricks mid-trick
+    F_QUICK = 2       # bounds: quick tricks, top trumps, lost lead, later tricks; sure tricks
     F_TT = 4          # transposition table
     F_REL = 8         # key the table by relative ranks (tricks and exact objectives only)
     F_WR = 16         # winning-ranks table (tricks objective, follow/trump duties, <= 4 seats)
@@ -447,6 +447,54 @@ cdef bint lost_lead(const Ctx* c, int leader, mask_t* win) noexcept nogil:
     return True
 
 
+cdef bint all_fails(const Ctx* c, int leader, int R, mask_t* win) noexcept nogil:
+    """True when the leader's side cannot take all `R` tricks left, with no trump live.
+
+    To take them all the side must win every trick, so it leads every one. It cannot lead a
+    suit whose top card the other side holds (that card is a legal play, and with no trump
+    the highest card of the led suit wins), so every trick is led in a suit whose top card
+    the side holds; each such trick takes a card of that suit from every hand of the side
+    that holds one (under a duty to follow; without one, from the leader alone), so the side
+    leads a suit at most as often as its longest holding in it (the sum of its holdings
+    without a duty to follow). Fewer than `R` leads in all: the side loses a trick. This is
+    DDS's later-tricks rule for no trump; a defender squeezed out of a top card would break
+    the count, and the tests compare the rule with plain minimax on small deals of few ranks
+    per suit, where tops and guards abound. `win` gets the other side's top cards relied
+    on."""
+    cdef const tk_rules* r = c.r
+    cdef int e, s, k, mx, sm, tot = 0
+    cdef int mine = (c.side >> leader) & 1
+    cdef mask_t live = 0, x, w = 0
+    cdef bint follow = (r.duties & TK_FOLLOW) != 0
+    for s in range(c.n):
+        live |= c.hand[s]
+    if r.trump >= 0 and (live & r.suit_mask[r.trump]) != 0:
+        return False
+    for e in range(TK_SUITS):
+        x = live & r.suit_mask[e]
+        if x == 0:
+            continue
+        mx = 0
+        sm = 0
+        for s in range(c.n):
+            if ((c.side >> s) & 1) == mine:
+                k = popcount(c.hand[s] & x)
+                sm += k
+                if k > mx:
+                    mx = k
+        if mx == 0:
+            continue
+        s = owner(c, highest(x))
+        if ((c.side >> s) & 1) == mine:
+            tot += mx if follow else sm
+            if tot >= R:
+                return False
+        else:
+            w |= bit(highest(x))
+    win[0] = w
+    return True
+
+
 cdef bint partner_ruff(const Ctx* c, int leader) noexcept nogil:
     """Can the leader's side make sure of the trick it leads by a partner's ruff? The leader
     leads a side suit it holds in which a partner playing later is void and holds a trump,
@@ -606,6 +654,14 @@ cdef void trick_bounds(
         elif R - 1 < h:
             h = R - 1
             wh = 0
+    if (c.side >> leader) & 1:
+        # only worked out where it cuts: the side needs every trick left
+        if h == R and alpha >= R - 1 and all_fails(c, leader, R, &wq):
+            h = R - 1
+            wh = wq
+    elif cash_counts and l == 0 and beta <= 1 and all_fails(c, leader, R, &wq):
+        l = 1
+        wl = wq
     lo[0] = l
     hi[0] = h
     wlo[0] = wl
@@ -745,13 +801,14 @@ cdef bint beaten_later(const Ctx* c, const tk_trick* t, int seat, int card) noex
 
 
 cdef bint sure_trick(
-    const Ctx* c, const tk_trick* t, int seat, mask_t legal, mask_t* win
+    const Ctx* c, const tk_trick* t, int seat, mask_t legal, mask_t* win, int* by, int* card
 ) noexcept nogil:
     """Can `seat`'s side make sure of the trick in progress? Either a partner's card already
     wins it and cannot be beaten later (and `seat` may play under it), or `seat` can play such
-    a card itself. `win` gets the card relied on."""
+    a card itself. `win` gets the card relied on, `by` the seat that will win the trick and
+    `card` the card `seat` plays to win it (-1 when the partner's card holds)."""
     cdef const tk_rules* r = c.r
-    cdef int m
+    cdef int m, i
     cdef mask_t x
     if ((c.side >> t.win_seat) & 1) == ((c.side >> seat) & 1) and not beaten_later(
         c, t, seat, t.win_card
@@ -762,15 +819,69 @@ cdef bint sure_trick(
             x &= x - 1
             if not tk_beats(r, m, t.win_card):
                 win[0] = bit(t.win_card)
+                by[0] = t.win_seat
+                card[0] = -1
                 return True
-    x = legal
-    while x:
-        m = lowest(x)
-        x &= x - 1
+    # only the highest legal card of the led suit and of trumps can be the best try: a
+    # lower card of the same suit is beaten whenever that one is (and relies on more ranks)
+    for i in range(2):
+        if i == 0:
+            x = legal & r.suit_mask[t.led]
+        elif r.trump >= 0 and r.trump != t.led:
+            x = legal & r.suit_mask[r.trump]
+        else:
+            break
+        if x == 0:
+            continue
+        m = highest(x)
         if tk_beats(r, m, t.win_card) and not beaten_later(c, t, seat, m):
             win[0] = bit(m)
+            by[0] = seat
+            card[0] = m
             return True
     return False
+
+
+cdef int sure_then_cash(
+    Ctx* c, const tk_trick* t, int seat, mask_t legal, int need, mask_t* win
+) noexcept nogil:
+    """Tricks `seat`'s side makes sure of from here (this one included): 0, or 1 for the
+    trick in progress (see sure_trick) plus, when `need` asks for more, the quick tricks of
+    the seat that wins it, which leads next (DDS's second-hand quick tricks). Only when no
+    partner playing later could overtake the winning card (a duty may make it), or another
+    seat would lead. The winner's tricks are counted with the other hands as they are now:
+    the cards still to come to this trick only add to what the winner must beat, so the
+    count stays true. `win` gets the cards relied on."""
+    cdef const tk_rules* r = c.r
+    cdef int by, card, wc, q = 0, i, s, mine = (c.side >> seat) & 1
+    cdef mask_t w, wq = 0, f
+    if not sure_trick(c, t, seat, legal, &w, &by, &card):
+        return 0
+    win[0] = w
+    if need <= 1:
+        return 1
+    wc = card if card >= 0 else t.win_card
+    for i in range(t.count + 1, c.n):
+        s = t.leader + i
+        if s >= c.n:
+            s -= c.n
+        if ((c.side >> s) & 1) != mine:
+            continue
+        f = c.hand[s] & r.suit_mask[t.led]
+        if f and tk_beats(r, highest(f), wc):
+            return 1
+        if r.trump >= 0 and (not f or not (r.duties & TK_FOLLOW)):
+            f = c.hand[s] & r.suit_mask[r.trump]
+            if f and tk_beats(r, highest(f), wc):
+                return 1
+    if card >= 0:
+        c.hand[seat] ^= bit(card)
+    if c.hand[by] != 0:
+        q = quick_tricks(c, by, need - 1, &wq)
+    if card >= 0:
+        c.hand[seat] ^= bit(card)
+    win[0] = w | wq
+    return 1 + q
 
 
 cdef enum:
@@ -1188,6 +1299,7 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
     for i in range(n):
         live |= c.hand[i]
     if tp.count == 0:
+        c.starts += 1
         R = popcount(c.hand[tp.leader])
         if R == 0:
             win[0] = 0
@@ -1251,13 +1363,21 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
     legal = tk_legal(r, c.hand[seat], tp)
     maxim = (c.side >> seat) & 1
     if tp.count and c.kind == K_TRICKS and (c.flags & F_QUICK):
-        # mid-trick: a side that makes sure of this trick has a bound one trick better
+        # mid-trick: a side that makes sure of this trick has a bound one trick better, and
+        # at second hand (DDS's place for it) better by the winner's quick tricks as well:
+        # at the other seats these cost more time than they save nodes
         R = popcount(c.hand[seat])
         if maxim:
-            if beta <= 1 and sure_trick(c, tp, seat, legal, win):
-                return 1
-        elif R - 1 <= alpha and sure_trick(c, tp, seat, legal, win):
-            return R - 1
+            if beta <= 1 or tp.count == 1:
+                v = sure_then_cash(c, tp, seat, legal, beta if tp.count == 1 else 1, &wc)
+                if v >= beta:
+                    win[0] = wc
+                    return v
+        elif R - 1 <= alpha or tp.count == 1:
+            v = sure_then_cash(c, tp, seat, legal, R - alpha if tp.count == 1 else 1, &wc)
+            if v and R - v <= alpha:
+                win[0] = wc
+                return R - v
     moves = representatives(c, legal, live) if c.flags & F_MERGE else legal
     hint = hint_card(c, hint, live, legal) if tp.count == 0 else -1
     k = order_moves(c, tp, seat, moves, live, hint, mv)
@@ -1491,8 +1611,9 @@ cdef class Solver:
 
     The search: fail-soft alpha-beta driven by null-window probes (MTD(f)); one card of each
     run of equivalent cards (adjacent in power with no live card between, equal points when
-    points count); quick-trick, top-trump and lost-lead bounds at trick starts and a sure-trick
-    bound inside tricks; move ordering by static card-play rules plus the table's best card
+    points count); quick-trick, top-trump, lost-lead and (no trump) later-tricks bounds at
+    trick starts, a sure-trick bound inside tricks and, at second hand, the sure trick plus
+    its winner's quick tricks; move ordering by static card-play rules plus the table's best card
     and a killer lead per depth; a transposition table at trick starts keyed by relative
     ranks. For the tricks objective under follow/trump duties with at most four seats
     (bridge-like play) the table stores *winning ranks* instead (DDS's idea): each bound holds
@@ -1617,13 +1738,15 @@ cdef class Solver:
             self.tt_wr = c.flags & F_WR
             # One block of memory: 32-byte exact entries, or for winning ranks a bucket head
             # array (1/32 of the block), a ring of 64-byte abstract entries and, at the end,
-            # the suit sets of each shape (1/128).
+            # the suit sets of each shape (1/16: a 13-card bridge search meets hundreds of
+            # thousands of shapes, and a shape whose record another one takes over loses
+            # the hits of all its entries; at 1/128, 6% more nodes on full deals).
             c.tt = <tt_entry*>self.mem
             c.tt_mask = ((<unsigned long long>1) << self.bits) - 1
             c.heads = <int*>self.mem
             c.wt_mask = ((<unsigned long long>1) << (self.bits - 2)) - 1
             c.wt = <wr_entry*>(<char*>self.mem + (sizeof(int) << (self.bits - 2)))
-            sets_bits = self.bits - 6 if self.bits > 6 else 0
+            sets_bits = self.bits - 3 if self.bits > 6 else 0
             c.sets_mask = ((<unsigned long long>1) << sets_bits) - 1
             c.sets = <wr_sets*>(
                 <char*>self.mem + (sizeof(tt_entry) << self.bits)
@@ -1650,6 +1773,7 @@ cdef class Solver:
             "stores": c.stores,
             "windows": c.windows,
             "walked": c.walked,
+            "starts": c.starts,
             "significant": <double>c.sig / c.stores if c.stores else 0.0,
         }
 

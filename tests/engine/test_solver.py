@@ -260,6 +260,68 @@ def test_random_small_deals_match_plain_minimax():
     assert time.perf_counter() - start < 120
 
 
+def test_no_trump_endings_match_plain_minimax():
+    """The later-tricks bound (a side that needs every trick left leads only suits it holds
+    the top card of) on deals built for it: no trump (or no trump left), few ranks per suit so
+    that top cards, stoppers and squeezes abound, whole hands for the side on lead, follow
+    duty on or off. Small deals go to plain minimax, larger ones to the solver without its
+    bounds (``quick_tricks=False``, checked against minimax above)."""
+    rng = random.Random(4242)
+    cut = 0
+    for i in range(1000):
+        size = rng.choice([2, 3, 3, 4]) if i % 4 == 0 else rng.choice([4, 5, 6, 7])
+        ranks = rng.randrange(size, size + 3)
+        follow = rng.random() < 0.8
+        trump = rng.choice([None, None, None, 0]) if follow else None
+        rules = TrickRules(4, trump, teams=(0, 1, 0, 1), follow=follow)
+        deck = [16 * s + r for s in range(4) for r in range(15 - ranks, 15)]
+        if trump is not None:  # a trump suit with no trump dealt: the rule holds again
+            deck = [c for c in deck if c >> 4 != trump]
+        if len(deck) < 4 * size:
+            continue
+        deal = rng.sample(deck, 4 * size)
+        hands = [sum(1 << c for c in deal[k::4]) for k in range(4)]
+        leader = rng.randrange(4)
+        side = (leader, (leader + 2) % 4)
+        if rng.random() < 0.5:
+            side = ((leader + 1) % 4, (leader + 3) % 4)
+        objective = tricks(side)
+        got = solve(rules, hands, leader, (), objective)
+        if i % 4 == 0:
+            ref = Reference(rules)
+            want = ref.value([cards_of(h) for h in hands], leader, [], "tricks", frozenset(side))
+        else:
+            want = solve(rules, hands, leader, (), objective, quick_tricks=False)
+        assert got == want, (i, rules, hands, leader, side, got, want)
+        cut += got in (0, size)
+    assert cut > 100  # values where the rule can decide: no trick or every trick
+
+
+def test_second_hand_positions_match_plain_minimax():
+    """Roots at second hand, where the side to play counts the trick it makes sure of plus
+    its winner's quick tricks after it: partnership deals with or without trumps, duties to
+    follow and to trump, few ranks per suit (so that sure tricks and cashing runs abound)."""
+    rng = random.Random(515)
+    for i in range(1500):
+        size = rng.choice([2, 3, 3, 4])
+        ranks = rng.randrange(size + 1, size + 5)
+        duties = rng.choice([{}, {"must_trump": True}, {"follow": False}])
+        rules = TrickRules(4, rng.choice([None, 0, 1, 2, 3]), teams=(0, 1, 0, 1), **duties)
+        deck = [16 * s + r for s in range(4) for r in range(15 - ranks, 15)]
+        deal = rng.sample(deck, 4 * size)
+        hands = [set(deal[k::4]) for k in range(4)]
+        leader = rng.randrange(4)
+        lead = rng.choice(sorted(hands[leader]))
+        hands[leader].discard(lead)
+        masks = [sum(1 << c for c in h) for h in hands]
+        side = {leader, (leader + 2) % 4} if i % 2 else {(leader + 1) % 4, (leader + 3) % 4}
+        want = Reference(rules).value(
+            [sorted(h) for h in hands], leader, [lead], "tricks", frozenset(side)
+        )
+        got = solve(rules, masks, leader, [lead], tricks(sorted(side)))
+        assert got == want, (i, rules, masks, leader, lead, side, got, want)
+
+
 def test_best_cards_match_plain_minimax():
     """The value of every legal card, for whichever seat is to play."""
     rng = random.Random(7)
