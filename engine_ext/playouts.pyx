@@ -423,6 +423,21 @@ cdef mask_t reach(
     return result
 
 
+cdef int read_aims(int n, targets, taken, int seat, int* got, int* aims) except -1:
+    """Every seat's target and tricks taken (none: 0 each) into ``aims`` and ``got``,
+    checked: one of each per seat, and ``seat`` one of them."""
+    targets = list(targets)
+    taken = list(taken) if taken is not None else [0] * n
+    if len(targets) != n or len(taken) != n:
+        raise ValueError(f"need {n} targets and {n} tricks taken")
+    if not 0 <= seat < n:
+        raise ValueError(f"seat {seat} is not a seat of {n}")
+    for s in range(n):
+        got[s] = taken[s]
+        aims[s] = targets[s]
+    return 0
+
+
 def aim_reach(
     TrickRules rules not None, hands, int leader, trick=(), targets=(), int seat=0,
     taken=None, long long max_nodes=200000,
@@ -450,15 +465,7 @@ def aim_reach(
     cdef long long budget = max_nodes
     cdef mask_t out
     load_position(rules, hands, leader, trick, h, &t)
-    targets = list(targets)
-    taken = list(taken) if taken is not None else [0] * n
-    if len(targets) != n or len(taken) != n:
-        raise ValueError(f"need {n} targets and {n} tricks taken")
-    if not 0 <= seat < n:
-        raise ValueError(f"seat {seat} is not a seat of {n}")
-    for s in range(n):
-        got[s] = taken[s]
-        aims[s] = targets[s]
+    read_aims(n, targets, taken, seat, got, aims)
     with nogil:
         out = reach(&rules.c, h, t, got, aims, seat, &budget)
     return int(out)
@@ -522,15 +529,7 @@ def aim_lines(
     cdef mask_t legal
     cdef const tk_rules* r = &rules.c
     load_position(rules, hands, leader, trick, start, &t0)
-    targets = list(targets)
-    taken = list(taken) if taken is not None else [0] * n
-    if len(targets) != n or len(taken) != n:
-        raise ValueError(f"need {n} targets and {n} tricks taken")
-    if not 0 <= seat < n:
-        raise ValueError(f"seat {seat} is not a seat of {n}")
-    for s in range(n):
-        got0[s] = taken[s]
-        aims[s] = targets[s]
+    read_aims(n, targets, taken, seat, got0, aims)
     out = []
     for style in styles:
         for s in range(n):
