@@ -36,6 +36,7 @@ from levata.engine.playouts cimport P_GREEDY, run_playout
 from levata.engine.rules cimport (
     TK_FOLLOW,
     TK_HEAD,
+    TK_MUST_TRUMP,
     TK_OVERTRUMP,
     TK_SUITS,
     TrickRules,
@@ -313,25 +314,52 @@ cdef int last_trick(Ctx* c, int leader, mask_t* win) noexcept nogil:
     return g
 
 
-cdef int suit_cash(const Ctx* c, int leader, int e, bint ruff, mask_t others, mask_t* w) noexcept nogil:
+cdef inline int min3(int a, int b, int c) noexcept nogil:
+    if b < a:
+        a = b
+    return c if c < a else a
+
+
+cdef int suit_cash(
+    const Ctx* c, int leader, int e, mask_t others, int pending, int need, mask_t* w
+) noexcept nogil:
     """Tricks `leader` can cash at once in effective suit `e`: its cards above everything the
     others hold (all of them once that run outlasts every other holding, when the others must
-    follow); none in a side suit when another seat could ruff (`ruff`). `w` gets the highest
-    card the others hold in the suit, if any: the count holds wherever the leader's cards
-    still sit above it."""
+    follow). In a side suit, only as many rounds as every seat that could ruff must still
+    follow: a seat of the other side holding trumps, or a partner holding trumps that a duty
+    would make ruff (the lead would pass). Seats in `pending` still play a card to the trick
+    in progress: they may hold one card fewer of the suit by then. `w` gets the highest card
+    the others hold in the suit, if any: the count holds wherever the leader's cards still
+    sit above it (the rest rests on suit lengths)."""
     cdef const tk_rules* r = c.r
-    cdef mask_t h = c.hand[leader] & r.suit_mask[e], o
-    cdef int s, k, run, longest
+    cdef mask_t h = c.hand[leader] & r.suit_mask[e], o, tm
+    cdef int s, k, run, longest, n, j, safe = 64
+    cdef bint whole
+    cdef mask_t x
+    cdef int mine = (c.side >> leader) & 1
+    cdef bint follow = (r.duties & TK_FOLLOW) != 0
     w[0] = 0
-    if h == 0 or (ruff and e != r.trump):
+    if h == 0:
         return 0
+    if r.trump >= 0 and e != r.trump:
+        tm = r.suit_mask[r.trump]
+        for s in range(c.n):
+            if s == leader or (c.hand[s] & tm) == 0:
+                continue
+            if ((c.side >> s) & 1) == mine and not (r.duties & TK_MUST_TRUMP):
+                continue  # a partner void in the suit may discard instead
+            k = popcount(c.hand[s] & r.suit_mask[e]) - ((pending >> s) & 1) if follow else 0
+            if k < safe:
+                safe = k
+        if safe <= 0:
+            return 0
     o = others & r.suit_mask[e]
     if o == 0:
-        return popcount(h)
+        n = popcount(h)
+        return min3(n, safe, need)
     run = popcount(h & tk_above(highest(o)))
     if run == 0:
         return 0
-    w[0] = bit(highest(o))
     longest = 0
     for s in range(c.n):
         if s != leader:
@@ -340,28 +368,37 @@ cdef int suit_cash(const Ctx* c, int leader, int e, bint ruff, mask_t others, ma
                 longest = k
     # the rest of the suit is good once everyone else is out of it, which only a duty to
     # follow guarantees (without one a defender may keep a higher card back)
-    return popcount(h) if run >= longest and (r.duties & TK_FOLLOW) else run
+    whole = run >= longest and follow
+    n = popcount(h) if whole else run
+    n = min3(n, safe, need)
+    # the count rests on the leader's top `j` cards of the suit being its top `j` cards
+    j = n if not whole or n < longest else longest
+    x = h
+    while j > 1:
+        x ^= bit(highest(x))
+        j -= 1
+    w[0] = bit(highest(x))
+    return n
 
 
-cdef int quick_tricks(const Ctx* c, int leader, int need, mask_t* win) noexcept nogil:
+cdef int quick_tricks(const Ctx* c, int leader, int need, int pending, mask_t* win) noexcept nogil:
     """Tricks `leader` can cash at once (:func:`suit_cash` per suit; cashing keeps the lead,
-    so the suits add up), counted only until `need` is reached: `win` gets the cards of the
-    suits counted and no others, so that a cut-off leans on as few cards as it can (a table
-    entry that reads fewer cards matches more positions). Suits nobody else holds come
-    first: they cost no card at all."""
+    so the suits add up: a seat that must follow one suit keeps its holding in the others),
+    counted only until `need` is reached: `win` gets the cards of the suits counted and no
+    others, so that a cut-off leans on as few cards as it can (a table entry that reads fewer
+    cards matches more positions). Suits nobody else holds come first: they cost no card at
+    all. `pending`: see suit_cash."""
     cdef const tk_rules* r = c.r
     cdef mask_t others = 0, w = 0, we
     cdef int s, e, q = 0, k, round_
-    cdef bint ruff
     for s in range(c.n):
         if s != leader:
             others |= c.hand[s]
-    ruff = r.trump >= 0 and (others & r.suit_mask[r.trump]) != 0
     for round_ in range(2):
         for e in range(TK_SUITS):
             if ((others & r.suit_mask[e]) == 0) != (round_ == 0):
                 continue
-            k = suit_cash(c, leader, e, ruff, others, &we)
+            k = suit_cash(c, leader, e, others, pending, need - q, &we)
             if k:
                 q += k
                 w |= we
@@ -398,10 +435,10 @@ cdef int partner_tricks(const Ctx* c, int leader, int q, int need, mask_t* win) 
             top = highest(x)
             if not (c.hand[p] >> top) & 1:
                 continue
-            qp = quick_tricks(c, p, need, &wp)
+            qp = quick_tricks(c, p, need, 0, &wp)
             if qp > q:
                 q = qp
-                win[0] = wp | bit(highest(x & ~c.hand[p]))
+                win[0] = wp | bit(top)
             break
     return q
 
@@ -565,7 +602,9 @@ cdef void trick_bounds(
             # wins a trick for the side (partners may overtake each other; the trick stays
             # theirs): the most such trumps one seat holds
             above = tk_above(highest(others_t)) if others_t else ~(<mask_t>0)
-            wt = bit(highest(others_t)) if others_t else 0
+            # the count rests on the side's trumps above the other side's best being the
+            # top trumps: the lowest of them marks them all
+            wt = bit(lowest(all_t & above)) if others_t else 0
             cnt = 0
             for x in range(c.n):
                 if ((c.side >> x) & 1) == mine:
@@ -590,6 +629,20 @@ cdef void trick_bounds(
                                     k3 = k2
                                 if k3 > cnt:
                                     cnt = k3
+            # only as many as a cut-off needs: one seat's top trumps down to the last one
+            # needed mark fewer cards than the whole run above the other side's best
+            k = beta if mine else R - alpha
+            if others_t and k >= 1 and cnt >= k:
+                for x in range(c.n):
+                    if ((c.side >> x) & 1) == mine and tops[x] >= k:
+                        y = k
+                        wq = c.hand[x] & tm & above
+                        while y > 1:
+                            wq ^= bit(highest(wq))
+                            y -= 1
+                        wt = bit(highest(wq))
+                        cnt = k
+                        break
             if mine:
                 l = cnt
                 wl = wt
@@ -627,7 +680,7 @@ cdef void trick_bounds(
         whi[0] = wh
         return
     need = beta if (c.side >> leader) & 1 else R - alpha
-    q = quick_tricks(c, leader, need, &wq)
+    q = quick_tricks(c, leader, need, 0, &wq)
     q = partner_tricks(c, leader, q, need, &wq)
     if (c.side >> leader) & 1:
         if cash_counts and q > l:
@@ -853,7 +906,7 @@ cdef int sure_then_cash(
     the cards still to come to this trick only add to what the winner must beat, so the
     count stays true. `win` gets the cards relied on."""
     cdef const tk_rules* r = c.r
-    cdef int by, card, wc, q = 0, i, s, mine = (c.side >> seat) & 1
+    cdef int by, card, wc, q = 0, i, s, mine = (c.side >> seat) & 1, pending
     cdef mask_t w, wq = 0, f
     if not sure_trick(c, t, seat, legal, &w, &by, &card):
         return 0
@@ -874,10 +927,18 @@ cdef int sure_then_cash(
             f = c.hand[s] & r.suit_mask[r.trump]
             if f and tk_beats(r, highest(f), wc):
                 return 1
+    # the seats still to play to this trick (`seat` too, unless its card is taken out here)
+    pending = 0
+    for i in range(t.count, c.n):
+        s = t.leader + i
+        if s >= c.n:
+            s -= c.n
+        pending |= 1 << s
     if card >= 0:
         c.hand[seat] ^= bit(card)
+        pending &= ~(1 << seat)
     if c.hand[by] != 0:
-        q = quick_tricks(c, by, need - 1, &wq)
+        q = quick_tricks(c, by, need - 1, pending, &wq)
     if card >= 0:
         c.hand[seat] ^= bit(card)
     win[0] = w | wq
@@ -940,6 +1001,39 @@ def _order_weights(dict new=None):
     return {n: OW[i] for i, n in enumerate(_OW_NAMES)}
 
 
+cdef bint partner_wins_fourth(const Ctx* c, const tk_trick* t, int seat) noexcept nogil:
+    """At second hand of four: can the fourth hand, a partner, beat the card led and
+    anything the third hand can play?"""
+    cdef const tk_rules* r = c.r
+    cdef int third = seat + 1, fourth = seat + 2, led = t.led
+    cdef mask_t f4, f3, tm, t3, t4
+    if third >= c.n:
+        third -= c.n
+    if fourth >= c.n:
+        fourth -= c.n
+    if ((c.side >> fourth) & 1) != ((c.side >> seat) & 1):
+        return False
+    f4 = c.hand[fourth] & r.suit_mask[led]
+    f3 = c.hand[third] & r.suit_mask[led]
+    tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
+    t3 = c.hand[third] & tm
+    t4 = c.hand[fourth] & tm
+    if f4:
+        if not tk_beats(r, highest(f4), t.win_card):
+            return False
+        if f3 and tk_beats(r, highest(f3), highest(f4)):
+            return False
+        if not f3 and t3 and led != r.trump:
+            return False  # the third hand may ruff
+        return True
+    if led == r.trump or not t4 or not (r.duties & TK_FOLLOW):
+        return False
+    # the fourth hand ruffs: beaten only by an over-ruff of a third hand void in the suit
+    if f3 or not t3:
+        return True
+    return tk_beats(r, highest(t4), highest(t3))
+
+
 cdef int order_moves(
     const Ctx* c, const tk_trick* t, int seat, mask_t moves, mask_t live, int hint, int* out
 ) noexcept nogil:
@@ -960,6 +1054,10 @@ cdef int order_moves(
     cdef mask_t suit_live, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
     if t.count and ((c.side >> t.win_seat) & 1) == mycol:
         secure_partner = not beaten_later(c, t, seat, t.win_card)
+    elif t.count == 1 and n == 4:
+        # second hand: the fourth hand (a partner) will win the trick whatever the third
+        # plays -> play low, as under a partner's winning card
+        secure_partner = partner_wins_fourth(c, t, seat)
     if t.count == 0:
         # the fewer cards the other side holds in a suit led, the fewer replies to search
         # (DDS's idea); a void counts as long, for the ruff or discard it allows. Per suit,
@@ -1279,7 +1377,7 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
     cdef int seat = tp.leader + tp.count
     cdef int R = 0, lo, hi, a0 = alpha, b0 = beta, best, v, gain, i, k, m, hint = -1, bestm = -1
     cdef int maxim, s, low
-    cdef bint wr = (c.flags & F_WR) != 0
+    cdef bint wr = (c.flags & F_WR) != 0, cut = False
     cdef mask_t live, legal, moves, wlo = 0, whi = 0, w = 0, wc, wnode = 0
     cdef unsigned long long key = 0, bucket = 0
     cdef tt_entry* e
@@ -1422,6 +1520,7 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
         if alpha >= beta:
             # a cut-off rests on the refuting card alone
             w = wc
+            cut = True
             if tp.count == 0:
                 c.killer[R][seat] = m
             break
@@ -1434,7 +1533,11 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
                 small[r.suit_of[m]] = low
     if wr:
         w |= wnode
-        if c.flags & F_MERGE:
+        if (c.flags & F_MERGE) and not cut:
+            # Only where every move was refuted: a cut-off rests on the one card that made
+            # it, and a position sharing the abstraction plays the card in the same place
+            # of its own ranks, whatever runs it holds; an all-moves proof must also cover
+            # the cards a merged run stood for.
             w |= class_ranks(c, moves, legal, live, w)
         win[0] = w
     if tp.count == 0 and (c.flags & (F_TT | F_WR)):

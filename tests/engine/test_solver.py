@@ -469,3 +469,44 @@ def test_agrees_with_dds_on_full_bridge_deals():
         assert ours == theirs, (_pbn(hands), leader, strain)
     del endplay
     assert time.perf_counter() - start < 600
+
+
+def test_medium_deals_match_the_solver_without_its_abstractions():
+    """Deals of 5-8 cards, where the winning-ranks table and the bounds decide most nodes:
+    the full solver against one with neither (a table keyed by exact relative ranks, checked
+    against minimax above). Partnerships and three-hand deals, trumps or none, duties to
+    follow or to trump, few ranks per suit on half of them (runs, stoppers and cashing
+    suits), roots at trick starts and mid-trick."""
+    rng = random.Random(9090)
+    checked = 0
+    for i in range(1500):
+        seats = 4 if i % 3 else 3
+        size = rng.choice([5, 6, 7, 8, 9] if seats == 4 else [5, 6, 7, 8, 9, 10])
+        duties = rng.choice([{}, {}, {"must_trump": True}])
+        trump = rng.choice([None, 0, 1, 2, 3])
+        teams = (0, 1, 0, 1) if seats == 4 else None
+        rules = TrickRules(seats, trump, teams=teams, **duties)
+        ranks = rng.randrange(size + 1, 14) if i % 2 else 13
+        deck = [16 * s + r for s in range(4) for r in range(15 - ranks, 15)]
+        deal = rng.sample(deck, seats * size)
+        hands = [set(deal[k::seats]) for k in range(seats)]
+        leader = rng.randrange(seats)
+        trick: list[int] = []
+        ref = Reference(rules)
+        for _ in range(rng.choice([0, 0, 1, 2, 3][: seats + 1])):
+            seat = (leader + len(trick)) % seats
+            card = rng.choice(ref.legal(frozenset(hands[seat]), tuple(trick)))
+            hands[seat].discard(card)
+            trick.append(card)
+        to_play = (leader + len(trick)) % seats
+        masks = [sum(1 << c for c in h) for h in hands]
+        side = [to_play, (to_play + 2) % 4] if seats == 4 else [to_play]
+        if rng.random() < 0.5:
+            side = [s for s in range(seats) if s not in side]
+        got = solve(rules, masks, leader, trick, tricks(side))
+        want = solve(
+            rules, masks, leader, trick, tricks(side), winning_ranks=False, quick_tricks=False
+        )
+        assert got == want, (i, rules, masks, leader, trick, side, got, want)
+        checked += 1
+    assert checked == 1500
