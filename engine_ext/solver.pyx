@@ -583,7 +583,7 @@ cdef void trick_bounds(
     cdef const tk_rules* r = c.r
     cdef int l = 0, h = R, s, top, cnt, q, need, mine, x, k, y, k2, k3
     cdef int tops[TK_MAX_SEATS]
-    cdef mask_t all_t = 0, tm, others_t, above, wt = 0, wq = 0, wl = 0, wh = 0
+    cdef mask_t all_t = 0, tm, others_t, above, wt = 0, wq = 0, wl = 0, wh = 0, xt
     if r.trump >= 0:
         tm = r.suit_mask[r.trump]
         for s in range(c.n):
@@ -657,22 +657,47 @@ cdef void trick_bounds(
             # unless one of the m higher ones is on the trick, and then it plays a lower
             # trump (it has one left) and keeps its best, which ends on top.
             y = s + 1 if s + 1 < c.n else 0
-            x = c.hand[y] & tm
+            xt = c.hand[y] & tm
             if (
-                x
+                xt
                 and y != leader
                 and ((c.side >> y) & 1) != mine
                 and not (r.duties & (TK_HEAD | TK_OVERTRUMP))
             ):
-                k = popcount(all_t & tk_above(highest(x)))
-                if (c.hand[s] & tm & tk_above(highest(x))) == (all_t & tk_above(highest(x))) and popcount(x) > k:
+                above = tk_above(highest(xt))
+                k = popcount(all_t & above)
+                if (c.hand[s] & tm & above) == (all_t & above) and popcount(xt) > k:
                     if mine:
                         if R - 1 < h:
                             h = R - 1
-                            wh = bit(highest(x))
+                            wh = bit(highest(xt))
                     elif cash_counts and l < 1:
                         l = 1
-                        wl = bit(highest(x))
+                        wl = bit(highest(xt))
+            # The side holding the top trump holds no other trump above the other side's
+            # best two, and the hand with the second best holds another trump: the other
+            # side takes a trick (DDS's later-tricks rule). The top trump can fell only one
+            # of the two on a trick it is played to, and that hand keeps its second best
+            # back with a lower trump; either of the two wins any trick the top trump is
+            # not on. A duty to trump or to beat could force the two out together.
+            if popcount(all_t) >= 3 and not (r.duties & (TK_MUST_TRUMP | TK_HEAD | TK_OVERTRUMP)):
+                xt = all_t ^ bit(top)
+                k2 = highest(xt)
+                k3 = highest(xt ^ bit(k2))
+                y = owner(c, k2)
+                x = owner(c, k3)
+                if (
+                    ((c.side >> y) & 1) != mine
+                    and ((c.side >> x) & 1) != mine
+                    and popcount(c.hand[y] & tm) > 1
+                ):
+                    if mine:
+                        if R - 1 < h:
+                            h = R - 1
+                            wh = bit(k3)
+                    elif cash_counts and l < 1:
+                        l = 1
+                        wl = bit(k3)
     if l >= beta or h <= alpha:
         lo[0] = l
         hi[0] = h
@@ -1232,20 +1257,34 @@ cdef inline unsigned int suit_set(const tk_rules* r, mask_t sig) noexcept nogil:
     return S
 
 
-cdef unsigned long long wr_set_bucket(
-    const Ctx* c, unsigned long long shape, mask_t live, unsigned int S
+cdef inline void top_owners(const Ctx* c, mask_t live, int* tops) noexcept nogil:
+    """Who holds the top live card of each suit (0 for a suit with none): the bucket of every
+    suit set is hashed from these, so they are read once per look-up or store."""
+    cdef int e, s
+    cdef mask_t sl, b
+    for e in range(TK_SUITS):
+        tops[e] = 0
+        sl = live & c.r.suit_mask[e]
+        if sl:
+            b = bit(highest(sl))
+            for s in range(c.n):
+                if c.hand[s] & b:
+                    tops[e] = s
+                    break
+
+
+cdef inline unsigned long long wr_set_bucket(
+    const Ctx* c, unsigned long long shape, const int* tops, unsigned int S
 ) noexcept nogil:
     """The bucket of the entries of this shape that read exactly the suits `S`: the shape,
-    `S` and who holds the top card of each suit in `S` (an entry reading a suit reads its top
-    card: its significant cards are a top run). Suits outside `S` do not pick the bucket, so
-    an entry that ignores a suit is found whoever holds that suit's top card."""
+    `S` and who holds the top card of each suit in `S` (`tops`; an entry reading a suit reads
+    its top card: its significant cards are a top run). Suits outside `S` do not pick the
+    bucket, so an entry that ignores a suit is found whoever holds that suit's top card."""
     cdef unsigned long long x = shape ^ ((<unsigned long long>S + 1) * tk_golden)
-    cdef mask_t sl
     cdef int e
     for e in range(TK_SUITS):
         if (S >> e) & 1:
-            sl = live & c.r.suit_mask[e]
-            x = x * 5 + <unsigned long long>owner(c, highest(sl))
+            x = x * 5 + <unsigned long long>tops[e]
     return tk_fmix(x) & c.wt_mask
 
 
@@ -1262,13 +1301,15 @@ cdef void wr_probe_sets(
     subsets of the suits with live cards only."""
     cdef wr_sets* rec = sets_slot(c, shape)
     cdef unsigned int used, S
+    cdef int tops[TK_SUITS]
     if rec.shape != shape:
         return
     used = rec.used
+    top_owners(c, live, tops)
     while used:
         S = lowest(used)
         used &= used - 1
-        if wr_probe(c, shape, wr_set_bucket(c, shape, live, S), live, comp, alpha, beta,
+        if wr_probe(c, shape, wr_set_bucket(c, shape, tops, S), live, comp, alpha, beta,
                     lo, hi, wlo, whi, hint):
             return
 
@@ -1282,6 +1323,7 @@ cdef void wr_store(
     cdef const tk_rules* r = c.r
     cdef mask_t sig = 0, x, rm
     cdef int e, i, s, steps = 0, idx, old_next, nxt
+    cdef int tops[TK_SUITS]
     cdef unsigned int S
     cdef bint same
     cdef wr_entry* b
@@ -1295,7 +1337,8 @@ cdef void wr_store(
     c.sig += popcount(sig)
     if c.flags & F_SETS:
         S = suit_set(r, sig)
-        bucket = wr_set_bucket(c, shape, live, S)
+        top_owners(c, live, tops)
+        bucket = wr_set_bucket(c, shape, tops, S)
         rec = sets_slot(c, shape)
         if rec.shape != shape:
             rec.shape = shape
