@@ -328,9 +328,10 @@ cdef int suit_cash(
     follow). In a side suit, only as many rounds as every seat that could ruff must still
     follow: a seat of the other side holding trumps, or a partner holding trumps that a duty
     would make ruff (the lead would pass). Seats in `pending` still play a card to the trick
-    in progress: they may hold one card fewer of the suit by then. `w` gets the highest card
-    the others hold in the suit, if any: the count holds wherever the leader's cards still
-    sit above it (the rest rests on suit lengths)."""
+    in progress: they may hold one card fewer of the suit by then. Only as many tricks as
+    `need` are counted, and `w` gets the lowest of the leader's cards the count rests on
+    (its top cards down to that one must be the suit's top cards; the rest rests on suit
+    lengths): the fewer cards a cut-off reads, the more positions its table entry covers."""
     cdef const tk_rules* r = c.r
     cdef mask_t h = c.hand[leader] & r.suit_mask[e], o, tm
     cdef int s, k, run, longest, n, j, safe = 64
@@ -391,23 +392,72 @@ cdef int quick_tricks(const Ctx* c, int leader, int need, int pending, mask_t* w
     cdef const tk_rules* r = c.r
     cdef mask_t others = 0, w = 0, we
     cdef int s, e, q = 0, k, round_
+    cdef int ks[TK_SUITS]
     for s in range(c.n):
         if s != leader:
             others |= c.hand[s]
+    for e in range(TK_SUITS):
+        ks[e] = 0
     for round_ in range(2):
         for e in range(TK_SUITS):
             if ((others & r.suit_mask[e]) == 0) != (round_ == 0):
                 continue
             k = suit_cash(c, leader, e, others, pending, need - q, &we)
             if k:
+                ks[e] = k
                 q += k
                 w |= we
                 if q >= need:
                     break
         if q >= need:
             break
+    if q < need and entry_trick(c, leader, others, ks, pending, &we):
+        q += 1
+        w |= we
     win[0] = w
     return q
+
+
+cdef bint entry_trick(
+    const Ctx* c, int leader, mask_t others, const int* ks, int pending, mask_t* w
+) noexcept nogil:
+    """After cashing `ks[e]` top cards of a suit, can the leader lead another card of it to
+    a partner whose best card of the suit is above every other hand's (DDS's second best at
+    partner)? The partner keeps that card back while the run is cashed (it holds more cards
+    of the suit than the run), and no seat that could ruff is out of the suit by then. The
+    lead passes to the partner, so this trick comes after all the others counted. `w` gets
+    the partner's card."""
+    cdef const tk_rules* r = c.r
+    cdef int e, s, k, p, top, mine = (c.side >> leader) & 1
+    cdef mask_t se, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
+    cdef bint ok
+    if not (r.duties & TK_FOLLOW):
+        return False
+    for e in range(TK_SUITS):
+        k = ks[e]
+        if k == 0:
+            continue
+        se = r.suit_mask[e]
+        if popcount(c.hand[leader] & se) <= k or (others & se) == 0:
+            continue
+        top = highest(others & se)
+        p = owner(c, top)
+        if ((c.side >> p) & 1) != mine or popcount(c.hand[p] & se) - ((pending >> p) & 1) <= k:
+            continue
+        ok = True
+        if tm and e != r.trump:
+            for s in range(c.n):
+                if s == leader or s == p or (c.hand[s] & tm) == 0:
+                    continue
+                if ((c.side >> s) & 1) == mine and not (r.duties & TK_MUST_TRUMP):
+                    continue
+                if popcount(c.hand[s] & se) - ((pending >> s) & 1) <= k:
+                    ok = False
+                    break
+        if ok:
+            w[0] = bit(top)
+            return True
+    return False
 
 
 cdef int partner_tricks(const Ctx* c, int leader, int q, int need, mask_t* win) noexcept nogil:
