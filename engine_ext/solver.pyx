@@ -382,13 +382,15 @@ cdef int suit_cash(
     return n
 
 
-cdef int quick_tricks(const Ctx* c, int leader, int need, int pending, mask_t* win) noexcept nogil:
+cdef int quick_tricks(
+    const Ctx* c, int leader, int need, int pending, mask_t* win, int* ks_out
+) noexcept nogil:
     """Tricks `leader` can cash at once (:func:`suit_cash` per suit; cashing keeps the lead,
     so the suits add up: a seat that must follow one suit keeps its holding in the others),
     counted only until `need` is reached: `win` gets the cards of the suits counted and no
     others, so that a cut-off leans on as few cards as it can (a table entry that reads fewer
     cards matches more positions). Suits nobody else holds come first: they cost no card at
-    all. `pending`: see suit_cash."""
+    all. `pending`: see suit_cash. `ks_out` (if not NULL) gets the tricks counted per suit."""
     cdef const tk_rules* r = c.r
     cdef mask_t others = 0, w = 0, we
     cdef int s, e, q = 0, k, round_
@@ -411,6 +413,9 @@ cdef int quick_tricks(const Ctx* c, int leader, int need, int pending, mask_t* w
                     break
         if q >= need:
             break
+    if ks_out != NULL:
+        for e in range(TK_SUITS):
+            ks_out[e] = ks[e]
     if q < need and entry_trick(c, leader, others, ks, pending, &we):
         q += 1
         w |= we
@@ -460,21 +465,34 @@ cdef bint entry_trick(
     return False
 
 
-cdef int partner_tricks(const Ctx* c, int leader, int q, int need, mask_t* win) noexcept nogil:
+cdef int partner_tricks(
+    const Ctx* c, int leader, int q, int need, mask_t* win, const int* ks
+) noexcept nogil:
     """Raise `q` to a partner's quick tricks when the leader can put that partner on lead:
     a suit the leader holds whose top card the partner has, which nobody can ruff. The
-    partner's count already includes that trick (its top card in the suit)."""
+    partner's count already includes that trick (its top card in the suit). The leader's
+    own `q` (`ks` per suit, all from cashing) comes first when the partner follows every
+    round of it: the partner keeps its cards, the others' can only get lower."""
     cdef const tk_rules* r = c.r
-    cdef int p, e, s, top, qp
+    cdef int p, e, s, top, qp, first, sum_ks = 0
     cdef int mine = (c.side >> leader) & 1
     cdef mask_t live = 0, x, wp, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0, trumps_of
+    cdef mask_t wl = win[0]
     if q >= need:
         return q
     for s in range(c.n):
         live |= c.hand[s]
+    for e in range(TK_SUITS):
+        sum_ks += ks[e]
     for p in range(c.n):
         if p == leader or ((c.side >> p) & 1) != mine or c.hand[p] == 0:
             continue
+        # the leader cashes first only if all of `q` is cashing (no lead passed on) and
+        # the partner follows each of those rounds
+        first = q if sum_ks == q else 0
+        for e in range(TK_SUITS):
+            if first and popcount(c.hand[p] & r.suit_mask[e]) < ks[e]:
+                first = 0
         trumps_of = (live & ~c.hand[p]) & tm
         for e in range(TK_SUITS):
             if (c.hand[leader] & r.suit_mask[e]) == 0:
@@ -485,10 +503,10 @@ cdef int partner_tricks(const Ctx* c, int leader, int q, int need, mask_t* win) 
             top = highest(x)
             if not (c.hand[p] >> top) & 1:
                 continue
-            qp = quick_tricks(c, p, need, 0, &wp)
+            qp = quick_tricks(c, p, need - first, 0, &wp, NULL) + first
             if qp > q:
                 q = qp
-                win[0] = wp | bit(top)
+                win[0] = wp | bit(top) | (wl if first else 0)
             break
     return q
 
@@ -633,6 +651,7 @@ cdef void trick_bounds(
     cdef const tk_rules* r = c.r
     cdef int l = 0, h = R, s, top, cnt, q, need, mine, x, k, y, k2, k3
     cdef int tops[TK_MAX_SEATS]
+    cdef int ks[TK_SUITS]
     cdef mask_t all_t = 0, tm, others_t, above, wt = 0, wq = 0, wl = 0, wh = 0, xt
     if r.trump >= 0:
         tm = r.suit_mask[r.trump]
@@ -755,8 +774,8 @@ cdef void trick_bounds(
         whi[0] = wh
         return
     need = beta if (c.side >> leader) & 1 else R - alpha
-    q = quick_tricks(c, leader, need, 0, &wq)
-    q = partner_tricks(c, leader, q, need, &wq)
+    q = quick_tricks(c, leader, need, 0, &wq, ks)
+    q = partner_tricks(c, leader, q, need, &wq, ks)
     if (c.side >> leader) & 1:
         if cash_counts and q > l:
             l = q
@@ -1013,7 +1032,7 @@ cdef int sure_then_cash(
         c.hand[seat] ^= bit(card)
         pending &= ~(1 << seat)
     if c.hand[by] != 0:
-        q = quick_tricks(c, by, need - 1, pending, &wq)
+        q = quick_tricks(c, by, need - 1, pending, &wq, NULL)
     if card >= 0:
         c.hand[seat] ^= bit(card)
     win[0] = w | wq
@@ -1815,7 +1834,10 @@ cdef class Solver:
     (bridge-like play) the table stores *winning ranks* instead (DDS's idea): each bound holds
     for every position that differs only in cards below the ranks that decided a trick in its
     proof, and after a small card of a suit fails, the other small cards of that suit are
-    skipped. A look-up walks its bucket's chain only until the bounds found cut the window,
+    skipped. How far an entry reaches is what makes it pay: every bound marks the fewest
+    cards it rests on (quick tricks the leader's last cashing card and only as many tricks
+    as the window needs, top trumps the side's own lowest one), and a cut-off rests on its
+    refuting card alone, merged runs widening only all-moves proofs. A look-up walks its bucket's chain only until the bounds found cut the window,
     and an entry that matched moves to the chain's front (``fast_probe``: at three hands of
     16 cards a table of hundreds of thousands of entries made the walks, not the nodes, the
     cost). Entries go to buckets by the suits they read (``suit_buckets``): the shape, that
