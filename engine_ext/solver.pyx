@@ -902,22 +902,95 @@ cdef int hint_card(const Ctx* c, int hint, mask_t live, mask_t legal) noexcept n
     return card
 
 
-cdef mask_t representatives(const Ctx* c, mask_t legal, mask_t live) noexcept nogil:
+cdef inline mask_t representatives(const Ctx* c, mask_t legal, mask_t live) noexcept nogil:
     """One card of each run of equivalent legal cards: a card whose next lower live card of
     its suit is also a legal card of this hand wins and loses exactly like it (with equal
     points when points count)."""
-    cdef mask_t out = 0, x = legal, lower
+    cdef const tk_rules* r = c.r
+    cdef mask_t out = 0, x = legal, lower, suit, l, up
     cdef int b, p
+    if legal & (legal - 1) == 0:
+        return legal
+    if c.kind == K_POINTS:
+        # equal points as well: a card at a time
+        while x:
+            b = lowest(x)
+            x &= x - 1
+            lower = live & r.suit_mask[r.suit_of[b]] & below(b)
+            if lower:
+                p = highest(lower)
+                if (legal >> p) & 1 and r.points[p] == r.points[b]:
+                    continue
+            out |= bit(b)
+        return out
+    # a suit at a time: adding (l << 1) carries each legal card's bit above it up through
+    # everything but the suit's live cards, to the next live card of the suit; the cards
+    # reached sit on top of a legal card
     while x:
-        b = lowest(x)
-        x &= x - 1
-        lower = live & c.r.suit_mask[c.r.suit_of[b]] & below(b)
-        if lower:
-            p = highest(lower)
-            if (legal >> p) & 1 and (c.kind != K_POINTS or c.r.points[p] == c.r.points[b]):
-                continue
-        out |= bit(b)
+        suit = live & r.suit_mask[r.suit_of[lowest(x)]]
+        l = x & suit
+        x &= ~l
+        up = ((l << 1) + ~suit) & suit
+        out |= l & ~up
     return out
+
+
+# LATER[n][leader][count]: the seats that play to a trick of n seats after the seat at
+# position `count` from `leader`, as a bit mask
+cdef unsigned char LATER[TK_MAX_SEATS + 1][TK_MAX_SEATS][TK_MAX_SEATS]
+
+
+cdef void fill_later() noexcept:
+    cdef int n, leader, count, i
+    for n in range(1, TK_MAX_SEATS + 1):
+        for leader in range(n):
+            for count in range(n):
+                LATER[n][leader][count] = 0
+                for i in range(count + 1, n):
+                    LATER[n][leader][count] |= 1 << ((leader + i) % n)
+
+
+fill_later()
+
+
+cdef inline int later_others(const Ctx* c, const tk_trick* t, int seat) noexcept nogil:
+    """The seats of the other side than `seat`'s that play to trick `t` after the seat whose
+    turn it is, as a bit mask."""
+    return LATER[c.n][t.leader][t.count] & (~c.side if (c.side >> seat) & 1 else c.side)
+
+
+cdef inline void later_threats(
+    const Ctx* c, const tk_trick* t, int seat, int led, mask_t* high, mask_t* ruff
+) noexcept nogil:
+    """What the seats of the other side still to play to trick `t` (led in `led`) could beat
+    a card with: `high` gets their cards of the led suit, `ruff` the trumps of those that
+    may play one (void in the led suit, or with no duty to follow). Once per node, so that
+    each card's test (beaten_by) is a few comparisons."""
+    cdef const tk_rules* r = c.r
+    cdef int x = later_others(c, t, seat), s
+    cdef bint follow = (r.duties & TK_FOLLOW) != 0
+    cdef mask_t f, h = 0, u = 0
+    while x:
+        s = lowest(x)
+        x &= x - 1
+        f = c.hand[s] & r.suit_mask[led]
+        h |= f
+        if r.trump >= 0 and (not f or not follow):
+            u |= c.hand[s] & r.suit_mask[r.trump]
+    high[0] = h
+    ruff[0] = u
+
+
+cdef inline bint beaten_by(
+    const tk_rules* r, int led, mask_t high, mask_t ruff, int card
+) noexcept nogil:
+    """Is `card`, as the winner of a trick led in `led`, beaten by a card of `high` or `ruff`
+    (see later_threats)? Higher in the led suit; any trump over a side suit, a higher one
+    over a trump."""
+    cdef int sc = r.suit_of[card]
+    if sc == led and highest(high) > card:
+        return True
+    return ruff != 0 and (sc != r.trump or highest(ruff) > card)
 
 
 cdef bint beaten_later(const Ctx* c, const tk_trick* t, int seat, int card) noexcept nogil:
@@ -925,26 +998,10 @@ cdef bint beaten_later(const Ctx* c, const tk_trick* t, int seat, int card) noex
     winning the trick after `seat` plays it)? Holders of the led suit can go higher in it;
     a holder of trumps can ruff or over-ruff when void in the led suit (or at any time when
     there is no duty to follow)."""
-    cdef const tk_rules* r = c.r
-    cdef int i, s, led = t.led if t.count else r.suit_of[card]
-    cdef int mine = (c.side >> seat) & 1, sc = r.suit_of[card]
-    cdef bint follow = (r.duties & TK_FOLLOW) != 0
-    cdef mask_t h, f
-    for i in range(t.count + 1, c.n):
-        s = t.leader + i
-        if s >= c.n:
-            s -= c.n
-        if ((c.side >> s) & 1) == mine:
-            continue
-        h = c.hand[s]
-        f = h & r.suit_mask[led]
-        if f and sc == led and highest(f) > card:
-            return True
-        if r.trump >= 0 and (not f or not follow):
-            f = h & r.suit_mask[r.trump]
-            if f and (sc != r.trump or highest(f) > card):
-                return True
-    return False
+    cdef int led = t.led if t.count else c.r.suit_of[card]
+    cdef mask_t high, ruff
+    later_threats(c, t, seat, led, &high, &ruff)
+    return beaten_by(c.r, led, high, ruff, card)
 
 
 cdef bint sure_trick(
@@ -1128,6 +1185,17 @@ cdef bint partner_wins_fourth(const Ctx* c, const tk_trick* t, int seat) noexcep
     return tk_beats(r, highest(t4), highest(t3))
 
 
+cdef inline void add_move(long long* keys, int k, int sc, int m) noexcept nogil:
+    """Insert move `m` with score `sc` into the `k` sorted `keys` (one int per move, score
+    above card, best first): an insertion sort of at most a hand's worth of moves. The moves
+    come lowest first, so ties keep the lower card first."""
+    cdef long long key = (<long long>sc) * 256 + (255 - m)
+    while k > 0 and keys[k - 1] < key:
+        keys[k] = keys[k - 1]
+        k -= 1
+    keys[k] = key
+
+
 cdef int order_moves(
     const Ctx* c, const tk_trick* t, int seat, mask_t moves, mask_t live, int hint, int* out
 ) noexcept nogil:
@@ -1139,85 +1207,99 @@ cdef int order_moves(
     hold; else (second hand) a card that beats for now; else discard low from length,
     trumps last."""
     cdef const tk_rules* r = c.r
-    cdef int n = c.n, k = 0, m, e, sc, rank, j, top, tmp, tmps, p, k2
-    cdef int scores[64]
-    cdef int their[TK_SUITS]
+    cdef int n = c.n, k = 0, m, e, sc, rank, top, p, k2, x, killer
+    cdef long long keys[64]
+    cdef int base[TK_SUITS]   # leads: the score of a lead of the suit that does not cash
+    cdef int their[TK_SUITS]  # leads: the other side's length in the suit, as a penalty
+    cdef int cash[TK_SUITS]   # leads: the suit's card that cashes, or -1
     cdef bint beats, secure_partner = False
     cdef int mycol = (c.side >> seat) & 1
-    cdef int killer = c.killer[popcount(c.hand[seat])][seat] if t.count == 0 else -1
-    cdef mask_t suit_live, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
-    if t.count and ((c.side >> t.win_seat) & 1) == mycol:
-        secure_partner = not beaten_later(c, t, seat, t.win_card)
-    elif t.count == 1 and n == 4:
-        # second hand: the fourth hand (a partner) will win the trick whatever the third
-        # plays -> play low, as under a partner's winning card
-        secure_partner = partner_wins_fourth(c, t, seat)
+    cdef mask_t suit_live, left, high, ruff, tm
+    if moves & (moves - 1) == 0:  # one move or none: no order to find
+        out[0] = lowest(moves)
+        return 1 if moves else 0
     if t.count == 0:
-        # the fewer cards the other side holds in a suit led, the fewer replies to search
-        # (DDS's idea); a void counts as long, for the ruff or discard it allows. Per suit,
-        # once per node.
-        for e in range(TK_SUITS):
+        # Everything but a lead's rank depends on its suit alone: work it out once per suit
+        # led (DDS's idea for the length: the fewer cards the other side holds in a suit led,
+        # the fewer replies to search; a void counts as long, for the ruff or discard it
+        # allows).
+        tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
+        left = moves
+        while left:
+            e = r.suit_of[lowest(left)]
+            left &= ~r.suit_mask[e]
+            suit_live = live & r.suit_mask[e]
             their[e] = 0
-            for p in range(n):
-                if ((c.side >> p) & 1) != mycol:
-                    k2 = popcount(c.hand[p] & r.suit_mask[e])
-                    their[e] += OW[13] * (k2 if k2 else OW[14])
-    while moves:
-        m = lowest(moves)
-        moves &= moves - 1
-        e = r.suit_of[m]
-        suit_live = live & r.suit_mask[e]
-        rank = popcount(suit_live & below(m))
-        if m == hint:
-            sc = OW[0]
-        elif t.count == 0:
-            if not beaten_later(c, t, seat, m) and (suit_live & tk_above(m)) == 0:
-                sc = OW[2] + rank
+            x = ((1 << n) - 1) & (~c.side if mycol else c.side)
+            while x:
+                p = lowest(x)
+                x &= x - 1
+                k2 = popcount(c.hand[p] & r.suit_mask[e])
+                their[e] += OW[13] * (k2 if k2 else OW[14])
+            # only the suit's top card can cash
+            top = highest(suit_live)
+            cash[e] = top if (moves >> top) & 1 and not beaten_later(c, t, seat, top) else -1
+            sc = OW[6] - their[e]
+            top = owner(c, top)
+            if top != seat and ((c.side >> top) & 1) == mycol:
+                sc += OW[7]
+            elif top >= 0 and ((c.side >> top) & 1) == mycol:
+                sc += OW[18]
+            if e != r.trump:
+                for p in range(n):
+                    if p == seat or (c.hand[p] & r.suit_mask[e]) or not (c.hand[p] & tm):
+                        continue
+                    sc += OW[8] if ((c.side >> p) & 1) == mycol else -OW[9]
+            elif top < 0 or ((c.side >> top) & 1) != mycol:
+                sc -= OW[10]
+            base[e] = sc
+        killer = c.killer[popcount(c.hand[seat])][seat]
+        while moves:
+            m = lowest(moves)
+            moves &= moves - 1
+            e = r.suit_of[m]
+            rank = popcount(live & r.suit_mask[e] & below(m))
+            if m == hint:
+                sc = OW[0]
             else:
-                sc = OW[6] - OW[17] * rank
-                top = owner(c, highest(suit_live))
-                if top != seat and ((c.side >> top) & 1) == mycol:
-                    sc += OW[7]
-                elif top >= 0 and ((c.side >> top) & 1) == mycol:
-                    sc += OW[18]
-                if e != r.trump:
-                    for p in range(n):
-                        if p == seat or (c.hand[p] & r.suit_mask[e]) or not (c.hand[p] & tm):
-                            continue
-                        sc += OW[8] if ((c.side >> p) & 1) == mycol else -OW[9]
-                elif top < 0 or ((c.side >> top) & 1) != mycol:
-                    sc -= OW[10]
-            sc -= their[e]
-            if m == killer:
-                sc += OW[1]
-        else:
+                sc = OW[2] + rank - their[e] if m == cash[e] else base[e] - OW[17] * rank
+                if m == killer:
+                    sc += OW[1]
+            add_move(keys, k, sc, m)
+            k += 1
+    else:
+        later_threats(c, t, seat, t.led, &high, &ruff)
+        if ((c.side >> t.win_seat) & 1) == mycol:
+            secure_partner = not beaten_by(r, t.led, high, ruff, t.win_card)
+        elif t.count == 1 and n == 4:
+            # second hand: the fourth hand (a partner) will win the trick whatever the third
+            # plays -> play low, as under a partner's winning card
+            secure_partner = partner_wins_fourth(c, t, seat)
+        while moves:
+            m = lowest(moves)
+            moves &= moves - 1
+            e = r.suit_of[m]
+            rank = popcount(live & r.suit_mask[e] & below(m))
             beats = tk_beats(r, m, t.win_card)
-            if secure_partner:
+            if m == hint:
+                sc = OW[0]
+            elif secure_partner:
                 sc = OW[3] - rank - (OW[4] if beats else 0)
             elif beats:
-                if not beaten_later(c, t, seat, m):
+                if not beaten_by(r, t.led, high, ruff, m):
                     sc = OW[2] - rank
                 else:
                     sc = (OW[16] if t.count == 1 else OW[5]) + OW[15] * rank
             else:
                 sc = OW[6] - rank
-            if e != t.led and not beats:
+            if m != hint and e != t.led and not beats:
                 sc += OW[11] * popcount(c.hand[seat] & r.suit_mask[e])
                 if e == r.trump:
                     sc -= OW[12]
-        scores[k] = sc
-        out[k] = m
-        # insertion sort: at most a hand's worth of moves; ties keep the lower card first
-        j = k
-        while j > 0 and scores[j - 1] < scores[j]:
-            tmp = out[j]
-            out[j] = out[j - 1]
-            out[j - 1] = tmp
-            tmps = scores[j]
-            scores[j] = scores[j - 1]
-            scores[j - 1] = tmps
-            j -= 1
-        k += 1
+            add_move(keys, k, sc, m)
+            k += 1
+    for p in range(k):
+        out[p] = 255 - <int>(keys[p] & 255)
     return k
 
 
@@ -1459,6 +1541,9 @@ cdef mask_t class_ranks(const Ctx* c, mask_t moves, mask_t legal, mask_t live, m
     cdef const tk_rules* r = c.r
     cdef mask_t add = 0, up, ws
     cdef int m, top, e, nxt
+    if moves == legal and c.kind != K_POINTS:
+        # nothing was merged: no legal card sits right above another (see representatives)
+        return 0
     while moves:
         m = lowest(moves)
         moves &= moves - 1
