@@ -161,9 +161,12 @@ SLOW = ("tournament", "--game", "whist", "--bots", "heuristic,random,random", "-
 
 def test_ctrl_c_in_a_tournament_says_how_to_resume(tmp_path):
     db = tmp_path / "t.db"
+    # Python ignores Ctrl-C for good when it starts with SIGINT ignored, as a job started in
+    # the background by a non-interactive shell does (nohup, `&`): restore the default first
     proc = subprocess.Popen(
         [sys.executable, "-m", "levata.server.cli", *SLOW, "--db", str(db), "-q"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     end = time.monotonic() + 120
     played = 0
