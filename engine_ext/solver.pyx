@@ -320,40 +320,52 @@ cdef inline int min3(int a, int b, int c) noexcept nogil:
     return c if c < a else a
 
 
+cdef int ruff_rounds(const Ctx* c, int leader, int e, int pending) noexcept nogil:
+    """Rounds of suit `e` the leader's side can lead before a seat that could ruff may be
+    out of it: the fewest cards of `e` held by a seat of the other side holding trumps, or by
+    a partner holding trumps that a duty would make ruff (the lead would pass); 64 when no
+    seat could (or `e` is trumps), 0 without a duty to follow. Seats in `pending` still
+    play a card to the trick in progress: they may hold one card fewer by then."""
+    cdef const tk_rules* r = c.r
+    cdef int s, k, safe = 64, mine = (c.side >> leader) & 1
+    cdef mask_t tm
+    if r.trump < 0 or e == r.trump:
+        return safe
+    tm = r.suit_mask[r.trump]
+    for s in range(c.n):
+        if s == leader or (c.hand[s] & tm) == 0:
+            continue
+        if ((c.side >> s) & 1) == mine and not (r.duties & TK_MUST_TRUMP):
+            continue  # a partner void in the suit may discard instead
+        if not (r.duties & TK_FOLLOW):
+            return 0
+        k = popcount(c.hand[s] & r.suit_mask[e]) - ((pending >> s) & 1)
+        if k < safe:
+            safe = k
+    return safe
+
+
 cdef int suit_cash(
     const Ctx* c, int leader, int e, mask_t others, int pending, int need, mask_t* w
 ) noexcept nogil:
     """Tricks `leader` can cash at once in effective suit `e`: its cards above everything the
     others hold (all of them once that run outlasts every other holding, when the others must
-    follow). In a side suit, only as many rounds as every seat that could ruff must still
-    follow: a seat of the other side holding trumps, or a partner holding trumps that a duty
-    would make ruff (the lead would pass). Seats in `pending` still play a card to the trick
-    in progress: they may hold one card fewer of the suit by then. Only as many tricks as
-    `need` are counted, and `w` gets the lowest of the leader's cards the count rests on
-    (its top cards down to that one must be the suit's top cards; the rest rests on suit
-    lengths): the fewer cards a cut-off reads, the more positions its table entry covers."""
+    follow), and no more rounds than :func:`ruff_rounds` allows (`pending`: see there). Only
+    as many tricks as `need` are counted, and `w` gets the lowest of the leader's cards the
+    count rests on (its top cards down to that one must be the suit's top cards; the rest
+    rests on suit lengths): the fewer cards a cut-off reads, the more positions its table
+    entry covers."""
     cdef const tk_rules* r = c.r
-    cdef mask_t h = c.hand[leader] & r.suit_mask[e], o, tm
-    cdef int s, k, run, longest, n, j, safe = 64
+    cdef mask_t h = c.hand[leader] & r.suit_mask[e], o, x
+    cdef int s, k, run, longest, n, j, safe
     cdef bint whole
-    cdef mask_t x
-    cdef int mine = (c.side >> leader) & 1
     cdef bint follow = (r.duties & TK_FOLLOW) != 0
     w[0] = 0
     if h == 0:
         return 0
-    if r.trump >= 0 and e != r.trump:
-        tm = r.suit_mask[r.trump]
-        for s in range(c.n):
-            if s == leader or (c.hand[s] & tm) == 0:
-                continue
-            if ((c.side >> s) & 1) == mine and not (r.duties & TK_MUST_TRUMP):
-                continue  # a partner void in the suit may discard instead
-            k = popcount(c.hand[s] & r.suit_mask[e]) - ((pending >> s) & 1) if follow else 0
-            if k < safe:
-                safe = k
-        if safe <= 0:
-            return 0
+    safe = ruff_rounds(c, leader, e, pending)
+    if safe <= 0:
+        return 0
     o = others & r.suit_mask[e]
     if o == 0:
         n = popcount(h)
@@ -433,9 +445,8 @@ cdef bint entry_trick(
     lead passes to the partner, so this trick comes after all the others counted. `w` gets
     the partner's card."""
     cdef const tk_rules* r = c.r
-    cdef int e, s, k, p, top, mine = (c.side >> leader) & 1
-    cdef mask_t se, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
-    cdef bint ok
+    cdef int e, k, p, top, mine = (c.side >> leader) & 1
+    cdef mask_t se
     if not (r.duties & TK_FOLLOW):
         return False
     for e in range(TK_SUITS):
@@ -449,17 +460,7 @@ cdef bint entry_trick(
         p = owner(c, top)
         if ((c.side >> p) & 1) != mine or popcount(c.hand[p] & se) - ((pending >> p) & 1) <= k:
             continue
-        ok = True
-        if tm and e != r.trump:
-            for s in range(c.n):
-                if s == leader or s == p or (c.hand[s] & tm) == 0:
-                    continue
-                if ((c.side >> s) & 1) == mine and not (r.duties & TK_MUST_TRUMP):
-                    continue
-                if popcount(c.hand[s] & se) - ((pending >> s) & 1) <= k:
-                    ok = False
-                    break
-        if ok:
+        if ruff_rounds(c, leader, e, pending) > k:
             w[0] = bit(top)
             return True
     return False
