@@ -121,7 +121,155 @@ def tokens_in_proc():
     return seen, readable, foreign
 
 
+def statuses():
+    """Who holds what in the sandbox: every visible process's ids, capabilities,
+    no_new_privs and seccomp mode."""
+    keys = ("Uid", "CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp")
+    out = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            lines = open(f"/proc/{pid}/status").read().splitlines()
+        except OSError:
+            continue
+        fields = dict(x.split(":", 1) for x in lines if ":" in x)
+        out[pid] = {k: " ".join(fields.get(k, "?").split()) for k in keys}
+    return out
+
+
+def privileged(rows, strict):
+    """The processes holding a capability (or, ``strict``: lacking no_new_privs or seccomp)."""
+    bad = {}
+    for pid, row in rows.items():
+        caps = [k for k in row if k.startswith("Cap") and int(row[k] or "0", 16)]
+        if strict and row["NoNewPrivs"] != "1":
+            caps.append("no no_new_privs")
+        if strict and row["Seccomp"] != "2":
+            caps.append(f"seccomp {row['Seccomp']}")
+        if caps:
+            bad[pid] = caps
+    return bad
+
+
+def by_handle():
+    """The way out of a bind mount: a file handle of the host's root (inode 2 of the disk
+    under /usr), opened through /usr."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    class Handle(ctypes.Structure):
+        _fields_ = [
+            ("bytes", ctypes.c_uint), ("type", ctypes.c_int), ("data", ctypes.c_ubyte * 128)
+        ]
+
+    h, mount = Handle(128), ctypes.c_int()
+    r = libc.name_to_handle_at(-100, b"/usr", ctypes.byref(h), ctypes.byref(mount), 0)
+    why = os.strerror(ctypes.get_errno()) if r else "a handle"
+    report("name_to_handle_at on /usr", r == 0, why)
+    h.bytes, h.type = 8, 1  # FILEID_INO32_GEN: inode 2, generation 0 (the root of ext4)
+    ctypes.memmove(h.data, (2).to_bytes(4, "little") + bytes(4), 8)
+    usr = os.open("/usr", os.O_RDONLY)
+    fd = libc.open_by_handle_at(usr, ctypes.byref(h), os.O_RDONLY)
+    detail = os.strerror(ctypes.get_errno()) if fd < 0 else os.listdir(f"/proc/self/fd/{fd}")
+    report("open_by_handle_at toward the host's root", fd >= 0, detail)
+    os.close(usr)
+
+
+def other_abi():
+    """Refused calls made through another ABI, around a filter that names 64-bit calls:
+    x32 (the syscall number with bit 30) and 32-bit int 0x80. Each in a child: the filter
+    kills it."""
+    import subprocess
+
+    x32 = "import ctypes; libc = ctypes.CDLL(None, use_errno=True); " \
+          "r = libc.syscall(0x40000000 | 304, -100, b'/usr', None, None, 0); " \
+          "print(r, ctypes.get_errno())"
+    # mov eax, 342 (i386 open_by_handle_at); int 0x80; ret
+    code = "b8 56 01 00 00 cd 80 c3"
+    i386 = "import ctypes, mmap; m = mmap.mmap(-1, 4096, prot=7); " \
+           f"m.write(bytes.fromhex('{code}')); " \
+           "f = ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(m))); " \
+           "print(f())"
+    for name, src in (("x32", x32), ("int 0x80", i386)):
+        run = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True)
+        detail = f"status {run.returncode} {run.stdout.strip()} {run.stderr.strip()[-100:]}"
+        reached = run.returncode != -31  # not killed by SIGSYS: the filter was gone round
+        report(f"open_by_handle_at through the {name} ABI", reached, detail)
+
+
+def descriptors():
+    """Every descriptor this process inherited (beyond stdio), and what the sandbox's init
+    holds."""
+    mine = {}
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            mine[fd] = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            pass  # the listing's own, gone already
+    extra = {fd: t for fd, t in mine.items() if int(fd) > 2}
+    report("a descriptor beyond stdio", extra, extra)
+    found = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                found[f"{pid}/{fd}"] = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+    host = {k: t for k, t in found.items() if t.startswith("/") and not t.startswith(
+        ("/dev/null", "/tmp/", "/proc/"))}
+    report("a host file open in any process of the sandbox", host, host or sorted(found.values()))
+
+
+def flood_tmp():
+    """Write /tmp (memory) far past memory_mb, in a child the kernel prefers to kill."""
+    import subprocess
+
+    mb = int(os.environ.get("PROBE_FLOOD_MB", "0"))
+    if not mb:
+        return
+    src = "import os\nopen('/proc/self/oom_score_adj', 'w').write('1000')\n" \
+          f"f = open('/tmp/flood', 'wb', buffering=0)\nfor _ in range({mb}):\n" \
+          "    f.write(b'x' * (1 << 20))\n"
+    run = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True)
+    try:
+        held = os.path.getsize("/tmp/flood") >> 20
+        os.unlink("/tmp/flood")
+    except OSError:
+        held = 0
+    why = run.stderr.strip().splitlines()[-1:] or [f"status {run.returncode}"]
+    report(f"hold {mb} MiB in /tmp", run.returncode == 0, f"{held} MiB held; {why[0]}",
+           held_mb=held, status=run.returncode)
+
+
+def flood_log():
+    """Write stderr in a loop: far more than the log may hold."""
+    mb = int(os.environ.get("PROBE_LOG_FLOOD_MB", "0"))
+    line = ("flood " * 20 + "\n").encode()
+    for _ in range(mb * (1 << 20) // len(line)):
+        os.write(2, line)
+
+
 def probe():
+    flood_log()
+    flood_tmp()
+    rows = statuses()
+    report("a capability in any process of the sandbox", privileged(rows, False), rows)
+    me = {str(os.getpid()): rows[str(os.getpid())]}
+    report("this process lacks no_new_privs or seccomp", privileged(me, True), me)
+    import subprocess
+
+    child = subprocess.run(
+        [sys.executable, "-c", "print(open('/proc/self/status').read())"],
+        env={**os.environ, "LD_PRELOAD": "/tmp/nothing.so"}, capture_output=True, text=True,
+    )
+    fields = dict(x.split(":", 1) for x in child.stdout.splitlines() if ":" in x)
+    row = {k: " ".join(fields.get(k, "?").split()) for k in
+           ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp")}
+    report("a child started with LD_PRELOAD gains a privilege",
+           privileged({"child": row}, True), row)
+    by_handle()
+    other_abi()
+    descriptors()
     server = os.environ["LEVATA_SERVER"]
     report("admin over the entrants' address", *admin(server))
     report("reflection over the entrants' address", *reflection(server))
@@ -139,7 +287,7 @@ def probe():
     seen, readable, foreign = tokens_in_proc()
     report("other tokens in /proc/*/environ and cmdline", foreign,
            f"{seen} processes visible, {readable} files readable", digests=foreign)
-    me = {os.getpid(), os.getppid()}
+    me = {os.getpid(), os.getppid(), 1}  # 1: the sandbox's own init, as the entry's user
     others = [int(p) for p in filter(str.isdigit, os.listdir("/proc")) if int(p) not in me]
     hit = []
     for pid in others:
@@ -192,6 +340,15 @@ ATTEMPTS = {
     "resolve example.com",
     "TCP to 1.1.1.1:443",
     "TCP to 8.8.8.8:53",
+    "a capability in any process of the sandbox",
+    "this process lacks no_new_privs or seccomp",
+    "a child started with LD_PRELOAD gains a privilege",
+    "name_to_handle_at on /usr",
+    "open_by_handle_at toward the host's root",
+    "open_by_handle_at through the x32 ABI",
+    "open_by_handle_at through the int 0x80 ABI",
+    "a descriptor beyond stdio",
+    "a host file open in any process of the sandbox",
 }
 
 
