@@ -442,27 +442,28 @@ def launch(
         nproc = NPROC if boxed and sandbox is not None and sandbox.users is not None else 0
         argv = limited(argv, m.get("cpu_seconds"), m.get("memory_mb"), parent, nproc)
     out = EntryLog(log, log_mb << 20)
-    out.write(f"== {shown}\n".encode())
+    out.start(f"== {shown}\n")
     stdin = subprocess.PIPE if entry.kind == "bot" else subprocess.DEVNULL
     read_end, write_end = os.pipe2(os.O_CLOEXEC)
     spawned: Spawned | None = None
     try:
         if boxed:
             assert sandbox is not None
+            sandbox.check_workdir(cwd, slot)
             uid = sandbox.uid(slot)
             where = f"user {uid}" if uid is not None else "our user"
             net = "shared network" if sandbox.share_net else "no network"
             memory_mb = m.get("memory_mb") or 0
             brief = ["$LIMITS" if a == LIMITS else a for a in argv]  # the script is above
             line = sandbox.shown(brief, extra_env, cwd, slot, memory_mb)
-            out.write(f"== sandboxed (bwrap, {where}, {net}):\n   {line}\n".encode())
+            out.start(f"== sandboxed (bwrap, {where}, {net}):\n   {line}\n")
             spawned = sandbox.spawn(argv, extra_env, cwd, slot, stdin, write_end, memory_mb)
             proc = spawned.proc
             if spawned.cgroup is not None:
                 memory = f"memory cgroup {spawned.cgroup.path.name}, {memory_mb} MiB"
             else:
                 memory = f"no memory cgroup here: /tmp capped at {memory_mb} MiB"
-            out.write(f"== {memory}\n".encode())
+            out.start(f"== {memory}\n")
         else:
             proc = subprocess.Popen(
                 argv,

@@ -42,6 +42,7 @@ class EntryLog:
         self.path, self.half = path, max(cap // 2, 1024)
         self.dropped = 0  # bytes the disk refused
         self.rotations = 0
+        self.header = b""  # how the entry was started: repeated atop every new file
         self.thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._fd = self._open()
@@ -81,7 +82,12 @@ class EntryLog:
         note = f"== log rotated ({self.rotations}); earlier lines in {self.path.name}.1\n"
         with contextlib.suppress(OSError):
             if self._fd >= 0:
-                self.size = os.write(self._fd, note.encode())
+                self.size = os.write(self._fd, self.header[: self.half // 2] + note.encode())
+
+    def start(self, header: str) -> None:
+        """Write ``header`` (the entry's command line), which every new file repeats."""
+        self.header += header.encode()
+        self.write(header.encode())
 
     def follow(self, fd: int) -> None:
         """Read the pipe ``fd`` (closed at its end) into the log, in a thread of its own."""

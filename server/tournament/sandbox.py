@@ -271,6 +271,24 @@ class Sandbox:
         base = self.users
         return None if base is None else base + slot
 
+    def check_workdir(self, workdir: str | None, slot: int) -> None:
+        """:class:`BadConfig` when slot ``slot``'s user could not enter ``workdir`` (the
+        sandbox recreates its parents, but its own mode applies): say so before bwrap does.
+
+        >>> Sandbox(uid_base=None).check_workdir("/root", 0)  # our own user: nothing to say
+        """
+        uid = self.uid(slot)
+        if uid is None or not workdir:
+            return
+        st = os.stat(workdir)
+        bit = 0o100 if st.st_uid == uid else 0o010 if st.st_gid == uid else 0o001
+        if not st.st_mode & bit:
+            raise BadConfig(
+                f"its folder {workdir} cannot be entered by its user {uid} (mode"
+                f" {st.st_mode & 0o777:04o}, owner {st.st_uid}): make it readable by others"
+                " (chmod o+rx) or owned by that user"
+            )
+
     def environment(self, extra: dict[str, str]) -> dict[str, str]:
         """What an entry's environment holds: these, then ``extra`` (the LEVATA_* variables
         and its manifest's ``env``, checked when the manifest was read; checked again here,

@@ -11,6 +11,7 @@ records hold the tokens' digests.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -253,7 +254,7 @@ def probe():
     flood_log()
     flood_tmp()
     rows = statuses()
-    report("a capability in any process of the sandbox", privileged(rows, False), rows)
+    report("a capability in any process of the sandbox", privileged(rows, False), "", rows=rows)
     me = {str(os.getpid()): rows[str(os.getpid())]}
     report("this process lacks no_new_privs or seccomp", privileged(me, True), me)
     import subprocess
@@ -381,8 +382,9 @@ class Listener:
         self.sock.close()
 
 
-def write_entry(folder: Path, name: str, honest: bool, env: dict[str, str]) -> Path:
-    """A json manifest of the probe program in ``folder``; returns the manifest's path."""
+def write_entry(folder: Path, name: str, honest: bool, env: dict[str, str], more: str = "") -> Path:
+    """A json manifest of the probe program in ``folder`` (``more``: more TOML lines);
+    returns the manifest's path."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "probe.py").write_text(HOSTILE)
     args = [sys.executable, "probe.py", *(["--honest"] if honest else [])]
@@ -390,7 +392,7 @@ def write_entry(folder: Path, name: str, honest: bool, env: dict[str, str]) -> P
     env_toml = ", ".join(f"{k} = {json.dumps(v)}" for k, v in env.items())
     manifest.write_text(
         f'name = "{name}"\ncommand = {json.dumps(args)}\nprotocol = "json"\n'
-        f'workdir = "{folder.name}"\nmove_ms = 15000\nenv = {{ {env_toml} }}\n'
+        f'workdir = "{folder.name}"\nmove_ms = 15000\nenv = {{ {env_toml} }}\n{more}'
     )
     return manifest
 
@@ -407,7 +409,8 @@ def tournament(*args: object, env: dict[str, str] | None = None, timeout: float 
 
 
 def probes(log: Path) -> dict[str, dict]:
-    text = log.read_text()
+    older = log.with_name(log.name + ".1")
+    text = (older.read_text() if older.exists() else "") + log.read_text()
     assert "PROBE-DONE" in text, text[-3000:]
     lines = [json.loads(x[len("PROBE ") :]) for x in text.splitlines() if x.startswith("PROBE ")]
     return {p["attempt"]: p for p in lines}
@@ -484,9 +487,17 @@ def test_the_entrants_socket_serves_only_the_arena(tmp_path):
 # -- a hostile entry -----------------------------------------------------------------------------
 
 
-def run_with_probe(tmp_path: Path, honest: bool, sandbox: str, listener: Listener) -> Path:
+#: The probe's memory, and how much it tries to hold in /tmp and write to its log.
+MEMORY_MB, FLOOD_MB, LOG_FLOOD_MB, LOG_MB = 768, 1024, 4, 1
+
+
+def run_with_probe(
+    tmp_path: Path, honest: bool, sandbox: str, listener: Listener, floods: bool = True
+) -> Path:
     """A tournament of the probe (hostile or honest), an honest witness with a secret in its
-    folder, and a reference bot; returns the folder of the run."""
+    folder, and a reference bot; returns the folder of the run. With ``floods``, the hostile
+    probe first writes far more to its stderr than the logs may hold (``--log-mb``) and to
+    its ``/tmp`` than its memory may."""
     run = tmp_path / ("honest" if honest else f"hostile-{sandbox}")
     run.mkdir()
     db, logs = run / "t.db", run / "logs"
@@ -495,12 +506,15 @@ def run_with_probe(tmp_path: Path, honest: bool, sandbox: str, listener: Listene
     write_secret(admin_file, "an-admin-token-no-entry-may-read")
     files = os.pathsep.join(map(str, (secret, db, admin_file, logs / "witness.log")))
     env = {"PROBE_LISTENER": str(listener.port), "PROBE_FILES": files}
-    probe = write_entry(run / "probe", "probe", honest, env)
+    if floods:
+        env |= {"PROBE_FLOOD_MB": str(FLOOD_MB), "PROBE_LOG_FLOOD_MB": str(LOG_FLOOD_MB)}
+    probe = write_entry(run / "probe", "probe", honest, env, f"memory_mb = {MEMORY_MB}\n")
     witness = write_entry(run / "witness", "witness", True, env)
     secret.write_text("the witness's own notes\n")
     tournament(
-        "--bots", f"{probe},{witness},random", "--db", db, "--logs", logs, "--sandbox", sandbox
-    )
+        "--bots", f"{probe},{witness},random", "--db", db, "--logs", logs, "--sandbox", sandbox,
+        "--log-mb", LOG_MB,
+    )  # fmt: skip
     return run
 
 
@@ -519,7 +533,17 @@ def test_a_hostile_entry_fails_at_everything_and_the_standings_do_not_change(tmp
         listener.close()
     found = probes(hostile / "logs" / "probe.log")
     reads = {f"read {hostile / p}" for p in ("witness/secret.txt", "t.db", "t.db.admin-token")}
-    assert_all_failed(found, ATTEMPTS | reads | {f"read {hostile / 'logs' / 'witness.log'}"})
+    flood = f"hold {FLOOD_MB} MiB in /tmp"
+    assert_all_failed(found, ATTEMPTS | reads | {f"read {hostile / 'logs' / 'witness.log'}", flood})
+    assert found[flood]["held_mb"] < MEMORY_MB  # ENOSPC or killed: never past its memory
+    assert found[flood]["status"] != 0
+    for p in found["a capability in any process of the sandbox"]["rows"].values():
+        assert p["NoNewPrivs"] == "1" and p["Seccomp"] == "2", p
+    # The log flood: two files, at most --log-mb together, the probes' lines at the end.
+    (hostile / "logs" / "probe.log").read_text()
+    sizes = [(hostile / "logs" / n).stat().st_size for n in ("probe.log", "probe.log.1")]
+    assert sum(sizes) <= (LOG_MB << 20) + 4096, sizes
+    assert "== log rotated" in (hostile / "logs" / "probe.log.1").read_text()
     assert found["admin over the entrants' address"]["detail"] == "UNIMPLEMENTED"
     assert found["reflection over the entrants' address"]["detail"] == "UNIMPLEMENTED"
     for path in reads:
@@ -546,10 +570,15 @@ def test_the_hostile_entry_gets_through_without_a_sandbox(tmp_path):
     """The probes are real: with ``--sandbox none`` the same entry reads what it should not."""
     listener = Listener()
     try:
-        run = run_with_probe(tmp_path, False, "none", listener)
+        run = run_with_probe(tmp_path, False, "none", listener, floods=False)
     finally:
         listener.close()
     found = probes(run / "logs" / "probe.log")
+    assert found["open_by_handle_at through the x32 ABI"]["reached"]  # no filter to kill it
+    assert found["a descriptor beyond stdio"]["reached"] is False  # close_fds, even so
+    if ROOT:  # what the hostile wrapper had before: root's capabilities, no filter
+        assert found["a capability in any process of the sandbox"]["reached"]
+        assert found["name_to_handle_at on /usr"]["reached"]
     assert found["TCP to the test's listener"]["reached"] and listener.accepted >= 1
     assert found[f"read {run / 'witness' / 'secret.txt'}"]["reached"]
     assert found[f"read {run / 't.db.admin-token'}"]["reached"]
@@ -589,6 +618,7 @@ def test_a_hostile_entry_on_levata_serve_through_its_entrant_socket(tmp_path):
             env={"LEVATA_ADMIN_TOKEN": admin_file.read_text().strip()},
         )  # fmt: skip
         assert "share this machine's network" not in run.stdout + run.stderr
+        assert not open_without_cloexec(serve.pid)  # the serving referee's too
     finally:
         listener.close()
         serve.terminate()
@@ -728,3 +758,119 @@ def test_no_token_in_any_command_line_or_log(tmp_path):
         words = set(re.findall(r"[A-Za-z0-9_\-]{20,}", log.read_text()))
         assert not {hashlib.sha256(w.encode()).hexdigest() for w in words} & issued, log
     assert "LEVATA_TOKEN '***'" in (logs / "b.log").read_text()
+
+
+# -- what a manifest may ask for -----------------------------------------------------------------
+
+
+def refused(tmp_path: Path, manifest: str, *flags: str, workdir: str = "b") -> str:
+    """The one ``error:`` line of a tournament refusing manifest text ``manifest``."""
+    (tmp_path / "b").mkdir(exist_ok=True)
+    (tmp_path / "b" / "probe.py").write_text(HOSTILE)
+    path = tmp_path / "b.toml"
+    path.write_text(
+        f'name = "b"\ncommand = {json.dumps([sys.executable, "probe.py", "--honest"])}\n'
+        f'workdir = "{workdir}"\n{manifest}\n'
+    )
+    run = subprocess.run(
+        [*CLI, "tournament", "--game", "whist", "--bots", f"{path},random,random", "--deals",
+         "1", "--db", str(tmp_path / "t.db"), "--quiet", *flags],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    lines = run.stderr.strip().splitlines()
+    assert run.returncode == 2 and len(lines) == 1, run.stdout + run.stderr
+    assert lines[0].startswith("error: ") and "Traceback" not in run.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ('LD_PRELOAD = "pwn.so"', "LD_PRELOAD"),
+        ('ld_library_path = "/tmp"', "ld_library_path"),
+        ('LD_AUDIT = "x.so"', "LD_AUDIT"),
+        ('PYTHONSTARTUP = "x.py"', "PYTHONSTARTUP"),
+        ('NODE_OPTIONS = "--require x"', "NODE_OPTIONS"),
+        ('PERL5OPT = "-Mx"', "PERL5OPT"),
+        ('BASH_ENV = "x.sh"', "BASH_ENV"),
+        ('GCONV_PATH = "/tmp"', "GCONV_PATH"),
+        ('GLIBC_TUNABLES = "glibc.malloc.check=3"', "GLIBC_TUNABLES"),
+        ('PATH = "/tmp"', "PATH"),
+        ('LEVATA_TOKEN = "mine"', "LEVATA_TOKEN"),
+        ('"A=B" = "1"', "'A=B'"),
+        ('X = "a\\u0000b"', "X"),
+    ],
+)
+def test_a_manifest_env_for_the_loader_or_an_interpreter_is_refused(tmp_path, env, named):
+    line = refused(tmp_path, f"env = {{ {env} }}")
+    assert "manifest b: env" in line and named in line, line
+
+
+def test_a_workdir_outside_its_folder_and_limits_above_the_ceilings_are_refused(tmp_path):
+    line = refused(tmp_path, "", workdir="..")
+    assert "workdir" in line and "outside the manifest's folder" in line, line
+    (tmp_path / "b").mkdir(exist_ok=True)
+    (tmp_path / "b" / "out").symlink_to(tmp_path.parent)  # a link out counts as out
+    assert "outside the manifest's folder" in refused(tmp_path, "", workdir="b/out")
+    assert "outside" in refused(tmp_path, "", workdir=str(tmp_path.parent))
+    line = refused(tmp_path, "memory_mb = 1000000000")
+    assert "memory_mb 1000000000 is above this tournament's ceiling of 8192" in line, line
+    assert "--max-memory-mb" in line
+    line = refused(tmp_path, "cpu_seconds = 100000")
+    assert "cpu_seconds 100000 is above this tournament's ceiling of 7200" in line, line
+    line = refused(tmp_path, "memory_mb = 600", "--max-memory-mb", "512")
+    assert "memory_mb 600 is above this tournament's ceiling of 512 (--max-memory-mb)" in line
+
+
+# -- descriptors ---------------------------------------------------------------------------------
+
+
+def open_without_cloexec(pid: int) -> dict[str, str]:
+    """Descriptors of process ``pid`` (beyond stdio) that an exec would keep."""
+    out = {}
+    try:
+        fds = os.listdir(f"/proc/{pid}/fdinfo")
+    except OSError:
+        return out
+    for fd in fds:
+        try:
+            info = Path(f"/proc/{pid}/fdinfo/{fd}").read_text()
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue  # closed meanwhile
+        flags = int(re.search(r"flags:\s*([0-7]+)", info).group(1), 8)
+        if int(fd) > 2 and not flags & 0o2000000:  # O_CLOEXEC
+            out[fd] = target
+    return out
+
+
+def test_every_descriptor_of_the_referee_is_close_on_exec(tmp_path):
+    """Watched from outside all through a sandboxed tournament: every descriptor the
+    referee (and runner) process holds, its database's included, is close-on-exec, so
+    nothing of it can reach a process it starts."""
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "probe.py").write_text(HOSTILE)
+    manifest = tmp_path / "b.toml"
+    manifest.write_text(
+        f'name = "b"\ncommand = {json.dumps([sys.executable, "probe.py", "--honest"])}\n'
+        'workdir = "b"\n'
+    )
+    proc = subprocess.Popen(
+        [*CLI, "tournament", "--game", "whist", "--bots", f"{manifest},heuristic,random",
+         "-o", "deal_size=2", "--deals", "2", "--db", str(tmp_path / "t.db"), "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    leaked: dict[str, str] = {}
+    seen = set()
+    while proc.poll() is None:
+        leaked |= open_without_cloexec(proc.pid)
+        with contextlib.suppress(OSError):
+            seen |= {
+                os.readlink(f"/proc/{proc.pid}/fd/{fd}")
+                for fd in os.listdir(f"/proc/{proc.pid}/fd")
+            }
+        time.sleep(0.01)
+    out = proc.stdout.read()
+    assert proc.returncode == 0, out
+    assert str(tmp_path / "t.db") in seen  # it was watched while the database was open
+    assert not leaked, leaked
