@@ -13,7 +13,7 @@ An entry of ``levata tournament --bots`` is one of:
   in the tournament's working directory;
 * a **manifest** (a path ending in ``.toml``): a submitted bot, launched as described, in a
   sandbox of its own (below), with CPU-time and memory limits and its stderr in a log of its
-  own;
+  own (capped and rotated, :mod:`levata.server.tournament.entry_log`);
 * ``@NAME``: a bot already connected to the ``--server`` referee under ``NAME`` (the
   tournament launches nothing; how it chooses is its own business).
 
@@ -23,19 +23,24 @@ A manifest::
     command = ["python3", "mybot.py"]   # or one string, split like a shell would
     protocol = "json"                   # json: one JSON request per stdin line, run under
                                         #   `levata bot bridge`; grpc: it connects itself
-    workdir = "."                       # relative to the manifest's folder (the default)
+    workdir = "."                       # relative to the manifest's folder, and inside it
     move_ms = 1000                      # time per decision it asks for (the referee's clock
                                         #   is per match: a match gets the most any of its
                                         #   entries asks, and at least --move-ms)
     cpu_seconds = 600                   # CPU-time limit of the process (RLIMIT_CPU)
-    memory_mb = 2048                    # address-space limit (RLIMIT_AS); also the most
-                                        #   its /tmp (in memory) holds
-    env = { MYBOT_LEVEL = "3" }         # extra environment
+    memory_mb = 2048                    # address-space limit (RLIMIT_AS), and in a sandbox
+                                        #   all it holds, its /tmp (in memory) included
+    env = { MYBOT_LEVEL = "3" }         # extra environment: plain names, none that the
+                                        #   loader or an interpreter reads (manifest_env)
+
+The limits are at most the operator's ceilings (:func:`check_ceilings`, ``levata
+tournament --max-memory-mb`` and ``--max-cpu-seconds``).
 
 **How a manifest entry runs** (``levata tournament --sandbox auto``, the default; see
 :mod:`levata.server.tournament.sandbox`): in a bubblewrap sandbox, with no network, no other
-process in view, and, when the tournament runs as root, as a user and group of its own (``420000``
-plus its place among the entries) with no capabilities and at most 512 processes. Its program (and,
+process in view, no capability, a seccomp filter, and, when the tournament runs as root, as a
+user and group of its own (``420000`` plus its place among the entries: bwrap itself starts as
+that user) with at most 512 processes. Its program (and,
 for ``json``, the bridge in front of it) sees read-only ``/usr``, a few files of ``/etc``, the
 Python installation running the tournament with the ``levata`` packages (``python3`` on its
 ``PATH`` is that Python), and its ``workdir`` at the same path, read-only; it may write only in its

@@ -55,6 +55,22 @@ def _parent() -> tuple[Path, int] | None:
     return None
 
 
+_swept: set[Path] = set()
+
+
+def _sweep(parent: Path) -> None:
+    """Remove, once per runner, the empty entry cgroups a killed runner left behind (named
+    ``levata-PID-...`` after a runner that no longer runs)."""
+    if parent in _swept:
+        return
+    _swept.add(parent)
+    for d in parent.glob("levata-*-*"):
+        pid = d.name.split("-")[1]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            with contextlib.suppress(OSError):
+                d.rmdir()  # refused while a process is in it: then it is not stale
+
+
 @dataclass(frozen=True)
 class EntryCgroup:
     """One entry's memory cgroup: ``path`` in cgroup ``version`` 1 or 2."""
@@ -70,6 +86,7 @@ class EntryCgroup:
         if found is None:
             return None
         parent, version = found
+        _sweep(parent)
         path = parent / name
         limit = str(limit_mb << 20)
         try:

@@ -216,8 +216,8 @@ def descriptors():
                 found[f"{pid}/{fd}"] = os.readlink(f"/proc/{pid}/fd/{fd}")
         except OSError:
             continue
-    host = {k: t for k, t in found.items() if t.startswith("/") and not t.startswith(
-        ("/dev/null", "/tmp/", "/proc/"))}
+    own = ("pipe:", "socket:", "anon_inode:", "/dev/null", "/tmp/", "/proc/")
+    host = {k: t for k, t in found.items() if not t.startswith(own)}  # a namespace, memfd...
     report("a host file open in any process of the sandbox", host, host or sorted(found.values()))
 
 
@@ -874,3 +874,43 @@ def test_every_descriptor_of_the_referee_is_close_on_exec(tmp_path):
     assert proc.returncode == 0, out
     assert str(tmp_path / "t.db") in seen  # it was watched while the database was open
     assert not leaked, leaked
+
+
+# -- memory: a cgroup, or a capped /tmp ----------------------------------------------------------
+
+FLOOD = (
+    "import os\\nf = open('/tmp/flood', 'wb', buffering=0)\\nn = 0\\ntry:\\n"
+    "    for n in range(1, 400):\\n        f.write(bytes(1 << 20))\\n"
+    "except OSError as exc:\\n    import sys\\n"
+    "    print('FLOOD stopped at', n, 'MiB:', exc.strerror, file=sys.stderr)\\n"
+)
+
+
+@pytest.mark.parametrize("cgroups", [True, False], ids=["cgroup", "tmpfs-cap"])
+def test_a_tmp_flood_stays_within_memory_mb(tmp_path, cgroups):
+    """400 MiB written to /tmp by an entry of 200 MiB: killed by its cgroup's limit (its
+    /tmp counts), or refused (ENOSPC) where no cgroup can be made and /tmp is capped."""
+    tmp_path.chmod(0o755)
+    (tmp_path / "flood.py").write_text(FLOOD.encode().decode("unicode_escape"))
+    m = parse_manifest(
+        'name = "flood"\ncommand = ["python3", "flood.py"]\nprotocol = "grpc"\nmemory_mb = 200\n',
+        tmp_path,
+    )
+    log = tmp_path / "flood.log"
+    box = Sandbox(cgroups=cgroups)
+    entry = Entry("flood", "manifest", manifest=m)
+    bot = launch(entry, "whist", "unix:/x", "a-token-of-its-own", 1, "f", log, box)
+    status = bot.proc.wait(timeout=60)
+    made = bot.spawned is not None and bot.spawned.cgroup is not None
+    peak = bot.spawned.cgroup.peak_mb() if made else 0
+    bot.stop()
+    text = log.read_text()
+    if made:
+        assert "== memory cgroup" in text and status == 128 + 9, text  # the OOM killer
+        assert peak <= 200.5, peak
+        assert not bot.spawned.cgroup.path.exists()  # removed with the entry
+    else:
+        assert "no memory cgroup here: /tmp capped at 200 MiB" in text
+        found = re.search(r"FLOOD stopped at (\d+) MiB: No space left on device", text)
+        assert found and int(found.group(1)) - 1 <= 200, text  # the failed write was the last
+    assert cgroups == made or not ROOT
