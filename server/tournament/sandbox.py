@@ -371,6 +371,8 @@ class Sandbox:
         ``stdin`` is ignored (``/dev/null``) when the entry gets a cgroup.
         Every descriptor reaches bwrap only (``pass_fds``; the rest are close-on-exec)."""
         uid = self.uid(slot)
+        if uid is None and os.geteuid() == 0:  # bwrap would map host root into the sandbox
+            raise BadConfig("run by root, a sandboxed entry needs a user of its own (uid_base)")
         fds: list[int] = []
         cgroup = None
         try:
