@@ -43,6 +43,7 @@ class EntryLog:
         self.dropped = 0  # bytes the disk refused
         self.rotations = 0
         self.header = b""  # how the entry was started: repeated atop every new file
+        self.closed = False
         self.thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._fd = self._open()
@@ -57,6 +58,9 @@ class EntryLog:
     def write(self, data: bytes) -> None:
         """Append ``data``, rotating whenever ``NAME.log`` is full."""
         with self._lock:
+            if self.closed:
+                self.dropped += len(data)
+                return
             while data:
                 if self.size >= self.half:
                     self._rotate()
@@ -112,11 +116,13 @@ class EntryLog:
         self.thread = threading.Thread(target=run, name=f"log {self.path.name}", daemon=True)
         self.thread.start()
 
-    def close(self, wait: float = 5.0) -> None:
-        """Wait for the pipe's end (``wait`` seconds at most), then close the file."""
+    def close(self, wait: float = 1.0) -> None:
+        """Wait for the pipe's end (``wait`` seconds at most: a process the entry left
+        behind may hold it), then close the file; what comes later is dropped."""
         if self.thread is not None:
             self.thread.join(wait)
         with self._lock:
+            self.closed = True
             if self._fd >= 0:
                 os.close(self._fd)
                 self._fd = -1
