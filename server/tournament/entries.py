@@ -229,9 +229,11 @@ def check_ceilings(entries: list[Entry], max_memory_mb: int, max_cpu_seconds: in
         for key, ceiling, flag in ceilings:
             value = e.manifest.get(key)
             if value is not None and value > ceiling:
+                default = {"memory_mb": DEFAULT_MEMORY_MB, "cpu_seconds": DEFAULT_CPU_SECONDS}
+                hint = " (the default: give less in the manifest)" if value == default[key] else ""
                 raise BadConfig(
                     f"manifest {e.name}: {key} {value} is above this tournament's ceiling"
-                    f" of {ceiling} ({flag})"
+                    f" of {ceiling} ({flag}){hint}"
                 )
 
 
