@@ -101,6 +101,22 @@ def tournament(
             " --entrant-socket), so sandboxed bots need no network."
         ),
     ] = None,
+    max_memory_mb: Annotated[
+        int,
+        typer.Option(help="The most memory (MiB) a manifest may ask for (memory_mb).", min=1),
+    ] = 8192,
+    max_cpu_seconds: Annotated[
+        int,
+        typer.Option(help="The most CPU time (s) a manifest may ask for (cpu_seconds).", min=1),
+    ] = 7200,
+    log_mb: Annotated[
+        int,
+        typer.Option(
+            help="The most each bot's stderr log holds (MiB; NAME.log and its rotated"
+            " NAME.log.1 together).",
+            min=1,
+        ),
+    ] = 16,
 ) -> None:
     """Play a tournament over the referee, each bot its own process; print the standings.
 
@@ -115,6 +131,7 @@ def tournament(
     import os
 
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before gRPC starts: no INFO chatter
+    from levata.server.tournament.entries import check_ceilings
     from levata.server.tournament.runner import run_tournament
     from levata.server.tournament.sandbox import Sandbox, check_mode
     from levata.server.tournament.spec import Unfinished, build_spec, prepare
@@ -136,6 +153,7 @@ def tournament(
             move_ms=move_ms,
             server=server,
         )
+        check_ceilings(spec.entries, max_memory_mb, max_cpu_seconds)
         manifests = any(e.kind == "manifest" for e in spec.entries)
         check_mode(sandbox, manifests, Sandbox(share_net=bool(server and not entrant_socket)))
     except BadConfig as exc:
@@ -168,6 +186,7 @@ def tournament(
                     progress,
                     sandbox,
                     entrant_socket,
+                    log_mb,
                 )
             )
     except DatabaseError:

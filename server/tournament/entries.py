@@ -13,7 +13,7 @@ An entry of ``levata tournament --bots`` is one of:
   in the tournament's working directory;
 * a **manifest** (a path ending in ``.toml``): a submitted bot, launched as described, in a
   sandbox of its own (below), with CPU-time and memory limits and its stderr in a log of its
-  own;
+  own (capped and rotated, :mod:`levata.server.tournament.entry_log`);
 * ``@NAME``: a bot already connected to the ``--server`` referee under ``NAME`` (the
   tournament launches nothing; how it chooses is its own business).
 
@@ -23,19 +23,24 @@ A manifest::
     command = ["python3", "mybot.py"]   # or one string, split like a shell would
     protocol = "json"                   # json: one JSON request per stdin line, run under
                                         #   `levata bot bridge`; grpc: it connects itself
-    workdir = "."                       # relative to the manifest's folder (the default)
+    workdir = "."                       # relative to the manifest's folder, and inside it
     move_ms = 1000                      # time per decision it asks for (the referee's clock
                                         #   is per match: a match gets the most any of its
                                         #   entries asks, and at least --move-ms)
     cpu_seconds = 600                   # CPU-time limit of the process (RLIMIT_CPU)
-    memory_mb = 2048                    # address-space limit (RLIMIT_AS); also the most
-                                        #   its /tmp (in memory) holds
-    env = { MYBOT_LEVEL = "3" }         # extra environment
+    memory_mb = 2048                    # address-space limit (RLIMIT_AS), and in a sandbox
+                                        #   all it holds, its /tmp (in memory) included
+    env = { MYBOT_LEVEL = "3" }         # extra environment: plain names, none that the
+                                        #   loader or an interpreter reads (manifest_env)
+
+The limits are at most the operator's ceilings (:func:`check_ceilings`, ``levata
+tournament --max-memory-mb`` and ``--max-cpu-seconds``).
 
 **How a manifest entry runs** (``levata tournament --sandbox auto``, the default; see
 :mod:`levata.server.tournament.sandbox`): in a bubblewrap sandbox, with no network, no other
-process in view, and, when the tournament runs as root, as a user and group of its own (``420000``
-plus its place among the entries) with no capabilities and at most 512 processes. Its program (and,
+process in view, no capability, a seccomp filter, and, when the tournament runs as root, as a
+user and group of its own (``420000`` plus its place among the entries: bwrap itself starts as
+that user) with at most 512 processes. Its program (and,
 for ``json``, the bridge in front of it) sees read-only ``/usr``, a few files of ``/etc``, the
 Python installation running the tournament with the ``levata`` packages (``python3`` on its
 ``PATH`` is that Python), and its ``workdir`` at the same path, read-only; it may write only in its
@@ -81,13 +86,16 @@ from typing import IO, Any
 from levata.bots.credentials import TOKEN_ENV
 from levata.engine import BadConfig
 from levata.server.match.auth import bot_name_for
+from levata.server.tournament.entry_log import DEFAULT_CAP_MB, EntryLog
+from levata.server.tournament.manifest_env import check_env
 from levata.server.tournament.process_limits import LIMITS, limited
-from levata.server.tournament.sandbox import NPROC, Sandbox
+from levata.server.tournament.sandbox import NPROC, Sandbox, Spawned
 
 __all__ = [
     "BotProcess",
     "Entry",
     "check_bot",
+    "check_ceilings",
     "launch",
     "load_manifest",
     "parse_entries",
@@ -97,6 +105,10 @@ __all__ = [
 #: Limits a manifest gets unless it says otherwise.
 DEFAULT_CPU_SECONDS = 3600
 DEFAULT_MEMORY_MB = 2048
+#: The most a manifest may ask for unless the operator says otherwise (``levata tournament
+#: --max-memory-mb``, ``--max-cpu-seconds``).
+MAX_MEMORY_MB = 8192
+MAX_CPU_SECONDS = 7200
 
 #: A command that starts a bridge (``levata bot bridge``, ``python -m levata.bots bridge``).
 _BRIDGE = re.compile(r"levata(\s+bot|\.bots)\s+bridge\b")
@@ -168,7 +180,7 @@ def parse_manifest(text: str, base: str | Path) -> dict[str, Any]:
             f"manifest {name}: no {{token}} in the command (a command line is readable by"
             " others): the token is in $LEVATA_TOKEN"
         )
-    out["workdir"] = str(workdir.resolve())
+    out["workdir"] = _inside(name, workdir, Path(base))
     for key, default in (
         ("move_ms", None),
         ("cpu_seconds", DEFAULT_CPU_SECONDS),
@@ -178,11 +190,51 @@ def parse_manifest(text: str, base: str | Path) -> dict[str, Any]:
         if value is not None and (not isinstance(value, int) or value <= 0):
             raise BadConfig(f"manifest {name}: {key} must be a positive whole number")
         out[key] = value
-    env = data.get("env", {})
-    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
-        raise BadConfig(f"manifest {name}: env must be a table of strings")
-    out["env"] = env
+    out["env"] = check_env(name, data.get("env", {}))
     return out
+
+
+def _inside(name: str, workdir: Path, base: Path) -> str:
+    """``workdir`` resolved (symbolic links followed); :class:`BadConfig` unless it is the
+    manifest's folder ``base`` or inside it: a bot's folder must not expose another's.
+
+    >>> _inside("b", Path("/srv/bots/b/../b/x"), Path("/srv/bots/b"))
+    '/srv/bots/b/x'
+    >>> _inside("b", Path("/srv/bots/b/.."), Path("/srv/bots/b"))
+    Traceback (most recent call last):
+    levata.engine.contract.BadConfig: manifest b: workdir /srv/bots is outside the manifest's ...
+    """
+    real, folder = os.path.realpath(workdir), os.path.realpath(base)
+    if not Path(real).is_relative_to(folder):
+        raise BadConfig(
+            f"manifest {name}: workdir {real} is outside the manifest's folder {folder}"
+        )
+    return real
+
+
+def check_ceilings(entries: list[Entry], max_memory_mb: int, max_cpu_seconds: int) -> None:
+    """:class:`BadConfig` (one line naming the field and the ceiling) when a manifest asks
+    for more memory or CPU time than the operator allows.
+
+    >>> e = Entry("b", "manifest", manifest={"name": "b", "memory_mb": 9000, "cpu_seconds": 60})
+    >>> check_ceilings([e], 8192, 7200)
+    Traceback (most recent call last):
+    levata.engine.contract.BadConfig: manifest b: memory_mb 9000 is above ... ceiling of 8192 ...
+    """
+    ceilings = (("memory_mb", max_memory_mb, "--max-memory-mb"),
+                ("cpu_seconds", max_cpu_seconds, "--max-cpu-seconds"))  # fmt: skip
+    for e in entries:
+        if e.kind != "manifest":
+            continue
+        for key, ceiling, flag in ceilings:
+            value = e.manifest.get(key)
+            if value is not None and value > ceiling:
+                default = {"memory_mb": DEFAULT_MEMORY_MB, "cpu_seconds": DEFAULT_CPU_SECONDS}
+                hint = " (the default: give less in the manifest)" if value == default[key] else ""
+                raise BadConfig(
+                    f"manifest {e.name}: {key} {value} is above this tournament's ceiling"
+                    f" of {ceiling} ({flag}){hint}"
+                )
 
 
 def load_manifest(path: Path) -> dict[str, Any]:
@@ -267,6 +319,15 @@ class BotProcess:
     log: Path
     labels: IO[bytes] | None = None  # stdin of a host process: MATCH_ID LABEL lines
     reported: bool = False
+    out: EntryLog | None = None  # where its stderr goes
+    spawned: Spawned | None = None  # its sandbox, when it has one
+
+    @property
+    def memory_note(self) -> str:
+        """Which memory bound its ``/tmp`` is under (sandboxed entries)."""
+        if self.spawned is None:
+            return ""
+        return "cgroup" if self.spawned.cgroup is not None else "tmpfs size"
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -292,6 +353,10 @@ class BotProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        if self.out is not None:
+            self.out.close()
+        if self.spawned is not None:
+            self.spawned.release()
 
 
 def command_for(
@@ -365,10 +430,12 @@ def launch(
     log: Path,
     sandbox: Sandbox | None = None,
     slot: int = 0,
+    log_mb: int = DEFAULT_CAP_MB,
 ) -> BotProcess:
-    """Start an entry's process; its stdout is discarded and its stderr goes to ``log``
-    (opened here, owner-only). A manifest entry runs in ``sandbox`` (as its slot's user) when
-    one is given, else as a plain process; a reference bot always runs as a plain process."""
+    """Start an entry's process; its stdout is discarded and its stderr goes through a pipe
+    to ``log`` (owner-only, at most ``log_mb`` MiB with its rotated copy, :mod:`entry_log`).
+    A manifest entry runs in ``sandbox`` (as its slot's user) when one is given, else as a
+    plain process; a reference bot always runs as a plain process."""
     argv, extra_env, cwd = command_for(entry, game, server, token, seed, seat_name)
     log.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     m = entry.manifest
@@ -376,34 +443,49 @@ def launch(
     boxed = manifest and sandbox is not None
     shown = " ".join(shlex.quote(a.replace(token, "***")) for a in argv)
     if manifest:
+        check_env(entry.name, m.get("env", {}))  # a spec resumed from an older record
         shown += f" (cpu {m.get('cpu_seconds')} s, memory {m.get('memory_mb')} MB)"
-        uid = sandbox.uid(slot) if sandbox is not None else None
         parent = 0 if boxed else None
-        nproc = NPROC if uid is not None else 0
-        argv = limited(argv, m.get("cpu_seconds"), m.get("memory_mb"), parent, uid, nproc)
-    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    with os.fdopen(fd, "ab") as err:
-        err.write(f"== {shown}\n".encode())
-        stdin = subprocess.PIPE if entry.kind == "bot" else subprocess.DEVNULL
+        nproc = NPROC if boxed and sandbox is not None and sandbox.users is not None else 0
+        argv = limited(argv, m.get("cpu_seconds"), m.get("memory_mb"), parent, nproc)
+    out = EntryLog(log, log_mb << 20)
+    out.start(f"== {shown}\n")
+    stdin = subprocess.PIPE if entry.kind == "bot" else subprocess.DEVNULL
+    read_end, write_end = os.pipe2(os.O_CLOEXEC)
+    spawned: Spawned | None = None
+    try:
         if boxed:
             assert sandbox is not None
-            where = f"user {sandbox.uid(slot)}" if sandbox.uid(slot) is not None else "our user"
+            sandbox.check_workdir(cwd, slot)
+            uid = sandbox.uid(slot)
+            where = f"user {uid}" if uid is not None else "our user"
             net = "shared network" if sandbox.share_net else "no network"
-            tmp_mb = m.get("memory_mb") or 0  # /tmp is memory: as much as the process may use
+            memory_mb = m.get("memory_mb") or 0
             brief = ["$LIMITS" if a == LIMITS else a for a in argv]  # the script is above
-            err.write(f"== sandboxed (bwrap, {where}, {net}):\n".encode())
-            err.write(f"   {sandbox.shown(brief, extra_env, cwd, slot, tmp_mb)}\n".encode())
-            err.flush()
-            proc = sandbox.spawn(argv, extra_env, cwd, slot, stdin, err, tmp_mb)
+            line = sandbox.shown(brief, extra_env, cwd, slot, memory_mb)
+            out.start(f"== sandboxed (bwrap, {where}, {net}):\n   {line}\n")
+            spawned = sandbox.spawn(argv, extra_env, cwd, slot, stdin, write_end, memory_mb)
+            proc = spawned.proc
+            if spawned.cgroup is not None:
+                memory = f"memory cgroup {spawned.cgroup.path.name}, {memory_mb} MiB"
+            else:
+                memory = f"no memory cgroup here: /tmp capped at {memory_mb} MiB"
+            out.start(f"== {memory}\n")
         else:
-            err.flush()
             proc = subprocess.Popen(
                 argv,
                 stdin=stdin,
                 stdout=subprocess.DEVNULL,
-                stderr=err,
+                stderr=write_end,
                 cwd=cwd,
                 env={**os.environ, **extra_env},
                 start_new_session=True,  # the terminal's Ctrl-C is the runner's to handle
             )
-    return BotProcess(entry, seat_name, proc, log, proc.stdin)
+    except BaseException:
+        os.close(read_end)
+        out.close(0)
+        raise
+    finally:
+        os.close(write_end)
+    out.follow(read_end)
+    return BotProcess(entry, seat_name, proc, log, proc.stdin, out=out, spawned=spawned)

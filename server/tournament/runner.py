@@ -46,6 +46,7 @@ from levata.engine import BadConfig
 from levata.engine.seeds import derive
 from levata.server.match.auth import admin_metadata
 from levata.server.tournament.entries import BotProcess, launch
+from levata.server.tournament.entry_log import DEFAULT_CAP_MB
 from levata.server.tournament.sandbox import SERVER, Sandbox, check_mode
 from levata.server.tournament.spec import TournamentSpec
 from levata.server.tournament.store import TourneyStore, process_start
@@ -106,8 +107,10 @@ class _Runner:
         progress: Progress,
         sandbox: str = "none",
         entrant_socket: Path | None = None,
+        log_mb: int = DEFAULT_CAP_MB,
     ) -> None:
         self.tid, self.spec, self.db, self.tdb = tid, spec, db, tdb
+        self.log_mb = log_mb
         self.parallel = max(1, parallel)
         self.server, self.admin_token = server, admin_token
         self.logs, self.progress = logs, progress
@@ -147,13 +150,22 @@ class _Runner:
                 where = entrants if e.kind == "manifest" else address
                 try:
                     self.procs[(e.name, k)] = launch(
-                        e, self.spec.game, where, reg.token, seed, reg.name, log, sandbox, slot
-                    )
+                        e, self.spec.game, where, reg.token, seed, reg.name, log, sandbox, slot,
+                        self.log_mb,
+                    )  # fmt: skip
                     slot += 1
-                except OSError as exc:
+                except (OSError, BadConfig) as exc:
                     with log.open("a") as f:
                         f.write(f"could not start: {exc}\n")
                     self.progress.note(f"{e.name} could not start ({exc}); it forfeits")
+        bounds = sorted({p.memory_note for p in self.procs.values() if p.memory_note})
+        if bounds == ["cgroup"]:
+            self.progress.note("sandbox memory: a cgroup per entry (its /tmp counts)")
+        elif bounds:
+            self.progress.note(
+                "sandbox memory: no memory cgroup could be made here; each entry's /tmp is"
+                " capped at its memory_mb, apart from its processes' limit"
+            )
         if self.arena is not None:  # our own referee: wait until every live bot has connected
             end = time.monotonic() + CONNECT_WAIT_S
             while time.monotonic() < end:
@@ -421,13 +433,14 @@ async def run_tournament(
     progress: Progress | None = None,
     sandbox: str = "auto",
     entrant_socket: Path | None = None,
+    log_mb: int = DEFAULT_CAP_MB,
 ) -> None:
     """Play every unfinished match of tournament ``tid``; raises ``RuntimeError`` (one line)
     when it cannot go on. Safe to kill at any moment: run it again to resume.
 
     ``sandbox`` (:data:`levata.server.tournament.sandbox.MODES`) says how manifest entries are
     isolated; with ``server``, ``entrant_socket`` is that referee's entrants' socket, so that
-    sandboxed entries need no network."""
+    sandboxed entries need no network. ``log_mb``: the most each entry's stderr logs hold."""
     t = tdb.tournament(tid)
     if t is None:
         raise RuntimeError(f"no tournament {tid!r} in {db}")
@@ -462,7 +475,8 @@ async def run_tournament(
         for line in notes:
             progress.note(line)
         runner = _Runner(
-            tid, spec, db, tdb, parallel, server, admin_token, logs, progress, mode, socket
-        )
+            tid, spec, db, tdb, parallel, server, admin_token, logs, progress, mode, socket,
+            log_mb,
+        )  # fmt: skip
         await runner.run(pending)
     tdb.set_finished(tid)

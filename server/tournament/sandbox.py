@@ -1,4 +1,4 @@
-"""Where a tournament entry runs: a bubblewrap sandbox, as an unprivileged user of its own.
+"""Where a tournament entry runs: a bubblewrap sandbox, unprivileged from end to end.
 
 A submitted bot (a manifest entry, :mod:`levata.server.tournament.entries`) is somebody else's
 program. In a sandbox it sees a filesystem of its own: read-only ``/usr`` (and the ``/bin``,
@@ -11,13 +11,24 @@ network (a namespace with only its own loopback), no view of other processes, no
 hostname shared with anyone, and an environment of its own (``--clearenv``, then only
 :meth:`Sandbox.environment`).
 
-Run by root, the sandbox is built by a privileged ``bwrap`` (no user namespace: one that maps
-only root could not hold another user), and inside it the entry drops, before its program
-starts, to a user and group of its own (:data:`UID_BASE` plus its slot, no supplementary
-groups, no capabilities, ``no_new_privs``), with a process-count limit on that user. So even
-a bind wider than meant would not let it read another entry's files, the database, the logs
-or the admin token, which are readable by their owner only. Run by anybody else, ``bwrap``
-uses an unprivileged user namespace (``--unshare-all``) and the entry keeps the runner's user.
+Nothing in the sandbox ever holds a privilege on the host. Run by root, each entry has a
+user and group of its own (:data:`UID_BASE` plus its slot, no supplementary groups), and
+``bwrap`` itself is started as that user (``subprocess`` sets the ids in C, between fork and
+exec): it builds the sandbox inside a user namespace, where its capabilities count for
+nothing outside. That namespace (:func:`user_namespace`) is made by the runner, maps the
+entry's user to itself and also root to root: so ``bwrap``, while it builds the sandbox,
+may reach folders only root can traverse (a Python under ``/root``) to bind them; the
+entry itself never can. Then ``bwrap`` drops every capability (``--cap-drop ALL``, the
+bounding set too), sets ``no_new_privs`` and loads a seccomp filter
+(:mod:`levata.server.tournament.syscall_filter`: no ``open_by_handle_at``, ``mount``,
+``ptrace``, namespaces, ...) before anything of the entry runs. Run by anybody else,
+``bwrap`` makes its user namespace itself (``--unshare-user --disable-userns``) and the
+entry keeps the runner's user.
+
+Memory: when a memory cgroup can be made (:mod:`levata.server.tournament.memory_cgroup`),
+the entry's first process waits at a gate (a shell reading one line) until the runner has
+put it in its cgroup, so all it ever holds, its ``/tmp`` included, counts toward
+``memory_mb``; else ``/tmp`` is only size-capped at ``memory_mb``.
 
 Secrets never reach a command line: bwrap's options (with ``--setenv LEVATA_TOKEN``) are
 passed through a file descriptor (``--args FD``), so the command line of bwrap (and of the
@@ -27,25 +38,32 @@ sandbox's init, its copy) is ``bwrap --args 4 -- COMMAND``: the command, never t
 >>> args = box.options({"LEVATA_TOKEN": "T"}, "/srv/bots/a", slot=0)
 >>> args[:2], "--die-with-parent" in args, args[-2:]
 (['--unshare-all', '--unshare-user'], True, ['--chdir', '/srv/bots/a'])
+>>> args[args.index("--cap-drop") + 1]
+'ALL'
 >>> redact(args, "T")[args.index("LEVATA_TOKEN") + 1]
 '***'
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import shlex
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from levata.engine import BadConfig
+from levata.server.tournament.manifest_env import check_env
+from levata.server.tournament.memory_cgroup import EntryCgroup
 from levata.server.tournament.process_limits import limited
+from levata.server.tournament.syscall_filter import bpf
 
 __all__ = [
     "ETC",
@@ -54,6 +72,7 @@ __all__ = [
     "SOCKET",
     "UID_BASE",
     "Sandbox",
+    "Spawned",
     "check_mode",
     "redact",
 ]
@@ -162,6 +181,69 @@ def python_paths() -> list[str]:
     return list(dict.fromkeys(os.path.abspath(p) for p in paths))
 
 
+@dataclass
+class Spawned:
+    """A sandboxed entry's process, and its memory cgroup (``None``: ``/tmp`` capped only)."""
+
+    proc: subprocess.Popen[bytes]
+    cgroup: EntryCgroup | None
+
+    def release(self) -> None:
+        """Remove the cgroup, once the process has ended."""
+        if self.cgroup is not None:
+            self.cgroup.remove()
+
+
+def user_namespace(uid: int) -> int:
+    """A new user namespace owned by ``uid`` that maps ``uid`` and root (user and group) to
+    themselves, as a descriptor (close-on-exec) for bwrap's ``--userns``. Made by a short
+    ``unshare`` started as ``uid``; the maps are written by us (root): ``uid`` alone may map
+    only itself. Only root calls this."""
+    unshare = shutil.which("unshare", path="/usr/bin:/bin") or "unshare"
+    holder = subprocess.Popen(
+        [unshare, "--user", "--", "/bin/sh", "-c", "echo ready; read _"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={"PATH": "/usr/bin:/bin"},
+        cwd="/",
+        user=uid,
+        group=uid,
+        extra_groups=[],
+    )
+    assert holder.stdin is not None and holder.stdout is not None
+    try:
+        if holder.stdout.readline() != b"ready\n":
+            raise OSError(f"cannot make a user namespace for user {uid} (unshare --user)")
+        for name in ("uid_map", "gid_map"):
+            Path(f"/proc/{holder.pid}/{name}").write_text(f"0 0 1\n{uid} {uid} 1\n")
+        return os.open(f"/proc/{holder.pid}/ns/user", os.O_RDONLY | os.O_CLOEXEC)
+    finally:
+        holder.stdin.close()
+        holder.stdout.close()
+        try:
+            holder.wait(5)
+        except subprocess.TimeoutExpired:
+            holder.kill()
+            holder.wait()
+
+
+def _memfd(name: str, data: bytes) -> int:
+    """A memory file holding ``data``, read from its start (close-on-exec: it reaches a
+    child only through ``pass_fds``)."""
+    fd = os.memfd_create(name, os.MFD_CLOEXEC)
+    os.write(fd, data)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+#: The first program of an entry with a cgroup, as its own user: wait for the runner to put
+#: it in the cgroup (one line "go" on its stdin, a pipe), then become bwrap, whose stdin is
+#: ``/dev/null`` (a sandboxed entry reads nothing from us: the bridge talks to its program
+#: over pipes of its own).
+GATE = 'IFS= read -r go && [ "$go" = go ] || exit 125; exec "$@" </dev/null'
+
+
 @dataclass(frozen=True)
 class Sandbox:
     """How a tournament isolates its manifest entries.
@@ -169,12 +251,14 @@ class Sandbox:
     ``socket``: the host path of the entrants' socket, bound at :data:`SOCKET` (``None``: the
     entries need the network to reach an external referee, ``share_net``). ``uid_base``: the
     first of the entries' users (``None``: they keep the runner's user; the default is
-    :data:`UID_BASE` when the runner is root, else ``None``)."""
+    :data:`UID_BASE` when the runner is root, else ``None``). ``cgroups``: give each entry a
+    memory cgroup where one can be made."""
 
     socket: Path | None = None
     share_net: bool = False
     uid_base: int | None = -1  # -1: decide from the runner's user
     bwrap: str = "bwrap"
+    cgroups: bool = True
 
     @property
     def users(self) -> int | None:
@@ -187,9 +271,28 @@ class Sandbox:
         base = self.users
         return None if base is None else base + slot
 
+    def check_workdir(self, workdir: str | None, slot: int) -> None:
+        """:class:`BadConfig` when slot ``slot``'s user could not enter ``workdir`` (the
+        sandbox recreates its parents, but its own mode applies): say so before bwrap does.
+
+        >>> Sandbox(uid_base=None).check_workdir("/root", 0)  # our own user: nothing to say
+        """
+        uid = self.uid(slot)
+        if uid is None or not workdir:
+            return
+        st = os.stat(workdir)
+        bit = 0o100 if st.st_uid == uid else 0o010 if st.st_gid == uid else 0o001
+        if not st.st_mode & bit:
+            raise BadConfig(
+                f"its folder {workdir} cannot be entered by its user {uid} (mode"
+                f" {st.st_mode & 0o777:04o}, owner {st.st_uid}): make it readable by others"
+                " (chmod o+rx) or owned by that user"
+            )
+
     def environment(self, extra: dict[str, str]) -> dict[str, str]:
         """What an entry's environment holds: these, then ``extra`` (the LEVATA_* variables
-        and its manifest's ``env``)."""
+        and its manifest's ``env``, checked when the manifest was read; checked again here,
+        for a tournament resumed from a record, skipping what is refused)."""
         base = {
             "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
             "HOME": "/tmp",
@@ -197,22 +300,36 @@ class Sandbox:
             "LANG": "C.UTF-8",
             "PYTHONDONTWRITEBYTECODE": "1",  # the Python installation is read-only
         }
-        return {**base, **extra}
+        ours = {k: v for k, v in extra.items() if k.startswith("LEVATA_")}
+        theirs = {k: v for k, v in extra.items() if not k.startswith("LEVATA_")}
+        allowed = {}
+        for k, v in theirs.items():
+            with contextlib.suppress(BadConfig):
+                allowed.update(check_env("-", {k: v}))
+        return {**base, **allowed, **ours}
 
     def options(
-        self, env: dict[str, str], workdir: str | None, slot: int, tmp_mb: int = 0
+        self,
+        env: dict[str, str],
+        workdir: str | None,
+        slot: int,
+        tmp_mb: int = 0,
+        userns: int | None = None,
+        seccomp: int | None = None,
     ) -> list[str]:
         """bwrap's options for an entry in ``workdir`` with exactly ``self.environment(env)``
-        and a ``/tmp`` of at most ``tmp_mb`` MiB (0: no cap but memory's). They hold the
-        token, so they go to bwrap through a file descriptor, never on its command line."""
-        privileged = self.uid(slot) is not None
-        if privileged:  # see the module docstring: every namespace but the user one
-            ns = ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
-            ns += [] if self.share_net else ["--unshare-net"]
+        and a ``/tmp`` of at most ``tmp_mb`` MiB (0: no cap but memory's); ``userns`` and
+        ``seccomp`` are the descriptors of its user namespace (when root made it) and of its
+        system call filter. They hold the token, so they go to bwrap through a file
+        descriptor, never on its command line."""
+        if userns is not None:  # made by root (user_namespace): every other namespace
+            ns = ["--userns", str(userns), "--unshare-pid", "--unshare-ipc", "--unshare-uts"]
+            ns += ["--unshare-cgroup-try", *([] if self.share_net else ["--unshare-net"])]
         else:
             ns = ["--unshare-all", *(["--share-net"] if self.share_net else [])]
             ns += ["--unshare-user", "--disable-userns"]
         args = [*ns, "--die-with-parent", "--new-session", "--hostname", "levata-entry"]
+        args += ["--cap-drop", "ALL", *(["--seccomp", str(seccomp)] if seccomp is not None else [])]
         args += ["--clearenv"]
         for k, v in self.environment(env).items():
             args += ["--setenv", k, v]
@@ -247,26 +364,66 @@ class Sandbox:
         slot: int,
         stdin: Any,
         stderr: IO[bytes] | int,
-        tmp_mb: int = 0,
-    ) -> subprocess.Popen[bytes]:
-        """Start ``argv`` in the sandbox; bwrap reads its options from a memory file."""
-        options = self.options(env, workdir, slot, tmp_mb)
-        fd = os.memfd_create("bwrap-args", 0)  # not inherited but by pass_fds
+        memory_mb: int = 0,
+    ) -> Spawned:
+        """Start ``argv`` in the sandbox, as slot ``slot``'s user, with ``memory_mb`` MiB
+        (0: no limit) for everything it holds; bwrap reads its options from a memory file.
+        ``stdin`` is ignored (``/dev/null``) when the entry gets a cgroup.
+        Every descriptor reaches bwrap only (``pass_fds``; the rest are close-on-exec)."""
+        uid = self.uid(slot)
+        if uid is None and os.geteuid() == 0:  # bwrap would map host root into the sandbox
+            raise BadConfig("run by root, a sandboxed entry needs a user of its own (uid_base)")
+        fds: list[int] = []
+        cgroup = None
         try:
-            os.write(fd, b"".join(a.encode() + b"\0" for a in options))
-            os.lseek(fd, 0, os.SEEK_SET)
-            return subprocess.Popen(
-                [self.bwrap, "--args", str(fd), "--", *argv],
-                pass_fds=(fd,),
+            userns = user_namespace(uid) if uid is not None else None
+            if userns is not None:
+                fds.append(userns)
+            seccomp = _memfd("levata-seccomp", bpf())
+            fds.append(seccomp)
+            if self.cgroups and memory_mb > 0:
+                name = f"levata-{os.getpid()}-{slot}-{time.monotonic_ns()}"
+                cgroup = EntryCgroup.make(name, memory_mb)
+            options = self.options(env, workdir, slot, memory_mb, userns, seccomp)
+            args = _memfd("bwrap-args", b"".join(a.encode() + b"\0" for a in options))
+            fds.append(args)
+            command = [self.bwrap, "--args", str(args), "--", *argv]
+            gate_w = -1
+            if cgroup is not None:
+                gate_r, gate_w = os.pipe2(os.O_CLOEXEC)
+                fds += [gate_r, gate_w]
+                command = ["/bin/sh", "-c", GATE, "levata-gate", *command]
+                stdin = gate_r
+            ids: dict[str, Any] = {}
+            if uid is not None:
+                ids = {"user": uid, "group": uid, "extra_groups": []}
+            proc = subprocess.Popen(
+                command,
+                pass_fds=tuple(fd for fd in fds if fd not in (gate_w, stdin)),
                 stdin=stdin,
                 stdout=subprocess.DEVNULL,
                 stderr=stderr,
                 env={"PATH": "/usr/bin:/bin"},
                 cwd="/",
                 start_new_session=True,
+                **ids,
             )
+            if cgroup is not None:
+                try:
+                    cgroup.join(proc.pid)
+                    os.write(gate_w, b"go\n")
+                except OSError:
+                    proc.kill()
+                    proc.wait()
+                    raise
+            return Spawned(proc, cgroup)
+        except BaseException:
+            if cgroup is not None:
+                cgroup.remove()
+            raise
         finally:
-            os.close(fd)
+            for fd in fds:
+                os.close(fd)
 
     def shown(
         self,
@@ -276,8 +433,13 @@ class Sandbox:
         slot: int,
         tmp_mb: int = 0,
     ) -> str:
-        """The equivalent command line, as a shell would take it, the token hidden."""
-        args = [self.bwrap, *self.options(env, workdir, slot, tmp_mb), "--", *argv]
+        """The equivalent command line, as a shell would take it, the token hidden (``USERNS``
+        and ``SECCOMP`` stand for the descriptors)."""
+        userns = -1 if self.uid(slot) is not None else None
+        args = [self.bwrap, *self.options(env, workdir, slot, tmp_mb, userns, -1), "--", *argv]
+        for flag, name in (("--userns", "USERNS"), ("--seccomp", "SECCOMP")):
+            if flag in args:
+                args[args.index(flag) + 1] = name
         return shlex.join(redact(args, env.get("LEVATA_TOKEN", "")))
 
 
@@ -300,13 +462,18 @@ def check_mode(mode: str, manifests: bool, probe: Sandbox | None = None) -> str:
             "bubblewrap (bwrap) is not installed, and submitted bots run in it: install it"
             " (apt-get install bubblewrap) or pass --sandbox none to run them unisolated"
         )
+    bpf()  # the filter can be built (libseccomp is there)
     box = probe or Sandbox()
-    box = Sandbox(None, box.share_net, box.uid_base, path)
-    argv = limited([sys.executable, "-I", "-S", "-c", "pass"], 10, 0, 0, box.uid(0), NPROC)
-    proc = box.spawn(argv, {}, None, 0, subprocess.DEVNULL, subprocess.PIPE)
-    _, err = proc.communicate(timeout=60)
-    if proc.returncode != 0:
-        why = " ".join(err.decode(errors="replace").split())[:300] or f"status {proc.returncode}"
+    box = Sandbox(None, box.share_net, box.uid_base, path, cgroups=False)
+    argv = limited([sys.executable, "-I", "-S", "-c", "pass"], 10, 0, 0, NPROC)
+    try:
+        started = box.spawn(argv, {}, None, 0, subprocess.DEVNULL, subprocess.PIPE)
+        _, err = started.proc.communicate(timeout=60)
+        status = started.proc.returncode
+    except OSError as exc:
+        err, status = str(exc).encode(), -1
+    if status != 0:
+        why = " ".join(err.decode(errors="replace").split())[:300] or f"status {status}"
         raise BadConfig(
             f"bubblewrap cannot build a sandbox here ({why}): pass --sandbox none to run"
             " submitted bots unisolated"

@@ -11,6 +11,7 @@ records hold the tokens' digests.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -29,6 +30,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from levata.bots.credentials import write_secret
+from levata.engine import BadConfig
 from levata.server.match.app import start_entrant_server
 from levata.server.match.store import Store
 from levata.server.tournament.entries import Entry, launch, parse_manifest
@@ -121,7 +123,157 @@ def tokens_in_proc():
     return seen, readable, foreign
 
 
+def statuses():
+    """Who holds what in the sandbox: every visible process's ids, capabilities,
+    no_new_privs and seccomp mode."""
+    keys = ("Uid", "CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp")
+    out = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            lines = open(f"/proc/{pid}/status").read().splitlines()
+        except OSError:
+            continue
+        fields = dict(x.split(":", 1) for x in lines if ":" in x)
+        out[pid] = {k: " ".join(fields.get(k, "?").split()) for k in keys}
+    return out
+
+
+def privileged(rows, strict):
+    """The processes holding a capability (or, ``strict``: lacking no_new_privs or seccomp)."""
+    bad = {}
+    for pid, row in rows.items():
+        caps = [k for k in row if k.startswith("Cap") and int(row[k] or "0", 16)]
+        if strict and row["NoNewPrivs"] != "1":
+            caps.append("no no_new_privs")
+        if strict and row["Seccomp"] != "2":
+            caps.append(f"seccomp {row['Seccomp']}")
+        if caps:
+            bad[pid] = caps
+    return bad
+
+
+def by_handle():
+    """The way out of a bind mount: a file handle of the host's root (inode 2 of the disk
+    under /usr), opened through /usr."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    class Handle(ctypes.Structure):
+        _fields_ = [
+            ("bytes", ctypes.c_uint), ("type", ctypes.c_int), ("data", ctypes.c_ubyte * 128)
+        ]
+
+    h, mount = Handle(128), ctypes.c_int()
+    r = libc.name_to_handle_at(-100, b"/usr", ctypes.byref(h), ctypes.byref(mount), 0)
+    why = os.strerror(ctypes.get_errno()) if r else "a handle"
+    report("name_to_handle_at on /usr", r == 0, why)
+    h.bytes, h.type = 8, 1  # FILEID_INO32_GEN: inode 2, generation 0 (the root of ext4)
+    ctypes.memmove(h.data, (2).to_bytes(4, "little") + bytes(4), 8)
+    usr = os.open("/usr", os.O_RDONLY)
+    fd = libc.open_by_handle_at(usr, ctypes.byref(h), os.O_RDONLY)
+    detail = os.strerror(ctypes.get_errno()) if fd < 0 else os.listdir(f"/proc/self/fd/{fd}")
+    report("open_by_handle_at toward the host's root", fd >= 0, detail)
+    os.close(usr)
+    if fd >= 0:
+        os.close(fd)
+
+
+def other_abi():
+    """Refused calls made through another ABI, around a filter that names 64-bit calls:
+    x32 (the syscall number with bit 30) and 32-bit int 0x80. Each in a child: the filter
+    kills it."""
+    import subprocess
+
+    x32 = "import ctypes; libc = ctypes.CDLL(None, use_errno=True); " \
+          "r = libc.syscall(0x40000000 | 304, -100, b'/usr', None, None, 0); " \
+          "print(r, ctypes.get_errno())"
+    # mov eax, 342 (i386 open_by_handle_at); int 0x80; ret
+    code = "b8 56 01 00 00 cd 80 c3"
+    i386 = "import ctypes, mmap; m = mmap.mmap(-1, 4096, prot=7); " \
+           f"m.write(bytes.fromhex('{code}')); " \
+           "f = ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(m))); " \
+           "print(f())"
+    for name, src in (("x32", x32), ("int 0x80", i386)):
+        run = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True)
+        detail = f"status {run.returncode} {run.stdout.strip()} {run.stderr.strip()[-100:]}"
+        reached = run.returncode != -31  # not killed by SIGSYS: the filter was gone round
+        report(f"open_by_handle_at through the {name} ABI", reached, detail)
+
+
+def descriptors():
+    """Every descriptor this process inherited (beyond stdio), and what the sandbox's init
+    holds."""
+    mine = {}
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            mine[fd] = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            pass  # the listing's own, gone already
+    extra = {fd: t for fd, t in mine.items() if int(fd) > 2}
+    report("a descriptor beyond stdio", extra, extra)
+    found = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                found[f"{pid}/{fd}"] = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+    own = ("pipe:", "socket:", "anon_inode:", "/dev/null", "/tmp/", "/proc/")
+    host = {k: t for k, t in found.items() if not t.startswith(own)}  # a namespace, memfd...
+    report("a host file open in any process of the sandbox", host, host or sorted(found.values()))
+
+
+def flood_tmp():
+    """Write /tmp (memory) far past memory_mb, in a child the kernel prefers to kill."""
+    import subprocess
+
+    mb = int(os.environ.get("PROBE_FLOOD_MB", "0"))
+    if not mb:
+        return
+    src = "import os\nopen('/proc/self/oom_score_adj', 'w').write('1000')\n" \
+          f"f = open('/tmp/flood', 'wb', buffering=0)\nfor _ in range({mb}):\n" \
+          "    f.write(b'x' * (1 << 20))\n"
+    run = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True)
+    try:
+        held = os.path.getsize("/tmp/flood") >> 20
+        os.unlink("/tmp/flood")
+    except OSError:
+        held = 0
+    why = run.stderr.strip().splitlines()[-1:] or [f"status {run.returncode}"]
+    report(f"hold {mb} MiB in /tmp", run.returncode == 0, f"{held} MiB held; {why[0]}",
+           held_mb=held, status=run.returncode)
+
+
+def flood_log():
+    """Write stderr in a loop: far more than the log may hold."""
+    mb = int(os.environ.get("PROBE_LOG_FLOOD_MB", "0"))
+    line = ("flood " * 20 + "\n").encode()
+    for _ in range(mb * (1 << 20) // len(line)):
+        os.write(2, line)
+
+
 def probe():
+    flood_log()
+    flood_tmp()
+    rows = statuses()
+    report("a capability in any process of the sandbox", privileged(rows, False), "", rows=rows)
+    me = {str(os.getpid()): rows[str(os.getpid())]}
+    report("this process lacks no_new_privs or seccomp", privileged(me, True), me)
+    import subprocess
+
+    child = subprocess.run(
+        [sys.executable, "-c", "print(open('/proc/self/status').read())"],
+        env={**os.environ, "LD_PRELOAD": "/tmp/nothing.so"}, capture_output=True, text=True,
+    )
+    fields = dict(x.split(":", 1) for x in child.stdout.splitlines() if ":" in x)
+    row = {k: " ".join(fields.get(k, "?").split()) for k in
+           ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp")}
+    report("a child started with LD_PRELOAD gains a privilege",
+           privileged({"child": row}, True), row)
+    by_handle()
+    other_abi()
+    descriptors()
     server = os.environ["LEVATA_SERVER"]
     report("admin over the entrants' address", *admin(server))
     report("reflection over the entrants' address", *reflection(server))
@@ -139,7 +291,7 @@ def probe():
     seen, readable, foreign = tokens_in_proc()
     report("other tokens in /proc/*/environ and cmdline", foreign,
            f"{seen} processes visible, {readable} files readable", digests=foreign)
-    me = {os.getpid(), os.getppid()}
+    me = {os.getpid(), os.getppid(), 1}  # 1: the sandbox's own init, as the entry's user
     others = [int(p) for p in filter(str.isdigit, os.listdir("/proc")) if int(p) not in me]
     hit = []
     for pid in others:
@@ -192,6 +344,15 @@ ATTEMPTS = {
     "resolve example.com",
     "TCP to 1.1.1.1:443",
     "TCP to 8.8.8.8:53",
+    "a capability in any process of the sandbox",
+    "this process lacks no_new_privs or seccomp",
+    "a child started with LD_PRELOAD gains a privilege",
+    "name_to_handle_at on /usr",
+    "open_by_handle_at toward the host's root",
+    "open_by_handle_at through the x32 ABI",
+    "open_by_handle_at through the int 0x80 ABI",
+    "a descriptor beyond stdio",
+    "a host file open in any process of the sandbox",
 }
 
 
@@ -224,8 +385,9 @@ class Listener:
         self.sock.close()
 
 
-def write_entry(folder: Path, name: str, honest: bool, env: dict[str, str]) -> Path:
-    """A json manifest of the probe program in ``folder``; returns the manifest's path."""
+def write_entry(folder: Path, name: str, honest: bool, env: dict[str, str], more: str = "") -> Path:
+    """A json manifest of the probe program in ``folder`` (``more``: more TOML lines);
+    returns the manifest's path."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "probe.py").write_text(HOSTILE)
     args = [sys.executable, "probe.py", *(["--honest"] if honest else [])]
@@ -233,7 +395,7 @@ def write_entry(folder: Path, name: str, honest: bool, env: dict[str, str]) -> P
     env_toml = ", ".join(f"{k} = {json.dumps(v)}" for k, v in env.items())
     manifest.write_text(
         f'name = "{name}"\ncommand = {json.dumps(args)}\nprotocol = "json"\n'
-        f'workdir = "{folder.name}"\nmove_ms = 15000\nenv = {{ {env_toml} }}\n'
+        f'workdir = "{folder.name}"\nmove_ms = 15000\nenv = {{ {env_toml} }}\n{more}'
     )
     return manifest
 
@@ -250,7 +412,8 @@ def tournament(*args: object, env: dict[str, str] | None = None, timeout: float 
 
 
 def probes(log: Path) -> dict[str, dict]:
-    text = log.read_text()
+    older = log.with_name(log.name + ".1")
+    text = (older.read_text() if older.exists() else "") + log.read_text()
     assert "PROBE-DONE" in text, text[-3000:]
     lines = [json.loads(x[len("PROBE ") :]) for x in text.splitlines() if x.startswith("PROBE ")]
     return {p["attempt"]: p for p in lines}
@@ -327,9 +490,17 @@ def test_the_entrants_socket_serves_only_the_arena(tmp_path):
 # -- a hostile entry -----------------------------------------------------------------------------
 
 
-def run_with_probe(tmp_path: Path, honest: bool, sandbox: str, listener: Listener) -> Path:
+#: The probe's memory, and how much it tries to hold in /tmp and write to its log.
+MEMORY_MB, FLOOD_MB, LOG_FLOOD_MB, LOG_MB = 400, 512, 4, 1
+
+
+def run_with_probe(
+    tmp_path: Path, honest: bool, sandbox: str, listener: Listener, floods: bool = True
+) -> Path:
     """A tournament of the probe (hostile or honest), an honest witness with a secret in its
-    folder, and a reference bot; returns the folder of the run."""
+    folder, and a reference bot; returns the folder of the run. With ``floods``, the hostile
+    probe first writes far more to its stderr than the logs may hold (``--log-mb``) and to
+    its ``/tmp`` than its memory may."""
     run = tmp_path / ("honest" if honest else f"hostile-{sandbox}")
     run.mkdir()
     db, logs = run / "t.db", run / "logs"
@@ -338,12 +509,15 @@ def run_with_probe(tmp_path: Path, honest: bool, sandbox: str, listener: Listene
     write_secret(admin_file, "an-admin-token-no-entry-may-read")
     files = os.pathsep.join(map(str, (secret, db, admin_file, logs / "witness.log")))
     env = {"PROBE_LISTENER": str(listener.port), "PROBE_FILES": files}
-    probe = write_entry(run / "probe", "probe", honest, env)
+    if floods:
+        env |= {"PROBE_FLOOD_MB": str(FLOOD_MB), "PROBE_LOG_FLOOD_MB": str(LOG_FLOOD_MB)}
+    probe = write_entry(run / "probe", "probe", honest, env, f"memory_mb = {MEMORY_MB}\n")
     witness = write_entry(run / "witness", "witness", True, env)
     secret.write_text("the witness's own notes\n")
     tournament(
-        "--bots", f"{probe},{witness},random", "--db", db, "--logs", logs, "--sandbox", sandbox
-    )
+        "--bots", f"{probe},{witness},random", "--db", db, "--logs", logs, "--sandbox", sandbox,
+        "--log-mb", LOG_MB,
+    )  # fmt: skip
     return run
 
 
@@ -362,7 +536,17 @@ def test_a_hostile_entry_fails_at_everything_and_the_standings_do_not_change(tmp
         listener.close()
     found = probes(hostile / "logs" / "probe.log")
     reads = {f"read {hostile / p}" for p in ("witness/secret.txt", "t.db", "t.db.admin-token")}
-    assert_all_failed(found, ATTEMPTS | reads | {f"read {hostile / 'logs' / 'witness.log'}"})
+    flood = f"hold {FLOOD_MB} MiB in /tmp"
+    assert_all_failed(found, ATTEMPTS | reads | {f"read {hostile / 'logs' / 'witness.log'}", flood})
+    assert found[flood]["held_mb"] < MEMORY_MB  # ENOSPC or killed: never past its memory
+    assert found[flood]["status"] != 0
+    for p in found["a capability in any process of the sandbox"]["rows"].values():
+        assert p["NoNewPrivs"] == "1" and p["Seccomp"] == "2", p
+    # The log flood: two files, at most --log-mb together, the probes' lines at the end.
+    (hostile / "logs" / "probe.log").read_text()
+    sizes = [(hostile / "logs" / n).stat().st_size for n in ("probe.log", "probe.log.1")]
+    assert sum(sizes) <= (LOG_MB << 20) + 4096, sizes
+    assert "== log rotated" in (hostile / "logs" / "probe.log.1").read_text()
     assert found["admin over the entrants' address"]["detail"] == "UNIMPLEMENTED"
     assert found["reflection over the entrants' address"]["detail"] == "UNIMPLEMENTED"
     for path in reads:
@@ -389,10 +573,15 @@ def test_the_hostile_entry_gets_through_without_a_sandbox(tmp_path):
     """The probes are real: with ``--sandbox none`` the same entry reads what it should not."""
     listener = Listener()
     try:
-        run = run_with_probe(tmp_path, False, "none", listener)
+        run = run_with_probe(tmp_path, False, "none", listener, floods=False)
     finally:
         listener.close()
     found = probes(run / "logs" / "probe.log")
+    assert found["open_by_handle_at through the x32 ABI"]["reached"]  # no filter to kill it
+    assert found["a descriptor beyond stdio"]["reached"] is False  # close_fds, even so
+    if ROOT:  # what the hostile wrapper had before: root's capabilities, no filter
+        assert found["a capability in any process of the sandbox"]["reached"]
+        assert found["name_to_handle_at on /usr"]["reached"]
     assert found["TCP to the test's listener"]["reached"] and listener.accepted >= 1
     assert found[f"read {run / 'witness' / 'secret.txt'}"]["reached"]
     assert found[f"read {run / 't.db.admin-token'}"]["reached"]
@@ -432,6 +621,7 @@ def test_a_hostile_entry_on_levata_serve_through_its_entrant_socket(tmp_path):
             env={"LEVATA_ADMIN_TOKEN": admin_file.read_text().strip()},
         )  # fmt: skip
         assert "share this machine's network" not in run.stdout + run.stderr
+        assert not open_without_cloexec(serve.pid)  # the serving referee's too
     finally:
         listener.close()
         serve.terminate()
@@ -571,3 +761,177 @@ def test_no_token_in_any_command_line_or_log(tmp_path):
         words = set(re.findall(r"[A-Za-z0-9_\-]{20,}", log.read_text()))
         assert not {hashlib.sha256(w.encode()).hexdigest() for w in words} & issued, log
     assert "LEVATA_TOKEN '***'" in (logs / "b.log").read_text()
+
+
+# -- what a manifest may ask for -----------------------------------------------------------------
+
+
+def refused(tmp_path: Path, manifest: str, *flags: str, workdir: str = "b") -> str:
+    """The one ``error:`` line of a tournament refusing manifest text ``manifest``."""
+    (tmp_path / "b").mkdir(exist_ok=True)
+    (tmp_path / "b" / "probe.py").write_text(HOSTILE)
+    path = tmp_path / "b.toml"
+    path.write_text(
+        f'name = "b"\ncommand = {json.dumps([sys.executable, "probe.py", "--honest"])}\n'
+        f'workdir = "{workdir}"\n{manifest}\n'
+    )
+    run = subprocess.run(
+        [*CLI, "tournament", "--game", "whist", "--bots", f"{path},random,random", "--deals",
+         "1", "--db", str(tmp_path / "t.db"), "--quiet", *flags],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    lines = run.stderr.strip().splitlines()
+    assert run.returncode == 2 and len(lines) == 1, run.stdout + run.stderr
+    assert lines[0].startswith("error: ") and "Traceback" not in run.stderr
+    return lines[0]
+
+
+#: Environment variables a manifest may not set, and the name its error gives.
+REFUSED_ENV = [
+    ('LD_PRELOAD = "pwn.so"', "LD_PRELOAD"),
+    ('ld_library_path = "/tmp"', "ld_library_path"),
+    ('LD_AUDIT = "x.so"', "LD_AUDIT"),
+    ('PYTHONSTARTUP = "x.py"', "PYTHONSTARTUP"),
+    ('PYTHONPATH = "/tmp"', "PYTHONPATH"),
+    ('NODE_OPTIONS = "--require x"', "NODE_OPTIONS"),
+    ('PERL5OPT = "-Mx"', "PERL5OPT"),
+    ('RUBYOPT = "-rx"', "RUBYOPT"),
+    ('BASH_ENV = "x.sh"', "BASH_ENV"),
+    ('ENV = "x.sh"', "ENV"),
+    ('GCONV_PATH = "/tmp"', "GCONV_PATH"),
+    ('GLIBC_TUNABLES = "glibc.malloc.check=3"', "GLIBC_TUNABLES"),
+    ('MALLOC_ARENA_MAX = "1"', "MALLOC_ARENA_MAX"),
+    ('LOCPATH = "/tmp"', "LOCPATH"),
+    ('HOSTALIASES = "/tmp/h"', "HOSTALIASES"),
+    ('PATH = "/tmp"', "PATH"),
+    ('HOME = "/"', "HOME"),
+    ('LEVATA_TOKEN = "mine"', "LEVATA_TOKEN"),
+    ('"A=B" = "1"', "'A=B'"),
+    ('"" = "1"', "''"),
+    ('X = "a\\u0000b"', "X"),
+    (f'X = "{"x" * 5000}"', "X"),
+    (", ".join(f"V{i} = '1'" for i in range(65)), "65 variables"),
+]
+
+
+@pytest.mark.parametrize(("env", "named"), REFUSED_ENV)
+def test_a_manifest_env_for_the_loader_or_an_interpreter_is_refused(tmp_path, env, named):
+    with pytest.raises(BadConfig) as exc:
+        parse_manifest(f'name = "b"\ncommand = ["./b"]\nenv = {{ {env} }}\n', tmp_path)
+    assert str(exc.value).startswith("manifest b: env") and named in str(exc.value)
+
+
+@pytest.mark.parametrize("env", ['LD_PRELOAD = "pwn.so"', 'PYTHONSTARTUP = "x.py"'])
+def test_levata_tournament_refuses_such_a_manifest_in_one_line(tmp_path, env):
+    line = refused(tmp_path, f"env = {{ {env} }}")
+    assert "manifest b: env may not set" in line and env.split()[0] in line, line
+
+
+def test_a_workdir_outside_its_folder_and_limits_above_the_ceilings_are_refused(tmp_path):
+    line = refused(tmp_path, "", workdir="..")
+    assert "workdir" in line and "outside the manifest's folder" in line, line
+    (tmp_path / "b").mkdir(exist_ok=True)
+    (tmp_path / "b" / "out").symlink_to(tmp_path.parent)  # a link out counts as out
+    assert "outside the manifest's folder" in refused(tmp_path, "", workdir="b/out")
+    assert "outside" in refused(tmp_path, "", workdir=str(tmp_path.parent))
+    line = refused(tmp_path, "memory_mb = 1000000000")
+    assert "memory_mb 1000000000 is above this tournament's ceiling of 8192" in line, line
+    assert "--max-memory-mb" in line
+    line = refused(tmp_path, "cpu_seconds = 100000")
+    assert "cpu_seconds 100000 is above this tournament's ceiling of 7200" in line, line
+    line = refused(tmp_path, "memory_mb = 600", "--max-memory-mb", "512")
+    assert "memory_mb 600 is above this tournament's ceiling of 512 (--max-memory-mb)" in line
+
+
+# -- descriptors ---------------------------------------------------------------------------------
+
+
+def open_without_cloexec(pid: int) -> dict[str, str]:
+    """Descriptors of process ``pid`` (beyond stdio) that an exec would keep."""
+    out = {}
+    try:
+        fds = os.listdir(f"/proc/{pid}/fdinfo")
+    except OSError:
+        return out
+    for fd in fds:
+        try:
+            info = Path(f"/proc/{pid}/fdinfo/{fd}").read_text()
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue  # closed meanwhile
+        flags = int(re.search(r"flags:\s*([0-7]+)", info).group(1), 8)
+        if int(fd) > 2 and not flags & 0o2000000:  # O_CLOEXEC
+            out[fd] = target
+    return out
+
+
+def test_every_descriptor_of_the_referee_is_close_on_exec(tmp_path):
+    """Watched from outside all through a sandboxed tournament: every descriptor the
+    referee (and runner) process holds, its database's included, is close-on-exec, so
+    nothing of it can reach a process it starts."""
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "probe.py").write_text(HOSTILE)
+    manifest = tmp_path / "b.toml"
+    manifest.write_text(
+        f'name = "b"\ncommand = {json.dumps([sys.executable, "probe.py", "--honest"])}\n'
+        'workdir = "b"\n'
+    )
+    proc = subprocess.Popen(
+        [*CLI, "tournament", "--game", "whist", "--bots", f"{manifest},heuristic,random",
+         "-o", "deal_size=2", "--deals", "2", "--db", str(tmp_path / "t.db"), "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    leaked: dict[str, str] = {}
+    seen = set()
+    while proc.poll() is None:
+        leaked |= open_without_cloexec(proc.pid)
+        with contextlib.suppress(OSError):
+            seen |= {
+                os.readlink(f"/proc/{proc.pid}/fd/{fd}")
+                for fd in os.listdir(f"/proc/{proc.pid}/fd")
+            }
+        time.sleep(0.01)
+    out = proc.stdout.read()
+    assert proc.returncode == 0, out
+    assert str(tmp_path / "t.db") in seen  # it was watched while the database was open
+    assert not leaked, leaked
+
+
+# -- memory: a cgroup, or a capped /tmp ----------------------------------------------------------
+
+FLOOD = (
+    "import os\\nf = open('/tmp/flood', 'wb', buffering=0)\\nn = 0\\ntry:\\n"
+    "    for n in range(1, 400):\\n        f.write(bytes(1 << 20))\\n"
+    "except OSError as exc:\\n    import sys\\n"
+    "    print('FLOOD stopped at', n, 'MiB:', exc.strerror, file=sys.stderr)\\n"
+)
+
+
+@pytest.mark.parametrize("cgroups", [True, False], ids=["cgroup", "tmpfs-cap"])
+def test_a_tmp_flood_stays_within_memory_mb(tmp_path, cgroups):
+    """400 MiB written to /tmp by an entry of 200 MiB: killed by its cgroup's limit (its
+    /tmp counts), or refused (ENOSPC) where no cgroup can be made and /tmp is capped."""
+    tmp_path.chmod(0o755)
+    (tmp_path / "flood.py").write_text(FLOOD.encode().decode("unicode_escape"))
+    m = parse_manifest(
+        'name = "flood"\ncommand = ["python3", "flood.py"]\nprotocol = "grpc"\nmemory_mb = 200\n',
+        tmp_path,
+    )
+    log = tmp_path / "flood.log"
+    box = Sandbox(cgroups=cgroups)
+    entry = Entry("flood", "manifest", manifest=m)
+    bot = launch(entry, "whist", "unix:/x", "a-token-of-its-own", 1, "f", log, box)
+    status = bot.proc.wait(timeout=60)
+    made = bot.spawned is not None and bot.spawned.cgroup is not None
+    peak = bot.spawned.cgroup.peak_mb() if made else 0
+    bot.stop()
+    text = log.read_text()
+    if made:
+        assert "== memory cgroup" in text and status == 128 + 9, text  # the OOM killer
+        assert peak <= 200.5, peak
+        assert not bot.spawned.cgroup.path.exists()  # removed with the entry
+    else:
+        assert "no memory cgroup here: /tmp capped at 200 MiB" in text
+        found = re.search(r"FLOOD stopped at (\d+) MiB: No space left on device", text)
+        assert found and int(found.group(1)) - 1 <= 200, text  # the failed write was the last
+    assert cgroups == made or not ROOT

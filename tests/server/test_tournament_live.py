@@ -326,6 +326,7 @@ def test_submitted_bots_run_under_cpu_and_memory_limits(
 ):
     if sandboxed and shutil.which("bwrap") is None:
         pytest.skip("needs bubblewrap")
+    tmp_path.chmod(0o755)  # its folder: the entry's own user must be able to enter it
     m = parse_manifest(
         f'name = "greedy"\ncommand = ["python3", "-c", "{program}"]\nprotocol = "grpc"\n{limit}',
         tmp_path,
@@ -337,11 +338,13 @@ def test_submitted_bots_run_under_cpu_and_memory_limits(
     # Killed by a signal: -SIG from a plain process, 128 + SIG from bwrap, which passes it on.
     killed = {128 + s if sandboxed else -s for s in (expect, signal.SIGKILL)}
     assert bot.proc.wait(timeout=30) in (killed if expect else {1})
+    bot.stop()  # its stderr is read by a thread of ours: wait for the end of it
     if not expect:
         assert "MemoryError" in log.read_text()
 
 
 def test_a_manifest_bot_that_cannot_start_forfeits(tmp_path):
+    tmp_path.chmod(0o755)  # its folder: the entry's own user must be able to enter it
     manifest = tmp_path / "ghost.toml"
     manifest.write_text('name = "ghost"\ncommand = ["no-such-program-here"]\nprotocol = "grpc"\n')
     db = tmp_path / "t.db"
