@@ -99,6 +99,7 @@ class Connection:
     limits: Limits = field(default_factory=Limits)  # the outbox's and the refusals' bounds
     queued_bytes: int = 0  # what the outbox holds
     writer: asyncio.Task[Any] | None = None  # the stream's writer: interrupted by end()
+    writing: bool = False  # it waits for gRPC to take a message
     refusals: dict[str, Refusals] = field(default_factory=dict)  # match id ("": none) ->
     drops: Bucket | None = None  # replies it may have dropped before the stream is closed
     dropped: int = 0  # replies dropped unread, over a seat's allowance of refusals
@@ -131,8 +132,9 @@ class Connection:
         while not self.queue.empty():
             self.queue.get_nowait()
         self.queued_bytes = 0
-        if self.writer is not None and not self.writer.done():
-            self.writer.cancel()
+        self.queue.put_nowait((None, None, 0))  # a writer waiting for the queue ends
+        if self.writing and self.writer is not None and not self.writer.done():
+            self.writer.cancel()  # a writer waiting on a client that does not read ends too
 
     def refusals_for(self, match_id: str) -> Refusals:
         """The allowance of refused replies of this connection's seats in ``match_id`` (""
@@ -563,7 +565,9 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
                 if conn.bundle and msg is not None and not queue.empty():
                     bundle, carried, taken = _bundle(msg, on_written, queue)  # all ready now
                     conn.queued_bytes -= taken
+                    conn.writing = True
                     await context.write(bundle)
+                    conn.writing = False
                     continue
                 if on_written is not None:
                     on_written()
@@ -571,7 +575,9 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
                     if conn.abort_with is not None:
                         await context.abort(*conn.abort_with)
                     return
+                conn.writing = True
                 await context.write(msg)
+                conn.writing = False
         except asyncio.CancelledError:
             if conn.abort_with is None:  # the client went away, or the server stops
                 raise
