@@ -48,7 +48,6 @@ REPLY_HOLD_S = 0.002
 log = logging.getLogger("levata.bots.sdk")
 
 
-
 class Backoff:
     """Waits before asking a busy referee again: exponential from ``first`` (doubling, at
     most ``most``), each wait drawn uniformly between half of it and all of it (bots refused

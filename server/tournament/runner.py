@@ -12,7 +12,9 @@ What happens:
 2. A referee starts in this process on a free loopback port, recording into the same file
    (or ``--server`` names a running one). Each entry runs as its own process
    (:mod:`levata.server.tournament.entries`): one gRPC connection per entry, holding its seats in
-   every match at once.
+   every match at once. With our own referee each manifest entry process reaches it through
+   an entrants' socket of its own (its own quota of streams without Hello: one entry's flood
+   cannot starve another, :mod:`levata.server.match.doors`).
 3. Up to ``parallel`` scheduled matches run at a time: ``AdminService.CreateMatch``, then
    ``WatchMatch`` until it ends; the result is stored with the scheduled match in one
    transaction. A bot process that dies forfeits its seats (the referee's rules: a dropped

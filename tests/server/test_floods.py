@@ -13,7 +13,6 @@ clients written from the proto (raw gRPC stubs, not the SDK).
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sqlite3
 import subprocess
@@ -157,7 +156,7 @@ def test_an_entry_flooding_streams_without_hello_starves_nobody(tmp_path):
 #: argv: ADDRESS SECONDS. Says Hello with $LEVATA_TOKEN, never reads, and sends small bogus
 #: replies as fast as it can (4 connections of 8 streams); prints how many it sent and the
 #: status each stream ended with.
-NOT_READING = r'''
+NOT_READING = r"""
 import asyncio, collections, json, os, sys, time
 
 import grpc
@@ -203,7 +202,7 @@ async def main():
 
 
 asyncio.run(main())
-'''
+"""
 
 
 def test_a_bot_that_never_reads_is_cut_off_and_the_referee_stays_small(tmp_path):
@@ -236,7 +235,7 @@ def test_a_bot_that_never_reads_is_cut_off_and_the_referee_stays_small(tmp_path)
 #: argv: ADDRESS SECONDS. A seated bot (its token in $LEVATA_TOKEN) that answers each of its
 #: decisions correctly but first sends a burst of illegal and stale replies for it, as fast as
 #: it can, for SECONDS; prints how many bad replies it sent.
-BAD_REPLIES = r'''
+BAD_REPLIES = r"""
 import asyncio, json, os, sys, time
 
 import grpc
@@ -313,7 +312,7 @@ async def main():
 
 
 asyncio.run(main())
-'''
+"""
 
 
 def _rows_and_bytes(db: Path) -> tuple[int, int, int]:
@@ -338,7 +337,8 @@ def test_a_seated_flood_of_bad_replies_costs_honest_bots_nothing(tmp_path):
         script.write_text(BAD_REPLIES)
         flooder = subprocess.Popen(
             [sys.executable, str(script), live.address, "8"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=bot_env(tokens["flooder"]),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=bot_env(tokens["flooder"]),
         )  # fmt: skip
         procs = []
         for n in names[1:]:
@@ -369,7 +369,8 @@ def test_a_seated_flood_of_bad_replies_costs_honest_bots_nothing(tmp_path):
         for p in procs:
             p.terminate()
         print(
-            f"bad replies sent {sent} on {flood_stats['streams']} streams; honest matches {len(played)}; rows replies"
+            f"bad replies sent {sent} on {flood_stats['streams']} streams; honest matches"
+            f" {len(played)}; rows replies"
             f" {before[0]}->{after[0]}, refused_replies {before[1]}->{after[1]};"
             f" file {before[2] / 2**20:.2f}->{after[2] / 2**20:.2f} MiB"
         )
