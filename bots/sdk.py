@@ -9,13 +9,17 @@ each DecisionRequest with the index of the bot's action. It asks for batched eve
 and for bundles (``Hello.bundle``): what the referee has ready for it comes as one message,
 and the answers to a bundle's requests go back as one (``ReplyBundle``).
 If the stream breaks it reconnects with its resume token and the last event it saw, within
-``reconnect_s``.
+``reconnect_s``. A referee that is busy (``RESOURCE_EXHAUSTED``: too many streams without
+Hello, this bot's streams all open, a full referee) is asked again after a jittered
+exponential backoff (:class:`Backoff`), for connecting and for Hello alike, until
+``busy_s`` has passed since the first refusal.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import sys
 import time
 from collections.abc import Callable, Coroutine, Iterable
@@ -35,13 +39,46 @@ from levata.bots.wire import (
 from levata.engine import Action, Event
 from levata.v1 import arena_pb2, arena_pb2_grpc, game_pb2
 
-__all__ = ["PROTOCOL_VERSION", "BotClient", "MatchSession"]
+__all__ = ["PROTOCOL_VERSION", "Backoff", "BotClient", "MatchSession"]
 
 PROTOCOL_VERSION = "1"
 #: Answers to a bundle's requests go out together, but none waits longer than this for the
 #: rest of the bundle to be decided (its clock runs): seconds.
 REPLY_HOLD_S = 0.002
 log = logging.getLogger("levata.bots.sdk")
+
+
+class Backoff:
+    """Waits before asking a busy referee again: exponential from ``first`` (doubling, at
+    most ``most``), each wait drawn uniformly between half of it and all of it (bots refused
+    together do not come back together), from a seeded generator, and never past
+    ``deadline`` (a ``loop.time()``; ``None`` when there is no time left).
+
+    >>> b = Backoff(seed=1, first=0.1, most=1.0)
+    >>> waits = [b.next(now=0.0, deadline=100.0) for _ in range(6)]
+    >>> all(0.05 <= w <= 1.0 for w in waits), waits[-1] > waits[0]
+    (True, True)
+    >>> b.next(now=99.75, deadline=100.0) <= 0.25, b.next(now=100.0, deadline=100.0)
+    (True, None)
+    """
+
+    def __init__(self, seed: int | str = 0, first: float = 0.05, most: float = 2.0) -> None:
+        self._rng = random.Random(seed)
+        self.first, self.most = first, most
+        self.tries = 0
+
+    def next(self, now: float, deadline: float) -> float | None:
+        """The next wait in seconds, or ``None`` when the deadline has passed."""
+        if now >= deadline:
+            return None
+        cap = min(self.most, self.first * 2**self.tries)
+        self.tries += 1
+        return min(deadline - now, self._rng.uniform(cap / 2, cap))
+
+    def reset(self) -> None:
+        """A stream was welcomed: the next refusal starts from ``first`` again."""
+        self.tries = 0
+
 
 BotFactory = Callable[[str, int, str], Bot]
 """Makes the bot for one match: ``factory(game, seat, name)``, ``name`` the match's label
@@ -99,6 +136,7 @@ class BotClient:
         decider: Decider | None = None,
         batch_events: bool = True,
         bundle: bool = True,
+        busy_s: float = 60.0,
     ) -> None:
         self.factory = factory
         self.server = server
@@ -112,6 +150,9 @@ class BotClient:
         self.decider = decider or decide_with_bot
         self.batch_events = batch_events
         self.bundle = bundle
+        #: How long a busy referee (RESOURCE_EXHAUSTED) is asked again, with :class:`Backoff`.
+        self.busy_s = busy_s
+        self.backoff = Backoff(seed=f"{name}/{token[:8]}")  # jitter differs between bots
         #: Per seat of each match: one connection may hold several seats of one match.
         self.sessions: dict[tuple[str, int], MatchSession] = {}
         self.finished: list[MatchSession] = []
@@ -128,7 +169,7 @@ class BotClient:
 
     async def run(self) -> list[MatchSession]:
         """Play until ``max_matches`` matches ended or the server closes the stream."""
-        deadline = None
+        deadline = busy_until = None
         while True:
             try:
                 await self._stream()
@@ -138,12 +179,21 @@ class BotClient:
                     grpc.StatusCode.UNAUTHENTICATED,
                     grpc.StatusCode.FAILED_PRECONDITION,
                     grpc.StatusCode.INVALID_ARGUMENT,
-                    grpc.StatusCode.RESOURCE_EXHAUSTED,
                 ):
                     raise
                 loop = asyncio.get_running_loop()
                 if self._welcomed:  # the stream that broke was a good one: a fresh allowance
-                    deadline, self._welcomed = None, False
+                    deadline = busy_until = None
+                    self._welcomed = False
+                    self.backoff.reset()
+                if exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED:  # busy: ask again later
+                    busy_until = busy_until or loop.time() + self.busy_s
+                    wait = self.backoff.next(loop.time(), busy_until)
+                    if wait is None:
+                        raise
+                    log.warning("referee busy (%s); asking again in %.2f s", exc.details(), wait)
+                    await asyncio.sleep(wait)
+                    continue
                 deadline = deadline or loop.time() + self.reconnect_s
                 if loop.time() > deadline:
                     raise

@@ -128,14 +128,21 @@ async def follow_store(
 
 
 async def start_entrant_server(
-    arena: Arena, socket_path: str | Path, max_message_bytes: int = MAX_MESSAGE_BYTES
+    arena: Arena,
+    socket_path: str | Path,
+    max_message_bytes: int = MAX_MESSAGE_BYTES,
+    connections: int | None = None,
 ) -> grpc.aio.Server:
     """A second listener on the same ``arena`` for submitted bots: a Unix socket serving only
     ``ArenaService`` and health checks (no admin service, no reflection).
 
-    A tournament binds the socket into each entry's sandbox
-    (:mod:`levata.server.tournament.sandbox`);
-    ``levata serve --entrant-socket PATH`` offers it beside the TCP port. Anyone who can reach
+    Each call makes a gRPC server of its own, with its own quota of streams without Hello
+    (:mod:`levata.server.match.doors`) and at most ``connections`` connections (default: the
+    referee's whole allowance): a Unix socket's peer has no address, so the socket is what
+    tells its clients apart. A tournament starts one per entry and binds each into that
+    entry's sandbox only (:mod:`levata.server.tournament.sandbox`): a flood on one socket
+    cannot use up another's quota. ``levata serve --entrant-socket PATH`` offers one, shared,
+    beside the TCP port. Anyone who can reach
     the file may connect (it is made ``0666``: entries run as users of their own): who reaches
     it is decided by the directory holding it and by what is bound into a sandbox. A stale
     socket left at ``socket_path`` by a killed referee is replaced.
@@ -165,11 +172,11 @@ async def start_entrant_server(
     options = [
         ("grpc.max_receive_message_length", max_message_bytes),
         ("grpc.max_send_message_length", max_message_bytes),
-        ("grpc.max_allowed_incoming_connections", limits.connections_total),
+        ("grpc.max_allowed_incoming_connections", connections or limits.connections_total),
         ("grpc.max_connection_idle_ms", limits.idle_connection_ms),
     ]
     server = grpc.aio.server(options=options)
-    add_arena_to_server(arena, server)
+    add_arena_to_server(arena, server, door=f"unix:{path}")
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     try:

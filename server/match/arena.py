@@ -23,9 +23,11 @@ from levata.bots.wire import event_to_pb, field_bytes
 from levata.engine import BadConfig, game
 from levata.server.match import auth
 from levata.server.match.commit import GroupCommit
+from levata.server.match.doors import Door
 from levata.server.match.limits import (
     MAX_BUNDLED_REPLIES,
     MAX_ID_CHARS,
+    Bucket,
     Limits,
     check_create,
     check_hello,
@@ -63,31 +65,102 @@ _STATUS = {
 }
 
 
+_Queued = tuple[Any, Callable[[], None] | None, int]  # (message, on_written, its bytes)
+
+
+def _size(msg: Any) -> int:
+    """About how many bytes ``msg`` takes on the wire (what an outbox counts): exact for the
+    referee's pre-encoded messages, ``ByteSize`` for the rest."""
+    data = getattr(msg, "body", None) or getattr(msg, "data", None)
+    return len(data) if data is not None else msg.ByteSize()
+
+
 @dataclass(eq=False)
 class Connection:
-    """One bot's stream: its outgoing queue and the seats it holds."""
+    """One bot's stream: its outgoing queue (its *outbox*) and the seats it holds.
+
+    The outbox is bounded (:attr:`Limits.outbox_messages`, :attr:`Limits.outbox_bytes`): a
+    bot that does not read its stream is disconnected with RESOURCE_EXHAUSTED rather than
+    buffered without end (gRPC's writer waits for the reader, so what is not read piles up
+    here)."""
 
     bot: str
     resume_token: str
     games: frozenset[str] = frozenset()  # games it says it plays; empty: any
     batch_events: bool = False  # Hello.batch_events: events ride inside requests and ends
     bundle: bool = False  # Hello.bundle: what is ready goes out as one Bundle message
-    # (message, called just before it is written) in order; a None message ends the stream
-    queue: asyncio.Queue[tuple[arena_pb2.PlayResponse | None, Callable[[], None] | None]] = field(
-        default_factory=asyncio.Queue
-    )
+    # (message, called just before it is written, its bytes) in order; a None message ends
+    # the stream
+    queue: asyncio.Queue[_Queued] = field(default_factory=asyncio.Queue)
     seats: dict[str, set[int]] = field(default_factory=dict)  # match id -> seats
     closed: bool = False
     on_close: Callable[[], None] = lambda: None  # the arena's stream count, released once
     abort_with: tuple[grpc.StatusCode, str] | None = None  # end the stream with this status
+    limits: Limits = field(default_factory=Limits)  # the outbox's and the refusals' bounds
+    queued_bytes: int = 0  # what the outbox holds
+    writer: asyncio.Task[Any] | None = None  # the stream's writer: interrupted by end()
+    writing: bool = False  # it waits for gRPC to take a message
+    refusals: dict[str, Refusals] = field(default_factory=dict)  # match id ("": none) ->
+    drops: Bucket | None = None  # replies it may have dropped before the stream is closed
+    dropped: int = 0  # replies dropped unread, over a seat's allowance of refusals
 
     def send(
         self, msg: arena_pb2.PlayResponse | None, on_written: Callable[[], None] | None = None
     ) -> None:
         """Queue ``msg`` for the writer, which calls ``on_written()`` just before it hands the
         message to gRPC (where a decision request's clock starts)."""
-        if not self.closed:
-            self.queue.put_nowait((msg, on_written))
+        if self.closed:
+            return
+        size = 0 if msg is None else _size(msg)
+        self.queued_bytes += size
+        self.queue.put_nowait((msg, on_written, size))
+        lim = self.limits
+        if self.queue.qsize() > lim.outbox_messages or self.queued_bytes > lim.outbox_bytes:
+            self.end(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"{self.queue.qsize()} messages ({self.queued_bytes} bytes) wait unread, more"
+                f" than {lim.outbox_messages} or {lim.outbox_bytes} bytes: a bot that does not"
+                " read its stream is disconnected",
+            )
+
+    def end(self, code: grpc.StatusCode, message: str) -> None:
+        """End the stream now with ``code``: what waits unsent is dropped, and a writer that
+        waits on a client that does not read is interrupted."""
+        if self.abort_with is None:
+            self.abort_with = (code, message)
+        self.closed = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queued_bytes = 0
+        self.queue.put_nowait((None, None, 0))  # a writer waiting for the queue ends
+        if self.writing and self.writer is not None and not self.writer.done():
+            self.writer.cancel()  # a writer waiting on a client that does not read ends too
+
+    def refusals_for(self, match_id: str) -> Refusals:
+        """The allowance of refused replies of this connection's seats in ``match_id`` (""
+        for replies to no match of its own)."""
+        got = self.refusals.get(match_id)
+        if got is None:
+            lim = self.limits
+            bucket = Bucket(lim.refusals_burst, lim.refusals_per_s, time.monotonic())
+            got = self.refusals[match_id] = Refusals(self, bucket)
+        return got
+
+
+class Refusals:
+    """A seat's allowance of refused replies (a token bucket), and the outbox the referee
+    answers them through: an answer past the allowance is not sent, and the arena drops that
+    seat's next replies unread until the bucket refills (:meth:`ArenaServicer._route`). So a
+    flood of bad replies costs the referee little, and nobody else anything."""
+
+    __slots__ = ("bucket", "conn")
+
+    def __init__(self, conn: Connection, bucket: Bucket) -> None:
+        self.conn, self.bucket = conn, bucket
+
+    def __call__(self, msg: Any, *args: Any) -> None:
+        if self.bucket.take(time.monotonic()):
+            self.conn.send(msg, *args)
 
 
 class BotExists(BadConfig):
@@ -109,7 +182,6 @@ class Arena:
         self.connections: dict[str, list[Connection]] = {}  # bot -> live connections
         self.by_resume: dict[str, Connection] = {}  # dropped connections that may resume
         self._resume_until: dict[str, float] = {}  # resume token -> when it expires
-        self.unauthenticated: dict[str, int] = {}  # peer host -> streams before Hello
         self.streams = 0  # open Play streams
         self.watchers = 0  # open WatchMatch streams
         self.admin_token = ""  # set by start_server
@@ -248,6 +320,7 @@ class Arena:
         for conns in self.connections.values():
             for conn in conns:
                 conn.seats.pop(ref.match_id, None)
+                conn.refusals.pop(ref.match_id, None)
 
     def referee(self, match_id: str) -> Referee | None:
         """A live or recently finished match."""
@@ -378,26 +451,13 @@ class Arena:
             self.store.flush(force=True)
 
 
-def _peer_host(peer: str) -> str:
-    """``ipv4:127.0.0.1:5555`` -> ``ipv4:127.0.0.1``; a Unix socket peer stays as it is.
-
-    >>> _peer_host("ipv6:[::1]:40000"), _peer_host("unix:/run/x.sock")
-    ('ipv6:[::1]', 'unix:/run/x.sock')
-    """
-    if peer.startswith(("ipv4:", "ipv6:")):
-        return peer.rsplit(":", 1)[0]
-    return peer
-
-
-_Queued = tuple[arena_pb2.PlayResponse | None, Callable[[], None] | None]
-
-
 def _bundle(
     first: arena_pb2.PlayResponse, on_written: Callable[[], None] | None, queue: asyncio.Queue[Any]
-) -> tuple[bytes, _Queued | None]:
+) -> tuple[bytes, _Queued | None, int]:
     """``first`` and what else is queued now (up to :data:`BUNDLE_MAX_MESSAGES` and about
-    :data:`BUNDLE_MAX_BYTES`), as one encoded ``PlayResponse`` with a ``Bundle``; and the
-    end of the stream if it was taken from the queue (it is never bundled). Each message's
+    :data:`BUNDLE_MAX_BYTES`), as one encoded ``PlayResponse`` with a ``Bundle``; the
+    end of the stream if it was taken from the queue (it is never bundled); and the bytes the
+    outbox counted for the messages taken from it. Each message's
     ``on_written`` is called just before it is encoded: its clock starts as it is handed to
     gRPC, as for a message written alone.
 
@@ -405,14 +465,14 @@ def _bundle(
     elements' encodings one after another), so nothing is encoded twice or copied:
 
     >>> q = asyncio.Queue()
-    >>> q.put_nowait((arena_pb2.PlayResponse(error=arena_pb2.ReplyError(message="b")), None))
+    >>> q.put_nowait((arena_pb2.PlayResponse(error=arena_pb2.ReplyError(message="b")), None, 5))
     >>> a = arena_pb2.PlayResponse(error=arena_pb2.ReplyError(message="a"))
-    >>> data, end = _bundle(a, None, q)
-    >>> [m.error.message for m in arena_pb2.PlayResponse.FromString(data).bundle.messages]
-    ['a', 'b']
+    >>> data, end, taken = _bundle(a, None, q)
+    >>> [m.error.message for m in arena_pb2.PlayResponse.FromString(data).bundle.messages], taken
+    (['a', 'b'], 5)
     """
     parts: list[bytes] = []
-    size = count = 0
+    size = count = taken = 0
     msg: arena_pb2.PlayResponse | None = first
     end: _Queued | None = None
     while True:
@@ -425,11 +485,12 @@ def _bundle(
         count += 1
         if queue.empty() or count >= BUNDLE_MAX_MESSAGES or size >= BUNDLE_MAX_BYTES:
             break
-        msg, on_written = item = queue.get_nowait()
+        msg, on_written, counted = item = queue.get_nowait()
+        taken += counted
         if msg is None:
             end = item
             break
-    return field_bytes(8, b"".join(parts)), end  # PlayResponse.bundle
+    return field_bytes(8, b"".join(parts)), end, taken  # PlayResponse.bundle
 
 
 def _encode_response(msg: Any) -> bytes:
@@ -438,12 +499,15 @@ def _encode_response(msg: Any) -> bytes:
     return msg if type(msg) is bytes else msg.SerializeToString()
 
 
-def add_arena_to_server(arena: Arena, server: grpc.aio.Server) -> None:
+def add_arena_to_server(arena: Arena, server: grpc.aio.Server, door: str = "tcp") -> None:
     """Serve ``ArenaService`` on ``server``: the generated registration, but with a serializer
-    that also takes the bundles the writer encoded itself."""
+    that also takes the bundles the writer encoded itself. ``door`` names the listener: each
+    server has its own quota of streams without Hello (:mod:`levata.server.match.doors`)."""
+    limits = arena.limits
+    quota = Door(door, limits.unauthenticated_per_listener, limits.unauthenticated_per_connection)
     handlers = {
         "Play": grpc.stream_stream_rpc_method_handler(
-            ArenaServicer(arena).Play,
+            ArenaServicer(arena, quota).Play,
             request_deserializer=arena_pb2.PlayRequest.FromString,
             response_serializer=_encode_response,
         )
@@ -458,14 +522,19 @@ def _undecodable(exc: BaseException) -> str:
 
 
 class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
-    """``ArenaService.Play``: one stream per bot connection."""
+    """``ArenaService.Play``: one stream per bot connection, its streams without Hello
+    counted at ``door`` (one per listener)."""
 
-    def __init__(self, arena: Arena) -> None:
+    def __init__(self, arena: Arena, door: Door | None = None) -> None:
         self.arena = arena
+        lim = arena.limits
+        self.door = door or Door(
+            "tcp", lim.unauthenticated_per_listener, lim.unauthenticated_per_connection
+        )
 
-    async def Play(
+    async def Play(  # type: ignore[override]  # writes with context.write, so it can time out
         self, request_iterator: AsyncIterator[arena_pb2.PlayRequest], context: Any
-    ) -> AsyncIterator[arena_pb2.PlayResponse]:
+    ) -> None:
         arena, limits = self.arena, self.arena.limits
         if arena.stopping:
             await context.abort(grpc.StatusCode.UNAVAILABLE, "the referee is stopping; reconnect")
@@ -482,16 +551,23 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
             raise
         reader = asyncio.create_task(self._read(request_iterator, conn, context))
         conn.on_close = lambda: setattr(arena, "streams", arena.streams - 1)
+        # Written with context.write, not yielded: a write that waits on a bot that does not
+        # read can then be interrupted (Connection.end) and the stream ended with a status.
+        conn.writer = asyncio.current_task()
         try:
             queue, carried = conn.queue, None
             while True:
-                msg, on_written = carried or await queue.get()
+                msg, on_written, size = carried or await queue.get()
+                conn.queued_bytes -= size
                 carried = None
                 if conn.bundle and msg is not None:
                     await asyncio.sleep(0)  # let the matches ready now add theirs: fewer writes
                 if conn.bundle and msg is not None and not queue.empty():
-                    bundle, carried = _bundle(msg, on_written, queue)  # all that is ready now
-                    yield bundle
+                    bundle, carried, taken = _bundle(msg, on_written, queue)  # all ready now
+                    conn.queued_bytes -= taken
+                    conn.writing = True
+                    await context.write(bundle)
+                    conn.writing = False
                     continue
                 if on_written is not None:
                     on_written()
@@ -499,7 +575,13 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
                     if conn.abort_with is not None:
                         await context.abort(*conn.abort_with)
                     return
-                yield msg
+                conn.writing = True
+                await context.write(msg)
+                conn.writing = False
+        except asyncio.CancelledError:
+            if conn.abort_with is None:  # the client went away, or the server stops
+                raise
+            await context.abort(*conn.abort_with)  # Connection.end: say why
         finally:
             reader.cancel()
             self.arena.disconnect(conn)
@@ -508,17 +590,34 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
     async def _first(
         self, requests: AsyncIterator[arena_pb2.PlayRequest], context: Any
     ) -> arena_pb2.PlayRequest | None:
-        """The stream's first message, within the Hello deadline and the per-host cap on
-        streams that have not said who they are."""
-        peer = _peer_host(context.peer())
-        waiting = self.arena.unauthenticated
-        if waiting.get(peer, 0) >= self.arena.limits.unauthenticated_per_peer:
+        """The stream's first message, within the Hello deadline and this listener's quota of
+        streams that have not said who they are (:class:`~levata.server.match.doors.Door`:
+        a newcomer evicts the oldest; one TCP connection may hold only a few)."""
+        first = asyncio.ensure_future(anext(aiter(requests), None))
+        evicted: list[bool] = []
+
+        def evict() -> None:
+            evicted.append(True)
+            first.cancel()
+
+        key = self.door.enter(context.peer(), evict)
+        if key is None:
+            first.cancel()
             await context.abort(
-                grpc.StatusCode.RESOURCE_EXHAUSTED, "too many streams from your host without Hello"
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"more than {self.door.per_connection} streams without Hello on one"
+                " connection: say Hello in each stream's first message",
             )
-        waiting[peer] = waiting.get(peer, 0) + 1
         try:
-            return await self._before_hello_deadline(anext(aiter(requests), None), context)
+            return await self._before_hello_deadline(first, context)
+        except asyncio.CancelledError:
+            if not evicted:
+                raise
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"evicted: {self.door.per_listener} newer streams without Hello came; say"
+                " Hello in your first message, and retry",
+            )
         except TimeoutError:
             await context.abort(
                 grpc.StatusCode.DEADLINE_EXCEEDED,
@@ -529,9 +628,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
         except Exception as exc:  # a message that does not decode: say so, end the stream
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, _undecodable(exc))
         finally:
-            waiting[peer] -= 1
-            if not waiting[peer]:
-                del waiting[peer]
+            self.door.leave(key)  # type: ignore[arg-type]  # None aborted above
         return None  # not reached: abort raises
 
     async def _before_hello_deadline(self, first: Any, context: Any) -> Any:
@@ -582,6 +679,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
             games=frozenset(hello.games),
             batch_events=hello.batch_events,
             bundle=hello.bundle,
+            limits=self.arena.limits,
         )
         conn.send(
             arena_pb2.PlayResponse(
@@ -607,8 +705,8 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
                 elif kind == "replies" and len(req.replies.replies) <= MAX_BUNDLED_REPLIES:
                     for reply in req.replies.replies:
                         self._route(conn, reply)
-                elif kind == "replies":
-                    conn.send(
+                elif kind == "replies" and self._allowed(conn, "", None, None):
+                    conn.refusals_for("")(
                         arena_pb2.PlayResponse(
                             error=arena_pb2.ReplyError(
                                 code=arena_pb2.REPLY_ERROR_CODE_MALFORMED,
@@ -617,8 +715,8 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
                             )
                         )
                     )
-                else:
-                    conn.send(
+                elif kind != "replies" and self._allowed(conn, "", None, None):
+                    conn.refusals_for("")(
                         arena_pb2.PlayResponse(
                             error=arena_pb2.ReplyError(
                                 code=arena_pb2.REPLY_ERROR_CODE_PROTOCOL,
@@ -634,10 +732,44 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
             conn.send(None)  # wakes the writer: the stream is over
             conn.closed = True
 
+    def _allowed(
+        self, conn: Connection, key: str, ref: Referee | None, seats: set[int] | None
+    ) -> bool:
+        """Whether a reply of ``conn`` to match ``key`` is read: not while that seat's
+        allowance of refused replies is spent. A reply dropped unread is counted (in the
+        match's record when it is a seat's), and a connection that has many dropped is closed
+        with RESOURCE_EXHAUSTED: a flood of bad replies costs little, and nobody else."""
+        refusals = conn.refusals.get(key)
+        now = time.monotonic()
+        if refusals is None or refusals.bucket.ready(now):
+            return True
+        conn.dropped += 1
+        if ref is not None and seats:
+            self.arena.store.count_refused(
+                ref.match_id, min(seats), "dropped", "dropped unread: too many refused replies"
+            )
+        lim = self.arena.limits
+        if conn.drops is None:
+            per_s = lim.refusals_dropped_max / 60
+            conn.drops = Bucket(lim.refusals_dropped_max, per_s, now)
+        if not conn.drops.take(now):
+            conn.end(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"{conn.dropped} replies dropped unread: too many refused replies (a seat is"
+                f" answered {lim.refusals_burst} at once, then {lim.refusals_per_s:g} a second)",
+            )
+        return False
+
     def _route(self, conn: Connection, reply: arena_pb2.ActionReply) -> None:
         problem = reply_problem(reply)
+        seats = None if problem else conn.seats.get(reply.match_id)
+        ref = self.arena.matches.get(reply.match_id) if seats else None
+        key = reply.match_id if ref is not None else ""
+        if not self._allowed(conn, key, ref, seats):
+            return
+        refused = conn.refusals_for(key)
         if problem:  # an oversized id is neither kept nor echoed back
-            conn.send(
+            refused(
                 arena_pb2.PlayResponse(
                     error=arena_pb2.ReplyError(
                         match_id=reply.match_id[:MAX_ID_CHARS],
@@ -648,10 +780,8 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
                 )
             )
             return
-        ref = self.arena.matches.get(reply.match_id)
-        seats = conn.seats.get(reply.match_id)
         if ref is None or not seats:
-            conn.send(
+            refused(
                 arena_pb2.PlayResponse(
                     error=arena_pb2.ReplyError(
                         match_id=reply.match_id,
@@ -662,7 +792,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
                 )
             )
             return
-        ref.reply(frozenset(seats), reply, conn.send)
+        ref.reply(frozenset(seats), reply, refused)  # refused: how a rejection is answered
 
 
 class AdminServicer(admin_pb2_grpc.AdminServiceServicer):

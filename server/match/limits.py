@@ -7,9 +7,11 @@ Two kinds of bound:
   :func:`reply_problem`): ids, names and lists a client sends are bounded, integers are
   range-checked, and a violation is a clear error naming the field — before anything is
   stored or kept.
-* **How many at once** (:class:`Limits`): a Hello deadline, streams per bot, unauthenticated
-  streams per peer host, streams and connections in total (below the open-file limit, so
-  that SQLite, logs and the admin service always have descriptors left), spectators.
+* **How many at once** (:class:`Limits`): a Hello deadline, streams per bot (per token),
+  streams without Hello per listener and per TCP connection, streams and connections in total
+  (below the open-file limit, so that SQLite, logs and the admin service always have
+  descriptors left), spectators, what waits unsent for one connection (its outbox), and how
+  many refused replies a seat is answered (a :class:`Bucket`).
 
 >>> lim = Limits.for_open_files(1024)
 >>> lim.connections_total, lim.streams_total
@@ -33,6 +35,7 @@ __all__ = [
     "MAX_BUNDLED_REPLIES",
     "MAX_ID_CHARS",
     "POLICY_RANGES",
+    "Bucket",
     "Limits",
     "check_create",
     "check_hello",
@@ -70,7 +73,18 @@ class Limits:
 
     hello_timeout_s: float = 10.0  # a stream must say Hello within this
     streams_per_bot: int = 16  # open Play streams of one bot (one token)
-    unauthenticated_per_peer: int = 64  # streams of one host that have not said Hello yet
+    # Streams that have not said Hello yet, per listener (the TCP port, the shared entrants'
+    # socket, each tournament entry's own socket): a new one past this evicts the oldest,
+    # so a flood cannot keep an honest newcomer out (it says Hello at once, the flood never).
+    unauthenticated_per_listener: int = 64
+    unauthenticated_per_connection: int = 8  # on one TCP connection; more are refused
+    outbox_messages: int = 32_768  # messages waiting to be written to one stream, and
+    outbox_bytes: int = 16 * 1024 * 1024  # their bytes: past either, a bot that does not
+    # read is disconnected (RESOURCE_EXHAUSTED) instead of buffered
+    refusals_burst: int = 64  # refused replies a seat is answered at once, then
+    refusals_per_s: float = 16.0  # this many a second; past that its replies are dropped
+    # unread (and counted), and after this many dropped in a row the stream is closed
+    refusals_dropped_max: int = 4_096
     streams_total: int = 4_096  # open Play streams in all
     connections_total: int = 4_160  # TCP connections gRPC accepts in all
     idle_connection_ms: int = 5_000  # a connection with no call open is closed after this
@@ -88,6 +102,37 @@ class Limits:
         room = max(64, min(open_files, 1 << 16) - RESERVED_FILES)
         base = cls(connections_total=room, streams_total=max(32, room - 64))
         return cls(**{**base.__dict__, **changes})  # type: ignore[arg-type]  # same fields
+
+
+class Bucket:
+    """A token bucket: ``burst`` at once, then ``rate`` a second.
+
+    >>> b = Bucket(2, 1.0, now=0.0)
+    >>> [b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)]
+    [True, True, False, True]
+    """
+
+    __slots__ = ("at", "burst", "rate", "tokens")
+
+    def __init__(self, burst: int, rate: float, now: float) -> None:
+        self.burst, self.rate = float(burst), rate
+        self.tokens, self.at = float(burst), now
+
+    def _refill(self, now: float) -> None:
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+    def ready(self, now: float) -> bool:
+        """Whether a token is there (none is taken)."""
+        self._refill(now)
+        return self.tokens >= 1.0
+
+    def take(self, now: float) -> bool:
+        """Take a token if there is one."""
+        if self.ready(now):
+            self.tokens -= 1.0
+            return True
+        return False
 
 
 def raise_open_file_limit() -> int:

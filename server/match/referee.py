@@ -731,15 +731,11 @@ class Referee:
         return None, "malformed reply: it has neither an index nor an action"
 
     def _reject(self, item: _Reply, seat: int | None, code: int, why: str) -> None:
-        self.store.add_reply(
-            self.match_id,
-            item.msg.request_id,
-            seat,
-            item.msg.state_version,
-            E.Name(code).removeprefix("REPLY_ERROR_CODE_").lower(),
-            why,
-            None,
-        )
+        """Refuse a reply: counted in the match's record (one row per seat and reason, not
+        one per reply: a flood must not grow the file), and answered through the replying
+        seat's allowance of refusals (the arena's ``Refusals``: past it, no answer)."""
+        outcome = E.Name(code).removeprefix("REPLY_ERROR_CODE_").lower()
+        self.store.count_refused(self.match_id, seat, outcome, why)
         self._error(item.outbox, item.msg, code, why)
 
     def _error(self, outbox: Outbox, msg: arena_pb2.ActionReply, code: int, why: str) -> None:

@@ -96,6 +96,16 @@ CREATE TABLE IF NOT EXISTS replies (
     latency_ms    REAL               -- from request sent to reply received
 );
 CREATE INDEX IF NOT EXISTS replies_match ON replies(match_id);
+CREATE TABLE IF NOT EXISTS refused_replies (  -- counted, not one row each (a flood is cheap)
+    match_id TEXT NOT NULL REFERENCES matches(id),
+    seat     INTEGER NOT NULL,      -- -1: the reply named no request of the match
+    outcome  TEXT NOT NULL,         -- illegal_action | stale_version | ... | dropped (unread)
+    count    INTEGER NOT NULL,
+    first_at REAL NOT NULL,
+    last_at  REAL NOT NULL,
+    detail   TEXT NOT NULL,         -- the first one's reason
+    PRIMARY KEY (match_id, seat, outcome)
+);
 CREATE TABLE IF NOT EXISTS bots (
     name         TEXT PRIMARY KEY,
     token_sha256 TEXT NOT NULL,     -- the digest only: the file does not give tokens away
@@ -111,6 +121,12 @@ _EVENT_ROW = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"
 _ACTION_ROW = "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?)"
 _REPLY_ROW = "INSERT INTO replies VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 _GROUPED = frozenset((_EVENT_ROW, _ACTION_ROW, _REPLY_ROW))
+#: Adds what a flush's worth of refused replies counted to their row.
+_REFUSED_ROW = (
+    "INSERT INTO refused_replies VALUES (?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (match_id, seat, outcome)"
+    " DO UPDATE SET count = count + excluded.count, last_at = excluded.last_at"
+)
 
 
 #: JSON of event data, cards as their notation (one encoder made once: ``json.dumps`` with
@@ -158,6 +174,9 @@ class Store:
         #: succeed again, from whichever thread flushed (outside the store's lock).
         self.listeners: list[Callable[[str | None], None]] = []
         self._retry_at = 0.0
+        # refused replies counted since the last flush: (match, seat, outcome) ->
+        # [count, first_at, last_at, detail]; written as one row each by flush
+        self._refused: dict[tuple[str, int, str], list[Any]] = {}
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -173,6 +192,7 @@ class Store:
         of the last attempt fails at once without trying (unless ``force``); with nothing
         queued it writes a probe, so a recovered file is noticed even then."""
         with self._lock:
+            self._pending.extend(self._refused_rows())
             if self.failure is None and not self._pending:
                 return
             if self.failure is not None and not force and time.monotonic() < self._retry_at:
@@ -199,7 +219,39 @@ class Store:
     @property
     def queued(self) -> bool:
         """Whether writes wait for :meth:`flush`."""
-        return bool(self._pending)
+        return bool(self._pending or self._refused)
+
+    def count_refused(self, match_id: str, seat: int | None, outcome: str, detail: str) -> None:
+        """Count a refused reply of ``seat`` (``None``: it named no request of the match):
+        kept in memory and added to the match's one row for that seat and ``outcome`` at the
+        next flush, so a flood of bad replies costs a counter, not a row each.
+
+        >>> import tempfile, os
+        >>> s = Store(os.path.join(tempfile.mkdtemp(), "r.db"))
+        >>> for _ in range(1000):
+        ...     s.count_refused("m1", 0, "illegal_action", "9H is not legal now")
+        >>> s.flush(); s.count_refused("m1", 0, "illegal_action", "later"); s.flush()
+        >>> [(r["outcome"], r["count"], r["detail"]) for r in s.replies("m1")]
+        [('illegal_action', 1001, '9H is not legal now')]
+        """
+        now = time.time()
+        key = (match_id, -1 if seat is None else seat, outcome)
+        with self._lock:
+            row = self._refused.get(key)
+            if row is None:
+                self._refused[key] = [1, now, now, detail]
+            else:
+                row[0] += 1
+                row[2] = now
+
+    def _refused_rows(self) -> list[tuple[str, tuple[Any, ...], str | None]]:
+        """The refused replies counted since the last flush, as upserts (under the lock)."""
+        rows = [
+            (_REFUSED_ROW, (m, seat, outcome, n, first, last, detail), m)
+            for (m, seat, outcome), (n, first, last, detail) in self._refused.items()
+        ]
+        self._refused = {}
+        return rows
 
     def _why(self) -> str:
         return f"cannot write the records to {self.path}: {self.failure}"
@@ -502,6 +554,9 @@ class Store:
         ]
 
     def replies(self, match_id: str) -> list[dict[str, Any]]:
+        """The match's replies: one dict per reply applied or timed out, in order, then one
+        per seat and reason of refused replies (``count`` of them, ``received_at`` the first,
+        ``last_at`` the last; ``request_id`` empty)."""
         self._sync()
         rows = self._db.execute(
             "SELECT request_id, seat, state_version, outcome, detail, received_at, latency_ms"
@@ -517,7 +572,27 @@ class Store:
             "received_at",
             "latency_ms",
         )
-        return [dict(zip(keys, r, strict=True)) for r in rows]
+        out = [{**dict(zip(keys, r, strict=True)), "count": 1} for r in rows]
+        refused = self._db.execute(
+            "SELECT seat, outcome, count, first_at, last_at, detail FROM refused_replies"
+            " WHERE match_id = ? ORDER BY first_at, seat, outcome",
+            (match_id,),
+        )
+        out += [
+            {
+                "request_id": "",
+                "seat": None if seat < 0 else seat,
+                "state_version": None,
+                "outcome": outcome,
+                "detail": detail,
+                "received_at": first,
+                "latency_ms": None,
+                "count": n,
+                "last_at": last,
+            }
+            for seat, outcome, n, first, last, detail in refused
+        ]
+        return out
 
     # -- bots (their tokens' digests survive a restart of the referee) -------------------------
 

@@ -180,7 +180,7 @@ def tournament_details(
                         e.clock = Clock()
                     for rep in replies:
                         if rep["seat"] in seats:
-                            e.clock.outcomes[rep["outcome"]] += 1
+                            e.clock.outcomes[rep["outcome"]] += rep.get("count", 1)
                             if rep["latency_ms"] is not None:
                                 e.clock.latencies.append(float(rep["latency_ms"]))
         for n in names:

@@ -12,7 +12,9 @@ What happens:
 2. A referee starts in this process on a free loopback port, recording into the same file
    (or ``--server`` names a running one). Each entry runs as its own process
    (:mod:`levata.server.tournament.entries`): one gRPC connection per entry, holding its seats in
-   every match at once.
+   every match at once. With our own referee each manifest entry process reaches it through
+   an entrants' socket of its own (its own quota of streams without Hello: one entry's flood
+   cannot starve another, :mod:`levata.server.match.doors`).
 3. Up to ``parallel`` scheduled matches run at a time: ``AdminService.CreateMatch``, then
    ``WatchMatch`` until it ends; the result is stored with the scheduled match in one
    transaction. A bot process that dies forfeits its seats (the referee's rules: a dropped
@@ -61,6 +63,9 @@ DEAD_STARTUP_MS = 1_000
 WATCH_TIMEOUT_S = 6 * 3600.0
 #: How long the runner waits for its bot processes to connect before the first match.
 CONNECT_WAIT_S = 30.0
+#: Connections one manifest entry's own entrants' socket accepts (an entry needs one a
+#: process; a connection without a call is closed after a few seconds anyway).
+ENTRY_CONNECTIONS = 64
 
 
 class Progress:
@@ -121,14 +126,32 @@ class _Runner:
         self.members = max((len(t) for t in spec.teams), default=1) if spec.teams else 1
         self.arena = None
         self.admin: admin_pb2_grpc.AdminServiceStub | None = None
+        # With our own referee: a folder for one entrants' socket per manifest entry process,
+        # and their servers (each its own quota of streams without Hello and of connections)
+        self.socket_dir: Path | None = None
+        self.entrant_servers: list[Any] = []
 
     # -- bots --------------------------------------------------------------------------------
+
+    async def _entry_door(self, address: str, slot: int) -> tuple[Sandbox | None, str]:
+        """A manifest entry process's own entrants' socket (our own referee only), and the
+        sandbox that binds it, and it only: a Unix socket's clients cannot be told apart,
+        so an entry that floods its socket with streams without Hello uses up its own quota,
+        never another entry's."""
+        from levata.server.match.app import start_entrant_server
+
+        assert self.socket_dir is not None and self.arena is not None
+        path = self.socket_dir / f"entry-{slot}.sock"
+        server = await start_entrant_server(self.arena, path, connections=ENTRY_CONNECTIONS)
+        self.entrant_servers.append(server)
+        return self._isolation(address, path)
 
     async def _launch(self, address: str, entrants: str, sandbox: Sandbox | None) -> None:
         """Register and start every entry: one process (one connection) per entry, or per
         partner of a team entry, since a connection plays one seat of a match. Reference bots
         reach the referee at ``address``; manifest entries at ``entrants``, in ``sandbox``
-        (each process in a slot of its own: its own user)."""
+        (each process in a slot of its own: its own user), or, with our own referee, each at
+        a socket of its own (:meth:`_entry_door`)."""
         assert self.admin is not None
         slot = 0
         for e in self.spec.entries:
@@ -147,10 +170,12 @@ class _Runner:
                 self.seat_names[(e.name, k)] = reg.name
                 log = self.logs / f"{e.slug}{suffix}.log"
                 seed = derive(self.spec.seed, "bot", e.name, *((k,) if k else ()))
-                where = entrants if e.kind == "manifest" else address
+                where, box = (entrants if e.kind == "manifest" else address), sandbox
+                if e.kind == "manifest" and self.socket_dir is not None:
+                    box, where = await self._entry_door(address, slot)
                 try:
                     self.procs[(e.name, k)] = launch(
-                        e, self.spec.game, where, reg.token, seed, reg.name, log, sandbox, slot,
+                        e, self.spec.game, where, reg.token, seed, reg.name, log, box, slot,
                         self.log_mb,
                     )  # fmt: skip
                     slot += 1
@@ -273,12 +298,12 @@ class _Runner:
         return box, SERVER if socket else address
 
     async def run(self, pending: list[dict[str, Any]]) -> None:
-        own_server = entrants_server = None
+        own_server = None
         socket_dir: Path | None = None
         socket = self.entrant_socket
         address = self.server
         if address is None:
-            from levata.server.match.app import start_entrant_server, start_server
+            from levata.server.match.app import start_server
             from levata.server.match.store import Store
 
             own_server, self.arena = await start_server(
@@ -292,8 +317,7 @@ class _Runner:
                 if len(str(socket_dir)) > 80:  # a socket's path has at most 107 bytes
                     shutil.rmtree(socket_dir)
                     socket_dir = Path(tempfile.mkdtemp(prefix="levata-", dir="/tmp"))
-                socket = socket_dir / "referee.sock"
-                entrants_server = await start_entrant_server(self.arena, socket)
+                self.socket_dir = socket_dir  # one socket per entry process: _entry_door
         sandbox, entrants = self._isolation(address, socket)
         try:
             async with grpc.aio.insecure_channel(
@@ -322,7 +346,7 @@ class _Runner:
                 await asyncio.to_thread(p.stop)
             if own_server is not None and self.arena is not None:
                 await self.arena.close()
-                if entrants_server is not None:
+                for entrants_server in self.entrant_servers:
                     await entrants_server.stop(None)
                 await own_server.stop(None)
             if socket_dir is not None:

@@ -38,6 +38,8 @@ def test_the_cpp_engine_builds_and_plays_legally(tmp_path):
     with sqlite3.connect(db) as c:
         matches = c.execute("SELECT id, seat_bots, strikes FROM matches").fetchall()
         replies = c.execute("SELECT match_id, seat, outcome FROM replies").fetchall()
+        # refused replies are counted, one row per match, seat and reason
+        replies += c.execute("SELECT match_id, seat, outcome FROM refused_replies").fetchall()
     assert len(matches) == 2 * 6  # two deals, every seating of three entries
     mine = {
         (m, seat)
