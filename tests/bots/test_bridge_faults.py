@@ -1,0 +1,314 @@
+"""The JSON bridge against programs that misbehave, each against a real ``levata serve``.
+
+Each test bridges a small real program (Python or shell) into a Whist match against two
+random bots on a ``levata serve`` process of its own, over gRPC on loopback. What the
+referee records is read from its database (read-only) and from ``GetMatch``; what the
+program was told is what it logged; what the bridge said is its stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from live import ServeProcess, bot_env
+
+BRIDGE = [sys.executable, "-m", "levata.bots", "bridge"]
+MIB = 1024 * 1024
+
+
+@pytest.fixture(scope="module")
+def serve(tmp_path_factory) -> Iterator[ServeProcess]:
+    live = ServeProcess(tmp_path_factory.mktemp("bridge-faults"))
+    yield live
+    live.stop()
+
+
+class Bridged:
+    """One match: the bridged ``program`` at seat 0, random bots at seats 1 and 2."""
+
+    count = 0
+
+    def __init__(
+        self,
+        serve: ServeProcess,
+        tmp: Path,
+        program: str,
+        suffix: str = ".py",
+        options: dict[str, str] | None = None,
+        **policy: int,
+    ) -> None:
+        Bridged.count += 1
+        self.serve, self.tmp = serve, tmp
+        names = [f"{n}-{Bridged.count}" for n in ("bridged", "r1", "r2")]
+        tokens = [serve.register_retrying(n) for n in names]
+        path = tmp / f"program{suffix}"
+        path.write_text(textwrap.dedent(program))
+        path.chmod(0o755)
+        argv = [sys.executable, str(path)] if suffix == ".py" else [str(path)]
+        self.log = tmp / "program.log"  # what the program chooses to log
+        self.stderr = (tmp / "bridge.err").open("w+")
+        self.proc = subprocess.Popen(
+            [*BRIDGE, "--server", serve.address, "--matches", "1", "--", *argv, str(tmp)],
+            stdout=subprocess.DEVNULL,
+            stderr=self.stderr,
+            env=bot_env(tokens[0]),
+        )
+        self.others = []
+        for seed, token in enumerate(tokens[1:]):
+            cmd = [*BRIDGE[:3], "run", "random", "--game", "whist", "--seed", str(seed)]
+            cmd += ["--server", serve.address, "--matches", "1", "--quiet"]
+            self.others.append(
+                subprocess.Popen(
+                    cmd,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    env=bot_env(token),
+                )
+            )
+        opts = {"deal_size": "3"} if options is None else options
+        self.match_id = serve.create_retrying("whist", names, options=opts, **policy)
+
+    def peak_rss_kb(self) -> int:
+        """The bridge's peak resident memory so far (VmHWM), 0 once it has exited."""
+        try:
+            status = Path(f"/proc/{self.proc.pid}/status").read_text()
+        except OSError:
+            return 0
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+        return 0
+
+    def wait_match(self, timeout: float = 120):
+        return self.serve.wait(self.match_id, timeout=timeout)
+
+    def finish(self, timeout: float = 30) -> int:
+        """The bridge's exit status, within ``timeout`` of the call."""
+        status = self.proc.wait(timeout=timeout)
+        for p in self.others:
+            p.wait(timeout=30)
+        return status
+
+    def bridge_said(self) -> list[str]:
+        self.stderr.seek(0)
+        return self.stderr.read().splitlines()
+
+    def replies(self) -> list[tuple[str, str]]:
+        """The referee's record of seat 0's replies: (outcome, detail)."""
+        with sqlite3.connect(f"file:{self.serve.db}?mode=ro", uri=True) as db:
+            rows = db.execute(
+                "SELECT outcome, detail FROM replies WHERE match_id = ? AND seat = 0"
+                " ORDER BY rowid",
+                (self.match_id,),
+            ).fetchall()
+        return [(str(o), str(d)) for o, d in rows]
+
+    def detail(self) -> str:
+        """What the referee recorded about how the match ended."""
+        with sqlite3.connect(f"file:{self.serve.db}?mode=ro", uri=True) as db:
+            (result,) = db.execute(
+                "SELECT result FROM matches WHERE id = ?", (self.match_id,)
+            ).fetchone()
+        return str(json.loads(result)["detail"])
+
+    def kill(self) -> None:
+        for p in (self.proc, *self.others):
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        self.stderr.close()
+
+
+@pytest.fixture
+def bridged(serve, tmp_path) -> Iterator[Callable]:
+    made: list[Bridged] = []
+
+    def make(program: str, **kw) -> Bridged:
+        made.append(Bridged(serve, tmp_path, program, **kw))
+        return made[-1]
+
+    yield make
+    for b in made:
+        b.kill()
+
+
+from collections.abc import Callable  # noqa: E402  (used in the fixture's annotation)
+
+#: A program that writes, for its first requests, one bad line each (bytes, from the list
+#: given in BAD) and then, at once, a good reply; it logs every line it reads.
+BAD_THEN_GOOD = """
+import json, os, sys
+BAD = %r
+log = open(os.path.join(sys.argv[1], "program.log"), "w")
+out = sys.stdout.buffer
+for line in sys.stdin:
+    log.write(line)
+    log.flush()
+    message = json.loads(line)
+    if "request" not in message:
+        continue
+    if BAD:
+        out.write(BAD.pop(0))
+    out.write(b'{"index": %%d}\\n' %% message["request"]["legal"][0]["index"])
+    out.flush()
+"""
+
+
+def _told(b: Bridged) -> list[dict]:
+    return [json.loads(x)["error"] for x in b.log.read_text().splitlines() if '"error"' in x[:9]]
+
+
+def test_invalid_utf8_is_refused_and_play_goes_on(bridged):
+    b = bridged(BAD_THEN_GOOD % ([b'{"index": 0}\xff\xfe\n'],))
+    info = b.wait_match()
+    assert b.finish() == 0, b.bridge_said()
+    # The bad line was refused, with its reason, and every decision after it was answered.
+    assert info.strikes[0] == 0 and not info.result.forfeited
+    refused = [(o, d) for o, d in b.replies() if o != "applied"]
+    assert len(refused) == 1 and refused[0][0] == "malformed", refused
+    assert "not UTF-8" in refused[0][1], refused
+    assert sum(o == "applied" for o, _ in b.replies()) >= 4
+    (error,) = _told(b)
+    assert error["code"] == "REPLY_ERROR_CODE_MALFORMED" and "not UTF-8" in error["message"]
+    said = [s for s in b.bridge_said() if s.startswith("bridge: refused")]
+    assert len(said) == 1 and "not UTF-8" in said[0], b.bridge_said()
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        (b'{"index": \n', "not JSON"),  # partial JSON
+        (b"[0]\n", "a reply is a JSON object"),
+        (b'"index"\n', "a reply is a JSON object"),
+        (b'{"index": "first"}\n', "not an ActionReply"),
+        (b"[" * 200_000 + b"\n", "not JSON"),  # nested deeper than any parser goes
+        (b'{"index": 7}\n', "index 7 is not one of"),  # a wrong action: the referee's call
+        (b'{"action": {"notation": "play"}}\n', "not legal now"),
+    ],
+    ids=["partial", "array", "string", "wrong-type", "too-deep", "bad-index", "bad-action"],
+)
+def test_a_bad_reply_is_refused_with_its_reason_and_play_goes_on(bridged, line, reason):
+    b = bridged(BAD_THEN_GOOD % ([line, line],))
+    info = b.wait_match()
+    assert b.finish() == 0, b.bridge_said()
+    assert info.strikes[0] == 0 and not info.result.forfeited
+    refused = [(o, d) for o, d in b.replies() if o != "applied"]
+    assert len(refused) == 2 and all(reason in d for _, d in refused), refused
+    told = _told(b)
+    assert len(told) == 2 and all(reason in e["message"] for e in told), told
+    assert sum(o == "applied" for o, _ in b.replies()) >= 4
+
+
+def test_an_over_long_line_is_refused_without_being_kept(bridged):
+    """A 64 MiB line: refused, and the bridge never holds it (before: 143 MB peak)."""
+    honest = bridged(BAD_THEN_GOOD % ([],))
+    peak_honest = _peak_until_exit(honest)
+    big = bridged(BAD_THEN_GOOD % ([b'{"index": 0, "x": "' + b"y" * (64 * MIB) + b'"}\n'],))
+    peak_big = _peak_until_exit(big)
+    print(f"bridge peak RSS: honest {peak_honest / 1024:.1f} MiB, 64 MiB line", end=" ")
+    print(f"{peak_big / 1024:.1f} MiB")
+    info = big.wait_match()
+    assert info.strikes[0] == 0 and not info.result.forfeited
+    refused = [(o, d) for o, d in big.replies() if o != "applied"]
+    assert len(refused) == 1 and "longer than" in refused[0][1], refused
+    assert peak_big - peak_honest < 16 * 1024, (peak_honest, peak_big)
+
+
+def _peak_until_exit(b: Bridged) -> int:
+    peak = 0
+    end = time.monotonic() + 120
+    while b.proc.poll() is None and time.monotonic() < end:
+        peak = max(peak, b.peak_rss_kb())
+        time.sleep(0.02)
+    b.finish()
+    return peak
+
+
+#: Answers two requests, then exits leaving a child that holds its stdout open (as a shell
+#: script's background job does): the bridge must not wait for that pipe to close.
+EXITS = r"""#!/bin/sh
+n=0
+while IFS= read -r line; do
+  case "$line" in
+    '{"request"'*)
+      n=$((n + 1))
+      if [ "$n" -gt 2 ]; then
+        sleep 600 &
+        echo $! > "$1/child.pid"
+        date +%s.%N > "$1/exited"
+        exit 3
+      fi
+      echo '{"index": 0}'
+      ;;
+  esac
+done
+"""
+
+
+def test_a_program_that_exits_leaves_its_seat_at_once(bridged, tmp_path):
+    b = bridged(EXITS, suffix=".sh", move_ms=20_000, bank_ms=0, resume_window_ms=1_000)
+    try:
+        info = b.wait_match(timeout=90)
+        ended = time.time()
+        exited = float((tmp_path / "exited").read_text())
+        status = b.finish()
+    finally:
+        child = tmp_path / "child.pid"
+        if child.exists():
+            with __import__("contextlib").suppress(ProcessLookupError):
+                os.kill(int(child.read_text()), signal.SIGKILL)
+    print(f"forfeit recorded {ended - exited:.2f} s after the program exited")
+    assert info.result.forfeited == [0]
+    assert "seat(s) 0 did not resume within the window" in b.detail()
+    assert ended - exited < 6  # the 1 s resume window, not three 20 s clocks
+    assert status == 1
+    said = b.bridge_said()
+    assert said == ["error: the bridged program exited (status 3): its seats are left"], said
+    assert not Path(f"/proc/{int(child.read_text())}").exists()  # its child went with it
+
+
+#: Reads every line and never answers.
+MUTE = """
+import sys
+for line in sys.stdin:
+    pass
+"""
+
+#: Neither reads nor answers.
+DEAF = """
+import time
+time.sleep(600)
+"""
+
+
+def test_a_silent_program_is_struck_and_forfeits_as_the_policy_says(bridged):
+    b = bridged(MUTE, move_ms=200, bank_ms=0, max_strikes=3)
+    info = b.wait_match(timeout=60)
+    assert info.result.forfeited == [0] and list(info.strikes) == [3, 0, 0]
+    assert "seat(s) 0 reached 3 strikes" in b.detail()
+    assert b.finish(timeout=15) == 0, b.bridge_said()
+    timeouts = [d for o, d in b.replies() if o == "timeout"]
+    assert len(timeouts) == 3
+    said = [s for s in b.bridge_said() if "no reply in time" in s]
+    assert len(said) == 2, b.bridge_said()  # the third strike ends the match: no substitute
+
+
+def test_a_program_that_reads_nothing_does_not_hang_the_bridge(bridged):
+    # A whole match of substitutes: far more lines than a pipe holds, none of them read.
+    b = bridged(DEAF, options={}, move_ms=50, bank_ms=0, max_strikes=1000)
+    info = b.wait_match(timeout=180)
+    assert list(info.strikes)[1:] == [0, 0] and info.strikes[0] > 100
+    started = time.monotonic()
+    assert b.finish(timeout=20) == 0, b.bridge_said()
+    assert time.monotonic() - started < 15  # closed, waited for, killed: not hung
