@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import ctypes
 import json
 import os
 import queue
@@ -61,6 +62,7 @@ MAX_LINE_BYTES = 4 * MIB
 CHUNK_BYTES = 64 * 1024
 #: Lines queued for a program that does not read them: past this, the bridge leaves its seats.
 MAX_UNREAD_BYTES = 64 * MIB
+PR_SET_PDEATHSIG = 1  # prctl(2)
 #: How a refused line sent to the referee begins (see ProgramBridge._refuse).
 REFUSED_MARK = "refused by the bridge:"
 
@@ -122,8 +124,10 @@ class ProgramBridge:
             stdout=subprocess.PIPE,
             env={**os.environ, BRIDGED_ENV: "1"},
             # A group of its own: what it leaves running (a shell's background job holding its
-            # stdout) goes with it when the bridge is done with it.
+            # stdout) goes with it when the bridge is done with it; and as it is no longer in
+            # the bridge's group, a bridge killed outright takes it along (PDEATHSIG).
             process_group=0,
+            preexec_fn=_follow_the_bridge(),
         )
         # Lines for the program wait here, written by a thread of their own: a program that
         # does not read must never block the stream (whose loop calls _send_line).
@@ -486,6 +490,15 @@ def read_lines(stream: IO[bytes], cap: int) -> Iterator[bytes | LongLine]:
         while (chunk := stream.readline(CHUNK_BYTES)) and not chunk.endswith(b"\n"):
             size += len(chunk)
         yield LongLine(size + len(chunk.rstrip(b"\n")))
+
+
+def _follow_the_bridge() -> Callable[[], None] | None:
+    """What the program runs before it starts: ask for SIGKILL when the bridge dies."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None  # not Linux: the bridge's own close() still ends it
+    return lambda: prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def _shortened(text: str, limit: int = 300) -> str:

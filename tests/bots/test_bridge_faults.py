@@ -8,6 +8,7 @@ program was told is what it logged; what the bridge said is its stderr.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -263,10 +264,11 @@ def test_a_program_that_exits_leaves_its_seat_at_once(bridged, tmp_path):
         ended = time.time()
         exited = float((tmp_path / "exited").read_text())
         status = b.finish()
+        gone = "zombie" in _state(int((tmp_path / "child.pid").read_text()))
     finally:
         child = tmp_path / "child.pid"
         if child.exists():
-            with __import__("contextlib").suppress(ProcessLookupError):
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(int(child.read_text()), signal.SIGKILL)
     print(f"forfeit recorded {ended - exited:.2f} s after the program exited")
     assert info.result.forfeited == [0]
@@ -275,7 +277,7 @@ def test_a_program_that_exits_leaves_its_seat_at_once(bridged, tmp_path):
     assert status == 1
     said = b.bridge_said()
     assert said == ["error: the bridged program exited (status 3): its seats are left"], said
-    assert not Path(f"/proc/{int(child.read_text())}").exists()  # its child went with it
+    assert gone  # the child it left holding its stdout went with it
 
 
 #: Reads every line and never answers.
@@ -312,3 +314,43 @@ def test_a_program_that_reads_nothing_does_not_hang_the_bridge(bridged):
     started = time.monotonic()
     assert b.finish(timeout=20) == 0, b.bridge_said()
     assert time.monotonic() - started < 15  # closed, waited for, killed: not hung
+
+
+#: Logs its process id, plays the first legal action of every request, and lingers after
+#: its input ends.
+LINGERS = """
+import json, os, sys, time
+open(os.path.join(sys.argv[1], "pid"), "w").write(str(os.getpid()))
+for line in sys.stdin:
+    message = json.loads(line)
+    if "request" in message:
+        print(json.dumps({"index": 0}), flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_bridge_killed_outright_takes_its_program_along(bridged, tmp_path):
+    b = bridged(LINGERS, move_ms=5_000)
+    pid_file = tmp_path / "pid"
+    end = time.monotonic() + 30
+    while not pid_file.exists() or not pid_file.read_text():
+        assert time.monotonic() < end, "the program never started"
+        time.sleep(0.05)
+    program = int(pid_file.read_text())
+    b.proc.kill()  # SIGKILL: the bridge cleans nothing up itself
+    b.proc.wait()
+    end = time.monotonic() + 5
+    try:
+        while "zombie" not in _state(program):
+            assert time.monotonic() < end, "the program outlived its bridge"
+            time.sleep(0.05)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(program, signal.SIGKILL)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/status").read_text().split("State:")[1].splitlines()[0]
+    except (OSError, IndexError):
+        return "zombie"
