@@ -19,7 +19,29 @@ match, request id and state version. A line that names no ``requestId`` answers 
 request the program has written no line for (so a program that answers its requests in the
 order it reads them never needs an id, however many matches interleave), or, when it has
 written a line for each, the latest request (a retry after an error). A line that is not such
-JSON is answered with an ``error`` line (code ``REPLY_ERROR_CODE_MALFORMED``) and sent nowhere.
+JSON is refused (below).
+
+No line stops the reader, and the bridge never stays seated for a program that cannot answer
+(docs/bots.md, "When the program misbehaves", has the table):
+
+* a line that is not UTF-8, not JSON (cut short, nested too deeply), not an object, not an
+  ``ActionReply``, or longer than :data:`MAX_LINE_BYTES` (read in pieces and dropped, never
+  held whole) is refused: the program gets an ``error`` line (``REPLY_ERROR_CODE_MALFORMED``,
+  with the reason), the bridge's stderr one ``bridge: refused line N ...`` line, and the
+  referee a reply for the request the line answered whose action notation is
+  ``refused by the bridge: REASON``, which it refuses as malformed and records with that
+  reason: no strike (the referee's policy for any refused reply), and the program may
+  answer again until the deadline. The referee's error about it is not passed on: the
+  program has the bridge's own;
+* a program that exits, or closes its stdout, makes the bridge leave its seats at once
+  (the referee forfeits them when its resume window has passed, instead of waiting out
+  clocks) and end with one ``error:`` line;
+* a silent program stays seated: the referee strikes it at each deadline, as its policy
+  says, and the bridge says so on stderr for each default move played for it;
+* lines for the program are written by a thread of their own, so one that does not read
+  never holds up the stream; past :data:`MAX_UNREAD_BYTES` unread the bridge leaves its
+  seats. When the bridge is done, a program that does not exit within 5 s of its end of
+  input is killed, with its process group.
 
 The program runs with ``LEVATA_BRIDGED=1`` in its environment: a bridge refuses to start
 under another bridge (a program that is itself ``levata bot bridge -- ...`` would wait for
