@@ -55,6 +55,7 @@ import collections
 import contextlib
 import ctypes
 import json
+import logging
 import os
 import queue
 import signal
@@ -136,10 +137,15 @@ class ProgramBridge:
     """A child program that decides. :meth:`attach` it to a :class:`BotClient`: it forwards
     the client's messages to the program and sends the program's replies as they come."""
 
-    def __init__(self, argv: Sequence[str], max_line: int = MAX_LINE_BYTES) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        max_line: int = MAX_LINE_BYTES,
+        max_unread: int = MAX_UNREAD_BYTES,
+    ) -> None:
         if not argv:
             raise ValueError("the bridge needs a program to run")
-        self.max_line = max_line
+        self.max_line, self.max_unread = max_line, max_unread
         self.proc = subprocess.Popen(
             list(argv),
             stdin=subprocess.PIPE,
@@ -165,6 +171,7 @@ class ProgramBridge:
         # Refused lines sent to the referee, per (match, request): the referee's error about
         # each is not passed on (the program was told the bridge's reason already).
         self._refused: collections.Counter[tuple[str, str]] = collections.Counter()
+        self._settled: set[str] = set()  # requests an action was applied for: over
         self._client: BotClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._main: asyncio.Task[Any] | None = None
@@ -177,6 +184,8 @@ class ProgramBridge:
     def attach(self, client: BotClient) -> None:
         """Make ``client`` play through the program (it must have no decider of its own)."""
         self._client = client
+        # The client logs each refused reply; the bridge said why it refused its own already.
+        logging.getLogger("levata.bots.sdk").addFilter(_not_ours)
         client.decider = self._request
         earlier = client.on_message
 
@@ -211,13 +220,13 @@ class ProgramBridge:
     def _send_line(self, msg: arena_pb2.PlayResponse) -> None:
         line = (to_json(msg) + "\n").encode()
         with self._unread_lock:
-            if self._unread + len(line) > MAX_UNREAD_BYTES:
+            if self._unread + len(line) > self.max_unread:
                 overflow = True
             else:
                 overflow, self._unread = False, self._unread + len(line)
         if overflow:
             self._leave(
-                f"the bridged program has not read its last {MAX_UNREAD_BYTES // MIB} MiB of input"
+                f"the bridged program has not read its last {self.max_unread} bytes of input"
             )
             return
         self._to_program.put(line)
@@ -257,8 +266,12 @@ class ProgramBridge:
                         del self._refused[key]
             if not ours:
                 self._send_line(msg)
-        elif kind == "applied" and msg.applied.substituted:
+        elif kind == "applied":
             a = msg.applied
+            with self._lock:
+                self._settled.add(a.request_id)
+            if not a.substituted:
+                return
             _say(
                 f"match {a.match_id} seat {a.seat}: no reply in time to request"
                 f" {a.request_id}: the referee played for the program (strike {a.strikes})"
@@ -279,6 +292,7 @@ class ProgramBridge:
                         del self._requests[rid]
                 for key in [k for k in self._refused if k[0] == end.match_id]:
                     del self._refused[key]
+                self._settled -= {r for r in self._settled if r not in self._requests}
             self._send_line(arena_pb2.PlayResponse(match_end=end))
 
     def _request(
@@ -386,8 +400,8 @@ class ProgramBridge:
             return
         with self._lock:
             req = self._requests.get(problem.request_id)
-            if req is None:
-                return
+            if req is None or req.request_id in self._settled:
+                return  # nothing waits for it: the program alone needs to know
             self._refused[(req.match_id, req.request_id)] += 1
         # An action no game has (several words after the kind), so the referee refuses it
         # as malformed, and records the notation, the bridge's reason, with it.
@@ -512,6 +526,11 @@ def read_lines(stream: IO[bytes], cap: int) -> Iterator[bytes | LongLine]:
         while (chunk := stream.readline(CHUNK_BYTES)) and not chunk.endswith(b"\n"):
             size += len(chunk)
         yield LongLine(size + len(chunk.rstrip(b"\n")))
+
+
+def _not_ours(record: logging.LogRecord) -> bool:
+    """False for the client's note of a refused reply the bridge made (it said so itself)."""
+    return not any(REFUSED_MARK in str(a) for a in record.args or ())
 
 
 def _follow_the_bridge() -> Callable[[], None] | None:

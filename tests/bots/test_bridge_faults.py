@@ -8,6 +8,7 @@ program was told is what it logged; what the bridge said is its stderr.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -17,10 +18,15 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
+
+from levata.bots.base import Bot
+from levata.bots.bridge import ProgramBridge
+from levata.bots.sdk import BotClient
 
 from live import ServeProcess, bot_env
 
@@ -116,12 +122,7 @@ class Bridged:
         return [(str(o), str(d)) for o, d in rows]
 
     def detail(self) -> str:
-        """What the referee recorded about how the match ended."""
-        with sqlite3.connect(f"file:{self.serve.db}?mode=ro", uri=True) as db:
-            (result,) = db.execute(
-                "SELECT result FROM matches WHERE id = ?", (self.match_id,)
-            ).fetchone()
-        return str(json.loads(result)["detail"])
+        return _detail(self.serve, self.match_id)
 
     def kill(self) -> None:
         for p in (self.proc, *self.others):
@@ -129,6 +130,13 @@ class Bridged:
                 p.kill()
                 p.wait()
         self.stderr.close()
+
+
+def _detail(serve: ServeProcess, match_id: str) -> str:
+    """What the referee recorded about how a match ended."""
+    with sqlite3.connect(f"file:{serve.db}?mode=ro", uri=True) as db:
+        (result,) = db.execute("SELECT result FROM matches WHERE id = ?", (match_id,)).fetchone()
+    return str(json.loads(result)["detail"])
 
 
 @pytest.fixture
@@ -143,8 +151,6 @@ def bridged(serve, tmp_path) -> Iterator[Callable]:
     for b in made:
         b.kill()
 
-
-from collections.abc import Callable  # noqa: E402  (used in the fixture's annotation)
 
 #: A program that writes, for its first requests, one bad line each (bytes, from the list
 #: given in BAD) and then, at once, a good reply; it logs every line it reads.
@@ -182,8 +188,8 @@ def test_invalid_utf8_is_refused_and_play_goes_on(bridged):
     assert sum(o == "applied" for o, _ in b.replies()) >= 4
     (error,) = _told(b)
     assert error["code"] == "REPLY_ERROR_CODE_MALFORMED" and "not UTF-8" in error["message"]
-    said = [s for s in b.bridge_said() if s.startswith("bridge: refused")]
-    assert len(said) == 1 and "not UTF-8" in said[0], b.bridge_said()
+    said = [s for s in b.bridge_said() if "not UTF-8" in s]  # once, by the bridge
+    assert len(said) == 1 and said[0].startswith("bridge: refused line 1 (match"), said
 
 
 @pytest.mark.parametrize(
@@ -306,11 +312,36 @@ def test_a_silent_program_is_struck_and_forfeits_as_the_policy_says(bridged):
     assert len(said) == 2, b.bridge_said()  # the third strike ends the match: no substitute
 
 
+def test_a_program_that_stops_reading_is_left_past_the_cap(serve, tmp_path):
+    names = ["deaf-capped", "deaf-r1", "deaf-r2"]
+    tokens = [serve.register_retrying(n) for n in names]
+    random = [*BRIDGE[:3], "run", "random", "--game", "whist", "--server", serve.address]
+    others = [subprocess.Popen([*random, "--matches", "1"], env=bot_env(t)) for t in tokens[1:]]
+    (tmp_path / "deaf.py").write_text(DEAF)
+    bridge = ProgramBridge([sys.executable, str(tmp_path / "deaf.py")], max_unread=20_000)
+    client = BotClient(lambda *_: cast(Bot, None), serve.address, tokens[0], max_matches=1)
+    bridge.attach(client)
+    match_id = serve.create_retrying(
+        "whist", names, options={}, move_ms=50, bank_ms=0, max_strikes=1000,
+        resume_window_ms=500,
+    )  # fmt: skip
+    try:
+        with pytest.raises(RuntimeError, match="has not read its last 20000 bytes of input"):
+            asyncio.run(bridge.play())
+        info = serve.wait(match_id, timeout=60)
+    finally:
+        bridge.close()
+        for p in others:
+            p.wait(timeout=30)
+    assert info.result.forfeited == [0]
+    assert "seat(s) 0 did not resume within the window" in _detail(serve, match_id)
+
+
 def test_a_program_that_reads_nothing_does_not_hang_the_bridge(bridged):
     # A whole match of substitutes: far more lines than a pipe holds, none of them read.
     b = bridged(DEAF, options={}, move_ms=50, bank_ms=0, max_strikes=1000)
     info = b.wait_match(timeout=180)
-    assert list(info.strikes)[1:] == [0, 0] and info.strikes[0] > 100
+    assert info.result.reason == "complete" and info.strikes[0] > 100
     started = time.monotonic()
     assert b.finish(timeout=20) == 0, b.bridge_said()
     assert time.monotonic() - started < 15  # closed, waited for, killed: not hung
