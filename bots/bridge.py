@@ -202,18 +202,22 @@ class ProgramBridge:
         assert self._client is not None, "attach a client first"
         self._loop = asyncio.get_running_loop()
         self._main = asyncio.create_task(self._client.run())
-        for target, name in (
-            (self._read_replies, "bridge-replies"),
-            (self._write_lines, "bridge-lines"),
-            (self._watch_exit, "bridge-exit"),
-        ):
-            threading.Thread(target=target, daemon=True, name=name).start()
+        for target in (self._read_replies, self._write_lines, self._watch_exit):
+            threading.Thread(target=self._guarded, args=(target,), daemon=True).start()
         try:
             await self._main
         except asyncio.CancelledError:
             if self._why_stopped is None:
                 raise
             raise RuntimeError(f"{self._why_stopped}: its seats are left") from None
+
+    def _guarded(self, target: Callable[[], None]) -> None:
+        """Run one of the bridge's threads; should it fail, leave the seats rather than stay
+        seated with nobody reading or writing for the program."""
+        try:
+            target()
+        except Exception as exc:
+            self._leave(f"the bridge failed ({target.__name__}: {exc!r})")
 
     # -- to the program -----------------------------------------------------------------------
 
@@ -348,8 +352,7 @@ class ProgramBridge:
             self._kill_group()
         self._output_done.wait(1.0)
         self.exit_status = status
-        how = f"status {status}" if status >= 0 else f"killed by {signal.Signals(-status).name}"
-        self._leave(f"the bridged program exited ({how})")
+        self._leave(f"the bridged program exited ({_exit_status(status)})")
 
     def _leave(self, why: str) -> None:
         """Stop playing (the first reason given wins): the stream closes, its seats left."""
@@ -424,7 +427,8 @@ class ProgramBridge:
         each, the latest (a retry after an error)."""
         data: Any = None
         if isinstance(line, LongLine):
-            why = f"line longer than {self.max_line // MIB} MiB ({line.size} bytes): refused unread"
+            size = f"{self.max_line // MIB} MiB ({line.size} bytes)"
+            why = f"line longer than {size}: refused, not kept"
         else:
             why = ""
             excerpt = line.strip()[:80].decode(errors="replace")
@@ -526,6 +530,20 @@ def read_lines(stream: IO[bytes], cap: int) -> Iterator[bytes | LongLine]:
         while (chunk := stream.readline(CHUNK_BYTES)) and not chunk.endswith(b"\n"):
             size += len(chunk)
         yield LongLine(size + len(chunk.rstrip(b"\n")))
+
+
+def _exit_status(status: int) -> str:
+    """A process's exit status as words.
+
+    >>> _exit_status(3), _exit_status(-9), _exit_status(-99)
+    ('status 3', 'killed by SIGKILL', 'killed by signal 99')
+    """
+    if status >= 0:
+        return f"status {status}"
+    try:
+        return f"killed by {signal.Signals(-status).name}"
+    except ValueError:
+        return f"killed by signal {-status}"
 
 
 def _not_ours(record: logging.LogRecord) -> bool:

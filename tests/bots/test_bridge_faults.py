@@ -52,6 +52,7 @@ class Bridged:
         tmp: Path,
         program: str,
         suffix: str = ".py",
+        args: tuple[str, ...] = (),
         options: dict[str, str] | None = None,
         **policy: int,
     ) -> None:
@@ -66,7 +67,7 @@ class Bridged:
         self.log = tmp / "program.log"  # what the program chooses to log
         self.stderr = (tmp / "bridge.err").open("w+")
         self.proc = subprocess.Popen(
-            [*BRIDGE, "--server", serve.address, "--matches", "1", "--", *argv, str(tmp)],
+            [*BRIDGE, "--server", serve.address, "--matches", "1", "--", *argv, str(tmp), *args],
             stdout=subprocess.DEVNULL,
             stderr=self.stderr,
             env=bot_env(tokens[0]),
@@ -242,8 +243,8 @@ def _peak_until_exit(b: Bridged) -> int:
     return peak
 
 
-#: Answers two requests, then exits leaving a child that holds its stdout open (as a shell
-#: script's background job does): the bridge must not wait for that pipe to close.
+#: Answers two requests, then exits, leaving (when $2 says so) a child that holds its stdout
+#: open, as a shell script's background job does: the bridge must not wait for that pipe.
 EXITS = r"""#!/bin/sh
 n=0
 while IFS= read -r line; do
@@ -251,8 +252,10 @@ while IFS= read -r line; do
     '{"request"'*)
       n=$((n + 1))
       if [ "$n" -gt 2 ]; then
-        sleep 600 &
-        echo $! > "$1/child.pid"
+        if [ "$2" = linger ]; then
+          sleep 600 &
+          echo $! > "$1/child.pid"
+        fi
         date +%s.%N > "$1/exited"
         exit 3
       fi
@@ -263,27 +266,31 @@ done
 """
 
 
-def test_a_program_that_exits_leaves_its_seat_at_once(bridged, tmp_path):
-    b = bridged(EXITS, suffix=".sh", move_ms=20_000, bank_ms=0, resume_window_ms=1_000)
+@pytest.mark.parametrize("linger", ["linger", "alone"])
+def test_a_program_that_exits_leaves_its_seat_at_once(bridged, tmp_path, linger):
+    b = bridged(
+        EXITS, suffix=".sh", args=(linger,), move_ms=20_000, bank_ms=0, resume_window_ms=1_000
+    )
     try:
         info = b.wait_match(timeout=90)
         ended = time.time()
         exited = float((tmp_path / "exited").read_text())
         status = b.finish()
-        gone = "zombie" in _state(int((tmp_path / "child.pid").read_text()))
+        if linger == "linger":
+            gone = "zombie" in _state(int((tmp_path / "child.pid").read_text()))
+            assert gone  # the child it left holding its stdout went with it
     finally:
         child = tmp_path / "child.pid"
         if child.exists():
             with contextlib.suppress(ProcessLookupError):
                 os.kill(int(child.read_text()), signal.SIGKILL)
-    print(f"forfeit recorded {ended - exited:.2f} s after the program exited")
+    print(f"forfeit recorded {ended - exited:.2f} s after the program exited ({linger})")
     assert info.result.forfeited == [0]
     assert "seat(s) 0 did not resume within the window" in b.detail()
     assert ended - exited < 6  # the 1 s resume window, not three 20 s clocks
     assert status == 1
     said = b.bridge_said()
     assert said == ["error: the bridged program exited (status 3): its seats are left"], said
-    assert gone  # the child it left holding its stdout went with it
 
 
 #: Reads every line and never answers.
