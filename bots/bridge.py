@@ -32,7 +32,8 @@ No line stops the reader, and the bridge never stays seated for a program that c
   ``refused by the bridge: REASON``, which it refuses as malformed and records with that
   reason: no strike (the referee's policy for any refused reply), and the program may
   answer again until the deadline. The referee's error about it is not passed on: the
-  program has the bridge's own;
+  program has the bridge's own. Past :data:`REFUSALS_REPORTED` lines for one request, only
+  the program hears of them;
 * a program that exits, or closes its stdout, makes the bridge leave its seats at once
   (the referee forfeits them when its resume window has passed, instead of waiting out
   clocks) and end with one ``error:`` line;
@@ -86,6 +87,9 @@ CHUNK_BYTES = 64 * 1024
 #: Lines queued for a program that does not read them: past this, the bridge leaves its seats.
 MAX_UNREAD_BYTES = 64 * MIB
 PR_SET_PDEATHSIG = 1  # prctl(2)
+#: Refused lines per request reported on stderr and sent to the referee; the program is
+#: told of every one.
+REFUSALS_REPORTED = 3
 #: How a refused line sent to the referee begins (see ProgramBridge._refuse).
 REFUSED_MARK = "refused by the bridge:"
 
@@ -172,6 +176,9 @@ class ProgramBridge:
         # each is not passed on (the program was told the bridge's reason already).
         self._refused: collections.Counter[tuple[str, str]] = collections.Counter()
         self._settled: set[str] = set()  # requests an action was applied for: over
+        # Lines refused per request ("" for lines that answer none): past REFUSALS_REPORTED
+        # the program is still told, but neither stderr nor the referee hears of them.
+        self._refusals: collections.Counter[str] = collections.Counter()
         self._client: BotClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._main: asyncio.Task[Any] | None = None
@@ -297,6 +304,8 @@ class ProgramBridge:
                 for key in [k for k in self._refused if k[0] == end.match_id]:
                     del self._refused[key]
                 self._settled -= {r for r in self._settled if r not in self._requests}
+                for rid in [r for r in self._refusals if r and r not in self._requests]:
+                    del self._refusals[rid]
             self._send_line(arena_pb2.PlayResponse(match_end=end))
 
     def _request(
@@ -395,10 +404,19 @@ class ProgramBridge:
         (with the bridge's reason) and judges it as any refused reply: no strike, the
         program may answer again until the deadline."""
         problem.message = _shortened(problem.message)
+        self._send_line(arena_pb2.PlayResponse(error=problem))
+        with self._lock:
+            self._refusals[problem.request_id] += 1
+            count = self._refusals[problem.request_id]
+        if count > REFUSALS_REPORTED:
+            return  # a program that floods: it alone is told of each
         where = f" (match {problem.match_id}, request {problem.request_id})"
         where = where if problem.request_id else ""
-        _say(f"refused line {self.lines_read}{where}: {problem.message}")
-        self._send_line(arena_pb2.PlayResponse(error=problem))
+        more = ""
+        if count == REFUSALS_REPORTED:
+            which = "this request" if where else "no request"
+            more = f" ({count} refused for {which}: the next are told to the program only)"
+        _say(f"refused line {self.lines_read}{where}: {problem.message}{more}")
         if problem.code != arena_pb2.REPLY_ERROR_CODE_MALFORMED or not problem.request_id:
             return
         with self._lock:

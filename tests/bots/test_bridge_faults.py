@@ -218,6 +218,18 @@ def test_a_bad_reply_is_refused_with_its_reason_and_play_goes_on(bridged, line, 
     assert sum(o == "applied" for o, _ in b.replies()) >= 4
 
 
+def test_a_flood_of_bad_lines_is_told_to_the_program_and_reported_three_times(bridged):
+    b = bridged(BAD_THEN_GOOD % ([b'{"index": \n' * 50],))
+    info = b.wait_match()
+    assert b.finish() == 0, b.bridge_said()
+    assert info.strikes[0] == 0 and not info.result.forfeited
+    assert len(_told(b)) == 50
+    assert [o for o, _ in b.replies() if o != "applied"] == ["malformed"] * 3
+    said = [s for s in b.bridge_said() if s.startswith("bridge: refused")]
+    assert len(said) == 3, b.bridge_said()
+    assert said[-1].endswith("(3 refused for this request: the next are told to the program only)")
+
+
 def test_an_over_long_line_is_refused_without_being_kept(bridged):
     """A 64 MiB line: refused, and the bridge never holds it (before: 143 MB peak)."""
     honest = bridged(BAD_THEN_GOOD % ([],))
