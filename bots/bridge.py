@@ -19,7 +19,30 @@ match, request id and state version. A line that names no ``requestId`` answers 
 request the program has written no line for (so a program that answers its requests in the
 order it reads them never needs an id, however many matches interleave), or, when it has
 written a line for each, the latest request (a retry after an error). A line that is not such
-JSON is answered with an ``error`` line (code ``REPLY_ERROR_CODE_MALFORMED``) and sent nowhere.
+JSON is refused (below).
+
+No line stops the reader, and the bridge never stays seated for a program that cannot answer
+(docs/bots.md, "When the program misbehaves", has the table):
+
+* a line that is not UTF-8, not JSON (cut short, nested too deeply), not an object, not an
+  ``ActionReply``, or longer than :data:`MAX_LINE_BYTES` (read in pieces and dropped, never
+  held whole) is refused: the program gets an ``error`` line (``REPLY_ERROR_CODE_MALFORMED``,
+  with the reason), the bridge's stderr one ``bridge: refused line N ...`` line, and the
+  referee a reply for the request the line answered whose action notation is
+  ``refused by the bridge: REASON``, which it refuses as malformed and records with that
+  reason: no strike (the referee's policy for any refused reply), and the program may
+  answer again until the deadline. The referee's error about it is not passed on: the
+  program has the bridge's own. Past :data:`REFUSALS_REPORTED` lines for one request, only
+  the program hears of them;
+* a program that exits, or closes its stdout, makes the bridge leave its seats at once
+  (the referee forfeits them when its resume window has passed, instead of waiting out
+  clocks) and end with one ``error:`` line;
+* a silent program stays seated: the referee strikes it at each deadline, as its policy
+  says, and the bridge says so on stderr for each default move played for it;
+* lines for the program are written by a thread of their own, so one that does not read
+  never holds up the stream; past :data:`MAX_UNREAD_BYTES` unread the bridge leaves its
+  seats. When the bridge is done, a program that does not exit within 5 s of its end of
+  input is killed, with its process group.
 
 The program runs with ``LEVATA_BRIDGED=1`` in its environment: a bridge refuses to start
 under another bridge (a program that is itself ``levata bot bridge -- ...`` would wait for
@@ -31,24 +54,44 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import ctypes
 import json
+import logging
 import os
+import queue
+import signal
 import subprocess
+import sys
 import threading
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
 
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
 
 from levata.bots.sdk import BotClient, MatchSession
-from levata.v1 import arena_pb2
+from levata.v1 import arena_pb2, game_pb2
 
-__all__ = ["BRIDGED_ENV", "ProgramBridge", "to_json"]
+__all__ = ["BRIDGED_ENV", "MAX_LINE_BYTES", "ProgramBridge", "read_lines", "to_json"]
 
 #: Set in the bridged program's environment; a bridge started with it set refuses to run.
 BRIDGED_ENV = "LEVATA_BRIDGED"
+MIB = 1024 * 1024
+#: The longest line the program may write (a reply is a few dozen bytes; a gRPC message is
+#: at most 4 MiB): a longer one is refused, and never held in memory whole.
+MAX_LINE_BYTES = 4 * MIB
+#: How much of an over-long line is read at a time, to be dropped.
+CHUNK_BYTES = 64 * 1024
+#: Lines queued for a program that does not read them: past this, the bridge leaves its seats.
+MAX_UNREAD_BYTES = 64 * MIB
+PR_SET_PDEATHSIG = 1  # prctl(2)
+#: Refused lines per request reported on stderr and sent to the referee; the program is
+#: told of every one.
+REFUSALS_REPORTED = 3
+#: How a refused line sent to the referee begins (see ProgramBridge._refuse).
+REFUSED_MARK = "refused by the bridge:"
 
 
 def to_json(msg: Message) -> str:
@@ -98,33 +141,58 @@ class ProgramBridge:
     """A child program that decides. :meth:`attach` it to a :class:`BotClient`: it forwards
     the client's messages to the program and sends the program's replies as they come."""
 
-    def __init__(self, argv: Sequence[str]) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        max_line: int = MAX_LINE_BYTES,
+        max_unread: int = MAX_UNREAD_BYTES,
+    ) -> None:
         if not argv:
             raise ValueError("the bridge needs a program to run")
+        self.max_line, self.max_unread = max_line, max_unread
         self.proc = subprocess.Popen(
             list(argv),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            text=True,
-            bufsize=1,  # line-buffered: every line reaches the program when written
             env={**os.environ, BRIDGED_ENV: "1"},
+            # A group of its own: what it leaves running (a shell's background job holding its
+            # stdout) goes with it when the bridge is done with it; and as it is no longer in
+            # the bridge's group, a bridge killed outright takes it along (PDEATHSIG).
+            process_group=0,
+            preexec_fn=_follow_the_bridge(),
         )
-        self._write_lock = threading.Lock()
+        # Lines for the program wait here, written by a thread of their own: a program that
+        # does not read must never block the stream (whose loop calls _send_line).
+        self._to_program: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._unread = 0  # bytes queued for the program and not written to its stdin yet
+        self._unread_lock = threading.Lock()
         # Requests given to the program: by id, and those it has written no line for yet, in
         # the order it got them (a line without ids answers the oldest of those).
         self._requests: dict[str, arena_pb2.DecisionRequest] = {}
         self._unanswered: collections.OrderedDict[str, None] = collections.OrderedDict()
         self._latest: arena_pb2.DecisionRequest | None = None
         self._lock = threading.Lock()  # the loop thread adds requests, the reader takes them
+        # Refused lines sent to the referee, per (match, request): the referee's error about
+        # each is not passed on (the program was told the bridge's reason already).
+        self._refused: collections.Counter[tuple[str, str]] = collections.Counter()
+        self._settled: set[str] = set()  # requests an action was applied for: over
+        # Lines refused per request ("" for lines that answer none): past REFUSALS_REPORTED
+        # the program is still told, but neither stderr nor the referee hears of them.
+        self._refusals: collections.Counter[str] = collections.Counter()
         self._client: BotClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._main: asyncio.Task[Any] | None = None
         self._stopping: asyncio.Future[None] | None = None
-        self.exit_status: int | None = None  # set when the program's stdout closed
+        self._why_stopped: str | None = None  # set when the bridge leaves its seats itself
+        self._output_done = threading.Event()  # the reader reached the end of its stdout
+        self.lines_read = 0
+        self.exit_status: int | None = None  # set when the program exited
 
     def attach(self, client: BotClient) -> None:
         """Make ``client`` play through the program (it must have no decider of its own)."""
         self._client = client
+        # The client logs each refused reply; the bridge said why it refused its own already.
+        logging.getLogger("levata.bots.sdk").addFilter(_not_ours)
         client.decider = self._request
         earlier = client.on_message
 
@@ -136,37 +204,89 @@ class ProgramBridge:
         client.on_message = on_message
 
     async def play(self) -> None:
-        """Run the attached client until it ends; :class:`RuntimeError` if the program exits
-        first."""
+        """Run the attached client until it ends; :class:`RuntimeError` (one line: why) if the
+        program exits, closes its output or stops reading first: its seats are then left."""
         assert self._client is not None, "attach a client first"
         self._loop = asyncio.get_running_loop()
         self._main = asyncio.create_task(self._client.run())
-        threading.Thread(target=self._read_replies, daemon=True, name="bridge-replies").start()
+        for target in (self._read_replies, self._write_lines, self._watch_exit):
+            threading.Thread(target=self._guarded, args=(target,), daemon=True).start()
         try:
             await self._main
         except asyncio.CancelledError:
-            if self.exit_status is None:
+            if self._why_stopped is None:
                 raise
-            raise RuntimeError(f"the bridged program exited (status {self.exit_status})") from None
+            raise RuntimeError(f"{self._why_stopped}: its seats are left") from None
+
+    def _guarded(self, target: Callable[[], None]) -> None:
+        """Run one of the bridge's threads; should it fail, leave the seats rather than stay
+        seated with nobody reading or writing for the program."""
+        try:
+            target()
+        except Exception as exc:
+            self._leave(f"the bridge failed ({target.__name__}: {exc!r})")
 
     # -- to the program -----------------------------------------------------------------------
 
     def _send_line(self, msg: arena_pb2.PlayResponse) -> None:
-        line = to_json(msg)
-        with self._write_lock:
-            assert self.proc.stdin is not None
+        line = (to_json(msg) + "\n").encode()
+        with self._unread_lock:
+            if self._unread + len(line) > self.max_unread:
+                overflow = True
+            else:
+                overflow, self._unread = False, self._unread + len(line)
+        if overflow:
+            self._leave(
+                f"the bridged program has not read its last {self.max_unread} bytes of input"
+            )
+            return
+        self._to_program.put(line)
+
+    def _write_lines(self) -> None:
+        """Write the queued lines to the program's stdin, each as soon as it is queued; on
+        ``None`` (:meth:`close`), close its stdin: the program's end of input."""
+        stdin = self.proc.stdin
+        assert stdin is not None
+        broken = False
+        while (line := self._to_program.get()) is not None:
+            with self._unread_lock:
+                self._unread -= len(line)
+            if broken:
+                continue
             try:
-                self.proc.stdin.write(line + "\n")
-                self.proc.stdin.flush()
-            except (BrokenPipeError, ValueError):
-                pass  # it exited: its closed stdout ends the bridge (see _read_replies)
+                stdin.write(line)
+                stdin.flush()
+            except (BrokenPipeError, ValueError, OSError):
+                broken = True  # it exited: _watch_exit tells the referee
+        with contextlib.suppress(OSError, ValueError):
+            stdin.close()
 
     def _forward(self, msg: arena_pb2.PlayResponse) -> None:
         """Match starts, errors and match ends go to the program as they arrive; requests
         go from :meth:`_request`, once their events are in the session."""
         kind = msg.WhichOneof("message")
-        if kind in ("match_start", "error"):
+        if kind == "match_start":
             self._send_line(msg)
+        elif kind == "error":
+            key = (msg.error.match_id, msg.error.request_id)
+            with self._lock:
+                ours = self._refused[key] > 0 and REFUSED_MARK in msg.error.message
+                if ours:
+                    self._refused[key] -= 1
+                    if not self._refused[key]:
+                        del self._refused[key]
+            if not ours:
+                self._send_line(msg)
+        elif kind == "applied":
+            a = msg.applied
+            with self._lock:
+                self._settled.add(a.request_id)
+            if not a.substituted:
+                return
+            _say(
+                f"match {a.match_id} seat {a.seat}: no reply in time to request"
+                f" {a.request_id}: the referee played for the program (strike {a.strikes})"
+            )
         elif kind == "match_end":
             end = arena_pb2.MatchEnd()
             end.CopyFrom(msg.match_end)
@@ -181,6 +301,11 @@ class ProgramBridge:
                 for rid in [r for r, q in self._requests.items() if q.match_id == end.match_id]:
                     if rid not in self._unanswered:  # a late line may still name the others
                         del self._requests[rid]
+                for key in [k for k in self._refused if k[0] == end.match_id]:
+                    del self._refused[key]
+                self._settled -= {r for r in self._settled if r not in self._requests}
+                for rid in [r for r in self._refusals if r and r not in self._requests]:
+                    del self._refusals[rid]
             self._send_line(arena_pb2.PlayResponse(match_end=end))
 
     def _request(
@@ -201,16 +326,48 @@ class ProgramBridge:
 
     def _read_replies(self) -> None:
         """Each line the program writes becomes a reply on the stream (a thread of its own:
-        the program may answer late, retry after an error, or act unasked in real time)."""
+        the program may answer late, retry after an error, or act unasked in real time).
+
+        No line ends this reader but the end of the program's output: a line that cannot
+        be used is refused (:meth:`_refuse`) and the next one is read."""
         assert self.proc.stdout is not None and self._loop is not None
-        for line in self.proc.stdout:
-            reply, problem = self._reply_from(line)
-            if reply is None:
-                self._send_line(arena_pb2.PlayResponse(error=problem))
-            else:
-                self._call(self._send_reply, reply)
-        self.exit_status = self.proc.wait()
-        self._call(self._stop)
+        try:
+            for line in read_lines(self.proc.stdout, self.max_line):
+                self.lines_read += 1
+                try:
+                    reply, problem = self._reply_from(line)
+                except Exception as exc:  # no line may end the reader
+                    reply, problem = None, self._malformed(f"cannot be read: {exc!r}")
+                if reply is None:
+                    self._refuse(problem)
+                else:
+                    self._call(self._send_reply, reply)
+        except OSError as exc:
+            _say(f"cannot read the program's output any more: {exc.strerror or exc}")
+        finally:
+            self._output_done.set()
+        try:  # the usual end: the program exited (_watch_exit says so)
+            self.proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            self._leave("the bridged program closed its output")
+
+    def _watch_exit(self) -> None:
+        """When the program exits, leave its seats at once: the referee records the
+        disconnect now instead of waiting out the clocks of requests nobody will answer."""
+        status = self.proc.wait()
+        # Lines written before it exited are still in the pipe: read them first (a child it
+        # left behind may hold the pipe open, so not for long).
+        if not self._output_done.wait(0.5):
+            self._kill_group()
+        self._output_done.wait(1.0)
+        self.exit_status = status
+        self._leave(f"the bridged program exited ({_exit_status(status)})")
+
+    def _leave(self, why: str) -> None:
+        """Stop playing (the first reason given wins): the stream closes, its seats left."""
+        if self._why_stopped is None:
+            self._why_stopped = why
+            self._call(self._stop)
 
     def _call(self, fn: Callable[..., None], *args: Any) -> None:
         assert self._loop is not None
@@ -223,8 +380,9 @@ class ProgramBridge:
             self._client.send(arena_pb2.PlayRequest(reply=reply))
 
     def _stop(self) -> None:
-        """The program exited: send the replies it wrote before it did, then stop."""
-        self._stopping = asyncio.ensure_future(self._drain_then_stop())
+        """Send the replies the program wrote before it stopped, then stop."""
+        if self._stopping is None:
+            self._stopping = asyncio.ensure_future(self._drain_then_stop())
 
     async def _drain_then_stop(self) -> None:
         assert self._client is not None
@@ -237,35 +395,104 @@ class ProgramBridge:
         if self._main is not None and not self._main.done():
             self._main.cancel()
 
-    def _reply_from(self, line: str) -> tuple[arena_pb2.ActionReply | None, arena_pb2.ReplyError]:
+    def _malformed(self, why: str) -> arena_pb2.ReplyError:
+        return arena_pb2.ReplyError(code=arena_pb2.REPLY_ERROR_CODE_MALFORMED, message=why)
+
+    def _refuse(self, problem: arena_pb2.ReplyError) -> None:
+        """A line that is no reply: one line on stderr, the ``error`` line to the program,
+        and, when it answers a request, a refused reply to the referee, which records it
+        (with the bridge's reason) and judges it as any refused reply: no strike, the
+        program may answer again until the deadline."""
+        problem.message = _shortened(problem.message)
+        self._send_line(arena_pb2.PlayResponse(error=problem))
+        with self._lock:
+            self._refusals[problem.request_id] += 1
+            count = self._refusals[problem.request_id]
+        if count > REFUSALS_REPORTED:
+            return  # a program that floods: it alone is told of each
+        where = f" (match {problem.match_id}, request {problem.request_id})"
+        where = where if problem.request_id else ""
+        more = ""
+        if count == REFUSALS_REPORTED:
+            which = "this request" if where else "no request"
+            more = f" ({count} refused for {which}: the next are told to the program only)"
+        _say(f"refused line {self.lines_read}{where}: {problem.message}{more}")
+        if problem.code != arena_pb2.REPLY_ERROR_CODE_MALFORMED or not problem.request_id:
+            return
+        with self._lock:
+            req = self._requests.get(problem.request_id)
+            if req is None or req.request_id in self._settled:
+                return  # nothing waits for it: the program alone needs to know
+            self._refused[(req.match_id, req.request_id)] += 1
+        # An action no game has (several words after the kind), so the referee refuses it
+        # as malformed, and records the notation, the bridge's reason, with it.
+        notation = f"{REFUSED_MARK} {problem.message}"
+        refused = arena_pb2.ActionReply(
+            match_id=req.match_id,
+            request_id=req.request_id,
+            state_version=req.state_version,
+            action=game_pb2.Action(notation=notation),
+        )
+        self._call(self._send_reply, refused)
+
+    def _reply_from(
+        self, line: bytes | LongLine
+    ) -> tuple[arena_pb2.ActionReply | None, arena_pb2.ReplyError]:
         """A program's line -> a reply with its ids filled in, or the error to tell it.
 
         A line naming a ``requestId`` answers that request; one naming none answers the
         oldest request the program has written no line for, or, when it has written one for
         each, the latest (a retry after an error)."""
-        problem = arena_pb2.ReplyError(code=arena_pb2.REPLY_ERROR_CODE_MALFORMED)
+        data: Any = None
+        if isinstance(line, LongLine):
+            size = f"{self.max_line // MIB} MiB ({line.size} bytes)"
+            why = f"line longer than {size}: refused, not kept"
+        else:
+            why = ""
+            excerpt = line.strip()[:80].decode(errors="replace")
+            try:
+                text = line.decode()
+            except UnicodeDecodeError as exc:
+                why = f"not UTF-8: byte 0x{line[exc.start]:02x} at offset {exc.start}"
         try:
-            data = json.loads(line)
+            if why:
+                raise ValueError(why)
+            try:
+                data = json.loads(text)
+            except RecursionError:
+                raise ValueError("not JSON: nested too deeply") from None
+            except ValueError as exc:
+                raise ValueError(f"not JSON: {exc}") from None
             if not isinstance(data, dict):
                 raise ValueError('a reply is a JSON object, e.g. {"index": 0}')
-            reply = json_format.ParseDict(data, arena_pb2.ActionReply())
-        except (ValueError, json_format.ParseError) as exc:
+            try:
+                reply = json_format.ParseDict(data, arena_pb2.ActionReply())
+            except (json_format.ParseError, RecursionError) as exc:
+                raise ValueError(f"not an ActionReply: {exc}") from None
+        except ValueError as exc:
+            problem = self._malformed(
+                str(exc)
+                if isinstance(line, LongLine) or why
+                else f"malformed reply line {excerpt!r}: {exc}"
+            )
             req = self._answered(None)
             if req is not None:
                 problem.match_id, problem.request_id = req.match_id, req.request_id
-            problem.message = f"malformed reply line {line.strip()[:80]!r}: {exc}"
             return None, problem
         req = self._answered(reply.request_id or None)
         if req is None:
-            problem.code = arena_pb2.REPLY_ERROR_CODE_UNKNOWN_REQUEST
-            problem.match_id, problem.request_id = reply.match_id, reply.request_id
-            problem.message = "no request is waiting for this reply"
+            problem = arena_pb2.ReplyError(
+                code=arena_pb2.REPLY_ERROR_CODE_UNKNOWN_REQUEST,
+                match_id=reply.match_id,
+                request_id=reply.request_id,
+                message="no request is waiting for this reply",
+            )
             return None, problem
         reply.match_id = reply.match_id or req.match_id
         reply.request_id = req.request_id
         if "stateVersion" not in data and "state_version" not in data:
             reply.state_version = req.state_version
-        return reply, problem
+        return reply, arena_pb2.ReplyError()
 
     def _answered(self, request_id: str | None) -> arena_pb2.DecisionRequest | None:
         """The request a line answers (see :meth:`_reply_from`), marked as answered."""
@@ -278,14 +505,84 @@ class ProgramBridge:
                 return self._requests.get(oldest)
             return self._latest
 
+    def _kill_group(self) -> None:
+        """Kill the program and whatever it left running in its process group."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+
     def close(self) -> None:
-        """Close the program's stdin (its end of input) and wait for it; kill it after 5 s."""
-        with self._write_lock:
-            if self.proc.stdin:
-                with contextlib.suppress(BrokenPipeError):
-                    self.proc.stdin.close()
+        """Close the program's stdin once the lines before it are written (its end of input)
+        and wait for it; after 5 s (a program that neither reads nor exits), kill it and
+        what it left running."""
+        self._to_program.put(None)
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+            _say("the bridged program did not exit within 5 s of its end of input: killed")
+        self._kill_group()
+        self.proc.wait()
+
+
+@dataclass(frozen=True)
+class LongLine:
+    """A line over the bridge's cap: only its length was kept."""
+
+    size: int
+
+
+def read_lines(stream: IO[bytes], cap: int) -> Iterator[bytes | LongLine]:
+    """The lines of ``stream``; one of more than ``cap`` bytes (its newline aside) comes as a
+    :class:`LongLine`, read in pieces and dropped: no more than ``cap`` bytes of a line are
+    ever held.
+
+    >>> import io
+    >>> list(read_lines(io.BytesIO(b'{"index": 0}\\n' + b"x" * 20 + b"\\nlast"), cap=12))
+    [b'{"index": 0}\\n', LongLine(size=20), b'last']
+    """
+    while line := stream.readline(cap + 1):
+        if line.endswith(b"\n") or len(line) <= cap:
+            yield line
+            continue
+        size = len(line)
+        del line  # the cap's worth read so far: dropped before the rest is read
+        while (chunk := stream.readline(CHUNK_BYTES)) and not chunk.endswith(b"\n"):
+            size += len(chunk)
+        yield LongLine(size + len(chunk.rstrip(b"\n")))
+
+
+def _exit_status(status: int) -> str:
+    """A process's exit status as words.
+
+    >>> _exit_status(3), _exit_status(-9), _exit_status(-99)
+    ('status 3', 'killed by SIGKILL', 'killed by signal 99')
+    """
+    if status >= 0:
+        return f"status {status}"
+    try:
+        return f"killed by {signal.Signals(-status).name}"
+    except ValueError:
+        return f"killed by signal {-status}"
+
+
+def _not_ours(record: logging.LogRecord) -> bool:
+    """False for the client's note of a refused reply the bridge made (it said so itself)."""
+    return not any(REFUSED_MARK in str(a) for a in record.args or ())
+
+
+def _follow_the_bridge() -> Callable[[], None] | None:
+    """What the program runs before it starts: ask for SIGKILL when the bridge dies."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None  # not Linux: the bridge's own close() still ends it
+    return lambda: prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _shortened(text: str, limit: int = 300) -> str:
+    """``text`` cut to ``limit`` characters (an exception may quote a whole value)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _say(what: str) -> None:
+    """One line on the bridge's stderr, prefixed so that it reads apart from the program's."""
+    print(f"bridge: {what}", file=sys.stderr, flush=True)

@@ -159,6 +159,7 @@ def test_refused_replies_are_told_to_the_program(tmp_path):
     ]
     assert all(e["requestId"] == first["requestId"] for e in errors)
     assert "malformed reply line 'hello'" in errors[0]["message"]
+    assert f'"message": "{errors[0]["message"]}"' in DOCS.read_text()  # the page's example
     assert "a reply is a JSON object" in errors[1]["message"]
     assert "index 99 is not one of 0.." in errors[2]["message"]
     assert "bogus" in errors[3]["message"]
