@@ -113,14 +113,21 @@ class Bridged:
         return self.stderr.read().splitlines()
 
     def replies(self) -> list[tuple[str, str]]:
-        """The referee's record of seat 0's replies: (outcome, detail)."""
+        """The referee's record of seat 0's replies: (outcome, detail), the applied and timed
+        out ones in order, then each refused one (counted per reason, the first's detail)."""
         with sqlite3.connect(f"file:{self.serve.db}?mode=ro", uri=True) as db:
             rows = db.execute(
                 "SELECT outcome, detail FROM replies WHERE match_id = ? AND seat = 0"
                 " ORDER BY rowid",
                 (self.match_id,),
             ).fetchall()
-        return [(str(o), str(d)) for o, d in rows]
+            refused = db.execute(
+                "SELECT outcome, detail, count FROM refused_replies WHERE match_id = ?"
+                " AND seat = 0 ORDER BY first_at",
+                (self.match_id,),
+            ).fetchall()
+        out = [(str(o), str(d)) for o, d in rows]
+        return out + [(str(o), str(d)) for o, d, n in refused for _ in range(n)]
 
     def detail(self) -> str:
         return _detail(self.serve, self.match_id)
