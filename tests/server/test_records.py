@@ -322,7 +322,7 @@ def test_a_directory_in_place_of_the_file_is_refused(tmp_path):
         assert "unable to open database file" in line
 
 
-def test_a_file_locked_by_another_process_is_refused(played, tmp_path):
+def test_a_file_locked_by_another_process_is_refused(tmp_path):
     db = tmp_path / "locked.db"
     Store(db).close()
     with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as holder:
