@@ -220,12 +220,17 @@ def report(
         raise fail(f"no database at {db}")
     if resamples < 10:
         raise fail("--resamples must be at least 10")
+    from levata.server.match.store import BrokenRecord
+
     tdb = TourneyStore(db)
-    tid = tdb.resolve(tournament_id)
-    if tid is None:
-        known = ", ".join(t["id"] for t in tdb.tournaments()[:5]) or "none"
-        raise fail(f"no tournament {tournament_id!r} in {db} (recent: {known})")
-    _show_report(tdb, tid, db, html, json_out, resamples)
+    try:
+        tid = tdb.resolve(tournament_id)
+        if tid is None:
+            known = ", ".join(t["id"] for t in tdb.tournaments()[:5]) or "none"
+            raise fail(f"no tournament {tournament_id!r} in {db} (recent: {known})")
+        _show_report(tdb, tid, db, html, json_out, resamples)
+    except BrokenRecord as exc:  # a row that cannot be read: one line, not a traceback
+        raise fail(f"{exc} (in {db})", EXIT_RUNTIME) from None
 
 
 def _show_report(

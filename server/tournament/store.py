@@ -42,6 +42,7 @@ from typing import Any
 
 from levata.server.database import check_writable, connect
 from levata.server.match import chain
+from levata.server.match.store import BrokenRecord
 from levata.server.tournament.schedule import ScheduledMatch
 
 __all__ = ["TourneyStore", "spec_hash"]
@@ -98,6 +99,24 @@ def spec_hash(spec: dict[str, Any]) -> str:
     """
     text = json.dumps(spec, sort_keys=True, separators=(",", ":"))
     return hashlib.blake2b(text.encode(), digest_size=4).hexdigest()
+
+
+def _decoded(text: str, shape: type, where: str) -> Any:
+    """``text`` decoded as JSON of ``shape``, or :class:`BrokenRecord` saying ``where``.
+
+    >>> _decoded("[1", list, "tournament t: its seats")
+    Traceback (most recent call last):
+    ...
+    levata.server.match.store.BrokenRecord: tournament t: its seats is not a JSON list: '[1'
+    """
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        value = None
+    if not isinstance(value, shape):
+        kind = "object" if shape is dict else "list"
+        raise BrokenRecord(f"{where} is not a JSON {kind}: {str(text)[:40]!r}")
+    return value
 
 
 def process_start(pid: int) -> str:
@@ -182,7 +201,7 @@ class TourneyStore:
             return None
         keys = ("id", "spec", "spec_hash", "status", "runner", "created_at", "finished_at")
         out = dict(zip(keys, row, strict=True))
-        out["spec"] = json.loads(out["spec"])
+        out["spec"] = _decoded(out["spec"], dict, f"tournament {tid}: its spec")
         return out
 
     def tournaments(self) -> list[dict[str, Any]]:
@@ -258,9 +277,10 @@ class TourneyStore:
         out = []
         for row in cur:
             d = dict(zip(keys, row, strict=True))
-            d["seats"] = json.loads(d["seats"])
-            d["options"] = json.loads(d["options"])
-            d["result"] = None if d["result"] is None else json.loads(d["result"])
+            for key, shape in (("seats", list), ("options", dict), ("result", dict)):
+                if d[key] is not None:
+                    d[key] = _decoded(d[key], shape, f"tournament {tid}, scheduled match"
+                                      f" {d['index']}: its {key}")  # fmt: skip
             out.append(d)
         return out
 

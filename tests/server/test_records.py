@@ -298,6 +298,19 @@ def test_replay_and_export_name_a_malformed_row_in_one_line(copy, statement, nam
         assert f"match {match_id}: {names}" in line, line
 
 
+def test_report_names_a_malformed_tournament_row_in_one_line(copy):
+    db, tid, _ = copy
+    idx, match_id, _ = matches_of(db)[4]
+    sql(db, "UPDATE tournament_matches SET result = '{\"scores\": [1' WHERE idx = ?", idx)
+    report = levata("report", tid, "--db", db)
+    assert report.returncode == 1
+    line = one_error_line(report)
+    assert f"tournament {tid}, scheduled match {idx}: its result is not a JSON object" in line
+    replay = levata("replay", match_id, "--db", db)  # the record holds; the copy does not
+    assert replay.returncode == 1 and "Traceback" not in replay.stderr
+    assert f"scheduled match {idx}: its copy is not a JSON object" in replay.stderr
+
+
 # -- (h) a file the referee cannot write -------------------------------------------------------
 
 
