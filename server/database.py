@@ -23,7 +23,7 @@ True
 >>> connect(path, "")
 Traceback (most recent call last):
 ...
-levata.server.database.DatabaseError: ... was written by a newer levata (database version 4; ...
+levata.server.database.DatabaseError: ... was written by a newer levata (database version 5; ...
 """
 
 from __future__ import annotations
@@ -31,10 +31,18 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["MIGRATIONS", "VERSION", "DatabaseError", "connect"]
+__all__ = [
+    "MIGRATIONS",
+    "VERSION",
+    "DatabaseError",
+    "check_writable",
+    "connect",
+    "folder_problem",
+]
 
 
 class DatabaseError(RuntimeError):
@@ -83,11 +91,30 @@ def _match_label(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE matches ADD COLUMN label TEXT NOT NULL DEFAULT ''")
 
 
+def _hash_chains(db: sqlite3.Connection) -> None:
+    """Hash chains over the records (:mod:`levata.server.match.chain`): a link per action
+    row, a match's start or seal, a scheduled match's link and its place in its tournament's
+    chain, the tournament's head. Rows written before stay NULL: reported as unchained."""
+    tables = _tables(db)
+    for table, columns in (
+        ("matches", ("chain TEXT",)),
+        ("actions", ("chain TEXT",)),
+        ("tournaments", ("chain TEXT",)),
+        ("tournament_matches", ("chain TEXT", "chain_seq INTEGER")),
+    ):
+        if table in tables:
+            have = _columns(db, table)
+            for column in columns:
+                if column.split()[0] not in have:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+
+
 #: Every change to a levata table since version 0, by the version it leads to.
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _match_seats,
     2: _tournament_lookups,
     3: _match_label,
+    4: _hash_chains,
 }
 #: The version this levata writes.
 VERSION = max(MIGRATIONS)
@@ -98,9 +125,9 @@ def connect(path: str | Path, tables: str, timeout: float = 5.0) -> sqlite3.Conn
     with ``tables`` (``CREATE ... IF NOT EXISTS`` statements) made; autocommit mode."""
     where = str(path)
     if where != ":memory:":
-        folder = Path(where).parent
-        if not folder.is_dir():
-            raise DatabaseError(f"cannot open the database {where}: no folder {folder}", True)
+        why = folder_problem(Path(where))
+        if why:
+            raise DatabaseError(f"cannot open the database {where}: {why}", True)
         if not os.path.exists(where):
             # Owner-only: the records hold seeds of running matches (SQLite gives its -wal
             # and -shm files the same mode).
@@ -121,6 +148,52 @@ def connect(path: str | Path, tables: str, timeout: float = 5.0) -> sqlite3.Conn
         db.close()
         raise
     return db
+
+
+def folder_problem(path: Path) -> str:
+    """Why the folder of ``path`` cannot hold a database ('' when it can be reached).
+
+    >>> folder_problem(Path("/no/such/place/x.db"))
+    'no folder /no/such/place'
+    """
+    folder = path.parent
+    try:
+        if stat.S_ISDIR(folder.stat().st_mode):
+            return ""
+        return f"{folder} is not a folder"
+    except FileNotFoundError:
+        return f"no folder {folder}"
+    except OSError as exc:  # a folder on the way this user may not enter
+        return f"cannot reach the folder {folder}: {exc.strerror}"
+
+
+def check_writable(db: sqlite3.Connection, where: str, wait_s: float = 5.0) -> None:
+    """Raise :class:`DatabaseError` (one line) unless the file takes a write now: one write
+    transaction that changes nothing (the version, set to itself). What it catches: a
+    read-only file or folder or file system, a file locked by another process past the
+    ``wait_s``, a full disk where the write needs room, an I/O error.
+
+    >>> import os, tempfile
+    >>> db = connect(os.path.join(tempfile.mkdtemp(), "w.db"), "")
+    >>> check_writable(db, "w.db")
+    """
+    (before,) = db.execute("PRAGMA busy_timeout").fetchone()
+    db.execute(f"PRAGMA busy_timeout = {int(wait_s * 1000)}")  # a lock held longer: refused
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        db.execute(f"PRAGMA user_version = {int(version)}")
+        db.execute("COMMIT")
+    except sqlite3.Error as exc:
+        if db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+        code = getattr(exc, "sqlite_errorname", "")
+        raise DatabaseError(
+            f"cannot write the database {where}: {exc}{f' ({code})' if code else ''}"
+        ) from None
+    finally:
+        db.execute(f"PRAGMA busy_timeout = {int(before)}")
 
 
 def _prepare(db: sqlite3.Connection, where: str, tables: str) -> None:

@@ -18,6 +18,7 @@ from levata.server.cli.common import (
     fail,
     out,
 )
+from levata.server.database import folder_problem
 from levata.server.match.auth import admin_token_file_for
 from levata.server.match.store import DEFAULT_DB, Store
 
@@ -68,8 +69,9 @@ def serve(
 
     check_tls(tls_cert, tls_key)
     check_port(host, port)
-    if not db.parent.is_dir():  # before the admin token is written beside it
-        raise fail(f"cannot open the database {db}: no folder {db.parent}")
+    missing = folder_problem(db)
+    if missing:  # before the admin token is written beside it
+        raise fail(f"cannot open the database {db}: {missing}")
     token_path = admin_token_file or admin_token_file_for(db)
     try:
         pairs = read_tokens_file(tokens_file) if tokens_file else {}
@@ -181,7 +183,7 @@ def open_writable(db: Path) -> Store:
 
     try:
         store = Store(db)
-        store.flush(force=True)  # nothing queued: a probe write
+        store.check_writable()  # a write transaction: read-only, locked, full, I/O error
     except DatabaseError as exc:
         if exc.newer:
             raise  # its own line, status 1

@@ -13,6 +13,7 @@ from levata.engine import BadConfig
 from levata.server.cli.common import (
     ADMIN_TOKEN_FILE_OPTION,
     DB_OPTION,
+    EXIT_RUNTIME,
     admin_token_of,
     err,
     fail,
@@ -158,7 +159,13 @@ def tournament(
         check_mode(sandbox, manifests, Sandbox(share_net=bool(server and not entrant_socket)))
     except BadConfig as exc:
         raise fail(str(exc)) from None
-    tdb = TourneyStore(db)
+    try:  # a tournament that could not record a result must not start
+        tdb = TourneyStore(db)
+        tdb.check_writable()
+    except DatabaseError as exc:
+        if exc.newer or exc.bad_path:
+            raise  # its own line: status 1 (newer) or 2 (no such folder)
+        raise fail(f"cannot open the records at {db} for writing: {exc}") from None
     try:
         tid, resumed = prepare(tdb, spec, resume, fresh)
     except Unfinished as exc:
@@ -232,12 +239,17 @@ def report(
         raise fail(f"no database at {db}")
     if resamples < 10:
         raise fail("--resamples must be at least 10")
+    from levata.server.match.store import BrokenRecord
+
     tdb = TourneyStore(db)
-    tid = tdb.resolve(tournament_id)
-    if tid is None:
-        known = ", ".join(t["id"] for t in tdb.tournaments()[:5]) or "none"
-        raise fail(f"no tournament {tournament_id!r} in {db} (recent: {known})")
-    _show_report(tdb, tid, db, html, json_out, resamples)
+    try:
+        tid = tdb.resolve(tournament_id)
+        if tid is None:
+            known = ", ".join(t["id"] for t in tdb.tournaments()[:5]) or "none"
+            raise fail(f"no tournament {tournament_id!r} in {db} (recent: {known})")
+        _show_report(tdb, tid, db, html, json_out, resamples)
+    except BrokenRecord as exc:  # a row that cannot be read: one line, not a traceback
+        raise fail(f"{exc} (in {db})", EXIT_RUNTIME) from None
 
 
 def _show_report(
@@ -306,6 +318,29 @@ def _show_report(
             markup=False,
             soft_wrap=True,
         )
+    _check_records(tdb, tid, db)
+
+
+def _check_records(tdb: TourneyStore, tid: str, db: Path) -> None:
+    """Verify the records behind the standings (:mod:`levata.server.tournament.audit`):
+    the head of the tournament's hash chain is printed, to be kept as its anchor; each
+    problem is one line naming the scheduled match, and the command exits 1."""
+    from levata.server.match.store import Store
+    from levata.server.tournament.audit import verify_tournament
+
+    store = Store(db) if tdb.has_matches() else None
+    try:
+        audit = verify_tournament(tdb, tid, store)
+    finally:
+        if store is not None:
+            store.close()
+    if audit.ok:
+        out.print(audit.summary(), markup=False, soft_wrap=True)
+        return
+    for line in audit.problems:
+        err.print(f"records: {line}", markup=False)
+    err.print(f"error: tournament {tid}: {audit.summary()}", markup=False)
+    raise typer.Exit(EXIT_RUNTIME)
 
 
 class _RichProgress:

@@ -7,21 +7,31 @@ a restarted referee rebuilds the match with :func:`levata.server.match.replay.re
 ``levata replay`` runs), checks it against the recorded events, and goes on: the seats are
 re-seated when their bots reconnect, with their clocks as they were.
 
-Where that is impossible (the game is no longer registered, the record does not replay, or
-it contradicts its own events) the match is closed as *aborted* with the reason: in the file
-(so the admin view and ``levata replay`` report it) and, when its bots reconnect, in a
-``MatchEnd`` with reason ``aborted``.
+Where that is impossible (the game is no longer registered, an option out of today's
+range, a column that is not JSON or not of its shape, seats that do not match the players,
+a policy or a seat record of the wrong type, a record that does not replay, or one that
+contradicts its own events) the match is closed as *aborted* with the reason: in the file
+(so the admin view and ``levata replay`` report it) and, when its bots reconnect and the
+game can still be set up, in a ``MatchEnd`` with reason ``aborted``. One bad record never
+keeps the referee from starting: the others are resumed.
+
+A column that cannot be read is kept, as it was, in the aborted result
+(``result["unreadable"]``) and replaced by an empty value, so that the admin view can list
+the match; its hash chain then says the record was changed, which it was.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from levata.engine import game
 from levata.server.match.referee import Policy, Resume, aborted_record
 from levata.server.match.replay import compare_events, rebuild
-from levata.server.match.store import Store
+from levata.server.match.store import BrokenRecord, Store
+
+log = logging.getLogger("levata.server.match.recovery")
 
 __all__ = ["Recovered", "plan_resume", "unfinished"]
 
@@ -36,12 +46,18 @@ class Recovered:
 
 
 def unfinished(store: Store) -> list[dict[str, Any]]:
-    """The rows of matches still ``waiting`` or ``running``: none, after a clean finish."""
-    return [
-        store.match(match_id)
-        for status in ("waiting", "running")
-        for _, match_id in store.match_page(status, 1_000_000)
-    ]  # type: ignore[misc]
+    """The rows of matches still ``waiting`` or ``running``: none, after a clean finish. A
+    row that cannot be decoded comes as stored, with ``"broken"``: why."""
+    rows = []
+    for status in ("waiting", "running"):
+        for _, match_id in store.match_page(status, 1_000_000):
+            try:
+                row = store.match(match_id)
+            except BrokenRecord as exc:
+                row = {**(store.raw_match(match_id) or {"id": match_id}), "broken": str(exc)}
+            if row is not None:
+                rows.append(row)
+    return rows
 
 
 def plan_resume(store: Store, row: dict[str, Any]) -> Recovered:
@@ -57,33 +73,79 @@ def plan_resume(store: Store, row: dict[str, Any]) -> Recovered:
     (0, None, '')
     """
     match_id = row["id"]
-    actions = store.actions(match_id)
+    bad = row.get("broken") or _misshapen(row)
+    if bad:
+        return _closed(store, row, f"cannot resume after a restart: {bad}", None)
     try:
         game(row["game"])
     except Exception as exc:  # a game that was removed or renamed
         return _closed(store, row, f"cannot resume after a restart: {exc}", None)
     try:
+        actions = store.actions(match_id)
+        events = store.events(match_id)
         state = rebuild(row, actions)
-        differs = compare_events(store.events(match_id), state, prefix=True)
-    except Exception as exc:
+        differs = compare_events(events, state, prefix=True)
+    except Exception as exc:  # bad options, a broken row, a record that does not replay
         differs = f"its record does not replay ({type(exc).__name__}: {exc})"
     if differs:
-        fresh = game(row["game"]).new_match(
-            players=row["players"], options=row["options"], seed=row["seed"]
-        )
         why = f"cannot resume after a restart: {differs}"
-        resume = Resume(fresh, 0, 0, len(store.events(match_id)), row.get("seats"), abort=why)
-        return _closed(store, row, why, resume)
+        try:  # the seats are told why when they reconnect, if the game can still be set up
+            fresh = game(row["game"]).new_match(
+                players=row["players"], options=row["options"], seed=row["seed"]
+            )
+            told = Resume(fresh, 0, 0, store.event_count(match_id), row.get("seats"), abort=why)
+        except Exception:
+            told = None
+        return _closed(store, row, why, told)
     return Recovered(
         match_id,
         Resume(
             state=state,
             applied=len(actions),
             clock_ms=actions[-1]["clock_ms"] if actions else 0,
-            events_stored=len(store.events(match_id)),
+            events_stored=len(events),
             seats=row.get("seats"),
         ),
     )
+
+
+def _misshapen(row: dict[str, Any]) -> str:
+    """What of a decoded row a referee could not take up ('' when nothing): its seats'
+    bots, its policy, its seat record (clocks, strikes, substitute draws), its numbers.
+
+    >>> _misshapen({"players": 3, "seed": 1, "seat_bots": ["a", "b"], "policy": {}})
+    'its row names 2 bots for 3 seats'
+    >>> _misshapen({"players": 2, "seed": 1, "seat_bots": ["a", "b"], "policy": {"move_ms": "9"}})
+    "its policy's move_ms is not a whole number: '9'"
+    """
+    players, bots = row.get("players"), row.get("seat_bots")
+    if not _whole(players) or not 1 <= players <= 64:
+        return f"its player count is not a number of seats: {players!r:.40}"
+    if not _whole(row.get("seed")):
+        return f"its seed is not a whole number: {row.get('seed')!r:.40}"
+    if not isinstance(bots, list) or not all(isinstance(b, str) and b for b in bots):
+        return f"its seats' bots are not a list of names: {bots!r:.60}"
+    if len(bots) != players:
+        return f"its row names {len(bots)} bots for {players} seats"
+    for k, v in (row.get("policy") or {}).items():
+        if k in Policy.__dataclass_fields__ and not (_whole(v) and v >= 0):
+            return f"its policy's {k} is not a whole number: {v!r:.40}"
+    seats = row.get("seats") or {}
+    for key, kind in (("banks", (int, float)), ("strikes", int)):
+        values = seats.get(key) or []
+        if not isinstance(values, list) or not all(
+            isinstance(v, kind) and not isinstance(v, bool) for v in values
+        ):
+            return f"its seat record's {key} are not numbers: {values!r:.60}"
+    if not _whole(seats.get("substitutes", 0)):
+        return f"its seat record's substitutes is not a whole number: {seats['substitutes']!r:.40}"
+    if not isinstance(row.get("label") or "", str):
+        return "its label is not text"
+    return ""
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def policy_of(row: dict[str, Any]) -> Policy:
@@ -93,8 +155,19 @@ def policy_of(row: dict[str, Any]) -> Policy:
 
 
 def _closed(store: Store, row: dict[str, Any], why: str, resume: Resume | None) -> Recovered:
-    """Record the match as aborted with ``why`` (committed now)."""
-    strikes = row.get("strikes") or [0] * row["players"]
-    store.finish(row["id"], "aborted", aborted_record(why, [0.0] * row["players"]), strikes)
-    store.flush()
+    """Record the match as aborted with ``why`` (committed now); a row that could not be
+    decoded is made readable first (:func:`Store.set_readable`), what it held kept in the
+    result."""
+    n = row["players"] if _whole(row.get("players")) and 0 < row["players"] <= 64 else 0
+    strikes = row.get("strikes")
+    if not (isinstance(strikes, list) and all(_whole(s) for s in strikes)):
+        strikes = [0] * n
+    record = aborted_record(why, [0.0] * n)
+    if row.get("broken") or _misshapen(row):
+        record["unreadable"] = store.set_readable(row["id"])
+    try:
+        store.finish(row["id"], "aborted", record, strikes)
+        store.flush()
+    except Exception as exc:  # one record must not keep the referee from starting
+        log.error("error: match %s could not be closed as aborted: %s", row["id"], exc)
     return Recovered(row["id"], resume, why)

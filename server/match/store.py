@@ -37,9 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from levata.engine import Event
-from levata.server.database import VERSION, connect
+from levata.server.database import VERSION, check_writable, connect
+from levata.server.match import chain
 
-__all__ = ["DEFAULT_DB", "SCHEMA_VERSION", "Store", "StoreUnavailable"]
+__all__ = ["DEFAULT_DB", "SCHEMA_VERSION", "BrokenRecord", "Store", "StoreUnavailable"]
 
 log = logging.getLogger("levata.server.match.store")
 
@@ -63,7 +64,8 @@ CREATE TABLE IF NOT EXISTS matches (
     created_at  REAL NOT NULL,
     finished_at REAL,
     seats       TEXT,               -- JSON: per-seat clocks, strikes, substitute draws
-    label       TEXT NOT NULL DEFAULT ''  -- the creator's name for it (MatchStart.label)
+    label       TEXT NOT NULL DEFAULT '', -- the creator's name for it (MatchStart.label)
+    chain       TEXT                -- hash chain: its start while running, its seal once ended
 );
 CREATE TABLE IF NOT EXISTS events (
     match_id TEXT NOT NULL REFERENCES matches(id),
@@ -83,6 +85,7 @@ CREATE TABLE IF NOT EXISTS actions (
     clock_ms    INTEGER NOT NULL,   -- referee clock (ms since start) fed to the game
     substituted INTEGER NOT NULL DEFAULT 0,
     request_id  TEXT,
+    chain       TEXT,               -- hash chain: this row's link (levata.server.match.chain)
     PRIMARY KEY (match_id, n)
 );
 CREATE TABLE IF NOT EXISTS replies (
@@ -116,9 +119,22 @@ CREATE TABLE IF NOT EXISTS bots (
 SCHEMA_VERSION = VERSION
 
 
+#: The JSON columns of a match row and the shape each must have.
+_SHAPES: dict[str, type] = {
+    "options": dict,
+    "seat_bots": list,
+    "policy": dict,
+    "result": dict,
+    "strikes": list,
+    "seats": dict,
+}
+_SHAPE_NAMES = {dict: "object", list: "list"}
+#: The columns a match's hash chain starts from (:func:`levata.server.match.chain.genesis`).
+_HEADER = ("id", "game", "players", "options", "seed", "seat_bots", "policy", "label")
+
 #: Inserts into the append-only tables, written with one ``executemany`` each per flush.
 _EVENT_ROW = "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"
-_ACTION_ROW = "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?)"
+_ACTION_ROW = "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 _REPLY_ROW = "INSERT INTO replies VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 _GROUPED = frozenset((_EVENT_ROW, _ACTION_ROW, _REPLY_ROW))
 #: Adds what a flush's worth of refused replies counted to their row.
@@ -153,6 +169,22 @@ def _cards_json(cards: tuple[Any, ...]) -> str:
     return '["' + '", "'.join([str(c) for c in cards]) + '"]'
 
 
+class BrokenRecord(ValueError):
+    """A row of the file that cannot be read (a JSON column that is not JSON, or not of its
+    shape): the message names the match, the row and the column, in one line."""
+
+
+def _json(text: str, match_id: str, where: str) -> Any:
+    """``text`` decoded, or :class:`BrokenRecord` naming ``where`` it was."""
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError) as exc:
+        shown = text if len(str(text)) <= 40 else str(text)[:40] + "..."
+        raise BrokenRecord(
+            f"match {match_id}: {where} is not valid JSON ({exc}): {shown!r}"
+        ) from None
+
+
 class StoreUnavailable(RuntimeError):
     """The records cannot be written now (disk full, read-only file, I/O error); what was
     queued is kept and retried."""
@@ -177,6 +209,9 @@ class Store:
         # refused replies counted since the last flush: (match, seat, outcome) ->
         # [count, first_at, last_at, detail]; written as one row each by flush
         self._refused: dict[tuple[str, int, str], list[Any]] = {}
+        # Each match's last hash-chain link (None: a match recorded without a chain), kept
+        # so that an action costs one hash, not a read; loaded from the file on a resume.
+        self._links: dict[str, bytes | None] = {}
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -215,6 +250,12 @@ class Store:
             self._tell(why or None)
         if why:
             raise StoreUnavailable(why)
+
+    def check_writable(self) -> None:
+        """Raise :class:`levata.server.database.DatabaseError` (one line) unless the file
+        takes a write now (what a referee checks before it plays anything)."""
+        with self._lock:
+            check_writable(self._db, self.path)
 
     @property
     def queued(self) -> bool:
@@ -367,29 +408,32 @@ class Store:
         not be recorded."""
         if self.failure is not None:
             raise StoreUnavailable(self._why())
+        header = (
+            match_id,
+            game,
+            players,
+            json.dumps(dict(options)),
+            seed,
+            json.dumps(seat_bots),
+            json.dumps(dict(policy)),
+            label,
+        )
+        start = chain.genesis(*header)
         row = (
             "INSERT INTO matches (id, game, players, options, seed, seat_bots, policy, status,"
-            " created_at, label) VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting', ?, ?)",
-            (
-                match_id,
-                game,
-                players,
-                json.dumps(dict(options)),
-                seed,
-                json.dumps(seat_bots),
-                json.dumps(dict(policy)),
-                time.time(),
-                label,
-            ),
+            " created_at, label, chain) VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting', ?, ?, ?)",
+            (*header[:7], time.time(), label, start.hex()),
             match_id,
         )
         with self._lock:
             self._pending.append(row)
+            self._links[match_id] = start
         try:
             self.flush()
         except StoreUnavailable:
             with self._lock:  # a refused match leaves nothing behind, not even later
                 self._pending = [p for p in self._pending if p is not row and p[2] != match_id]
+                self._links.pop(match_id, None)
             raise
 
     def set_status(self, match_id: str, status: str) -> None:
@@ -434,11 +478,36 @@ class Store:
         substituted: bool = False,
         request_id: str | None = None,
     ) -> None:
-        self._queue(
-            _ACTION_ROW,
-            (match_id, n, seat, action, clock_ms, int(substituted), request_id),
-            match_id,
-        )
+        sub = int(substituted)
+        with self._lock:
+            prev = self._links[match_id] if match_id in self._links else self._last_link(match_id)
+            now = (
+                None
+                if prev is None
+                else chain.link(prev, n, seat, action, clock_ms, sub, request_id)
+            )
+            self._links[match_id] = now
+            self._pending.append(
+                (
+                    _ACTION_ROW,
+                    (match_id, n, seat, action, clock_ms, sub, request_id, now and now.hex()),
+                    match_id,
+                )
+            )
+
+    def _last_link(self, match_id: str) -> bytes | None:
+        """The last committed link of a match this store has not written to yet (one taken
+        up after a restart, or closed by another process): the last action's, else the
+        match's start; ``None`` for a match recorded without a chain."""
+        row = self._db.execute(
+            "SELECT chain FROM actions WHERE match_id = ? ORDER BY n DESC LIMIT 1", (match_id,)
+        ).fetchone()
+        if row is None:
+            row = self._db.execute("SELECT chain FROM matches WHERE id = ?", (match_id,)).fetchone()
+        try:
+            return None if row is None or row[0] is None else bytes.fromhex(row[0])
+        except ValueError:  # a link that is not hex: the chain is broken, not continued
+            return None
 
     def add_reply(
         self,
@@ -461,17 +530,22 @@ class Store:
     ) -> None:
         """Queue a match's final record; the referee commits it (:meth:`flush`) before it
         tells anyone the result."""
-        self._queue(
-            "UPDATE matches SET status = ?, result = ?, strikes = ?, finished_at = ? WHERE id = ?",
-            (
-                status,
-                None if result is None else json.dumps(result),
-                json.dumps(strikes),
-                time.time(),
-                match_id,
-            ),
-            match_id,
-        )
+        result_json = None if result is None else json.dumps(result)
+        strikes_json = json.dumps(strikes)
+        with self._lock:
+            # (not yet written to by this store: one closed after a restart, or by a runner)
+            prev = (
+                self._links.pop(match_id) if match_id in self._links else self._last_link(match_id)
+            )
+            end = None if prev is None else chain.seal(prev, status, result_json, strikes_json)
+            self._pending.append(
+                (
+                    "UPDATE matches SET status = ?, result = ?, strikes = ?, finished_at = ?,"
+                    " chain = COALESCE(?, chain) WHERE id = ?",
+                    (status, result_json, strikes_json, time.time(), end and end.hex(), match_id),
+                    match_id,
+                )
+            )
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -508,12 +582,88 @@ class Store:
         return list(self._db.execute(sql, (*args, limit)))
 
     def _decode(self, row: tuple[Any, ...]) -> dict[str, Any]:
+        """The row as a dict; :class:`BrokenRecord` for a JSON column that is not JSON, or
+        not of its shape."""
         cols = [d[1] for d in self._db.execute("PRAGMA table_info(matches)")]
         out = dict(zip(cols, row, strict=True))
-        for key in ("options", "seat_bots", "policy", "result", "strikes", "seats"):
+        for key, shape in _SHAPES.items():
             if out.get(key) is not None:
-                out[key] = json.loads(out[key])
+                out[key] = _json(out[key], out["id"], f"the {key} of its row")
+                if not isinstance(out[key], shape):
+                    raise BrokenRecord(
+                        f"match {out['id']}: the {key} of its row is not a JSON"
+                        f" {_SHAPE_NAMES[shape]}: {out[key]!r:.40}"
+                    )
         return out
+
+    def raw_match(self, match_id: str) -> dict[str, Any] | None:
+        """The match row as stored, JSON columns undecoded (what a broken record still
+        shows)."""
+        self._sync()
+        row = self._db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
+        cols = [d[1] for d in self._db.execute("PRAGMA table_info(matches)")]
+        return None if row is None else dict(zip(cols, row, strict=True))
+
+    def set_readable(self, match_id: str) -> dict[str, str]:
+        """Queue the replacement of each JSON column of the match's row that cannot be
+        decoded, or is not of its shape (a policy's values not whole numbers), by an empty
+        value; returns what they held (column -> text), for the record of why it was closed.
+
+        >>> import tempfile, os, sqlite3
+        >>> s = Store(os.path.join(tempfile.mkdtemp(), "b.db"))
+        >>> s.create_match("m1", "whist", 3, {}, 7, ["a", "b", "c"], {})
+        >>> _ = s._db.execute("UPDATE matches SET options = '{oops' WHERE id = 'm1'")
+        >>> s.set_readable("m1"), s.match("m1")["options"]
+        ({'options': '{oops'}, {})
+        """
+        row = self.raw_match(match_id) or {}
+        kept = {}
+        for key, shape in _SHAPES.items():
+            text = row.get(key)
+            if text is None or key == "result":
+                continue
+            try:
+                value = json.loads(text)
+                fine = isinstance(value, shape)
+                if key == "policy" and fine:
+                    fine = all(
+                        isinstance(v, int) and not isinstance(v, bool) for v in value.values()
+                    )
+                if key == "seat_bots" and fine:
+                    fine = all(isinstance(v, str) for v in value)
+            except (ValueError, TypeError):
+                fine = False
+            if not fine:
+                kept[key] = str(text)
+                self._queue(
+                    f"UPDATE matches SET {key} = ? WHERE id = ?",
+                    ("{}" if shape is dict else "[]", match_id),
+                    match_id,
+                )
+        return kept
+
+    def event_count(self, match_id: str) -> int:
+        """How many events are recorded (none decoded)."""
+        self._sync()
+        row = self._db.execute("SELECT COUNT(*) FROM events WHERE match_id = ?", (match_id,))
+        return int(row.fetchone()[0])
+
+    def verify_chain(self, match_id: str) -> chain.ChainCheck:
+        """Check the match's hash chain against its record as stored
+        (:func:`levata.server.match.chain.verify_rows`)."""
+        row = self.raw_match(match_id)
+        if row is None:
+            return chain.ChainCheck("broken", f"match {match_id}: no such record")
+        header = tuple(row[k] for k in _HEADER)
+        actions = list(
+            self._db.execute(
+                "SELECT n, seat, action, clock_ms, substituted, request_id, chain FROM actions"
+                " WHERE match_id = ? ORDER BY n",
+                (match_id,),
+            )
+        )
+        end = (row["result"], row["strikes"])
+        return chain.verify_rows(header, row.get("chain"), row["status"], end, actions)
 
     def events(self, match_id: str) -> list[dict[str, Any]]:
         self._sync()
@@ -522,14 +672,15 @@ class Store:
             " ORDER BY seq",
             (match_id,),
         )
+        m, where = match_id, "the {} of event {}"
         return [
             {
                 "seq": s,
                 "kind": k,
-                "audience": None if a is None else json.loads(a),
+                "audience": None if a is None else _json(a, m, where.format("audience", s)),
                 "seat": st,
-                "cards": json.loads(c),
-                "data": json.loads(d),
+                "cards": _json(c, m, where.format("cards", s)),
+                "data": _json(d, m, where.format("data", s)),
             }
             for s, k, a, st, c, d in rows
         ]

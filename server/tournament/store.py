@@ -5,6 +5,11 @@ Three tables: ``tournaments`` (the spec, as JSON, and whether it is finished),
 referee match that settled it and that match's result) and ``tournament_attempts`` (every
 referee match started for a scheduled match, and what became of it).
 
+Each settled match is a link of the tournament's hash chain
+(:func:`levata.server.match.chain.tournament_link`, over the tournament's copy of its result
+and the head of the referee's record of it), in the order they were settled; the
+tournament's row keeps the head, which the report prints (:mod:`levata.server.tournament.audit`).
+
 A scheduled match goes ``pending`` -> ``running`` (a referee match was created for it) ->
 ``finished`` (its result is stored, in the same transaction that closes the attempt). Only
 finished rows count. A runner killed at any instant leaves some rows ``running``; resuming
@@ -29,12 +34,15 @@ import hashlib
 import json
 import os
 import socket
+import sqlite3
 import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from levata.server.database import connect
+from levata.server.database import check_writable, connect
+from levata.server.match import chain
+from levata.server.match.store import BrokenRecord
 from levata.server.tournament.schedule import ScheduledMatch
 
 __all__ = ["TourneyStore", "spec_hash"]
@@ -47,7 +55,8 @@ CREATE TABLE IF NOT EXISTS tournaments (
     status      TEXT NOT NULL,      -- running | finished
     runner      TEXT,               -- HOST:PID of the runner that last ran it
     created_at  REAL NOT NULL,
-    finished_at REAL
+    finished_at REAL,
+    chain       TEXT                -- hash chain: the head over its settled matches
 );
 CREATE TABLE IF NOT EXISTS tournament_matches (
     tournament_id TEXT NOT NULL REFERENCES tournaments(id),
@@ -63,6 +72,8 @@ CREATE TABLE IF NOT EXISTS tournament_matches (
     result      TEXT,               -- JSON, once finished: scores, ranks, forfeited...
     attempts    INTEGER NOT NULL DEFAULT 0,
     finished_at REAL,
+    chain       TEXT,               -- hash chain: this settled match's link
+    chain_seq   INTEGER,            -- its place in the chain (the order they were settled)
     PRIMARY KEY (tournament_id, idx)
 );
 CREATE TABLE IF NOT EXISTS tournament_attempts (
@@ -90,6 +101,24 @@ def spec_hash(spec: dict[str, Any]) -> str:
     return hashlib.blake2b(text.encode(), digest_size=4).hexdigest()
 
 
+def _decoded(text: str, shape: type, where: str) -> Any:
+    """``text`` decoded as JSON of ``shape``, or :class:`BrokenRecord` saying ``where``.
+
+    >>> _decoded("[1", list, "tournament t: its seats")
+    Traceback (most recent call last):
+    ...
+    levata.server.match.store.BrokenRecord: tournament t: its seats is not a JSON list: '[1'
+    """
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        value = None
+    if not isinstance(value, shape):
+        kind = "object" if shape is dict else "list"
+        raise BrokenRecord(f"{where} is not a JSON {kind}: {str(text)[:40]!r}")
+    return value
+
+
 def process_start(pid: int) -> str:
     """When process ``pid`` started (clock ticks since boot; Linux), or ``""``: with the pid
     it names one process, even after the pid is reused."""
@@ -114,6 +143,11 @@ class TourneyStore:
         # migrations are the file's: levata.server.database)
         self._db = connect(self.path, SCHEMA, timeout=30)
 
+    def check_writable(self) -> None:
+        """Raise :class:`levata.server.database.DatabaseError` (one line) unless the file
+        takes a write now: a tournament that could not record a result must not start."""
+        check_writable(self._db, self.path)
+
     def _tx(self, statements: Iterable[tuple[str, tuple[Any, ...]]]) -> None:
         self._db.execute("BEGIN IMMEDIATE")
         try:
@@ -129,11 +163,13 @@ class TourneyStore:
     def create(self, tid: str, spec: dict[str, Any], schedule: list[ScheduledMatch]) -> None:
         """Record a tournament and its whole schedule, in one transaction."""
         now = time.time()
+        text = json.dumps(spec, sort_keys=True)
+        start = chain.tournament_genesis(tid, text).hex()
         stmts: list[tuple[str, tuple[Any, ...]]] = [
             (
-                "INSERT INTO tournaments (id, spec, spec_hash, status, runner, created_at)"
-                " VALUES (?, ?, ?, 'running', ?, ?)",
-                (tid, json.dumps(spec, sort_keys=True), spec_hash(spec), runner_id(), now),
+                "INSERT INTO tournaments (id, spec, spec_hash, status, runner, created_at, chain)"
+                " VALUES (?, ?, ?, 'running', ?, ?, ?)",
+                (tid, text, spec_hash(spec), runner_id(), now, start),
             )
         ]
         for m in schedule:
@@ -165,7 +201,7 @@ class TourneyStore:
             return None
         keys = ("id", "spec", "spec_hash", "status", "runner", "created_at", "finished_at")
         out = dict(zip(keys, row, strict=True))
-        out["spec"] = json.loads(out["spec"])
+        out["spec"] = _decoded(out["spec"], dict, f"tournament {tid}: its spec")
         return out
 
     def tournaments(self) -> list[dict[str, Any]]:
@@ -241,9 +277,10 @@ class TourneyStore:
         out = []
         for row in cur:
             d = dict(zip(keys, row, strict=True))
-            d["seats"] = json.loads(d["seats"])
-            d["options"] = json.loads(d["options"])
-            d["result"] = None if d["result"] is None else json.loads(d["result"])
+            for key, shape in (("seats", list), ("options", dict), ("result", dict)):
+                if d[key] is not None:
+                    d[key] = _decoded(d[key], shape, f"tournament {tid}, scheduled match"
+                                      f" {d['index']}: its {key}")  # fmt: skip
             out.append(d)
         return out
 
@@ -276,23 +313,89 @@ class TourneyStore:
         )
 
     def finish(self, tid: str, idx: int, match_id: str, result: dict[str, Any]) -> None:
-        """Scheduled match ``idx`` is settled by referee match ``match_id``: one transaction."""
+        """Scheduled match ``idx`` is settled by referee match ``match_id``: one transaction,
+        which also adds its link to the tournament's hash chain (a tournament recorded
+        without a chain stays without)."""
         now = time.time()
-        self._tx(
-            [
-                (
-                    "UPDATE tournament_matches SET status = 'finished', result = ?,"
-                    " finished_at = ? WHERE tournament_id = ? AND idx = ? AND match_id = ?"
-                    " AND status = 'running'",
-                    (json.dumps(result, sort_keys=True), now, tid, idx, match_id),
-                ),
-                (
-                    "UPDATE tournament_attempts SET status = 'finished', ended_at = ?"
-                    " WHERE tournament_id = ? AND idx = ? AND match_id = ?",
-                    (now, tid, idx, match_id),
-                ),
-            ]
+        text = json.dumps(result, sort_keys=True)
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            settled = db.execute(
+                "UPDATE tournament_matches SET status = 'finished', result = ?,"
+                " finished_at = ? WHERE tournament_id = ? AND idx = ? AND match_id = ?"
+                " AND status = 'running'",
+                (text, now, tid, idx, match_id),
+            ).rowcount
+            head = db.execute("SELECT chain FROM tournaments WHERE id = ?", (tid,)).fetchone()
+            if settled and head is not None and head[0] is not None:
+                (seq,) = db.execute(
+                    "SELECT COALESCE(MAX(chain_seq), 0) + 1 FROM tournament_matches"
+                    " WHERE tournament_id = ?",
+                    (tid,),
+                ).fetchone()
+                mine = chain.tournament_link(
+                    bytes.fromhex(head[0]), seq, idx, match_id, text, self.match_head(match_id)
+                ).hex()
+                db.execute(
+                    "UPDATE tournament_matches SET chain = ?, chain_seq = ?"
+                    " WHERE tournament_id = ? AND idx = ?",
+                    (mine, seq, tid, idx),
+                )
+                db.execute("UPDATE tournaments SET chain = ? WHERE id = ?", (mine, tid))
+            db.execute(
+                "UPDATE tournament_attempts SET status = 'finished', ended_at = ?"
+                " WHERE tournament_id = ? AND idx = ? AND match_id = ?",
+                (now, tid, idx, match_id),
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+
+    def match_head(self, match_id: str) -> str | None:
+        """The hash-chain head of the referee's record of ``match_id`` in this file (its
+        seal), or ``None`` when the file holds no such record (a referee elsewhere)."""
+        try:
+            row = self._db.execute("SELECT chain FROM matches WHERE id = ?", (match_id,))
+        except sqlite3.OperationalError:  # no referee tables in this file
+            return None
+        got = row.fetchone()
+        return None if got is None else got[0]
+
+    def has_matches(self) -> bool:
+        """Whether the file holds the referee's match records too (it does unless the
+        tournament ran on a referee given by ``--server``)."""
+        return (
+            self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'matches'"
+            ).fetchone()
+            is not None
         )
+
+    def copies_of(self, match_id: str) -> list[tuple[str, int, str | None]]:
+        """``(tournament id, schedule index, result JSON as stored)`` of each tournament
+        that counts referee match ``match_id``."""
+        return self._db.execute(
+            "SELECT tournament_id, idx, result FROM tournament_matches"
+            " WHERE match_id = ? AND status = 'finished'",
+            (match_id,),
+        ).fetchall()
+
+    def chain_rows(self, tid: str) -> tuple[str, str | None, list[tuple[Any, ...]]]:
+        """What the tournament's chain is checked against, as stored: its spec (JSON), its
+        head, and ``(idx, match_id, result, chain, chain_seq)`` of each settled match."""
+        spec, head = self._db.execute(
+            "SELECT spec, chain FROM tournaments WHERE id = ?", (tid,)
+        ).fetchone()
+        rows = self._db.execute(
+            "SELECT idx, match_id, result, chain, chain_seq FROM tournament_matches"
+            " WHERE tournament_id = ? AND status = 'finished'"
+            " ORDER BY chain_seq IS NULL, chain_seq, idx",
+            (tid,),
+        ).fetchall()
+        return spec, head, rows
 
     def abandon_unfinished(self, tid: str) -> list[str]:
         """Send every ``running`` row back to ``pending`` (its attempt ``abandoned``); returns

@@ -110,6 +110,10 @@ def test_a_killed_referee_resumes_every_match_from_its_record(tmp_path):
             assert numbers == list(range(len(numbers)))  # nothing doubled, nothing skipped
             ok, why = replay_match(Store(again.db), m)
             assert ok, why
+            # the hash chain went on across the kill: one link per action, before and after
+            assert "hash chain verified" in why
+            links = recorded(again.db, "SELECT COUNT(chain) FROM actions WHERE match_id = ?", m)
+            assert links[0][0] == len(numbers)
         assert unfinished(again.db) == 0  # matches left running after kill + restart: 0
     finally:
         again.stop()

@@ -186,7 +186,7 @@ def test_a_file_of_the_previous_release_is_migrated_and_reads_the_same(tmp_path)
     tid = old_release_file(path)
     assert user_version(path) == 1 and not indexes(path) - {"replies_match"}
     t = TourneyStore(path)  # the tournament store first: it migrates the whole file
-    assert user_version(path) == VERSION == 3
+    assert user_version(path) == VERSION == 4
     assert {"tournaments_spec", "tournament_matches_status"} <= indexes(path)
     assert [r["status"] for r in t.rows(tid)] == ["finished"] * 3
     store = Store(path)
@@ -195,8 +195,12 @@ def test_a_file_of_the_previous_release_is_migrated_and_reads_the_same(tmp_path)
     report = levata("report", tid, "--db", path)  # the real command reads it
     assert report.returncode == 0, report.stderr
     assert "heuristic" in report.stdout
+    # records written before the hash chains: said to be unchained, not tampered with
+    assert "the tournament is unchained" in report.stdout
+    assert Store(path).verify_chain("m-old").state == "unchained"
     replay = levata("replay", "m-old", "--db", path)
     assert "Traceback" not in replay.stderr
+    assert "hash chain broken" not in replay.stdout + replay.stderr
 
 
 def test_a_version_0_match_file_gains_its_seats_column(tmp_path):
