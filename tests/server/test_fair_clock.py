@@ -55,18 +55,71 @@ async def _play(server: str, names: list[str], matches: dict[str, int]) -> None:
             name=name,
             max_matches=matches[name],
             decider=None if full else _first_legal,
+            batch_events=os.environ.get("FAIR_BATCH", "1") == "1",
+            bundle=os.environ.get("FAIR_BUNDLE", "1") == "1",
         )
         for i, name in enumerate(names)
     ]
     await asyncio.gather(*(c.run() for c in clients))
 
 
+async def _plain_stream(server: str, token: str, name: str, matches: int) -> None:
+    """One stream of a bot written from the proto alone: a plain ``Hello`` (no
+    ``batch_events``, no ``bundle``), one message read at a time, one ``ActionReply`` sent
+    per ``DecisionRequest``, index 0; it ends when ``matches`` matches have ended."""
+    import grpc
+
+    from levata.v1 import arena_pb2, arena_pb2_grpc
+
+    out: asyncio.Queue[arena_pb2.PlayRequest | None] = asyncio.Queue()
+    out.put_nowait(
+        arena_pb2.PlayRequest(hello=arena_pb2.Hello(token=token, name=name, protocol_version="1"))
+    )
+
+    async def outgoing():
+        while (msg := await out.get()) is not None:
+            yield msg
+
+    ended = 0
+    async with grpc.aio.insecure_channel(server) as channel:
+        call = arena_pb2_grpc.ArenaServiceStub(channel).Play(outgoing())
+        async for msg in call:
+            kind = msg.WhichOneof("message")
+            if kind == "request":
+                req = msg.request
+                reply = arena_pb2.ActionReply(
+                    match_id=req.match_id,
+                    request_id=req.request_id,
+                    state_version=req.state_version,
+                    index=0,
+                )
+                out.put_nowait(arena_pb2.PlayRequest(reply=reply))
+            elif kind == "match_end":
+                ended += 1
+                if ended == matches:
+                    out.put_nowait(None)
+                    call.cancel()
+                    return
+            elif kind == "bundle":
+                raise AssertionError("a referee bundled for a bot that did not ask")
+
+
+async def _play_plain(server: str, names: list[str], matches: dict[str, int]) -> None:
+    await asyncio.gather(
+        *(
+            _plain_stream(server, os.environ[f"LEVATA_TOKEN_{i}"], name, matches[name])
+            for i, name in enumerate(names)
+        )
+    )
+
+
 def bots_main(argv: list[str]) -> int:
-    """A bot process: ``--bots SERVER NAME:MATCHES ...``; tokens in ``LEVATA_TOKEN_<i>``."""
-    server, specs = argv[0], argv[1:]
+    """A bot process: ``--bots KIND SERVER NAME:MATCHES ...`` (KIND ``sdk`` or ``plain``);
+    tokens in ``LEVATA_TOKEN_<i>``."""
+    kind, server, specs = argv[0], argv[1], argv[2:]
     names = [s.rsplit(":", 1)[0] for s in specs]
     matches = {s.rsplit(":", 1)[0]: int(s.rsplit(":", 1)[1]) for s in specs}
-    asyncio.run(_play(server, names, matches))
+    asyncio.run((_play_plain if kind == "plain" else _play)(server, names, matches))
     return 0
 
 
@@ -80,6 +133,8 @@ def run_load(
     processes: int = PROCESSES,
     streams: int = STREAMS,
     timeout_s: float = 600,
+    kind: str = "sdk",
+    matches_first: bool = False,
 ) -> dict[str, float]:
     """Play ``matches`` concurrent one-deal matches on a ``levata serve`` process; returns
     the figures, read from its database."""
@@ -95,12 +150,17 @@ def run_load(
                 held[n] += 1
         tokens = {n: serve.register(n) for n in names}
         groups = [names[p::processes] for p in range(processes)]
-        for group in groups:
-            env = {**os.environ}
-            env.update({f"LEVATA_TOKEN_{i}": tokens[n] for i, n in enumerate(group)})
-            cmd = [sys.executable, __file__, "--bots", serve.address]
-            cmd += [f"{n}:{held[n]}" for n in group]
-            procs.append(subprocess.Popen(cmd, env=env))
+
+        def start_bots() -> None:
+            for group in groups:
+                env = {**os.environ}
+                env.update({f"LEVATA_TOKEN_{i}": tokens[n] for i, n in enumerate(group)})
+                cmd = [sys.executable, __file__, "--bots", kind, serve.address]
+                cmd += [f"{n}:{held[n]}" for n in group]
+                procs.append(subprocess.Popen(cmd, env=env))
+
+        if not matches_first:
+            start_bots()
         started = time.monotonic()
         policy = {"move_ms": MOVE_MS, "bank_ms": 0, "max_strikes": 1000, "startup_ms": 300_000}
         ids = [
@@ -108,21 +168,31 @@ def run_load(
                          **policy)
             for k in range(matches)
         ]  # fmt: skip
+        created = time.monotonic() - started
+        if matches_first:
+            start_bots()
         end = started + timeout_s
         while count(serve.db, "SELECT COUNT(*) FROM matches WHERE status = 'finished'") < matches:
             assert time.monotonic() < end, "the matches did not finish"
             assert all(p.poll() in (None, 0) for p in procs), "a bot process died"
             time.sleep(0.2)
         wall = time.monotonic() - started
+        cpu = cpu_seconds(serve.proc.pid)
         for p in procs:
             assert p.wait(timeout=60) == 0
-        return figures(serve.db, ids, wall)
+        return {**figures(serve.db, ids, wall), "create_s": created, "referee_cpu_s": cpu}
     finally:
         for p in procs:
             if p.poll() is None:
                 p.kill()
                 p.wait()
         serve.stop()
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def count(db: Path, sql: str, *args: object) -> int:
@@ -181,11 +251,13 @@ def main() -> int:
     p.add_argument("--matches", type=int, default=MATCHES)
     p.add_argument("--processes", type=int, default=PROCESSES)
     p.add_argument("--streams", type=int, default=STREAMS)
+    p.add_argument("--kind", choices=("sdk", "plain"), default="sdk")
+    p.add_argument("--matches-first", action="store_true")
     args = p.parse_args()
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        got = run_load(Path(tmp), args.matches, args.processes, args.streams)
+        got = run_load(Path(tmp), args.matches, args.processes, args.streams, kind=args.kind, matches_first=args.matches_first)
     for k, v in got.items():
         print(f"{k:>10}: {v:,.1f}" if isinstance(v, float) else f"{k:>10}: {v:,}")
     return 0
