@@ -147,7 +147,6 @@ class Turn:
             self.deadline = self.started_at + self.budget_s
 
 
-
 @dataclass(slots=True)
 class Pending:
     """An outstanding decision request of one seat."""

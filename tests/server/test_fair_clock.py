@@ -5,10 +5,17 @@ slowness billed to a bot. A seat's clock starts when its request is written to i
 and a reply counts when it is read from it (``levata.server.match.referee``), so however long the
 referee queues, zero strikes is the right answer.
 
+Two kinds of bot: the SDK's (events inside requests, bundles both ways) and *plain* ones, as
+a bot written from the proto alone would be: a bare ``Hello``, every event a message of its
+own, one ``ActionReply`` per request. The bots connect first; then every match is created at
+once (concurrent ``CreateMatch`` calls), so the 1,000 matches really run together and their
+creation competes with their play.
+
 The bots are a few real processes, each holding many seats over a few streams: this file run
-as ``python tests/server/test_fair_clock.py --bots NAME...`` with the tokens in
-``LEVATA_TOKEN_<i>``. Run as ``python tests/server/test_fair_clock.py --matches 1000`` it
-prints the figures (strikes, worst latency from request written to reply read) without pytest.
+as ``python tests/server/test_fair_clock.py --bots KIND SERVER READY NAME:MATCHES...`` with the
+tokens in ``LEVATA_TOKEN_<i>``. Run as ``python tests/server/test_fair_clock.py --matches 1000
+--kind plain`` it prints the figures (strikes, worst latency from request written to reply
+read, the time to create the matches, the referee's CPU time) without pytest.
 """
 
 from __future__ import annotations
@@ -17,10 +24,13 @@ import argparse
 import asyncio
 import contextlib
 import os
+import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # ``live`` when run as a script
@@ -41,11 +51,19 @@ def _first_legal(req, session):
     return arena_pb2.ActionReply(index=0)
 
 
-async def _play(server: str, names: list[str], matches: dict[str, int]) -> None:
+async def _play(server: str, names: list[str], matches: dict[str, int], ready: Path) -> None:
     from levata.bots.sdk import BotClient
 
     full = os.environ.get("FAIR_DECIDER") == "random"
     from levata.bots import make_bot
+
+    welcomed: set[str] = set()
+
+    def on_message(name: str, msg) -> None:
+        if msg.WhichOneof("message") == "welcome":
+            welcomed.add(name)
+            if len(welcomed) == len(names):
+                ready.touch()
 
     clients = [
         BotClient(
@@ -55,16 +73,17 @@ async def _play(server: str, names: list[str], matches: dict[str, int]) -> None:
             name=name,
             max_matches=matches[name],
             decider=None if full else _first_legal,
-            batch_events=os.environ.get("FAIR_BATCH", "1") == "1",
-            bundle=os.environ.get("FAIR_BUNDLE", "1") == "1",
+            on_message=lambda msg, name=name: on_message(name, msg),
         )
         for i, name in enumerate(names)
     ]
     await asyncio.gather(*(c.run() for c in clients))
 
 
-async def _plain_stream(server: str, token: str, name: str, matches: int) -> None:
-    """One stream of a bot written from the proto alone: a plain ``Hello`` (no
+async def _plain_stream(
+    server: str, token: str, name: str, matches: int, welcomed: asyncio.Event
+) -> None:
+    """One stream of a bot written from the proto alone: a bare ``Hello`` (no
     ``batch_events``, no ``bundle``), one message read at a time, one ``ActionReply`` sent
     per ``DecisionRequest``, index 0; it ends when ``matches`` matches have ended."""
     import grpc
@@ -94,6 +113,8 @@ async def _plain_stream(server: str, token: str, name: str, matches: int) -> Non
                     index=0,
                 )
                 out.put_nowait(arena_pb2.PlayRequest(reply=reply))
+            elif kind == "welcome":
+                welcomed.set()
             elif kind == "match_end":
                 ended += 1
                 if ended == matches:
@@ -101,25 +122,32 @@ async def _plain_stream(server: str, token: str, name: str, matches: int) -> Non
                     call.cancel()
                     return
             elif kind == "bundle":
-                raise AssertionError("a referee bundled for a bot that did not ask")
+                raise AssertionError("the referee bundled for a bot that did not ask")
 
 
-async def _play_plain(server: str, names: list[str], matches: dict[str, int]) -> None:
-    await asyncio.gather(
-        *(
-            _plain_stream(server, os.environ[f"LEVATA_TOKEN_{i}"], name, matches[name])
-            for i, name in enumerate(names)
-        )
-    )
+async def _play_plain(server: str, names: list[str], matches: dict[str, int], ready: Path) -> None:
+    welcomed = [asyncio.Event() for _ in names]
+    streams = [
+        _plain_stream(server, os.environ[f"LEVATA_TOKEN_{i}"], name, matches[name], welcomed[i])
+        for i, name in enumerate(names)
+    ]
+
+    async def announce() -> None:
+        for w in welcomed:
+            await w.wait()
+        ready.touch()
+
+    await asyncio.gather(*streams, announce())
 
 
 def bots_main(argv: list[str]) -> int:
-    """A bot process: ``--bots KIND SERVER NAME:MATCHES ...`` (KIND ``sdk`` or ``plain``);
-    tokens in ``LEVATA_TOKEN_<i>``."""
-    kind, server, specs = argv[0], argv[1], argv[2:]
+    """A bot process: ``--bots KIND SERVER READY NAME:MATCHES ...`` (KIND ``sdk`` or
+    ``plain``; the file READY is created once every stream is welcomed); tokens in
+    ``LEVATA_TOKEN_<i>``."""
+    kind, server, ready, specs = argv[0], argv[1], Path(argv[2]), argv[3:]
     names = [s.rsplit(":", 1)[0] for s in specs]
     matches = {s.rsplit(":", 1)[0]: int(s.rsplit(":", 1)[1]) for s in specs}
-    asyncio.run((_play_plain if kind == "plain" else _play)(server, names, matches))
+    asyncio.run((_play_plain if kind == "plain" else _play)(server, names, matches, ready))
     return 0
 
 
@@ -134,10 +162,12 @@ def run_load(
     streams: int = STREAMS,
     timeout_s: float = 600,
     kind: str = "sdk",
-    matches_first: bool = False,
+    more: int = 0,
 ) -> dict[str, float]:
-    """Play ``matches`` concurrent one-deal matches on a ``levata serve`` process; returns
-    the figures, read from its database."""
+    """Play ``matches`` concurrent one-deal matches on a ``levata serve`` process with bots
+    of ``kind``: all created before the bots connect, so that they all play at once; then
+    ``more`` matches created while those play. Returns the figures, read from the referee's
+    database and its ``/proc`` entry."""
     from live import ServeProcess
 
     serve = ServeProcess(tmp)
@@ -145,48 +175,87 @@ def run_load(
     try:
         names = [f"fair{i}" for i in range(PLAYERS * streams)]
         held = {n: 0 for n in names}
-        for k in range(matches):
+        for k in range(matches + more):
             for n in seat_names(k, streams):
                 held[n] += 1
         tokens = {n: serve.register(n) for n in names}
-        groups = [names[p::processes] for p in range(processes)]
-
-        def start_bots() -> None:
-            for group in groups:
-                env = {**os.environ}
-                env.update({f"LEVATA_TOKEN_{i}": tokens[n] for i, n in enumerate(group)})
-                cmd = [sys.executable, __file__, "--bots", kind, serve.address]
-                cmd += [f"{n}:{held[n]}" for n in group]
-                procs.append(subprocess.Popen(cmd, env=env))
-
-        if not matches_first:
-            start_bots()
         started = time.monotonic()
-        policy = {"move_ms": MOVE_MS, "bank_ms": 0, "max_strikes": 1000, "startup_ms": 300_000}
-        ids = [
-            serve.create("whist", seat_names(k, streams), seed=k, options={"deal_size": "1"},
-                         **policy)
-            for k in range(matches)
-        ]  # fmt: skip
+        ids = create_matches(serve, range(matches), streams, timeout_s)
         created = time.monotonic() - started
-        if matches_first:
-            start_bots()
-        end = started + timeout_s
-        while count(serve.db, "SELECT COUNT(*) FROM matches WHERE status = 'finished'") < matches:
+        groups = [names[p::processes] for p in range(processes)]
+        ready = [tmp / f"bots-{p}.ready" for p in range(processes)]
+        for group, flag in zip(groups, ready, strict=True):
+            env = {**os.environ}
+            env.update({f"LEVATA_TOKEN_{i}": tokens[n] for i, n in enumerate(group)})
+            cmd = [sys.executable, __file__, "--bots", kind, serve.address, str(flag)]
+            cmd += [f"{n}:{held[n]}" for n in group]
+            procs.append(subprocess.Popen(cmd, env=env))
+        end = time.monotonic() + timeout_s
+        while not all(f.exists() for f in ready):  # every stream connected: play has begun
+            assert time.monotonic() < end, "the bots did not connect"
+            assert all(p.poll() is None for p in procs), "a bot process died"
+            time.sleep(0.05)
+        playing = time.monotonic()
+        ids += create_matches(serve, range(matches, matches + more), streams, timeout_s)
+        created_more = time.monotonic() - playing
+        while count(serve.db, "SELECT COUNT(*) FROM matches WHERE status = 'finished'") < len(ids):
             assert time.monotonic() < end, "the matches did not finish"
             assert all(p.poll() in (None, 0) for p in procs), "a bot process died"
             time.sleep(0.2)
-        wall = time.monotonic() - started
+        wall = time.monotonic() - playing
         cpu = cpu_seconds(serve.proc.pid)
+        waited = resource.getrusage(resource.RUSAGE_CHILDREN)
         for p in procs:
             assert p.wait(timeout=60) == 0
-        return {**figures(serve.db, ids, wall), "create_s": created, "referee_cpu_s": cpu}
+        bots = resource.getrusage(resource.RUSAGE_CHILDREN)
+        bots_cpu = bots.ru_utime + bots.ru_stime - waited.ru_utime - waited.ru_stime
+        got = figures(serve.db, ids, wall)
+        return {
+            **got,
+            "create_s": created,
+            "create_more_s": created_more,
+            "referee_cpu_s": cpu,
+            "bots_cpu_s": bots_cpu,
+        }
     finally:
         for p in procs:
             if p.poll() is None:
                 p.kill()
                 p.wait()
         serve.stop()
+
+
+def create_matches(serve, ks: range, streams: int, timeout_s: float) -> list[str]:
+    """Create matches ``ks`` with every ``CreateMatch`` call in flight at once, as a
+    tournament runner would. On a channel of its own: the referee lets an idle connection go
+    (``idle_connection_ms``), and calls racing that would be cancelled."""
+    import grpc
+
+    from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
+
+    from live import AdminAuth
+
+    policy = arena_pb2.MatchPolicy(move_ms=MOVE_MS, bank_ms=0, max_strikes=1000, startup_ms=300_000)
+    channel = grpc.intercept_channel(
+        grpc.insecure_channel(serve.address), AdminAuth(serve.admin_token)
+    )
+    with contextlib.closing(channel):
+        admin = admin_pb2_grpc.AdminServiceStub(channel)
+        calls = [
+            admin.CreateMatch.future(
+                admin_pb2.CreateMatchRequest(
+                    game="whist",
+                    players=PLAYERS,
+                    seat_bots=seat_names(k, streams),
+                    seed=k,
+                    options={"deal_size": "1"},
+                    policy=policy,
+                ),
+                timeout=timeout_s,
+            )
+            for k in ks
+        ]
+        return [c.result().match.match_id for c in calls]
 
 
 def cpu_seconds(pid: int) -> float:
@@ -236,11 +305,65 @@ def figures(path: Path, ids: list[str], wall: float) -> dict[str, float]:
     }
 
 
-def test_no_strikes_at_a_thousand_concurrent_matches(tmp_path):
-    got = run_load(tmp_path)
-    print(got)
+def test_a_request_still_queued_does_not_stop_the_referee(tmp_path):
+    """A request the connection's writer has not sent yet (a writer behind, as at 1,000
+    matches on unbundled streams) leaves the referee's event loop free, and once it is
+    written its clock strikes on time.
+
+    The referee used to wake at the earliest the deadline could be (as if the clock had
+    started when the request was built) and, the request still queued, look again without
+    yielding until the 5 s allowance was over: every other match and every writer stood still,
+    so more requests stayed queued past their clocks. Here the writer is held by hand; a
+    heartbeat task shows whether the loop runs.
+    """
+    from levata.engine import game
+    from levata.server.match.referee import DELIVERY_ALLOWANCE_S, Policy, Referee
+    from levata.server.match.store import Store
+
+    async def play() -> tuple[float, int, float]:
+        store = Store(tmp_path / "m.db")
+        policy = Policy(move_ms=100, bank_ms=0, startup_ms=5_000, max_strikes=10)
+        bots = ["a", "b", "c", "d"]
+        store.create_match("m", "whist", 4, {"deal_size": 1}, 3, bots, policy.__dict__)
+        spec = game("whist")
+        options = spec.resolve_options({"deal_size": "1"})
+        ref = Referee("m", spec, 4, options, 3, bots, policy, store)
+        unsent: list[tuple[object, object]] = []  # what a writer behind has not sent yet
+        for seat in range(4):
+            ref.attach(seat, lambda msg, on_written=None: unsent.append((msg, on_written)))
+        task = asyncio.create_task(ref.run())
+        gaps, start = [], time.monotonic()
+        while time.monotonic() - start < 1.0:  # ten move clocks
+            before = time.monotonic()
+            await asyncio.sleep(0.01)
+            gaps.append(time.monotonic() - before)
+        asking = next((s for s in ref.seats if s.pending is not None), ref.seats[0])
+        early = sum(s.strikes for s in ref.seats)  # no clock has started: nothing was written
+        written = time.monotonic()
+        for _, on_written in unsent:  # the writer catches up
+            if on_written is not None:
+                on_written()
+        while asking.strikes == 0 and time.monotonic() - written < 2 * DELIVERY_ALLOWANCE_S:
+            await asyncio.sleep(0.01)
+        struck = time.monotonic() - written
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        store.close()
+        return max(gaps), early, struck
+
+    worst_gap, early, struck = asyncio.run(play())
+    assert worst_gap < 0.5, f"the event loop stood still for {worst_gap:.1f} s"
+    assert early == 0, f"{early} strike(s) before any request was written"
+    assert struck < 0.1 + 2.0, f"struck {struck:.1f} s after the request was written"
+
+
+@pytest.mark.parametrize("kind", ["sdk", "plain"])
+def test_no_strikes_at_a_thousand_concurrent_matches(tmp_path, kind):
+    got = run_load(tmp_path, kind=kind)
+    print(kind, got)
     assert got["unfinished"] == 0, got
-    assert got["decisions"] == MATCHES * 2 * PLAYERS, got
+    assert got["decisions"] == MATCHES * 2 * PLAYERS, got  # 2 decisions a seat in one deal
     assert got["strikes"] == 0, got
 
 
@@ -252,14 +375,16 @@ def main() -> int:
     p.add_argument("--processes", type=int, default=PROCESSES)
     p.add_argument("--streams", type=int, default=STREAMS)
     p.add_argument("--kind", choices=("sdk", "plain"), default="sdk")
-    p.add_argument("--matches-first", action="store_true")
+    p.add_argument("--more", type=int, default=0, help="matches created while the rest play")
     args = p.parse_args()
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        got = run_load(Path(tmp), args.matches, args.processes, args.streams, kind=args.kind, matches_first=args.matches_first)
+        got = run_load(
+            Path(tmp), args.matches, args.processes, args.streams, kind=args.kind, more=args.more
+        )
     for k, v in got.items():
-        print(f"{k:>10}: {v:,.1f}" if isinstance(v, float) else f"{k:>10}: {v:,}")
+        print(f"{k:>13}: {v:,.1f}" if isinstance(v, float) else f"{k:>13}: {v:,}")
     return 0
 
 
