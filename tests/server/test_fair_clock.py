@@ -197,7 +197,7 @@ def run_load(
         end = time.monotonic() + timeout_s
         while not all(f.exists() for f in ready):  # every stream connected: play has begun
             assert time.monotonic() < end, "the bots did not connect"
-            assert all(p.poll() is None for p in procs), "a bot process died"
+            assert all(p.poll() in (None, 0) for p in procs), "a bot process died"
             time.sleep(0.05)
         playing = time.monotonic()
         ids += create_matches(serve, range(early, matches), streams, timeout_s)
