@@ -20,10 +20,16 @@ __all__ = ["Inbox"]
 class Inbox:
     """A first-in, first-out queue for one consumer whose waits have deadlines.
 
-    The alarm is set no later than the deadline of the wait, and a later wait keeps it while
-    it rings no later than that wait's own deadline: an alarm that rings early only makes the
-    consumer look at the time and wait again. A match asked every few milliseconds with a
-    clock of seconds so sets one timer per clock period, not one per decision.
+    A wait ends with an item or when the alarm rings. The alarm is set no later than the
+    deadline of the wait, and a later wait keeps it while it rings no later than that wait's
+    own deadline; :meth:`ring_by` may also move it earlier (the referee does when a clock
+    starts). An alarm that rings early only makes the consumer look at the time and wait
+    again. A match asked every few milliseconds with a clock of seconds so sets one timer per
+    clock period, not one per decision.
+
+    A wait always gives the event loop a turn, even with no time left: a consumer that looks
+    again at once must not keep every other task (the connections' writers among them) from
+    running.
 
     >>> import time
     >>> async def demo():
@@ -57,24 +63,27 @@ class Inbox:
         return not self._items
 
     async def get(self, timeout: float) -> Any:
-        """The next item, waiting at most ``timeout`` seconds (then ``TimeoutError``). An item
-        already queued is taken even when no time is left."""
+        """The next item; ``TimeoutError`` when the alarm rings first: at the latest after
+        ``timeout`` seconds, earlier if :meth:`ring_by` asked for an earlier look. An item
+        already queued is taken even when no time is left, and with no time left and no
+        item the loop still gets a turn before ``TimeoutError``."""
         if self._items:
             return self._items.popleft()
-        deadline = self.clock() + timeout
-        while not self._items:
-            now = self.clock()
-            if now >= deadline:
-                raise TimeoutError
-            if self._loop is None:
-                self._loop = asyncio.get_running_loop()
-            self.ring_by(deadline, now)
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        now = self.clock()
+        if timeout > 0:
+            self.ring_by(now + timeout, now)
             self._waiter = self._loop.create_future()
             try:
-                await self._waiter
+                await self._waiter  # an item, or the alarm
             finally:
                 self._waiter = None
-        return self._items.popleft()
+        else:
+            await asyncio.sleep(0)
+        if self._items:
+            return self._items.popleft()
+        raise TimeoutError
 
     def ring_by(self, when: float, now: float | None = None) -> None:
         """Make sure the consumer looks again no later than ``when`` (the referee's clock)."""

@@ -127,7 +127,9 @@ class Turn:
 
     It starts when the first of them is written to the seat's stream (:meth:`start`), or
     :data:`DELIVERY_ALLOWANCE_S` after the first was built if none is written by then; until
-    it starts, ``deadline`` is that latest possible start plus the budget."""
+    it starts, ``deadline`` is that latest possible start plus the budget. The match waits
+    towards ``deadline``, and starting the clock moves its alarm earlier
+    (:meth:`Referee._start`): it never wakes for a deadline that cannot have come yet."""
 
     built_at: float
     budget_s: float  # move_ms plus the bank left, when the first request was built
@@ -143,13 +145,6 @@ class Turn:
         if self.started_at is None:
             self.started_at = min(now, self.built_at + DELIVERY_ALLOWANCE_S)
             self.deadline = self.started_at + self.budget_s
-
-    @property
-    def due(self) -> float:
-        """The earliest the deadline can be: the deadline once the clock runs, and until then
-        as if it had started when the request was built. The match wakes at it (an early look
-        costs one turn of its loop; a late one would strike a seat late)."""
-        return self.deadline if self.started_at is not None else self.built_at + self.budget_s
 
 
 @dataclass(slots=True)
@@ -362,7 +357,9 @@ class Referee:
             try:
                 item = await self._next_item(deadline - self.clock())
             except TimeoutError:
-                break
+                if self.clock() >= deadline:
+                    break
+                continue  # an early look
             if isinstance(item, _Attach):
                 seat = self.seats[item.seat]
                 seat.outbox, seat.ever_connected = item.outbox, True
@@ -504,8 +501,9 @@ class Referee:
                     turn.started_at += pause
 
     async def _next_item(self, timeout: float) -> Any:
-        """The next inbox item, waiting at most ``timeout`` seconds (TimeoutError after); an
-        item already queued is taken even when no time is left."""
+        """The next inbox item, waiting at most ``timeout`` seconds (TimeoutError after, or
+        earlier when a clock that started moved the alarm); an item already queued is taken
+        even when no time is left."""
         return await self.inbox.get(timeout)
 
     def _clock_ms(self) -> int:
@@ -515,7 +513,7 @@ class Referee:
         times = []
         for s in self.seats:
             if s.pending is not None:
-                times.append(s.pending.turn.due)
+                times.append(s.pending.turn.deadline)
             if s.gone_since is not None:
                 times.append(s.gone_since + self.policy.resume_window_ms / 1000)
             if s.unsent_since is not None:
@@ -615,9 +613,13 @@ class Referee:
         req.deadline_ms = int(time.time() * 1000) + req.time_left_ms
 
     def _start(self, turn: Turn, now: float) -> None:
-        """Start a turn's clock, and have the match look at its deadline (the match task
-        waits towards :attr:`Turn.due`, no later than the deadline: this only matters when
-        the task waits towards something later)."""
+        """Start a turn's clock, and have the match look at its deadline: the match task
+        waited towards the latest the deadline could be, and wakes at this one instead.
+
+        (Waking at the earliest it could be, as if the clock had started when the request was
+        built, made a match whose request was still queued at that moment look again and
+        again without a pause, keeping the writer that would send the request from running:
+        at 1,000 matches on unbundled streams every seat then timed out.)"""
         turn.start(now)
         if self.status == "running":
             self.inbox.ring_by(turn.deadline)
