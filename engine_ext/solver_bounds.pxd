@@ -1,7 +1,8 @@
 # The solver's bounds: what a position is worth at least or at most without a search, at a
 # trick start (trick_bounds) and inside a trick (sure_then_cash); see solver_bounds.pyx.
-# The search (solver.pyx) calls them; the move ordering (solver_order.pyx) shares the
-# inline test of whether a card still to be played to the trick can be beaten.
+# The search (solver.pyx) calls them (points_left, the points objective's bound, is
+# inline); the move ordering (solver_order.pyx) shares the inline test of whether a card
+# still to be played to the trick can be beaten.
 #
 #   from levata.engine.solver_bounds cimport trick_bounds, beaten_later
 
@@ -13,8 +14,6 @@ from levata.engine.solver_state cimport Ctx
 # position `count` from `leader`, as a bit mask (filled when solver_bounds is imported)
 cdef unsigned char LATER[TK_MAX_SEATS + 1][TK_MAX_SEATS][TK_MAX_SEATS]
 
-
-cdef int points_left(const Ctx* c, mask_t live) noexcept nogil
 
 cdef void trick_bounds(
     const Ctx* c, int leader, int R, bint cash_counts, int alpha, int beta,
@@ -75,3 +74,12 @@ cdef inline bint beaten_later(const Ctx* c, const tk_trick* t, int seat, int car
     cdef mask_t high, ruff
     later_threats(c, t, seat, led, &high, &ruff)
     return beaten_by(c.r, led, high, ruff, card)
+
+
+cdef inline int points_left(const Ctx* c, mask_t live) noexcept nogil:
+    cdef int g = c.r.last_bonus, i
+    while live:
+        i = lowest(live)
+        live &= live - 1
+        g += c.r.points[i]
+    return g

@@ -15,7 +15,7 @@ bound covers, so each is worked out only as far as the search window needs.
 
 This is the part of the solver most changes land in (a new rule, a cheaper proof), and it
 reads only the hands: no table, no search. The search (``solver``) calls
-:func:`trick_bounds`, :func:`sure_then_cash` and :func:`points_left`; the move ordering
+:func:`trick_bounds`, :func:`sure_then_cash` and ``points_left``; the move ordering
 (``solver_order``) shares ``beaten_later`` and its helpers, declared inline in
 ``solver_bounds.pxd``.
 """
@@ -47,15 +47,6 @@ cdef void fill_later() noexcept:
 
 
 fill_later()
-
-
-cdef int points_left(const Ctx* c, mask_t live) noexcept nogil:
-    cdef int g = c.r.last_bonus, i
-    while live:
-        i = lowest(live)
-        live &= live - 1
-        g += c.r.points[i]
-    return g
 
 
 cdef inline int min3(int a, int b, int c) noexcept nogil:

@@ -1,20 +1,17 @@
 # The solver's moves: which cards a node searches and in what order; see solver_order.pyx.
+# The helpers the search calls once per node or trick start are inline here, so that they
+# compile into the search as they did when the solver was one file; order_moves, the big
+# one, is a C call.
 #
 #   from levata.engine.solver_order cimport order_moves, representatives
 
 from levata.engine.cardmask cimport below, bit, highest, lowest, mask_t, popcount
-from levata.engine.rules cimport tk_rules, tk_trick
+from levata.engine.rules cimport tk_above, tk_rules, tk_trick
 from levata.engine.solver_state cimport K_POINTS, Ctx
 
 
 cdef int order_moves(
     const Ctx* c, const tk_trick* t, int seat, mask_t moves, mask_t live, int hint, int* out
-) noexcept nogil
-
-cdef int hint_card(const Ctx* c, int hint, mask_t live, mask_t legal) noexcept nogil
-
-cdef mask_t class_ranks(
-    const Ctx* c, mask_t moves, mask_t legal, mask_t live, mask_t win
 ) noexcept nogil
 
 
@@ -57,3 +54,60 @@ cdef inline mask_t representatives(const Ctx* c, mask_t legal, mask_t live) noex
     return out
 
 
+cdef inline int hint_card(const Ctx* c, int hint, mask_t live, mask_t legal) noexcept nogil:
+    """Turn a stored hint back into a card of this position, or -1."""
+    cdef int e, k, card, p
+    cdef mask_t x
+    if hint < 0:
+        return -1
+    e = hint >> 8
+    k = hint & 255
+    x = live & c.r.suit_mask[e]
+    while k > 0 and x:
+        x &= x - 1
+        k -= 1
+    if x == 0:
+        return -1
+    card = lowest(x)
+    if not (legal >> card) & 1:
+        return -1
+    # the stored card may stand for a lower equivalent one: walk down to the run's lowest
+    while True:
+        x = live & c.r.suit_mask[e] & below(card)
+        if x == 0:
+            break
+        p = highest(x)
+        if not (legal >> p) & 1:
+            break
+        card = p
+    return card
+
+
+cdef inline mask_t class_ranks(const Ctx* c, mask_t moves, mask_t legal, mask_t live, mask_t win) noexcept nogil:
+    """Ranks to add to `win` because equivalent cards were merged at this node: a run that
+    reaches the significant part of its suit must be significant as a whole, or a position
+    sharing the abstraction could split it."""
+    cdef const tk_rules* r = c.r
+    cdef mask_t add = 0, up, ws
+    cdef int m, top, e, nxt
+    if moves == legal and c.kind != K_POINTS:
+        # nothing was merged: no legal card sits right above another (see representatives)
+        return 0
+    while moves:
+        m = lowest(moves)
+        moves &= moves - 1
+        e = r.suit_of[m]
+        top = m
+        while True:
+            up = live & r.suit_mask[e] & tk_above(top)
+            if up == 0:
+                break
+            nxt = lowest(up)
+            if not (legal >> nxt) & 1:
+                break
+            top = nxt
+        if top != m:
+            ws = win & r.suit_mask[e]
+            if ws and lowest(ws) <= top:
+                add |= bit(m)
+    return add

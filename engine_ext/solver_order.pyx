@@ -1,12 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Moves of the double-dummy solver: which cards a node searches, and in what order.
 
-Which: one card of each run of equivalent cards (``representatives``, inline in
-``solver_order.pxd``: adjacent in power among the live cards, equal points when points
-count), and the ranks a merged run adds to a proof (:func:`class_ranks`) so that a stored
-bound covers every card the run stood for. In what order (:func:`order_moves`): the
-table's best card first (a hint, stored by its relative rank: ``rel_rank`` writes it,
-:func:`hint_card` reads it back), then static card-play rules (cash a sure winner, lead
+Which: one card of each run of equivalent cards (``representatives``: adjacent in power
+among the live cards, equal points when points count), and the ranks a merged run adds to
+a proof (``class_ranks``) so that a stored bound covers every card the run stood for;
+these, and the hint's coding, are inline in ``solver_order.pxd``. In what order
+(:func:`order_moves`): the table's best card first (a hint, stored by its relative rank:
+``rel_rank`` writes it, ``hint_card`` reads it back), then static card-play rules (cash a sure winner, lead
 towards a partner's top card or ruff, away from the other side's length and ruffs; follow
 low under a partner's winner, else the cheapest card that wins, else discard from length)
 plus a killer lead per depth. Alpha-beta cuts sooner the better the order, so this is where
@@ -228,62 +228,4 @@ cdef int order_moves(
         out[p] = 255 - <int>(keys[p] & 255)
     return k
 
-
-cdef int hint_card(const Ctx* c, int hint, mask_t live, mask_t legal) noexcept nogil:
-    """Turn a stored hint back into a card of this position, or -1."""
-    cdef int e, k, card, p
-    cdef mask_t x
-    if hint < 0:
-        return -1
-    e = hint >> 8
-    k = hint & 255
-    x = live & c.r.suit_mask[e]
-    while k > 0 and x:
-        x &= x - 1
-        k -= 1
-    if x == 0:
-        return -1
-    card = lowest(x)
-    if not (legal >> card) & 1:
-        return -1
-    # the stored card may stand for a lower equivalent one: walk down to the run's lowest
-    while True:
-        x = live & c.r.suit_mask[e] & below(card)
-        if x == 0:
-            break
-        p = highest(x)
-        if not (legal >> p) & 1:
-            break
-        card = p
-    return card
-
-
-cdef mask_t class_ranks(const Ctx* c, mask_t moves, mask_t legal, mask_t live, mask_t win) noexcept nogil:
-    """Ranks to add to `win` because equivalent cards were merged at this node: a run that
-    reaches the significant part of its suit must be significant as a whole, or a position
-    sharing the abstraction could split it."""
-    cdef const tk_rules* r = c.r
-    cdef mask_t add = 0, up, ws
-    cdef int m, top, e, nxt
-    if moves == legal and c.kind != K_POINTS:
-        # nothing was merged: no legal card sits right above another (see representatives)
-        return 0
-    while moves:
-        m = lowest(moves)
-        moves &= moves - 1
-        e = r.suit_of[m]
-        top = m
-        while True:
-            up = live & r.suit_mask[e] & tk_above(top)
-            if up == 0:
-                break
-            nxt = lowest(up)
-            if not (legal >> nxt) & 1:
-                break
-            top = nxt
-        if top != m:
-            ws = win & r.suit_mask[e]
-            if ws and lowest(ws) <= top:
-                add |= bit(m)
-    return add
 

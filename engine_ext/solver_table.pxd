@@ -1,9 +1,11 @@
 # The solver's tables: the transposition table and the winning-ranks table, and the bit
-# tricks and memory under them; see solver_table.pyx.
+# tricks and memory under them; see solver_table.pyx. The key helpers the search calls at
+# every trick start (tt_find, shape_key) are inline here; look-ups and stores are C calls.
 #
 #   from levata.engine.solver_table cimport pos_key, tt_find, wr_probe, wr_store
 
-from levata.engine.cardmask cimport mask_t
+from levata.engine.cardmask cimport mask_t, popcount
+from levata.engine.rules cimport TK_SUITS
 from levata.engine.solver_state cimport Ctx, tt_entry
 
 cdef extern from *:
@@ -98,7 +100,6 @@ cdef extern from *:
 cdef unsigned long long pos_key(const Ctx* c, int leader, mask_t live) noexcept nogil
 cdef tt_entry* tt_slot(Ctx* c, unsigned long long key, int depth) noexcept nogil
 
-cdef unsigned long long shape_key(const Ctx* c, int leader) noexcept nogil
 cdef unsigned long long wr_bucket(
     const Ctx* c, unsigned long long shape, mask_t live
 ) noexcept nogil
@@ -126,3 +127,16 @@ cdef inline tt_entry* tt_find(const Ctx* c, unsigned long long key) noexcept nog
     if c.tt[i ^ 1].key == key:
         return &c.tt[i ^ 1]
     return NULL
+
+
+cdef inline unsigned long long shape_key(const Ctx* c, int leader) noexcept nogil:
+    """Hash of the leader and the length of every suit in every hand."""
+    cdef unsigned long long h = tk_fmix(<unsigned long long>(leader + 1 + 0x500))
+    cdef unsigned long long x
+    cdef int s, e
+    for s in range(c.n):
+        x = 0
+        for e in range(TK_SUITS):
+            x = x * 65 + popcount(c.hand[s] & c.r.suit_mask[e])
+        h = tk_fmix(h ^ (x + (<unsigned long long>s) * tk_golden))
+    return h if h else 1

@@ -97,19 +97,6 @@ cdef tt_entry* tt_slot(Ctx* c, unsigned long long key, int depth) noexcept nogil
 # The winning-ranks table: bounds over positions that share their significant cards
 
 
-cdef unsigned long long shape_key(const Ctx* c, int leader) noexcept nogil:
-    """Hash of the leader and the length of every suit in every hand."""
-    cdef unsigned long long h = tk_fmix(<unsigned long long>(leader + 1 + 0x500))
-    cdef unsigned long long x
-    cdef int s, e
-    for s in range(c.n):
-        x = 0
-        for e in range(TK_SUITS):
-            x = x * 65 + popcount(c.hand[s] & c.r.suit_mask[e])
-        h = tk_fmix(h ^ (x + (<unsigned long long>s) * tk_golden))
-    return h if h else 1
-
-
 cdef unsigned long long wr_bucket(const Ctx* c, unsigned long long shape, mask_t live) noexcept nogil:
     """Which bucket a position's entries go to: the shape plus who holds the top cards of each
     suit. Entries only match positions of the same shape, so the shape alone would do, but it
