@@ -24,7 +24,17 @@ def stage_declarations() -> Path:
     return STAGE
 
 
-KERNELS = ["cardmask", "sampler", "rules", "solver", "playouts", "macao_playouts"]
+KERNELS = [
+    "cardmask",
+    "sampler",
+    "rules",
+    "solver_bounds",
+    "solver_order",
+    "solver_table",
+    "solver",
+    "playouts",
+    "macao_playouts",
+]
 
 extensions = [Extension(f"levata.engine.{name}", [f"engine_ext/{name}.pyx"]) for name in KERNELS]
 # The wire encoder of views and events (the referee's hottest path) is the bots' and the

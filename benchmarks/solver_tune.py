@@ -3,7 +3,7 @@
     python benchmarks/solver_tune.py [--deals 100] [--seed 11] [--passes 1]
 
 Objective: the sum over deals of log(nodes) (the geometric mean: the median and p90 matter,
-not a few huge deals). Each trial sets the scores with ``solver._order_weights`` and solves
+not a few huge deals). Each trial sets the scores with ``solver_order._order_weights`` and solves
 the same seeded 13-card deals (answers checked against DDS); a change is kept when it
 lowers the objective by more than 0.2%. Prints the best scores found.
 """
@@ -19,6 +19,7 @@ from solver_nodes import dds_answers, deals_of
 
 from levata.engine import solver as S
 from levata.engine.rules import TrickRules
+from levata.engine.solver_order import _order_weights
 
 
 def main() -> None:
@@ -36,7 +37,7 @@ def main() -> None:
     ]
 
     def evaluate(w: dict) -> tuple[float, int, float]:
-        S._order_weights(w)
+        _order_weights(w)
         nodes = []
         for i, (masks, leader, trump) in enumerate(deals):
             s = S.Solver(rules[trump])
@@ -45,7 +46,7 @@ def main() -> None:
             nodes.append(s.nodes)
         return sum(math.log(n) for n in nodes), sum(nodes), statistics.median(nodes)
 
-    best = S._order_weights()
+    best = _order_weights()
     fb = evaluate(best)
     print("start", fb, best, flush=True)
     names = [n for n in best if n not in ("O_HINT",)]
@@ -70,7 +71,7 @@ def main() -> None:
                 )
                 if better:
                     best, fb = w, f
-            S._order_weights(best)
+            _order_weights(best)
         print("pass", fb, best, flush=True)
     print("best", best)
 

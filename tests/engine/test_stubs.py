@@ -29,7 +29,15 @@ KERNELS = sorted(
 )
 
 #: the kernels other kernels cimport (the sampler is only called from Python)
-CIMPORTABLE = ["cardmask", "rules", "solver", "playouts"]
+CIMPORTABLE = [
+    "cardmask",
+    "rules",
+    "solver",
+    "solver_bounds",
+    "solver_order",
+    "solver_table",
+    "playouts",
+]
 
 
 def test_every_kernel_is_found():

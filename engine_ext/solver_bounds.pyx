@@ -1,0 +1,643 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Bounds of the double-dummy solver: what a position is worth at least or at most, read off
+the cards without a search.
+
+At a trick start, :func:`trick_bounds` combines top trumps (the side holding the highest
+trumps wins a trick with each one above the other side's best), quick tricks (the leader's
+cards it can cash at once, a partner's after an entry), lost lead (the leader's side cannot
+win the trick it leads), a partner's ruff and the later-tricks rules of DDS (no trump: a
+side that needs every trick left leads only suits it holds the top card of; trumps: the
+top trump cannot fell both the second and the third best). Inside a trick,
+:func:`sure_then_cash` finds a card (or a partner's) that wins the trick for certain and,
+at second hand, the quick tricks of its winner. Each bound also returns the cards it rests
+on, for the winning-ranks table (``solver_table``): the fewer, the more positions a stored
+bound covers, so each is worked out only as far as the search window needs.
+
+This is the part of the solver most changes land in (a new rule, a cheaper proof), and it
+reads only the hands: no table, no search. The search (``solver``) calls
+:func:`trick_bounds`, :func:`sure_then_cash` and ``points_left``; the move ordering
+(``solver_order``) shares ``beaten_later`` and its helpers, declared inline in
+``solver_bounds.pxd``.
+"""
+
+from levata.engine.cardmask cimport bit, highest, lowest, mask_t, popcount
+from levata.engine.rules cimport (
+    TK_FOLLOW,
+    TK_HEAD,
+    TK_MAX_SEATS,
+    TK_MUST_TRUMP,
+    TK_OVERTRUMP,
+    TK_SUITS,
+    tk_above,
+    tk_beats,
+    tk_rules,
+    tk_trick,
+)
+from levata.engine.solver_state cimport Ctx, owner
+
+
+cdef void fill_later() noexcept:
+    cdef int n, leader, count, i
+    for n in range(1, TK_MAX_SEATS + 1):
+        for leader in range(n):
+            for count in range(n):
+                LATER[n][leader][count] = 0
+                for i in range(count + 1, n):
+                    LATER[n][leader][count] |= 1 << ((leader + i) % n)
+
+
+fill_later()
+
+
+cdef inline int min3(int a, int b, int c) noexcept nogil:
+    if b < a:
+        a = b
+    return c if c < a else a
+
+
+cdef int ruff_rounds(const Ctx* c, int leader, int e, int pending) noexcept nogil:
+    """Rounds of suit `e` the leader's side can lead before a seat that could ruff may be
+    out of it: the fewest cards of `e` held by a seat of the other side holding trumps, or by
+    a partner holding trumps that a duty would make ruff (the lead would pass); 64 when no
+    seat could (or `e` is trumps), 0 without a duty to follow. Seats in `pending` still
+    play a card to the trick in progress: they may hold one card fewer by then."""
+    cdef const tk_rules* r = c.r
+    cdef int s, k, safe = 64, mine = (c.side >> leader) & 1
+    cdef mask_t tm
+    if r.trump < 0 or e == r.trump:
+        return safe
+    tm = r.suit_mask[r.trump]
+    for s in range(c.n):
+        if s == leader or (c.hand[s] & tm) == 0:
+            continue
+        if ((c.side >> s) & 1) == mine and not (r.duties & TK_MUST_TRUMP):
+            continue  # a partner void in the suit may discard instead
+        if not (r.duties & TK_FOLLOW):
+            return 0
+        k = popcount(c.hand[s] & r.suit_mask[e]) - ((pending >> s) & 1)
+        if k < safe:
+            safe = k
+    return safe
+
+
+cdef int suit_cash(
+    const Ctx* c, int leader, int e, mask_t others, int pending, int need, mask_t* w
+) noexcept nogil:
+    """Tricks `leader` can cash at once in effective suit `e`: its cards above everything the
+    others hold (all of them once that run outlasts every other holding, when the others must
+    follow), and no more rounds than :func:`ruff_rounds` allows (`pending`: see there). Only
+    as many tricks as `need` are counted, and `w` gets the lowest of the leader's cards the
+    count rests on (its top cards down to that one must be the suit's top cards; the rest
+    rests on suit lengths): the fewer cards a cut-off reads, the more positions its table
+    entry covers."""
+    cdef const tk_rules* r = c.r
+    cdef mask_t h = c.hand[leader] & r.suit_mask[e], o, x
+    cdef int s, k, run, longest, n, j, safe
+    cdef bint whole
+    cdef bint follow = (r.duties & TK_FOLLOW) != 0
+    w[0] = 0
+    if h == 0:
+        return 0
+    safe = ruff_rounds(c, leader, e, pending)
+    if safe <= 0:
+        return 0
+    o = others & r.suit_mask[e]
+    if o == 0:
+        n = popcount(h)
+        return min3(n, safe, need)
+    run = popcount(h & tk_above(highest(o)))
+    if run == 0:
+        return 0
+    longest = 0
+    for s in range(c.n):
+        if s != leader:
+            k = popcount(c.hand[s] & r.suit_mask[e])
+            if k > longest:
+                longest = k
+    # the rest of the suit is good once everyone else is out of it, which only a duty to
+    # follow guarantees (without one a defender may keep a higher card back)
+    whole = run >= longest and follow
+    n = popcount(h) if whole else run
+    n = min3(n, safe, need)
+    # the count rests on the leader's top `j` cards of the suit being its top `j` cards
+    j = n if not whole or n < longest else longest
+    x = h
+    while j > 1:
+        x ^= bit(highest(x))
+        j -= 1
+    w[0] = bit(highest(x))
+    return n
+
+
+cdef int quick_tricks(
+    const Ctx* c, int leader, int need, int pending, mask_t* win, int* ks_out
+) noexcept nogil:
+    """Tricks `leader` can cash at once (:func:`suit_cash` per suit; cashing keeps the lead,
+    so the suits add up: a seat that must follow one suit keeps its holding in the others),
+    counted only until `need` is reached: `win` gets the cards of the suits counted and no
+    others, so that a cut-off leans on as few cards as it can (a table entry that reads fewer
+    cards matches more positions). Suits nobody else holds come first: they cost no card at
+    all. `pending`: see suit_cash. `ks_out` (if not NULL) gets the tricks counted per suit."""
+    cdef const tk_rules* r = c.r
+    cdef mask_t others = 0, w = 0, we
+    cdef int s, e, q = 0, k, round_
+    cdef int ks[TK_SUITS]
+    for s in range(c.n):
+        if s != leader:
+            others |= c.hand[s]
+    for e in range(TK_SUITS):
+        ks[e] = 0
+    for round_ in range(2):
+        for e in range(TK_SUITS):
+            if ((others & r.suit_mask[e]) == 0) != (round_ == 0):
+                continue
+            k = suit_cash(c, leader, e, others, pending, need - q, &we)
+            if k:
+                ks[e] = k
+                q += k
+                w |= we
+                if q >= need:
+                    break
+        if q >= need:
+            break
+    if ks_out != NULL:
+        for e in range(TK_SUITS):
+            ks_out[e] = ks[e]
+    if q < need and entry_trick(c, leader, others, ks, pending, &we):
+        q += 1
+        w |= we
+    win[0] = w
+    return q
+
+
+cdef bint entry_trick(
+    const Ctx* c, int leader, mask_t others, const int* ks, int pending, mask_t* w
+) noexcept nogil:
+    """After cashing `ks[e]` top cards of a suit, can the leader lead another card of it to
+    a partner whose best card of the suit is above every other hand's (DDS's second best at
+    partner)? The partner keeps that card back while the run is cashed (it holds more cards
+    of the suit than the run), and no seat that could ruff is out of the suit by then. The
+    lead passes to the partner, so this trick comes after all the others counted. `w` gets
+    the partner's card."""
+    cdef const tk_rules* r = c.r
+    cdef int e, k, p, top, mine = (c.side >> leader) & 1
+    cdef mask_t se
+    if not (r.duties & TK_FOLLOW):
+        return False
+    for e in range(TK_SUITS):
+        k = ks[e]
+        if k == 0:
+            continue
+        se = r.suit_mask[e]
+        if popcount(c.hand[leader] & se) <= k or (others & se) == 0:
+            continue
+        top = highest(others & se)
+        p = owner(c, top)
+        if ((c.side >> p) & 1) != mine or popcount(c.hand[p] & se) - ((pending >> p) & 1) <= k:
+            continue
+        if ruff_rounds(c, leader, e, pending) > k:
+            w[0] = bit(top)
+            return True
+    return False
+
+
+cdef int partner_tricks(
+    const Ctx* c, int leader, int q, int need, mask_t* win, const int* ks
+) noexcept nogil:
+    """Raise `q` to a partner's quick tricks when the leader can put that partner on lead:
+    a suit the leader holds whose top card the partner has, which nobody can ruff. The
+    partner's count already includes that trick (its top card in the suit). The leader's
+    own `q` (`ks` per suit, all from cashing) comes first when the partner follows every
+    round of it: the partner keeps its cards, the others' can only get lower."""
+    cdef const tk_rules* r = c.r
+    cdef int p, e, s, top, qp, first, sum_ks = 0
+    cdef int mine = (c.side >> leader) & 1
+    cdef mask_t live = 0, x, wp, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0, trumps_of
+    cdef mask_t wl = win[0]
+    if q >= need:
+        return q
+    for s in range(c.n):
+        live |= c.hand[s]
+    for e in range(TK_SUITS):
+        sum_ks += ks[e]
+    for p in range(c.n):
+        if p == leader or ((c.side >> p) & 1) != mine or c.hand[p] == 0:
+            continue
+        # the leader cashes first only if all of `q` is cashing (no lead passed on) and
+        # the partner follows each of those rounds
+        first = q if sum_ks == q else 0
+        for e in range(TK_SUITS):
+            if first and popcount(c.hand[p] & r.suit_mask[e]) < ks[e]:
+                first = 0
+        trumps_of = (live & ~c.hand[p]) & tm
+        for e in range(TK_SUITS):
+            if (c.hand[leader] & r.suit_mask[e]) == 0:
+                continue
+            if e != r.trump and trumps_of:
+                continue
+            x = live & r.suit_mask[e]
+            top = highest(x)
+            if not (c.hand[p] >> top) & 1:
+                continue
+            qp = quick_tricks(c, p, need - first, 0, &wp, NULL) + first
+            if qp > q:
+                q = qp
+                win[0] = wp | bit(top) | (wl if first else 0)
+            break
+    return q
+
+
+cdef bint lost_lead(const Ctx* c, int leader, mask_t* win) noexcept nogil:
+    """True when the leader's side cannot win the trick it leads: in every suit the leader
+    holds, no partner of the leader can ruff (void in the suit, or at any time without a
+    duty to follow) and either a seat of the other side can ruff or the top card is the
+    other side's. The top card is always a legal play for its holder, and only a trump beats
+    it; a ruff wins when no seat of the leader's side can trump. `win` gets the top cards
+    relied on (a ruff rests on suit lengths alone)."""
+    cdef const tk_rules* r = c.r
+    cdef int e, s, top
+    cdef int mine = (c.side >> leader) & 1
+    cdef mask_t live = 0, x, w = 0, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
+    for s in range(c.n):
+        live |= c.hand[s]
+    cdef bint ruff
+    for e in range(TK_SUITS):
+        if (c.hand[leader] & r.suit_mask[e]) == 0:
+            continue
+        x = live & r.suit_mask[e]
+        top = highest(x)
+        ruff = False
+        if e != r.trump and tm:
+            for s in range(c.n):
+                if (
+                    s != leader
+                    and ((c.hand[s] & r.suit_mask[e]) == 0 or not (r.duties & TK_FOLLOW))
+                    and (c.hand[s] & tm) != 0
+                ):
+                    if ((c.side >> s) & 1) == mine:
+                        return False
+                    ruff = True
+        if ruff:
+            # a seat of the other side can ruff it and none of the leader's side can
+            continue
+        s = owner(c, top)
+        if ((c.side >> s) & 1) == mine:
+            return False
+        w |= bit(top)
+    win[0] = w
+    return True
+
+
+cdef bint all_fails(const Ctx* c, int leader, int R, mask_t* win) noexcept nogil:
+    """True when the leader's side cannot take all `R` tricks left, with no trump live.
+
+    To take them all the side must win every trick, so it leads every one. It cannot lead a
+    suit whose top card the other side holds (that card is a legal play, and with no trump
+    the highest card of the led suit wins), so every trick is led in a suit whose top card
+    the side holds; each such trick takes a card of that suit from every hand of the side
+    that holds one (under a duty to follow; without one, from the leader alone), so the side
+    leads a suit at most as often as its longest holding in it (the sum of its holdings
+    without a duty to follow). Fewer than `R` leads in all: the side loses a trick. This is
+    DDS's later-tricks rule for no trump; a defender squeezed out of a top card would break
+    the count, and the tests compare the rule with plain minimax on small deals of few ranks
+    per suit, where tops and guards abound. `win` gets the other side's top cards relied
+    on."""
+    cdef const tk_rules* r = c.r
+    cdef int e, s, k, mx, sm, tot = 0
+    cdef int mine = (c.side >> leader) & 1
+    cdef mask_t live = 0, x, w = 0
+    cdef bint follow = (r.duties & TK_FOLLOW) != 0
+    for s in range(c.n):
+        live |= c.hand[s]
+    if r.trump >= 0 and (live & r.suit_mask[r.trump]) != 0:
+        return False
+    for e in range(TK_SUITS):
+        x = live & r.suit_mask[e]
+        if x == 0:
+            continue
+        mx = 0
+        sm = 0
+        for s in range(c.n):
+            if ((c.side >> s) & 1) == mine:
+                k = popcount(c.hand[s] & x)
+                sm += k
+                if k > mx:
+                    mx = k
+        if mx == 0:
+            continue
+        s = owner(c, highest(x))
+        if ((c.side >> s) & 1) == mine:
+            tot += mx if follow else sm
+            if tot >= R:
+                return False
+        else:
+            w |= bit(highest(x))
+    win[0] = w
+    return True
+
+
+cdef bint partner_ruff(const Ctx* c, int leader) noexcept nogil:
+    """Can the leader's side make sure of the trick it leads by a partner's ruff? The leader
+    leads a side suit it holds in which a partner playing later is void and holds a trump,
+    while every seat of the other side must follow (holds the suit, under a duty to follow)
+    or holds no trump: the ruff wins. Rests on suit lengths alone (no card)."""
+    cdef const tk_rules* r = c.r
+    cdef int e, s, i
+    cdef int mine = (c.side >> leader) & 1
+    cdef bint follow = (r.duties & TK_FOLLOW) != 0, ok
+    cdef mask_t tm, se
+    if r.trump < 0:
+        return False
+    tm = r.suit_mask[r.trump]
+    for e in range(TK_SUITS):
+        if e == r.trump:
+            continue
+        se = r.suit_mask[e]
+        if (c.hand[leader] & se) == 0:
+            continue
+        ok = False
+        for i in range(1, c.n):
+            s = leader + i
+            if s >= c.n:
+                s -= c.n
+            if ((c.side >> s) & 1) == mine:
+                if (c.hand[s] & se) == 0 and (c.hand[s] & tm) != 0:
+                    ok = True
+            elif (c.hand[s] & tm) != 0 and not (follow and (c.hand[s] & se) != 0):
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
+cdef void trick_bounds(
+    const Ctx* c, int leader, int R, bint cash_counts, int alpha, int beta,
+    int* lo, int* hi, mask_t* wlo, mask_t* whi,
+) noexcept nogil:
+    """Bounds on the side's tricks from a trick start.
+
+    Top trumps: the side holding the highest trump wins a trick with each trump a seat of it
+    holds above every trump of the other side, whoever leads (the highest trump on a trick
+    wins it, and every card gets played). Cashing: the leader's quick tricks are a lower bound for its side
+    when the side may choose to take them (``cash_counts``: not for exact targets), and an
+    upper bound for the other side in any case. `wlo`/`whi` get the cards each bound relies
+    on (for the winning-ranks table). A bound is only worked out as far as the window
+    (alpha, beta) needs: a cut-off that reads fewer cards makes a more general table entry."""
+    cdef const tk_rules* r = c.r
+    cdef int l = 0, h = R, s, top, cnt, q, need, mine, x, k, y, k2, k3
+    cdef int tops[TK_MAX_SEATS]
+    cdef int ks[TK_SUITS]
+    cdef mask_t all_t = 0, tm, others_t, above, wt = 0, wq = 0, wl = 0, wh = 0, xt
+    if r.trump >= 0:
+        tm = r.suit_mask[r.trump]
+        for s in range(c.n):
+            all_t |= c.hand[s]
+        all_t &= tm
+        if all_t:
+            top = highest(all_t)
+            s = owner(c, top)
+            mine = (c.side >> s) & 1
+            others_t = 0
+            for x in range(c.n):
+                if ((c.side >> x) & 1) != mine:
+                    others_t |= c.hand[x]
+            others_t &= tm
+            # every trump of the top trump's side above all of the other side's trumps
+            # wins a trick for the side (partners may overtake each other; the trick stays
+            # theirs): the most such trumps one seat holds
+            above = tk_above(highest(others_t)) if others_t else ~(<mask_t>0)
+            # the count rests on the side's trumps above the other side's best being the
+            # top trumps: the lowest of them marks them all
+            wt = bit(lowest(all_t & above)) if others_t else 0
+            cnt = 0
+            for x in range(c.n):
+                if ((c.side >> x) & 1) == mine:
+                    k = popcount(c.hand[x] & tm & above)
+                    tops[x] = k
+                    if k > cnt:
+                        cnt = k
+                    if k and not (r.duties & (TK_HEAD | TK_OVERTRUMP)):
+                        # Two hands of the side with such trumps, A and B: each trick in
+                        # which A (or B) plays a trump can hold one of their top trumps, as
+                        # long as the one with a low trump plays it whenever both play trumps
+                        # (a duty to beat the winning card forbids that): they take at least
+                        # min(a + b, max(len A, len B)) tricks.
+                        for y in range(x):
+                            if ((c.side >> y) & 1) == mine and tops[y]:
+                                k2 = popcount(c.hand[x] & tm)
+                                k3 = popcount(c.hand[y] & tm)
+                                if k3 > k2:
+                                    k2 = k3
+                                k3 = k + tops[y]
+                                if k2 < k3:
+                                    k3 = k2
+                                if k3 > cnt:
+                                    cnt = k3
+            # only as many as a cut-off needs: one seat's top trumps down to the last one
+            # needed mark fewer cards than the whole run above the other side's best
+            k = beta if mine else R - alpha
+            if others_t and k >= 1 and cnt >= k:
+                for x in range(c.n):
+                    if ((c.side >> x) & 1) == mine and tops[x] >= k:
+                        y = k
+                        wq = c.hand[x] & tm & above
+                        while y > 1:
+                            wq ^= bit(highest(wq))
+                            y -= 1
+                        wt = bit(highest(wq))
+                        cnt = k
+                        break
+            if mine:
+                l = cnt
+                wl = wt
+            else:
+                h = R - cnt
+                wh = wt
+            # A hand of the other side sits right behind the top trump's holder (it plays
+            # next after that holder in every trick it does not lead itself), every trump
+            # above its best one is that holder's, m of them, it holds more than m trumps and
+            # is not on lead: it takes a trick. Until it does it never leads; whenever it
+            # must play a trump, the holder has played before it, so its best trump wins
+            # unless one of the m higher ones is on the trick, and then it plays a lower
+            # trump (it has one left) and keeps its best, which ends on top.
+            y = s + 1 if s + 1 < c.n else 0
+            xt = c.hand[y] & tm
+            if (
+                xt
+                and y != leader
+                and ((c.side >> y) & 1) != mine
+                and not (r.duties & (TK_HEAD | TK_OVERTRUMP))
+            ):
+                above = tk_above(highest(xt))
+                k = popcount(all_t & above)
+                if (c.hand[s] & tm & above) == (all_t & above) and popcount(xt) > k:
+                    if mine:
+                        if R - 1 < h:
+                            h = R - 1
+                            wh = bit(highest(xt))
+                    elif cash_counts and l < 1:
+                        l = 1
+                        wl = bit(highest(xt))
+            # The side holding the top trump holds no other trump above the other side's
+            # best two, and the hand with the second best holds another trump: the other
+            # side takes a trick (DDS's later-tricks rule). The top trump can fell only one
+            # of the two on a trick it is played to, and that hand keeps its second best
+            # back with a lower trump; either of the two wins any trick the top trump is
+            # not on. A duty to trump or to beat could force the two out together.
+            if popcount(all_t) >= 3 and not (r.duties & (TK_MUST_TRUMP | TK_HEAD | TK_OVERTRUMP)):
+                xt = all_t ^ bit(top)
+                k2 = highest(xt)
+                k3 = highest(xt ^ bit(k2))
+                y = owner(c, k2)
+                x = owner(c, k3)
+                if (
+                    ((c.side >> y) & 1) != mine
+                    and ((c.side >> x) & 1) != mine
+                    and popcount(c.hand[y] & tm) > 1
+                ):
+                    if mine:
+                        if R - 1 < h:
+                            h = R - 1
+                            wh = bit(k3)
+                    elif cash_counts and l < 1:
+                        l = 1
+                        wl = bit(k3)
+    if l >= beta or h <= alpha:
+        lo[0] = l
+        hi[0] = h
+        wlo[0] = wl
+        whi[0] = wh
+        return
+    need = beta if (c.side >> leader) & 1 else R - alpha
+    q = quick_tricks(c, leader, need, 0, &wq, ks)
+    q = partner_tricks(c, leader, q, need, &wq, ks)
+    if (c.side >> leader) & 1:
+        if cash_counts and q > l:
+            l = q
+            wl = wq
+    elif R - q < h:
+        h = R - q
+        wh = wq
+    if q == 0 and lost_lead(c, leader, &wq):
+        # whatever the leader leads, the other side can take this trick
+        if (c.side >> leader) & 1:
+            if R - 1 < h:
+                h = R - 1
+                wh = wq
+        elif cash_counts and l < 1:
+            l = 1
+            wl = wq
+    elif q == 0 and partner_ruff(c, leader):
+        # the leader's side can take this trick by a ruff
+        if (c.side >> leader) & 1:
+            if cash_counts and l < 1:
+                l = 1
+                wl = 0
+        elif R - 1 < h:
+            h = R - 1
+            wh = 0
+    if (c.side >> leader) & 1:
+        # only worked out where it cuts: the side needs every trick left
+        if h == R and alpha >= R - 1 and all_fails(c, leader, R, &wq):
+            h = R - 1
+            wh = wq
+    elif cash_counts and l == 0 and beta <= 1 and all_fails(c, leader, R, &wq):
+        l = 1
+        wl = wq
+    lo[0] = l
+    hi[0] = h
+    wlo[0] = wl
+    whi[0] = wh
+
+
+cdef bint sure_trick(
+    const Ctx* c, const tk_trick* t, int seat, mask_t legal, mask_t* win, int* by, int* card
+) noexcept nogil:
+    """Can `seat`'s side make sure of the trick in progress? Either a partner's card already
+    wins it and cannot be beaten later (and `seat` may play under it), or `seat` can play such
+    a card itself. `win` gets the card relied on, `by` the seat that will win the trick and
+    `card` the card `seat` plays to win it (-1 when the partner's card holds)."""
+    cdef const tk_rules* r = c.r
+    cdef int m, i
+    cdef mask_t x
+    if ((c.side >> t.win_seat) & 1) == ((c.side >> seat) & 1) and not beaten_later(
+        c, t, seat, t.win_card
+    ):
+        x = legal
+        while x:
+            m = lowest(x)
+            x &= x - 1
+            if not tk_beats(r, m, t.win_card):
+                win[0] = bit(t.win_card)
+                by[0] = t.win_seat
+                card[0] = -1
+                return True
+    # only the highest legal card of the led suit and of trumps can be the best try: a
+    # lower card of the same suit is beaten whenever that one is (and relies on more ranks)
+    for i in range(2):
+        if i == 0:
+            x = legal & r.suit_mask[t.led]
+        elif r.trump >= 0 and r.trump != t.led:
+            x = legal & r.suit_mask[r.trump]
+        else:
+            break
+        if x == 0:
+            continue
+        m = highest(x)
+        if tk_beats(r, m, t.win_card) and not beaten_later(c, t, seat, m):
+            win[0] = bit(m)
+            by[0] = seat
+            card[0] = m
+            return True
+    return False
+
+
+cdef int sure_then_cash(
+    Ctx* c, const tk_trick* t, int seat, mask_t legal, int need, mask_t* win
+) noexcept nogil:
+    """Tricks `seat`'s side makes sure of from here (this one included): 0, or 1 for the
+    trick in progress (see sure_trick) plus, when `need` asks for more, the quick tricks of
+    the seat that wins it, which leads next (DDS's second-hand quick tricks). Only when no
+    partner playing later could overtake the winning card (a duty may make it), or another
+    seat would lead. The winner's tricks are counted with the other hands as they are now:
+    the cards still to come to this trick only add to what the winner must beat, so the
+    count stays true. `win` gets the cards relied on."""
+    cdef const tk_rules* r = c.r
+    cdef int by, card, wc, q = 0, i, s, mine = (c.side >> seat) & 1, pending
+    cdef mask_t w, wq = 0, f
+    if not sure_trick(c, t, seat, legal, &w, &by, &card):
+        return 0
+    win[0] = w
+    if need <= 1:
+        return 1
+    wc = card if card >= 0 else t.win_card
+    for i in range(t.count + 1, c.n):
+        s = t.leader + i
+        if s >= c.n:
+            s -= c.n
+        if ((c.side >> s) & 1) != mine:
+            continue
+        f = c.hand[s] & r.suit_mask[t.led]
+        if f and tk_beats(r, highest(f), wc):
+            return 1
+        if r.trump >= 0 and (not f or not (r.duties & TK_FOLLOW)):
+            f = c.hand[s] & r.suit_mask[r.trump]
+            if f and tk_beats(r, highest(f), wc):
+                return 1
+    # the seats still to play to this trick (`seat` too, unless its card is taken out here)
+    pending = 0
+    for i in range(t.count, c.n):
+        s = t.leader + i
+        if s >= c.n:
+            s -= c.n
+        pending |= 1 << s
+    if card >= 0:
+        c.hand[seat] ^= bit(card)
+        pending &= ~(1 << seat)
+    if c.hand[by] != 0:
+        q = quick_tricks(c, by, need - 1, pending, &wq, NULL)
+    if card >= 0:
+        c.hand[seat] ^= bit(card)
+    win[0] = w | wq
+    return 1 + q

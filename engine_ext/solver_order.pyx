@@ -1,0 +1,231 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Moves of the double-dummy solver: which cards a node searches, and in what order.
+
+Which: one card of each run of equivalent cards (``representatives``: adjacent in power
+among the live cards, equal points when points count), and the ranks a merged run adds to
+a proof (``class_ranks``) so that a stored bound covers every card the run stood for;
+these, and the hint's coding, are inline in ``solver_order.pxd``. In what order
+(:func:`order_moves`): the table's best card first (a hint, stored by its relative rank:
+``rel_rank`` writes it, ``hint_card`` reads it back), then static card-play rules (cash a sure winner, lead
+towards a partner's top card or ruff, away from the other side's length and ruffs; follow
+low under a partner's winner, else the cheapest card that wins, else discard from length)
+plus a killer lead per depth. Alpha-beta cuts sooner the better the order, so this is where
+node counts move without a change of value: every order gives the same answers.
+
+The scores are a tunable table, ``_order_weights`` (``benchmarks/solver_tune.py`` tunes it
+by node counts). The ordering reads the bounds' test of a card that cannot be beaten later
+in the trick (``solver_bounds.pxd``) and no table.
+"""
+
+from levata.engine.cardmask cimport below, bit, highest, lowest, mask_t, popcount
+from levata.engine.rules cimport TK_FOLLOW, TK_SUITS, tk_above, tk_beats, tk_rules, tk_trick
+from levata.engine.solver_bounds cimport beaten_by, beaten_later, later_threats
+from levata.engine.solver_state cimport K_POINTS, Ctx, owner
+
+
+cdef enum:
+    # Move-ordering scores (higher first). Tuned on random bridge deals by node counts (the
+    # last time by benchmarks/solver_tune.py); the static rules below beat history/killer
+    # tables everywhere except at leads.
+    O_HINT = 1 << 20        # the best card stored with a matching table entry
+    O_KILLER = 5000         # the lead that last cut off with as many tricks left, same leader
+    O_CASH = 4500           # a lead nobody can beat, or a follow that will win the trick
+    O_SAFE_LOW = 3000       # a follow under a partner's card that will win
+    O_OVERTAKE = 1000       # ... minus this for beating that partner's card anyway
+    O_CONTEST = 3500        # a follow that beats the trick for now (cheapest first: OW[15])
+    O_LOW = 2500            # everything else, lowest first
+    O_TO_PARTNER = 2500     # a lead in a suit whose top card a partner holds
+    O_PARTNER_RUFF = 800    # a lead a partner can ruff
+    O_THEY_RUFF = 1200      # a lead the other side can ruff
+    O_TRUMP_LEAD = 300      # a trump lead when the other side holds the top trump
+    O_LENGTH = 2            # per card of the suit, for a discard (discard from length)
+    O_KEEP_TRUMP = 500      # a trump discarded
+    O_THEIR_LENGTH = 60     # per card the other side holds in a suit led
+    O_THEIR_VOID = 16       # ... a void in it counts as this many cards
+
+
+# Tunable copies of the scores above (benchmarks/solver_tune.py tunes them by node counts)
+cdef int OW[19]
+OW[0] = O_HINT
+OW[1] = O_KILLER
+OW[2] = O_CASH
+OW[3] = O_SAFE_LOW
+OW[4] = O_OVERTAKE
+OW[5] = O_CONTEST
+OW[6] = O_LOW
+OW[7] = O_TO_PARTNER
+OW[8] = O_PARTNER_RUFF
+OW[9] = O_THEY_RUFF
+OW[10] = O_TRUMP_LEAD
+OW[11] = O_LENGTH
+OW[12] = O_KEEP_TRUMP
+OW[13] = O_THEIR_LENGTH
+OW[14] = O_THEIR_VOID
+OW[15] = -1      # per relative rank: a contesting follow prefers higher cards (tuned: lower)
+OW[16] = O_CONTEST  # a second-hand follow that beats the trick for now
+OW[17] = 1       # per relative rank: a lead that does not cash prefers lower cards
+OW[18] = 0       # a lead in a suit the leader's side holds the top card of, not cashing
+
+_OW_NAMES = ('O_HINT', 'O_KILLER', 'O_CASH', 'O_SAFE_LOW', 'O_OVERTAKE', 'O_CONTEST', 'O_LOW', 'O_TO_PARTNER', 'O_PARTNER_RUFF', 'O_THEY_RUFF', 'O_TRUMP_LEAD', 'O_LENGTH', 'O_KEEP_TRUMP', 'O_THEIR_LENGTH', 'O_THEIR_VOID', 'O_CONTEST_RANK', 'O_CONTEST2', 'O_LEAD_RANK', 'O_OUR_TOP')
+
+
+def _order_weights(dict new=None):
+    """The move-ordering scores, by name; ``new`` sets some of them (for tuning only)."""
+    cdef int i
+    if new:
+        for k, v in new.items():
+            OW[_OW_NAMES.index(k)] = int(v)
+    return {n: OW[i] for i, n in enumerate(_OW_NAMES)}
+
+
+cdef bint partner_wins_fourth(const Ctx* c, const tk_trick* t, int seat) noexcept nogil:
+    """At second hand of four: can the fourth hand, a partner, beat the card led and
+    anything the third hand can play?"""
+    cdef const tk_rules* r = c.r
+    cdef int third = seat + 1, fourth = seat + 2, led = t.led
+    cdef mask_t f4, f3, tm, t3, t4
+    if third >= c.n:
+        third -= c.n
+    if fourth >= c.n:
+        fourth -= c.n
+    if ((c.side >> fourth) & 1) != ((c.side >> seat) & 1):
+        return False
+    f4 = c.hand[fourth] & r.suit_mask[led]
+    f3 = c.hand[third] & r.suit_mask[led]
+    tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
+    t3 = c.hand[third] & tm
+    t4 = c.hand[fourth] & tm
+    if f4:
+        if not tk_beats(r, highest(f4), t.win_card):
+            return False
+        if f3 and tk_beats(r, highest(f3), highest(f4)):
+            return False
+        if not f3 and t3 and led != r.trump:
+            return False  # the third hand may ruff
+        return True
+    if led == r.trump or not t4 or not (r.duties & TK_FOLLOW):
+        return False
+    # the fourth hand ruffs: beaten only by an over-ruff of a third hand void in the suit
+    if f3 or not t3:
+        return True
+    return tk_beats(r, highest(t4), highest(t3))
+
+
+cdef inline void add_move(long long* keys, int k, int sc, int m) noexcept nogil:
+    """Insert move `m` with score `sc` into the `k` sorted `keys` (one int per move, score
+    above card, best first): an insertion sort of at most a hand's worth of moves. The moves
+    come lowest first, so ties keep the lower card first."""
+    cdef long long key = (<long long>sc) * 256 + (255 - m)
+    while k > 0 and keys[k - 1] < key:
+        keys[k] = keys[k - 1]
+        k -= 1
+    keys[k] = key
+
+
+cdef int order_moves(
+    const Ctx* c, const tk_trick* t, int seat, mask_t moves, mask_t live, int hint, int* out
+) noexcept nogil:
+    """Write the moves into `out`, most promising first; return how many.
+
+    Leads: cash a card nobody can beat; else lead towards a partner's top card or a
+    partner's ruff, away from the other side's ruffs and its length (fewer replies), low.
+    Follows: a partner's card that will hold -> play low; else the cheapest card that will
+    hold; else (second hand) a card that beats for now; else discard low from length,
+    trumps last."""
+    cdef const tk_rules* r = c.r
+    cdef int n = c.n, k = 0, m, e, sc, rank, top, p, k2, x, killer
+    cdef long long keys[64]
+    cdef int base[TK_SUITS]   # leads: the score of a lead of the suit that does not cash
+    cdef int their[TK_SUITS]  # leads: the other side's length in the suit, as a penalty
+    cdef int cash[TK_SUITS]   # leads: the suit's card that cashes, or -1
+    cdef bint beats, secure_partner = False
+    cdef int mycol = (c.side >> seat) & 1
+    cdef mask_t suit_live, left, high, ruff, tm
+    if moves & (moves - 1) == 0:  # one move or none: no order to find
+        out[0] = lowest(moves)
+        return 1 if moves else 0
+    if t.count == 0:
+        # Everything but a lead's rank depends on its suit alone: work it out once per suit
+        # led (DDS's idea for the length: the fewer cards the other side holds in a suit led,
+        # the fewer replies to search; a void counts as long, for the ruff or discard it
+        # allows).
+        tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
+        left = moves
+        while left:
+            e = r.suit_of[lowest(left)]
+            left &= ~r.suit_mask[e]
+            suit_live = live & r.suit_mask[e]
+            their[e] = 0
+            x = ((1 << n) - 1) & (~c.side if mycol else c.side)
+            while x:
+                p = lowest(x)
+                x &= x - 1
+                k2 = popcount(c.hand[p] & r.suit_mask[e])
+                their[e] += OW[13] * (k2 if k2 else OW[14])
+            # only the suit's top card can cash
+            top = highest(suit_live)
+            cash[e] = top if (moves >> top) & 1 and not beaten_later(c, t, seat, top) else -1
+            sc = OW[6] - their[e]
+            top = owner(c, top)
+            if top != seat and ((c.side >> top) & 1) == mycol:
+                sc += OW[7]
+            elif top >= 0 and ((c.side >> top) & 1) == mycol:
+                sc += OW[18]
+            if e != r.trump:
+                for p in range(n):
+                    if p == seat or (c.hand[p] & r.suit_mask[e]) or not (c.hand[p] & tm):
+                        continue
+                    sc += OW[8] if ((c.side >> p) & 1) == mycol else -OW[9]
+            elif top < 0 or ((c.side >> top) & 1) != mycol:
+                sc -= OW[10]
+            base[e] = sc
+        killer = c.killer[popcount(c.hand[seat])][seat]
+        while moves:
+            m = lowest(moves)
+            moves &= moves - 1
+            e = r.suit_of[m]
+            rank = popcount(live & r.suit_mask[e] & below(m))
+            if m == hint:
+                sc = OW[0]
+            else:
+                sc = OW[2] + rank - their[e] if m == cash[e] else base[e] - OW[17] * rank
+                if m == killer:
+                    sc += OW[1]
+            add_move(keys, k, sc, m)
+            k += 1
+    else:
+        later_threats(c, t, seat, t.led, &high, &ruff)
+        if ((c.side >> t.win_seat) & 1) == mycol:
+            secure_partner = not beaten_by(r, t.led, high, ruff, t.win_card)
+        elif t.count == 1 and n == 4:
+            # second hand: the fourth hand (a partner) will win the trick whatever the third
+            # plays -> play low, as under a partner's winning card
+            secure_partner = partner_wins_fourth(c, t, seat)
+        while moves:
+            m = lowest(moves)
+            moves &= moves - 1
+            e = r.suit_of[m]
+            rank = popcount(live & r.suit_mask[e] & below(m))
+            beats = tk_beats(r, m, t.win_card)
+            if m == hint:
+                sc = OW[0]
+            elif secure_partner:
+                sc = OW[3] - rank - (OW[4] if beats else 0)
+            elif beats:
+                if not beaten_by(r, t.led, high, ruff, m):
+                    sc = OW[2] - rank
+                else:
+                    sc = (OW[16] if t.count == 1 else OW[5]) + OW[15] * rank
+            else:
+                sc = OW[6] - rank
+            if m != hint and e != t.led and not beats:
+                sc += OW[11] * popcount(c.hand[seat] & r.suit_mask[e])
+                if e == r.trump:
+                    sc -= OW[12]
+            add_move(keys, k, sc, m)
+            k += 1
+    for p in range(k):
+        out[p] = 255 - <int>(keys[p] & 255)
+    return k
+
+

@@ -1,0 +1,348 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Tables of the double-dummy solver: what the search remembers between positions.
+
+Two kinds share one block of memory (:func:`table_layout`). The *transposition table*
+holds exact positions at trick starts (:func:`pos_key`, ``tt_find``, :func:`tt_slot`),
+keyed by relative ranks where that is sound: two positions that differ only in which small
+cards are gone share an entry. The *winning-ranks table* (DDS's idea, for the tricks
+objective under follow/trump duties with at most four seats) holds bounds that are true for
+every position of the same shape whose significant cards (those down to the lowest rank
+that decided a trick in the proof) sit in the same hands: :func:`wr_store` stores one under
+that abstraction, :func:`wr_probe` and :func:`wr_probe_sets` find the ones that match. The
+entries go to buckets by shape and by the owners of the top cards of the suits an entry
+reads (the suit-set records, ``wr_sets``), and a look-up moves what it hits to the front of
+its chain.
+
+How much a table entry covers and how fast it is found decides most of the solver's speed
+on full deals; none of it changes a value (a lost entry costs nodes, never an answer).
+The tables read the hands and the cards a proof rests on; the search (``solver``) calls
+them at trick starts, and owns the memory (its size, clearing, freeing).
+"""
+
+from levata.engine.cardmask cimport below, bit, highest, lowest, mask_t, popcount
+from levata.engine.rules cimport TK_SUITS, tk_rules
+from levata.engine.solver_state cimport (
+    BIG,
+    F_PROBE,
+    F_REL,
+    F_SETS,
+    K_EXACT,
+    Ctx,
+    owner,
+    tt_entry,
+    wr_entry,
+    wr_sets,
+)
+
+tk_use_bmi2 = tk_cpu_bmi2()
+
+cdef enum:
+    WR_CHAIN = 256    # entries a look-up walks down one bucket's chain, at most
+    WR_TOPS = 1       # top cards per suit whose owners pick the bucket
+
+# entries fill cache lines exactly (the structs are in solver_state.pxd)
+assert sizeof(tt_entry) * 2 == sizeof(wr_entry) == 64, "table entries changed size"
+
+
+# ------------------------------------------------------------------------------------------
+# The transposition table: exact positions
+
+
+cdef unsigned long long pos_key(const Ctx* c, int leader, mask_t live) noexcept nogil:
+    """Hash of the position at a trick start: every hand and the leader.
+
+    With relative keys each hand is squeezed onto the live cards (pext), so two positions
+    that differ only in which small cards are gone share an entry; the per-suit counts of live
+    cards fix where one suit ends and the next begins."""
+    cdef const tk_rules* r = c.r
+    cdef unsigned long long h = tk_fmix(<unsigned long long>(leader + 1 + (c.kind << 4)))
+    cdef unsigned long long counts = 0
+    cdef int s, e
+    if c.flags & F_REL:
+        for e in range(TK_SUITS):
+            counts = counts * 67 + popcount(live & r.suit_mask[e])
+        h = tk_fmix(h ^ counts)
+        for s in range(c.n):
+            h = tk_fmix(h ^ (tk_pext(c.hand[s], live) + (<unsigned long long>s) * tk_golden))
+    else:
+        for s in range(c.n):
+            h = tk_fmix(h ^ (c.hand[s] + (<unsigned long long>s) * tk_golden))
+    return h if h else 1
+
+
+cdef tt_entry* tt_slot(Ctx* c, unsigned long long key, int depth) noexcept nogil:
+    """The entry for `key`, claiming one of its two slots (the emptier or shallower)."""
+    cdef unsigned long long i = key & c.tt_mask
+    cdef tt_entry* e = &c.tt[i]
+    cdef tt_entry* f = &c.tt[i ^ 1]
+    if e.key == key:
+        return e
+    if f.key == key:
+        return f
+    if e.key != 0 and (f.key == 0 or f.depth <= e.depth):
+        e = f
+    e.key = key
+    e.depth = depth
+    e.hint = -1
+    if c.kind == K_EXACT:
+        e.a = 0
+        e.b = 0
+    else:
+        e.a = 0
+        e.b = BIG
+    return e
+
+
+# ------------------------------------------------------------------------------------------
+# The winning-ranks table: bounds over positions that share their significant cards
+
+
+cdef unsigned long long wr_bucket(const Ctx* c, unsigned long long shape, mask_t live) noexcept nogil:
+    """Which bucket a position's entries go to: the shape plus who holds the top cards of each
+    suit. Entries only match positions of the same shape, so the shape alone would do, but it
+    piles thousands of positions into one bucket; the owners of the top cards (significant in
+    nearly every entry) spread them. An entry that ignores a top card is then missed by a
+    position where another hand holds it: a lost hit, never a wrong one."""
+    cdef unsigned long long x = shape
+    cdef mask_t sl
+    cdef int e, j, card
+    for e in range(TK_SUITS):
+        sl = live & c.r.suit_mask[e]
+        for j in range(WR_TOPS):
+            if sl == 0:
+                break
+            card = highest(sl)
+            sl ^= bit(card)
+            x = x * 5 + <unsigned long long>owner(c, card)
+    return tk_fmix(x) & c.wt_mask
+
+
+cdef inline void wr_swap(wr_entry* a, wr_entry* b) noexcept nogil:
+    """Swap two entries' contents, each keeping its place in the chains (`next`)."""
+    cdef wr_entry t = a[0]
+    cdef int an = a.next, bn = b.next
+    a[0] = b[0]
+    b[0] = t
+    a.next = an
+    b.next = bn
+
+
+cdef bint wr_probe(
+    Ctx* c, unsigned long long shape, unsigned long long bucket, mask_t live,
+    const mask_t* comp, int alpha, int beta, int* lo, int* hi, mask_t* wlo, mask_t* whi,
+    int* hint,
+) noexcept nogil:
+    """Tighten lo/hi with the entries of the bucket whose significant cards match here.
+
+    Chains are walked for at most WR_CHAIN entries: a chain may run into slots the ring has
+    since given to other buckets (even loop), which is harmless because every entry is checked
+    on its own shape and cards, and each entry is a true bound wherever it matches.
+
+    With ``F_PROBE`` the walk stops as soon as the bounds cut the window (alpha, beta) or
+    meet, and an entry that matched moves to the front of its chain (its contents swap with
+    the chain's head): the entries that keep matching are found after a step or two instead
+    of a walk of hundreds of cache lines."""
+    cdef int i = c.heads[bucket], steps = 0, s
+    cdef bint ok, fast = (c.flags & F_PROBE) != 0
+    cdef wr_entry* e
+    cdef wr_entry* head = &c.wt[i - 1] if i else NULL
+    while i and steps < WR_CHAIN:
+        e = &c.wt[i - 1]
+        i = e.next
+        steps += 1
+        if e.shape != shape:
+            continue
+        ok = True
+        for s in range(c.n):
+            if (comp[s] & e.relmask) != e.comp[s]:
+                ok = False
+                break
+        if not ok:
+            continue
+        c.hits += 1
+        if e.lo > lo[0]:
+            lo[0] = e.lo
+            wlo[0] = tk_pdep(e.relmask, live)
+        if e.hi < hi[0]:
+            hi[0] = e.hi
+            whi[0] = tk_pdep(e.relmask, live)
+        if e.hint >= 0:
+            hint[0] = e.hint
+        if fast:
+            if e != head:
+                wr_swap(e, head)
+            if head.next:  # the next hit goes behind this one
+                head = &c.wt[head.next - 1]
+            if lo[0] >= beta or hi[0] <= alpha or lo[0] == hi[0]:
+                break
+    c.walked += steps
+    return lo[0] >= beta or hi[0] <= alpha or lo[0] == hi[0]
+
+
+cdef inline unsigned int suit_set(const tk_rules* r, mask_t sig) noexcept nogil:
+    """The effective suits with a card in `sig`, as a bit mask."""
+    cdef unsigned int S = 0
+    cdef int e
+    for e in range(TK_SUITS):
+        if sig & r.suit_mask[e]:
+            S |= 1u << e
+    return S
+
+
+cdef inline void top_owners(const Ctx* c, mask_t live, int* tops) noexcept nogil:
+    """Who holds the top live card of each suit (0 for a suit with none): the bucket of every
+    suit set is hashed from these, so they are read once per look-up or store."""
+    cdef int e, s
+    cdef mask_t sl, b
+    for e in range(TK_SUITS):
+        tops[e] = 0
+        sl = live & c.r.suit_mask[e]
+        if sl:
+            b = bit(highest(sl))
+            for s in range(c.n):
+                if c.hand[s] & b:
+                    tops[e] = s
+                    break
+
+
+cdef inline unsigned long long wr_set_bucket(
+    const Ctx* c, unsigned long long shape, const int* tops, unsigned int S
+) noexcept nogil:
+    """The bucket of the entries of this shape that read exactly the suits `S`: the shape,
+    `S` and who holds the top card of each suit in `S` (`tops`; an entry reading a suit reads
+    its top card: its significant cards are a top run). Suits outside `S` do not pick the
+    bucket, so an entry that ignores a suit is found whoever holds that suit's top card."""
+    cdef unsigned long long x = shape ^ ((<unsigned long long>S + 1) * tk_golden)
+    cdef int e
+    for e in range(TK_SUITS):
+        if (S >> e) & 1:
+            x = x * 5 + <unsigned long long>tops[e]
+    return tk_fmix(x) & c.wt_mask
+
+
+cdef inline wr_sets* sets_slot(const Ctx* c, unsigned long long shape) noexcept nogil:
+    return &c.sets[shape & c.sets_mask]
+
+
+cdef void wr_probe_sets(
+    Ctx* c, unsigned long long shape, mask_t live, const mask_t* comp, int alpha, int beta,
+    int* lo, int* hi, mask_t* wlo, mask_t* whi, int* hint,
+) noexcept nogil:
+    """wr_probe over the buckets of every suit set this shape has entries under (the shape's
+    record in `sets`; a record another shape took over loses hits, never makes a wrong one),
+    subsets of the suits with live cards only."""
+    cdef wr_sets* rec = sets_slot(c, shape)
+    cdef unsigned int used, S
+    cdef int tops[TK_SUITS]
+    if rec.shape != shape:
+        return
+    used = rec.used
+    top_owners(c, live, tops)
+    while used:
+        S = lowest(used)
+        used &= used - 1
+        if wr_probe(c, shape, wr_set_bucket(c, shape, tops, S), live, comp, alpha, beta,
+                    lo, hi, wlo, whi, hint):
+            return
+
+
+cdef void wr_store(
+    Ctx* c, unsigned long long shape, unsigned long long bucket, mask_t live, const mask_t* comp,
+    mask_t win, int depth, int lo, int hi, int hint,
+) noexcept nogil:
+    """Store a bound under the abstraction `win` defines: in each suit, every live card from
+    the lowest card of `win` up is significant; lower cards only count by number."""
+    cdef const tk_rules* r = c.r
+    cdef mask_t sig = 0, x, rm
+    cdef int e, i, s, steps = 0, idx, old_next, nxt
+    cdef int tops[TK_SUITS]
+    cdef unsigned int S
+    cdef bint same
+    cdef wr_entry* b
+    cdef wr_sets* rec
+    for e in range(TK_SUITS):
+        x = win & r.suit_mask[e]
+        if x:
+            sig |= live & r.suit_mask[e] & ~below(lowest(x))
+    rm = tk_pext(sig, live)
+    c.stores += 1
+    c.sig += popcount(sig)
+    if c.flags & F_SETS:
+        S = suit_set(r, sig)
+        top_owners(c, live, tops)
+        bucket = wr_set_bucket(c, shape, tops, S)
+        rec = sets_slot(c, shape)
+        if rec.shape != shape:
+            rec.shape = shape
+            rec.used = 0
+        rec.used |= 1u << S
+    i = c.heads[bucket]
+    while i and steps < WR_CHAIN:  # the same abstract position: merge the bounds
+        b = &c.wt[i - 1]
+        i = b.next
+        steps += 1
+        if b.shape != shape or b.relmask != rm:
+            continue
+        same = True
+        for s in range(c.n):
+            if b.comp[s] != (comp[s] & rm):
+                same = False
+                break
+        if same:
+            if lo > b.lo:
+                b.lo = lo
+            if hi < b.hi:
+                b.hi = hi
+            if depth > b.depth:
+                b.depth = depth
+            if hint >= 0:
+                b.hint = hint
+            return
+    idx = c.wt_cursor
+    c.wt_cursor = idx + 1 if idx + 1 < c.wt_size else 0
+    b = &c.wt[idx]
+    old_next = b.next
+    nxt = c.heads[bucket]
+    b.next = old_next if nxt == idx + 1 else nxt
+    c.heads[bucket] = idx + 1
+    b.shape = shape
+    b.relmask = rm
+    for s in range(4):
+        b.comp[s] = (comp[s] & rm) if s < c.n else 0
+    b.lo = lo
+    b.hi = hi
+    b.depth = depth
+    b.hint = hint
+
+
+# ------------------------------------------------------------------------------------------
+# The memory
+
+
+cdef void table_layout(Ctx* c, void* mem, int bits) noexcept nogil:
+    """Point the context's tables into `mem`, a zeroed block of ``sizeof(tt_entry) << bits``
+    bytes. One block serves both kinds: 32-byte exact entries, or for winning ranks a bucket
+    head array (1/32 of the block), a ring of 64-byte abstract entries and, at the end, the
+    suit sets of each shape (1/16: a 13-card bridge search meets hundreds of thousands of
+    shapes, and a shape whose record another one takes over loses the hits of all its
+    entries; at 1/128, 6% more nodes on full deals)."""
+    cdef int sets_bits
+    c.tt = <tt_entry*>mem
+    c.tt_mask = ((<unsigned long long>1) << bits) - 1
+    c.heads = <int*>mem
+    c.wt_mask = ((<unsigned long long>1) << (bits - 2)) - 1
+    c.wt = <wr_entry*>(<char*>mem + (sizeof(int) << (bits - 2)))
+    sets_bits = bits - 3 if bits > 6 else 0
+    c.sets_mask = ((<unsigned long long>1) << sets_bits) - 1
+    c.sets = <wr_sets*>(
+        <char*>mem + (sizeof(tt_entry) << bits)
+        - (sizeof(wr_sets) << sets_bits)
+    )
+    c.wt_size = <int>(
+        (
+            (sizeof(tt_entry) << bits)
+            - (sizeof(int) << (bits - 2))
+            - (sizeof(wr_sets) << sets_bits)
+        )
+        // sizeof(wr_entry)
+    )
