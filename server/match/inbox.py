@@ -62,6 +62,10 @@ class Inbox:
     def empty(self) -> bool:
         return not self._items
 
+    def queued(self) -> tuple[Any, ...]:
+        """What waits to be taken, oldest first (left in place)."""
+        return tuple(self._items)
+
     async def get(self, timeout: float) -> Any:
         """The next item; ``TimeoutError`` when the alarm rings first: at the latest after
         ``timeout`` seconds, earlier if :meth:`ring_by` asked for an earlier look. An item

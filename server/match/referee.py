@@ -896,7 +896,7 @@ class Referee:
             if self.status != "running":
                 return
             p = s.pending
-            if p is not None and now >= p.deadline:
+            if p is not None and now >= p.deadline and not self._read_in_time(p):
                 s.strikes += 1
                 s.bank_ms = 0.0
                 self.store.add_reply(
@@ -912,6 +912,17 @@ class Referee:
                     self._forfeit([i], f"reached {s.strikes} strikes")
                     return
                 self._apply(i, self.substitutes.choice(p.legal), p.request_id, substituted=True)
+
+    def _read_in_time(self, p: Pending) -> bool:
+        """Whether a reply to ``p`` read before its deadline waits in the inbox (behind
+        another item): it is judged next, not struck because the match reached the deadline
+        first. The clock stops where the reply is read, not where the match takes it up."""
+        return any(
+            type(item) is _Reply
+            and item.msg.request_id == p.request_id
+            and item.received_at < p.deadline
+            for item in self.inbox.queued()
+        )
 
     def _on_attach(self, item: _Attach) -> None:
         seat = self.seats[item.seat]
