@@ -8,21 +8,23 @@ The base keeps the tick mechanism; the game keeps its rules:
   and who is still to submit (:meth:`to_act`);
 * :meth:`priority`, ``P_t``: the seats in play sorted by ``(seat - t) mod N``, so each seat in
   turn is first when two submissions race for the same thing;
-* a tick cap: the option ``tick_cap``, when the game has it, ends the match through
-  :meth:`_tick_cap_reached`;
+* the caps: the options ``tick_cap`` (ticks) and ``time_cap_ms`` (real time), when the game
+  has them, end the match through :meth:`_cap_reached`;
 * what a view shows of a pending submission: :meth:`submitted` (1 once the seat is in, and
   nothing about what it chose). A submission emits no event at all;
 * the hidden buffer in a determinized world: :meth:`_blank_submissions` (a sampled world) and
   :meth:`_restore_submissions` (a world rebuilt from a view) put a game-chosen placeholder in
   place of the other seats' real choices, which must not leak and cannot be guessed;
 * a real-time mode (``realtime = True``): no ticks, any seat in play acts at any moment through
-  :meth:`_act_now`.
+  :meth:`_act_now`, judged at ``clock_ms``, the referee's clock; :meth:`advance_clock` fires
+  the game's timers (:meth:`_next_timer`, :meth:`_fire_timer`) and the time cap in order;
+* :meth:`stamp`: when an outcome happened, for its event (the tick, or the clock).
 
 Hooks a game writes: :meth:`seats_in_play` (who submits each tick), :meth:`_resolve` (apply
 the submissions in the given order), and when it has them :meth:`_after_tick` (what happens
-once a tick is resolved: finishing, stall counters), :meth:`_tick_cap_reached`,
-:meth:`_act_now` (real time). It calls :meth:`_start_ticks` once its state is in place, and
-:meth:`_stop_ticks` when the match ends.
+once a tick is resolved: finishing, stall counters), :meth:`_cap_reached`, and in real time
+:meth:`_act_now`, :meth:`_next_timer`, :meth:`_fire_timer`. It calls :meth:`_start_ticks`
+once its state is in place, and :meth:`_stop_ticks` when the match ends.
 
 How the coming games use it:
 
@@ -73,6 +75,8 @@ class Simultaneous(GameState):
     tick: int
     submissions: list[Action | None]
     _waiting: tuple[int, ...]
+    #: Real time: the referee's clock (ms since the match started) the state is judged at.
+    clock_ms: int = 0
 
     # -- hooks the game writes ------------------------------------------------------------------
 
@@ -90,13 +94,20 @@ class Simultaneous(GameState):
         emptied, before the tick counter moves on: seats that finished, stall counters.
         Nothing by default."""
 
-    def _tick_cap_reached(self) -> None:
-        """The tick counter reached the option ``tick_cap``: end the match."""
-        raise NotImplementedError(f"{type(self).__name__} has a tick_cap but no end for it")
+    def _cap_reached(self) -> None:
+        """The option ``tick_cap`` (or ``time_cap_ms`` in real time) is reached: end the match."""
+        raise NotImplementedError(f"{type(self).__name__} has a cap but no end for it")
 
     def _act_now(self, seat: int, action: Action) -> None:
-        """Real time: apply ``action`` at once (the game judges it at its clock)."""
+        """Real time: apply ``action`` at once (the game judges it at ``clock_ms``)."""
         raise NotImplementedError(f"{type(self).__name__} has no real-time mode")
+
+    def _next_timer(self) -> int | None:
+        """Real time: when the game's next timer is due (ms), ``None`` when none is set."""
+        return None
+
+    def _fire_timer(self) -> None:
+        """Real time: the timer :meth:`_next_timer` named is due (``clock_ms`` is its time)."""
 
     # -- the mechanism --------------------------------------------------------------------------
 
@@ -122,6 +133,10 @@ class Simultaneous(GameState):
 
     def to_act(self) -> tuple[int, ...]:
         return self._waiting
+
+    def stamp(self) -> dict[str, int]:
+        """When an outcome happened, for its event's data: the tick, or the clock in real time."""
+        return {"at_ms": self.clock_ms} if self.realtime else {"tick": self.tick}
 
     def submitted(self, seat: int) -> int:
         """What a view shows of a pending submission: 1 once ``seat`` is in, else 0."""
@@ -151,8 +166,28 @@ class Simultaneous(GameState):
             self.tick += 1
             cap = self.options.get("tick_cap")
             if cap is not None and self.tick >= cap:
-                self._tick_cap_reached()
+                self._cap_reached()
         self._open_tick()
+
+    def advance_clock(self, now_ms: int) -> None:
+        """Move the referee's clock to ``now_ms`` and fire every timer due by then, in order
+        (the time cap first when both are due at once). A clock that goes backwards is
+        ignored, and so is the clock in tick mode."""
+        if not self.realtime or self.is_over() or now_ms <= self.clock_ms:
+            return
+        cap = self.options.get("time_cap_ms")
+        while True:
+            due = self._next_timer()
+            if cap is not None and (due is None or cap <= due):
+                due = cap
+            if due is None or due > now_ms:
+                break
+            self.clock_ms = max(self.clock_ms, due)
+            if due == cap:
+                self._cap_reached()
+                return
+            self._fire_timer()
+        self.clock_ms = now_ms
 
     # -- determinized worlds --------------------------------------------------------------------
 

@@ -310,10 +310,6 @@ class RepezitaState(Simultaneous, GameState):
 
     seats_in_play = unfinished  # ``P_t`` lists the unfinished seats only
 
-    def _stamp(self) -> dict[str, Any]:
-        """When an outcome happened: the tick, or the referee's clock in realtime."""
-        return {"at_ms": self.clock_ms} if self.realtime else {"tick": self.tick}
-
     # -- whose turn and what is legal ----------------------------------------------------------
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -334,14 +330,14 @@ class RepezitaState(Simultaneous, GameState):
                 continue
             card: Card = action.card  # type: ignore[assignment]  # plays carry cards
             if wrong:  # [D5] after a wrong card the rest of the tick bounces
-                self._emit("bounced", seat=seat, **self._stamp())
+                self._emit("bounced", seat=seat, **self.stamp())
             elif lands(card, self.top, self.open_start):
                 self._land(seat, card)
                 changed = True
             elif lands(card, top0, open0):  # [D4] right on what it saw, beaten to it
-                self._emit("bounced", seat=seat, **self._stamp())
+                self._emit("bounced", seat=seat, **self.stamp())
             elif top0 is None:  # [D6] no pile to take
-                self._emit("rejected", seat=seat, **self._stamp())
+                self._emit("rejected", seat=seat, **self.stamp())
             else:
                 self._wrong_card(seat, card)
                 changed = wrong = True
@@ -352,7 +348,7 @@ class RepezitaState(Simultaneous, GameState):
         if not self.over:
             self._count_idle(changed)
 
-    def _tick_cap_reached(self) -> None:
+    def _cap_reached(self) -> None:
         self._end("cap")
 
     def _land(self, seat: int, card: Card) -> None:
@@ -363,7 +359,7 @@ class RepezitaState(Simultaneous, GameState):
         self.pile.append(card)
         self.open_start = False
         self._pile_changed()
-        self._emit("landed", seat=seat, cards=(card,), **self._stamp())
+        self._emit("landed", seat=seat, cards=(card,), **self.stamp())
 
     def _wrong_card(self, seat: int, card: Card) -> None:
         # The card is laid face up on the pile first (the event shows it there), then the seat
@@ -371,7 +367,7 @@ class RepezitaState(Simultaneous, GameState):
         self.hands[seat].remove(card)
         self.pile.append(card)
         taken = tuple(self.pile)
-        self._emit("wrong_card", seat=seat, cards=taken, card=str(card), **self._stamp())
+        self._emit("wrong_card", seat=seat, cards=taken, card=str(card), **self.stamp())
         if card in self.known[seat]:
             self.known[seat].remove(card)
         self.hands[seat].extend(taken)
@@ -385,13 +381,13 @@ class RepezitaState(Simultaneous, GameState):
         dead = tuple(self.pile)
         self.pile.clear()
         self._pile_changed()
-        self._emit("pile_dead", cards=dead, **self._stamp())
+        self._emit("pile_dead", cards=dead, **self.stamp())
 
     def _start_open(self) -> None:
         self.open_start = True
         if self.realtime:
             self._record_pile_state()
-        self._emit("open_start", **self._stamp())
+        self._emit("open_start", **self.stamp())
 
     def _pile_changed(self) -> None:
         self.idle = 0
@@ -452,38 +448,25 @@ class RepezitaState(Simultaneous, GameState):
                 if i + 1 == len(self.pile_states) or self.pile_states[i + 1][0] > window_opens
             ]
             if any(lands(card, top, flag) for top, flag in seen):
-                self._emit("bounced", seat=seat, **self._stamp())
+                self._emit("bounced", seat=seat, **self.stamp())
             elif any(top is None for top, _ in seen):
-                self._emit("rejected", seat=seat, **self._stamp())
+                self._emit("rejected", seat=seat, **self.stamp())
             else:
                 self._wrong_card(seat, card)
         self._finish_empty_hands([seat])
 
-    def advance_clock(self, now_ms: int) -> None:
-        """Move the referee's clock to ``now_ms`` and fire every timer due by then, in order.
+    def _next_timer(self) -> int | None:
+        """The stall timer (the base's :meth:`advance_clock` fires it): a pile that has not
+        changed for ``idle_ms`` dies; an empty pile unchanged for ``idle_ms`` opens."""
+        if self.pile or not self.open_start:
+            return self.last_change_ms + self.options["idle_ms"]
+        return None
 
-        A clock that goes backwards is ignored. Timers: a pile that has not changed for
-        ``idle_ms`` dies; an empty pile unchanged for ``idle_ms`` opens; ``time_cap_ms`` ends
-        the match.
-        """
-        if not self.realtime or self.over or now_ms <= self.clock_ms:
-            return
-        cap = self.options["time_cap_ms"]
-        while True:
-            stall = self.last_change_ms + self.options["idle_ms"]
-            stall_due = bool(self.pile) or not self.open_start
-            due = min(cap, stall) if stall_due else cap
-            if due > now_ms:
-                break
-            self.clock_ms = max(self.clock_ms, due)
-            if due == cap:
-                self._end("cap")
-                return
-            if self.pile:
-                self._kill_pile()
-            else:
-                self._start_open()
-        self.clock_ms = now_ms
+    def _fire_timer(self) -> None:
+        if self.pile:
+            self._kill_pile()
+        else:
+            self._start_open()
 
     # -- what a seat may know ----------------------------------------------------------------
 
