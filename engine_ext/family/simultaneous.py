@@ -48,7 +48,7 @@ A tiny game on this base: ``tests/engine/test_simultaneous.py``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Self
+from typing import Any, Self
 
 from levata.engine.contract import Action, GameState
 
@@ -134,7 +134,7 @@ class Simultaneous(GameState):
     def to_act(self) -> tuple[int, ...]:
         return self._waiting
 
-    def stamp(self) -> dict[str, int]:
+    def stamp(self) -> dict[str, Any]:
         """When an outcome happened, for its event's data: the tick, or the clock in real time."""
         return {"at_ms": self.clock_ms} if self.realtime else {"tick": self.tick}
 
