@@ -22,8 +22,8 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Self
 
 from levata.engine.cards import Card
@@ -67,18 +67,31 @@ class Action:
     ``kind`` names the move (``bid``, ``play``, ``draw``, ``accept``, ``done``, ``request``,
     ``pass``, ``wait``...); ``card``, ``number`` and ``choice`` carry its argument.
 
+    ``payload`` is a small structured extra beside the choice (Kemps' signals to a partner):
+    ``(key, value)`` pairs sorted by key, values short words or integers, written after the
+    argument as ``key=value`` (build it with :meth:`with_payload`). The legal list holds the
+    choices alone; a game that takes a payload says, per choice, which keys and values it
+    accepts (:meth:`GameState.payload_schema`), so the list never enumerates every
+    combination. An action without a payload reads and prints exactly as before.
+
     >>> str(Action("play", card=Card.parse("10S")))
     'play 10S'
     >>> Action.parse("bid 3") == Action("bid", number=3)
     True
     >>> Action.parse("request H")
     Action('request H')
+    >>> signal = Action.parse("swap 7C signal=touch")
+    >>> signal, signal.payload, signal.without_payload()
+    (Action('swap 7C signal=touch'), (('signal', 'touch'),), Action('swap 7C'))
+    >>> signal == Action.parse("swap 7C").with_payload(signal="touch")
+    True
     """
 
     kind: str
     card: Card | None = None
     number: int | None = None
     choice: str | None = None
+    payload: tuple[tuple[str, str | int], ...] = ()
 
     def __str__(self) -> str:
         parts = [self.kind]
@@ -88,22 +101,43 @@ class Action:
             parts.append(str(self.number))
         if self.choice is not None:
             parts.append(self.choice)
+        for key, value in self.payload:
+            parts.append(f"{key}={value}")
         return " ".join(parts)
+
+    def with_payload(self, **values: str | int) -> Action:
+        """This choice with ``values`` as its payload (replacing any it had)."""
+        return replace(self, payload=tuple(sorted(values.items())))
+
+    def without_payload(self) -> Action:
+        """The choice alone: what the legal list holds (``self`` when there is no payload)."""
+        return replace(self, payload=()) if self.payload else self
+
+    def payload_value(self, key: str, default: str | int | None = None) -> str | int | None:
+        """The payload's value for ``key``, else ``default``."""
+        for k, value in self.payload:
+            if k == key:
+                return value
+        return default
 
     def __repr__(self) -> str:
         return f"Action({str(self)!r})"
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """Read the notation back: ``kind [card | number | choice]``.
+        """Read the notation back: ``kind [card | number | choice] [key=value ...]``.
 
         An argument that parses as a card is a card, an integer is a number, anything else is
         a choice (``request 8`` names a rank, so it is a choice: see :meth:`choice_of`).
+        Words with ``=`` after the kind are the payload (integers read as integers).
         """
         words = text.split()
         if not words:
             raise ValueError("empty action")
         kind, args = words[0], words[1:]
+        if any("=" in w for w in args):
+            base = cls.parse(" ".join([kind, *(w for w in args if "=" not in w)]))
+            return base.with_payload(**_payload_words(w for w in args if "=" in w))
         if not args:
             return cls(kind)
         if len(args) > 1:
@@ -126,11 +160,23 @@ class Action:
             d["number"] = self.number
         if self.choice is not None:
             d["choice"] = self.choice
+        if self.payload:
+            d["payload"] = dict(self.payload)
         return d
 
 
 #: Action kinds whose argument is always a free-form choice (a rank or suit name).
 _CHOICE_KINDS = frozenset({"request"})
+
+
+def _payload_words(words: Iterable[str]) -> dict[str, str | int]:
+    out: dict[str, str | int] = {}
+    for word in words:
+        key, _, value = word.partition("=")
+        if not key or not value or key in out:
+            raise ValueError(f"a payload word is key=value, each key once: {word!r}")
+        out[key] = int(value) if value.lstrip("-").isdigit() else value
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -502,9 +548,32 @@ class GameState(ABC):
             raise IllegalAction(f"seat {seat} is not to act now")
         legal = self.legal_actions(seat)
         if action not in legal:
-            shown = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
-            raise IllegalAction(f"{action} is not legal for seat {seat} now (legal: {shown})")
+            choice = action.without_payload()
+            if choice is action or choice not in legal:
+                shown = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
+                raise IllegalAction(f"{action} is not legal for seat {seat} now (legal: {shown})")
+            self._check_payload(seat, action, choice)
         self._apply(seat, action)
+
+    def payload_schema(self, seat: int, choice: Action) -> Mapping[str, Collection[str | int]]:
+        """The payload ``seat`` may add to the legal ``choice`` now: each key it may give, with
+        the values allowed (every key optional). No game takes a payload yet: empty.
+
+        >>> from levata.engine import game
+        >>> game("whist").new_match(players=4, seed=1).payload_schema(2, Action.parse("bid 1"))
+        {}
+        """
+        return {}
+
+    def _check_payload(self, seat: int, action: Action, choice: Action) -> None:
+        schema = self.payload_schema(seat, choice)
+        for key, value in action.payload:
+            allowed = schema.get(key)
+            if allowed is None:
+                raise IllegalAction(f"{choice} takes no {key}= for seat {seat} now")
+            if value not in allowed:
+                shown = ", ".join(str(v) for v in allowed)
+                raise IllegalAction(f"{key}={value} is not one of {shown} for {choice}")
 
     def apply_legal(self, seat: int, action: Action) -> None:
         """Apply ``action`` for ``seat`` when it is known legal: taken from

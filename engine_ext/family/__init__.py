@@ -9,4 +9,7 @@
 * :mod:`levata.engine.family.shedding`: finish-order ranking, the stock and its reshuffle
   (Macao, Repezita; later Huzur, Trombon, Toci).
 * :mod:`levata.engine.family.seen`: per-seat histories kept as events are emitted.
+* :mod:`levata.engine.family.simultaneous`: ticks where every seat in play submits at once,
+  hidden, resolved in a rotating priority, or real time on the referee's clock (Repezita;
+  later Kemps, Toci's call, Trombon's calls).
 """

@@ -10,7 +10,8 @@ Two timing models:
 
 * **tick** (default, tournament play): every unfinished seat submits ``pass`` or ``play <card>``
   once per tick, hidden from the others. When the last one is in, the tick resolves in the
-  rotating priority ``P_t`` (seats sorted by ``(seat - t) mod N``). Each play in turn lands
+  rotating priority ``P_t`` (seats sorted by ``(seat - t) mod N``): the ticks, their buffer and
+  ``P_t`` are :class:`~levata.engine.family.simultaneous.Simultaneous`'s. Each play in turn lands
   (valid on the current pile), bounces (valid on the tick-start pile ``T0`` but beaten to it),
   is rejected (non-Ace on an empty ``T0``) or is a wrong card (the seat takes the pile plus the
   card, and every later play of the tick bounces).
@@ -69,6 +70,7 @@ from levata.engine.contract import (
 )
 from levata.engine.deal import deal_hidden, shuffled
 from levata.engine.family.shedding import ranks_by_finish
+from levata.engine.family.simultaneous import Simultaneous
 from levata.engine.games.repezita_world import world_from_view
 from levata.engine.registry import register
 from levata.engine.vocabulary import Vocabulary
@@ -129,7 +131,7 @@ def deck_count(players: int, decks: Any = "auto") -> int:
     return int(decks)
 
 
-class RepezitaState(GameState):
+class RepezitaState(Simultaneous, GameState):
     """A Repezita match in progress (tick or real-time mode).
 
     Hands are lists (two decks mean duplicate cards). ``known[s]`` is the part of seat ``s``'s
@@ -193,13 +195,11 @@ class RepezitaState(GameState):
         self.dead: list[Card] = list(dead)
         self.known: list[list[Card]] = [list(k) for k in known] if known else [[] for _ in hands]
         self.finished: list[int] = list(finished)
-        self.tick = tick
         self.idle = idle
         self.open_start = open_start
         self.over = False
         self.reason = ""
         self.ranks: list[int] = []
-        self.submissions: list[Action | None] = [None] * n
         # Realtime: the referee's clock, when the pile last changed, and the pile states
         # (start_ms, top, open_start) still inside the race window, oldest first.
         self.clock_ms = clock_ms
@@ -210,9 +210,8 @@ class RepezitaState(GameState):
         # Caches kept current on every change (never filled lazily by a query, so a query
         # leaves the state byte-for-byte as it was).
         self._plays: list[list[Action]] = [self._plays_of(s) for s in range(n)]
-        self._waiting: tuple[int, ...] = ()
         self._history: tuple[Event, ...] = ()
-        self._open_tick()
+        self._start_ticks(tick)
 
     @classmethod
     def from_position(
@@ -299,35 +298,19 @@ class RepezitaState(GameState):
             return len(self.hands[int(zone[5:])])
         return len({"pile": self.pile, "dead": self.dead, "aside": self.aside}[zone])
 
-    def priority(self) -> list[int]:
-        """``P_t``: the unfinished seats in this tick's resolution order (empty in realtime)."""
-        if self.realtime:
-            return []
-        n, t = self.players, self.tick
-        return sorted((s for s in range(n) if self.hands[s]), key=lambda s: (s - t) % n)
-
     def _plays_of(self, seat: int) -> list[Action]:
         return [play(c) for c in sorted(set(self.hands[seat]), key=_by_rank)]
 
     def _hand_changed(self, seat: int) -> None:
         self._plays[seat] = self._plays_of(seat)
 
-    def _open_tick(self) -> None:
-        self.submissions = [None] * self.players
-        self._waiting = () if self.over else tuple(self.unfinished())
-
     def unfinished(self) -> list[int]:
         """Seats still holding cards, in seat order."""
         return [s for s in range(self.players) if self.hands[s]]
 
-    def _stamp(self) -> dict[str, Any]:
-        """When an outcome happened: the tick, or the referee's clock in realtime."""
-        return {"at_ms": self.clock_ms} if self.realtime else {"tick": self.tick}
+    seats_in_play = unfinished  # ``P_t`` lists the unfinished seats only
 
     # -- whose turn and what is legal ----------------------------------------------------------
-
-    def to_act(self) -> tuple[int, ...]:
-        return self._waiting
 
     def legal_actions(self, seat: int) -> list[Action]:
         if seat not in self._waiting:
@@ -335,20 +318,9 @@ class RepezitaState(GameState):
         # A card that is wrong on the pile is still legal: the rules penalise it.
         return [PASS, *self._plays[seat]]
 
-    # -- applying -------------------------------------------------------------------------------
+    # -- resolving a tick (the base buffers the submissions) -----------------------------------
 
-    def _apply(self, seat: int, action: Action) -> None:
-        if self.realtime:
-            if action.kind == actions.PLAY:
-                self._play_now(seat, action.card)  # type: ignore[arg-type]  # plays carry cards
-            return
-        self.submissions[seat] = action
-        self._waiting = tuple(s for s in self._waiting if s != seat)
-        if not self._waiting:
-            self._resolve_tick()
-
-    def _resolve_tick(self) -> None:
-        order = self.priority()
+    def _resolve(self, order: Sequence[int]) -> bool:
         top0, open0 = self.top, self.open_start  # what every seat saw when it chose
         self._emit("tick", tick=self.tick, priority=order)
         changed = wrong = False
@@ -358,25 +330,26 @@ class RepezitaState(GameState):
                 continue
             card: Card = action.card  # type: ignore[assignment]  # plays carry cards
             if wrong:  # [D5] after a wrong card the rest of the tick bounces
-                self._emit("bounced", seat=seat, **self._stamp())
+                self._emit("bounced", seat=seat, **self.stamp())
             elif lands(card, self.top, self.open_start):
                 self._land(seat, card)
                 changed = True
             elif lands(card, top0, open0):  # [D4] right on what it saw, beaten to it
-                self._emit("bounced", seat=seat, **self._stamp())
+                self._emit("bounced", seat=seat, **self.stamp())
             elif top0 is None:  # [D6] no pile to take
-                self._emit("rejected", seat=seat, **self._stamp())
+                self._emit("rejected", seat=seat, **self.stamp())
             else:
                 self._wrong_card(seat, card)
                 changed = wrong = True
-        self.submissions = [None] * self.players
+        return changed
+
+    def _after_tick(self, order: Sequence[int], changed: bool) -> None:
         self._finish_empty_hands(order)
         if not self.over:
             self._count_idle(changed)
-            self.tick += 1
-            if self.tick >= self.options["tick_cap"]:
-                self._end("cap")
-        self._open_tick()
+
+    def _cap_reached(self) -> None:
+        self._end("cap")
 
     def _land(self, seat: int, card: Card) -> None:
         self.hands[seat].remove(card)
@@ -386,7 +359,7 @@ class RepezitaState(GameState):
         self.pile.append(card)
         self.open_start = False
         self._pile_changed()
-        self._emit("landed", seat=seat, cards=(card,), **self._stamp())
+        self._emit("landed", seat=seat, cards=(card,), **self.stamp())
 
     def _wrong_card(self, seat: int, card: Card) -> None:
         # The card is laid face up on the pile first (the event shows it there), then the seat
@@ -394,7 +367,7 @@ class RepezitaState(GameState):
         self.hands[seat].remove(card)
         self.pile.append(card)
         taken = tuple(self.pile)
-        self._emit("wrong_card", seat=seat, cards=taken, card=str(card), **self._stamp())
+        self._emit("wrong_card", seat=seat, cards=taken, card=str(card), **self.stamp())
         if card in self.known[seat]:
             self.known[seat].remove(card)
         self.hands[seat].extend(taken)
@@ -408,13 +381,13 @@ class RepezitaState(GameState):
         dead = tuple(self.pile)
         self.pile.clear()
         self._pile_changed()
-        self._emit("pile_dead", cards=dead, **self._stamp())
+        self._emit("pile_dead", cards=dead, **self.stamp())
 
     def _start_open(self) -> None:
         self.open_start = True
         if self.realtime:
             self._record_pile_state()
-        self._emit("open_start", **self._stamp())
+        self._emit("open_start", **self.stamp())
 
     def _pile_changed(self) -> None:
         self.idle = 0
@@ -454,13 +427,17 @@ class RepezitaState(GameState):
         self.ranks = list(ranks_by_finish(self.finished, holding, [len(h) for h in self.hands]))
         self.reason = reason
         self.over = True
-        self._waiting = ()
+        self._stop_ticks()
         self._emit(events.END, ranks=list(self.ranks), reason=reason)
 
     # -- realtime --------------------------------------------------------------------------------
 
-    def _play_now(self, seat: int, card: Card) -> None:
-        """Judge one play at the current clock against the pile and the race window (§4.2)."""
+    def _act_now(self, seat: int, action: Action) -> None:
+        """Judge one play at the current clock against the pile and the race window (§4.2);
+        a pass does nothing."""
+        card = action.card
+        if card is None:
+            return
         if lands(card, self.top, self.open_start):
             self._land(seat, card)
         else:
@@ -471,40 +448,25 @@ class RepezitaState(GameState):
                 if i + 1 == len(self.pile_states) or self.pile_states[i + 1][0] > window_opens
             ]
             if any(lands(card, top, flag) for top, flag in seen):
-                self._emit("bounced", seat=seat, **self._stamp())
+                self._emit("bounced", seat=seat, **self.stamp())
             elif any(top is None for top, _ in seen):
-                self._emit("rejected", seat=seat, **self._stamp())
+                self._emit("rejected", seat=seat, **self.stamp())
             else:
                 self._wrong_card(seat, card)
         self._finish_empty_hands([seat])
-        if not self.over:
-            self._waiting = tuple(self.unfinished())
 
-    def advance_clock(self, now_ms: int) -> None:
-        """Move the referee's clock to ``now_ms`` and fire every timer due by then, in order.
+    def _next_timer(self) -> int | None:
+        """The stall timer (the base's :meth:`advance_clock` fires it): a pile that has not
+        changed for ``idle_ms`` dies; an empty pile unchanged for ``idle_ms`` opens."""
+        if self.pile or not self.open_start:
+            return self.last_change_ms + self.options["idle_ms"]
+        return None
 
-        A clock that goes backwards is ignored. Timers: a pile that has not changed for
-        ``idle_ms`` dies; an empty pile unchanged for ``idle_ms`` opens; ``time_cap_ms`` ends
-        the match.
-        """
-        if not self.realtime or self.over or now_ms <= self.clock_ms:
-            return
-        cap = self.options["time_cap_ms"]
-        while True:
-            stall = self.last_change_ms + self.options["idle_ms"]
-            stall_due = bool(self.pile) or not self.open_start
-            due = min(cap, stall) if stall_due else cap
-            if due > now_ms:
-                break
-            self.clock_ms = max(self.clock_ms, due)
-            if due == cap:
-                self._end("cap")
-                return
-            if self.pile:
-                self._kill_pile()
-            else:
-                self._start_open()
-        self.clock_ms = now_ms
+    def _fire_timer(self) -> None:
+        if self.pile:
+            self._kill_pile()
+        else:
+            self._start_open()
 
     # -- what a seat may know ----------------------------------------------------------------
 
@@ -534,7 +496,7 @@ class RepezitaState(GameState):
                 "tick": self.tick,
                 "idle": idle,
                 "open_start": int(self.open_start),
-                "submitted": int(self.submissions[seat] is not None),
+                "submitted": self.submitted(seat),
                 "clock_ms": self.clock_ms,
             },
             trump=None,
@@ -602,7 +564,6 @@ class RepezitaState(GameState):
         other.dead = list(self.dead)
         other.finished = list(self.finished)
         other.ranks = list(self.ranks)
-        other.submissions = list(self.submissions)
         other.pile_states = list(self.pile_states)
         other._plays = list(self._plays)  # the inner lists are replaced, never mutated
         return other
@@ -629,8 +590,7 @@ class RepezitaState(GameState):
         for s in others:
             world.hands[s] = list(self.known[s]) + dealt[s]
             world._hand_changed(s)
-            if world.submissions[s] is not None:
-                world.submissions[s] = PASS  # the real card must not leak into the sample
+        world._blank_submissions(seat, PASS)  # the real card must not leak into the sample
         world.aside = dealt["aside"]
         world._reseed_for_sample(rng)
         return world

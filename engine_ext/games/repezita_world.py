@@ -266,11 +266,8 @@ def world_from_view(cls: Any, spec: GameSpec, view: SeatView, rng: random.Random
     if realtime:
         state.last_change_ms = counters["clock_ms"] - counters["idle"]
     state.pile_states = list(skel.pile_states)
-    state._waiting = tuple(view.to_act)
-    if not realtime:  # seats already in this tick: what they chose is hidden, so a pass
-        for s in state.unfinished():
-            if s not in state._waiting:
-                state.submissions[s] = _PASS
+    # Seats already in this tick: what they chose is hidden, so a pass.
+    state._restore_submissions(view.to_act, _PASS)
     state._log = list(view.history)
     state.rng = random.Random(rng.getrandbits(64))
     return state
