@@ -151,6 +151,20 @@ class Turn:
         costs one turn of its loop; a late one would strike a seat late)."""
         return self.deadline if self.started_at is not None else self.built_at + self.budget_s
 
+    def wake_at(self, now: float) -> float:
+        """When the match must look at this turn next: :attr:`due`; once that has passed with
+        no request written (a seat that does not read, whose writer waits), the latest the
+        deadline can be. Waking at a past ``due`` again and again would spin the match without
+        ever letting the event loop run (nor the writer that would start the clock); a late
+        write wakes the match instead (:meth:`Referee._start`).
+
+        >>> t = Turn(built_at=0.0, budget_s=1.0)
+        >>> t.wake_at(0.5), t.wake_at(2.0)
+        (1.0, 6.0)
+        """
+        due = self.due
+        return self.deadline if self.started_at is None and due <= now else due
+
 
 @dataclass(slots=True)
 class Pending:
@@ -210,6 +224,8 @@ class _Reply:
 
 #: An inbox item: a group commit of this match's round failed (:meth:`Referee._commit_soon`).
 _SUSPEND = object()
+#: An inbox item: look at the clocks again (a request was written after its turn was due).
+_LOOK = object()
 
 
 @dataclass
@@ -513,17 +529,18 @@ class Referee:
 
     def _next_wakeup(self) -> float:
         times = []
+        now = self.clock()
         for s in self.seats:
             if s.pending is not None:
-                times.append(s.pending.turn.due)
+                times.append(s.pending.turn.wake_at(now))
             if s.gone_since is not None:
                 times.append(s.gone_since + self.policy.resume_window_ms / 1000)
             if s.unsent_since is not None:
                 times.append(s.unsent_since + s.lag)
         if self.state.realtime:
-            times.append(self.clock() + 0.05)  # real-time stall timers need a heartbeat
-            times += [s.idle_until for s in self.seats if s.idle_until > self.clock()]
-        return min(times, default=self.clock() + 3600)
+            times.append(now + 0.05)  # real-time stall timers need a heartbeat
+            times += [s.idle_until for s in self.seats if s.idle_until > now]
+        return min(times, default=now + 3600)
 
     # -- asking ---------------------------------------------------------------------------------
 
@@ -619,7 +636,9 @@ class Referee:
         waits towards :attr:`Turn.due`, no later than the deadline: this only matters when
         the task waits towards something later)."""
         turn.start(now)
-        if self.status == "running":
+        if self.status == "running" and now >= turn.built_at + turn.budget_s:
+            self.inbox.put_nowait(_LOOK)  # it waits past this deadline (Turn.wake_at): look now
+        elif self.status == "running":
             self.inbox.ring_by(turn.deadline)
 
     # -- judging replies ------------------------------------------------------------------------
