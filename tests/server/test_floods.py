@@ -234,17 +234,17 @@ def test_a_bot_that_never_reads_is_cut_off_and_the_referee_stays_small(tmp_path)
 
 # -- a seated bot that never reads: the outbox bound -------------------------------------------
 
-#: argv: ADDRESS SECONDS. Says Hello with $LEVATA_TOKEN and reads nothing for SECONDS, on a
-#: channel whose HTTP/2 window stays small: no BDP probing (which grows the window to
-#: megabytes as data comes, read or not) and 16 KiB of lookahead. Then it reads what came, to
-#: the end of the stream, and prints how much and the status the stream ended with.
+#: argv: ADDRESS. Says Hello with $LEVATA_TOKEN and reads nothing until a line comes on its
+#: stdin, on a channel whose HTTP/2 window stays small: no BDP probing (which grows the window
+#: to megabytes as data comes, read or not) and 16 KiB of lookahead. Then it reads what came,
+#: to the end of the stream, and prints how much and the status the stream ended with.
 DEAF = r"""
 import asyncio, json, os, sys, time
 
 import grpc
 from levata.v1 import arena_pb2, arena_pb2_grpc
 
-address, seconds = sys.argv[1], float(sys.argv[2])
+address = sys.argv[1]
 small_window = [("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 16384)]
 
 
@@ -259,7 +259,7 @@ async def main():
     async with grpc.aio.insecure_channel(address, options=small_window) as ch:
         call = arena_pb2_grpc.ArenaServiceStub(ch).Play(requests())
         print("HELLO", flush=True)
-        await asyncio.sleep(seconds)  # reads nothing
+        await asyncio.to_thread(sys.stdin.readline)  # reads nothing until told to
         stats = {"read": 0, "bytes": 0}
 
         async def drain():
@@ -294,7 +294,7 @@ def test_a_seated_bot_that_never_reads_is_cut_off_by_its_outbox_bound(tmp_path):
         script = tmp_path / "deaf.py"
         script.write_text(DEAF)
         deaf = subprocess.Popen(
-            [sys.executable, str(script), live.address, "14"],
+            [sys.executable, str(script), live.address], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=bot_env(tokens["deaf"]),
         )  # fmt: skip
         procs.append(deaf)
@@ -313,9 +313,15 @@ def test_a_seated_bot_that_never_reads_is_cut_off_by_its_outbox_bound(tmp_path):
         own = [live.create("whist", ["deaf"] * 4, k, {}, **own_policy) for k in range(100)]
         played, k = [], 0
         matches = [live.create("whist", honest[2:], seed=100, move_ms=2000)]
-        end = time.monotonic() + 14
+        end, told = time.monotonic() + 14, False
         while time.monotonic() < end or matches:  # honest matches, one after another
             peak = max(peak, live.rss_kb())
+            if not told and live.info(shared).status == FINISHED:
+                # It was cut off (its seat forfeited a resume window later): it reads now,
+                # before the referee closes its connection as idle (5 s).
+                deaf.stdin.write("read\n")
+                deaf.stdin.flush()
+                told = True
             for m in list(matches):
                 info = live.info(m)
                 if info.status in (FINISHED, ABORTED):
@@ -325,7 +331,7 @@ def test_a_seated_bot_that_never_reads_is_cut_off_by_its_outbox_bound(tmp_path):
                         k += 1
                         matches.append(live.create("whist", honest[2:], seed=100 + k, move_ms=2000))
             time.sleep(0.05)
-        out, err = deaf.communicate(timeout=60)
+        out, err = deaf.communicate("read\n" if not told else None, timeout=60)
         stats = json.loads(out.strip().splitlines()[-1])
         shared_info = live.wait(shared, timeout=60)
         own_info = [live.wait(m, timeout=60) for m in own]
