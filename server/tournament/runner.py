@@ -23,9 +23,9 @@ What happens:
 4. ``resume=True`` continues the newest unfinished tournament of the same spec: matches
    left running by a killed runner are marked abandoned (their referee records aborted, one
    that cannot be read too, with its reason) and played again from scratch; finished ones
-   are kept. Because every match's cards come from
-   its seed and every reference bot's choices from its entry seed and the match's place in
-   the schedule, the final standings equal those of an uninterrupted run.
+   are kept. Because every match's cards come from its seed and every reference bot's
+   choices from its entry seed and the match's place in the schedule, the final standings
+   equal those of an uninterrupted run.
 
 """
 
