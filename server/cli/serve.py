@@ -48,6 +48,16 @@ def serve(
     hello_timeout: Annotated[
         float, typer.Option(help="Seconds a new stream has to say Hello.", min=0.1, max=600)
     ] = 10.0,
+    outbox_mb: Annotated[
+        float,
+        typer.Option(
+            help="Megabytes that may wait unsent for one bot stream (or 32,768 messages):"
+            " past either, a bot that does not read its stream is disconnected"
+            " (RESOURCE_EXHAUSTED) instead of buffered.",
+            min=0.01,
+            max=1024,
+        ),
+    ] = 16.0,
     entrant_socket: Annotated[
         Path | None,
         typer.Option(
@@ -93,7 +103,9 @@ def serve(
             admin_token,
             tls_cert,
             tls_key,
-            limits=Limits.for_open_files(hello_timeout_s=hello_timeout),
+            limits=Limits.for_open_files(
+                hello_timeout_s=hello_timeout, outbox_bytes=int(outbox_mb * 2**20)
+            ),
         )
         for name, secret in pairs.items():
             arena.add_bot(name, secret, rotate=True)  # the file is the operator's word

@@ -36,7 +36,7 @@ from levata.server.match.limits import (
 )
 from levata.server.match.recovery import Recovered, plan_resume, policy_of, unfinished
 from levata.server.match.referee import Policy, Referee
-from levata.server.match.store import Store, StoreUnavailable
+from levata.server.match.store import BrokenRecord, Store, StoreUnavailable
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2, arena_pb2_grpc
 
 __all__ = [
@@ -118,9 +118,9 @@ class Connection:
         if self.queue.qsize() > lim.outbox_messages or self.queued_bytes > lim.outbox_bytes:
             self.end(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"{self.queue.qsize()} messages ({self.queued_bytes} bytes) wait unread, more"
-                f" than {lim.outbox_messages} or {lim.outbox_bytes} bytes: a bot that does not"
-                " read its stream is disconnected",
+                f"outbox full: {self.queue.qsize()} messages ({self.queued_bytes} bytes) wait"
+                f" unread, more than {lim.outbox_messages} or {lim.outbox_bytes} bytes: a bot"
+                " that does not read its stream is disconnected",
             )
 
     def end(self, code: grpc.StatusCode, message: str) -> None:
@@ -398,12 +398,40 @@ class Arena:
         self._prune_resumes()
 
     def match_info(self, match_id: str) -> admin_pb2.MatchInfo | None:
-        row = self.store.match(match_id)
-        if row is None:
+        """What the admin service says of a match; ``None`` when there is none. A record that
+        cannot be read (a column edited into broken JSON, or out of its shape) is listed as
+        stored, with a ``status_detail`` that says which column: one bad row never fails a
+        whole ``ListMatches``."""
+        try:
+            row = self.store.match(match_id)
+            return None if row is None else self._info(row)
+        except BrokenRecord as exc:
+            return self._unreadable(match_id, str(exc))
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            return self._unreadable(match_id, f"match {match_id}: {type(exc).__name__}: {exc}")
+
+    def _unreadable(self, match_id: str, why: str) -> admin_pb2.MatchInfo | None:
+        """A record that cannot be read, as far as its plain columns go."""
+        raw = self.store.raw_match(match_id)
+        if raw is None:
             return None
+        info = admin_pb2.MatchInfo(
+            match_id=str(raw["id"]),
+            game=str(raw.get("game") or ""),
+            status=_STATUS.get(raw.get("status"), admin_pb2.MATCH_STATUS_UNSPECIFIED),
+            status_detail=f"unreadable record: {why}",
+        )
+        if isinstance(raw.get("players"), int):
+            info.players = raw["players"]
+        if isinstance(raw.get("created_at"), int | float):
+            info.created_at.FromMilliseconds(int(raw["created_at"] * 1000))
+        return info
+
+    def _info(self, row: dict[str, Any]) -> admin_pb2.MatchInfo:
+        match_id = row["id"]
         over = row["status"] in ("finished", "aborted")
         info = admin_pb2.MatchInfo(
-            match_id=row["id"],
+            match_id=match_id,
             game=row["game"],
             players=row["players"],
             options={k: str(v) for k, v in row["options"].items()},
@@ -554,6 +582,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
         # Written with context.write, not yielded: a write that waits on a bot that does not
         # read can then be interrupted (Connection.end) and the stream ended with a status.
         conn.writer = asyncio.current_task()
+        gone = False
         try:
             queue, carried = conn.queue, None
             while True:
@@ -581,10 +610,17 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
         except asyncio.CancelledError:
             if conn.abort_with is None:  # the client went away, or the server stops
                 raise
-            await context.abort(*conn.abort_with)  # Connection.end: say why
+            # Connection.end: its seats go now (their resume windows start), and it is told
+            # why; the status waits behind what the bot has not read (HTTP/2 flow control),
+            # so a bot that reads again learns it, one that never does loses the connection
+            # (closed as idle).
+            gone = True
+            self.arena.disconnect(conn)
+            await context.abort(*conn.abort_with)
         finally:
             reader.cancel()
-            self.arena.disconnect(conn)
+            if not gone:
+                self.arena.disconnect(conn)
             conn.on_close()
 
     async def _first(

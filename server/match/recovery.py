@@ -33,7 +33,7 @@ from levata.server.match.store import BrokenRecord, Store
 
 log = logging.getLogger("levata.server.match.recovery")
 
-__all__ = ["Recovered", "plan_resume", "unfinished"]
+__all__ = ["Recovered", "close_aborted", "plan_resume", "unfinished", "unreadable"]
 
 
 @dataclass(frozen=True)
@@ -73,13 +73,13 @@ def plan_resume(store: Store, row: dict[str, Any]) -> Recovered:
     (0, None, '')
     """
     match_id = row["id"]
-    bad = row.get("broken") or _misshapen(row)
+    bad = unreadable(row)
     if bad:
-        return _closed(store, row, f"cannot resume after a restart: {bad}", None)
+        return close_aborted(store, row, f"cannot resume after a restart: {bad}", None)
     try:
         game(row["game"])
     except Exception as exc:  # a game that was removed or renamed
-        return _closed(store, row, f"cannot resume after a restart: {exc}", None)
+        return close_aborted(store, row, f"cannot resume after a restart: {exc}", None)
     try:
         actions = store.actions(match_id)
         events = store.events(match_id)
@@ -96,7 +96,7 @@ def plan_resume(store: Store, row: dict[str, Any]) -> Recovered:
             told = Resume(fresh, 0, 0, store.event_count(match_id), row.get("seats"), abort=why)
         except Exception:
             told = None
-        return _closed(store, row, why, told)
+        return close_aborted(store, row, why, told)
     return Recovered(
         match_id,
         Resume(
@@ -107,6 +107,11 @@ def plan_resume(store: Store, row: dict[str, Any]) -> Recovered:
             seats=row.get("seats"),
         ),
     )
+
+
+def unreadable(row: dict[str, Any]) -> str:
+    """What of a row of :func:`unfinished` cannot be decoded or taken up ('' when nothing)."""
+    return row.get("broken") or _misshapen(row)
 
 
 def _misshapen(row: dict[str, Any]) -> str:
@@ -154,7 +159,7 @@ def policy_of(row: dict[str, Any]) -> Policy:
     return Policy(**{k: v for k, v in (row.get("policy") or {}).items() if k in known})
 
 
-def _closed(store: Store, row: dict[str, Any], why: str, resume: Resume | None) -> Recovered:
+def close_aborted(store: Store, row: dict[str, Any], why: str, resume: Resume | None) -> Recovered:
     """Record the match as aborted with ``why`` (committed now); a row that could not be
     decoded is made readable first (:func:`Store.set_readable`), what it held kept in the
     result."""
@@ -163,7 +168,7 @@ def _closed(store: Store, row: dict[str, Any], why: str, resume: Resume | None) 
     if not (isinstance(strikes, list) and all(_whole(s) for s in strikes)):
         strikes = [0] * n
     record = aborted_record(why, [0.0] * n)
-    if row.get("broken") or _misshapen(row):
+    if unreadable(row):
         record["unreadable"] = store.set_readable(row["id"])
     try:
         store.finish(row["id"], "aborted", record, strikes)

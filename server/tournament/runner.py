@@ -21,10 +21,11 @@ What happens:
    seat is forfeited after the resume window; a seat that never connects, after the start-up
    allowance, which is short for an entry known to be dead), and the tournament goes on.
 4. ``resume=True`` continues the newest unfinished tournament of the same spec: matches
-   left running by a killed runner are marked abandoned (their referee records aborted) and
-   played again from scratch; finished ones are kept. Because every match's cards come from
-   its seed and every reference bot's choices from its entry seed and the match's place in
-   the schedule, the final standings equal those of an uninterrupted run.
+   left running by a killed runner are marked abandoned (their referee records aborted, one
+   that cannot be read too, with its reason) and played again from scratch; finished ones
+   are kept. Because every match's cards come from its seed and every reference bot's
+   choices from its entry seed and the match's place in the schedule, the final standings
+   equal those of an uninterrupted run.
 
 """
 
@@ -353,31 +354,45 @@ class _Runner:
                 shutil.rmtree(socket_dir, ignore_errors=True)
 
 
-def _close_stale_records(db: Path, tid: str, match_ids: list[str]) -> None:
+def _close_stale_records(db: Path, tid: str, match_ids: list[str]) -> list[str]:
     """Mark aborted the referee records a killed runner left open in our file: those of its
     abandoned attempts, and any match it created but had not yet noted (seat names start with
-    the tournament's id)."""
+    the tournament's id). One that cannot be read (a column edited into broken JSON or out of
+    its shape) is closed too, with the reason, as a restarted referee closes it
+    (:func:`~levata.server.match.recovery.close_aborted`); returns a line for each of those."""
+    from levata.server.match.recovery import close_aborted, unfinished, unreadable
     from levata.server.match.store import Store
 
+    abandoned = "abandoned by a stopped tournament runner; replayed on resume"
     store = Store(db)
+    said = []
     try:
-        open_ones = [
-            r["id"]
-            for status in ("waiting", "running")
-            for r in store.matches(status, limit=1_000_000)
-            if all(str(b).startswith(f"{tid}/") for b in r["seat_bots"])
-        ]
-        for mid in dict.fromkeys([*match_ids, *open_ones]):
-            row = store.match(mid)
-            if row is not None and row["status"] in ("waiting", "running"):
-                store.finish(
-                    mid,
-                    "aborted",
-                    {"detail": "abandoned by a stopped tournament runner; replayed on resume"},
-                    row["strikes"] or [0] * row["players"],
-                )
+        for row in unfinished(store):
+            if row["id"] not in match_ids and not _ours(row.get("seat_bots"), tid):
+                continue
+            bad = unreadable(row)
+            if bad:
+                why = f"{abandoned}; its record cannot be read: {bad}"
+                close_aborted(store, row, why, None)
+                said.append(f"match {row['id']} closed as aborted: {why}")
+            else:
+                strikes = row["strikes"] or [0] * row["players"]
+                store.finish(row["id"], "aborted", {"detail": abandoned}, strikes)
     finally:
         store.close()
+    return said
+
+
+def _ours(bots: Any, tid: str) -> bool:
+    """Whether a record's seats are all tournament ``tid``'s bots (their names start with its
+    id); a column that cannot be decoded is looked at as text.
+
+    >>> _ours(["t-1/a", "t-1/b"], "t-1"), _ours('["t-1/a", "t-1/b"', "t-1"), _ours(["x"], "t-1")
+    (True, True, False)
+    """
+    if isinstance(bots, list):
+        return all(str(b).startswith(f"{tid}/") for b in bots)
+    return f'"{tid}/' in str(bots or "")
 
 
 def _runner_alive(runner: str | None) -> bool:
@@ -481,12 +496,15 @@ async def run_tournament(
         raise RuntimeError(str(exc)) from None
     tdb.claim(tid)
     abandoned = tdb.abandon_unfinished(tid)
+    closed = []
     if server is None and t["status"] != "finished":
-        _close_stale_records(db, tid, abandoned)
+        closed = _close_stale_records(db, tid, abandoned)
     rows = tdb.rows(tid)
     pending = [r for r in rows if r["status"] != "finished"]
     progress = progress or Progress()
     progress.start(len(rows), len(rows) - len(pending))
+    for line in closed:
+        progress.note(line)
     if abandoned:
         progress.note(f"resuming: {len(abandoned)} unfinished match(es) will be replayed")
     if pending:

@@ -6,6 +6,8 @@ clients written from the proto (raw gRPC stubs, not the SDK).
   plays every match, and the standings equal an honest run's.
 * A token holder that never reads and floods bogus replies: the referee's memory stays
   bounded, and it is told why it is cut off.
+* A seated bot that never reads (a small HTTP/2 window): its outbox bound cuts it off, its
+  seats are forfeited as the policy says, and honest bots play on without a strike.
 * A seated bot flooding bad replies: honest bots in other matches get no strike, and the
   database grows by a few rows, not one per reply.
 """
@@ -227,6 +229,137 @@ def test_a_bot_that_never_reads_is_cut_off_and_the_referee_stays_small(tmp_path)
         assert after - before < 200 * 1024, (before, after)  # was +3,100 MB in 15 s
         assert live.proc.poll() is None
     finally:
+        live.stop()
+
+
+# -- a seated bot that never reads: the outbox bound -------------------------------------------
+
+#: argv: ADDRESS. Says Hello with $LEVATA_TOKEN and reads nothing until a line comes on its
+#: stdin, on a channel whose HTTP/2 window stays small: no BDP probing (which grows the window
+#: to megabytes as data comes, read or not) and 16 KiB of lookahead. Then it reads what came,
+#: to the end of the stream, and prints how much and the status the stream ended with.
+DEAF = r"""
+import asyncio, json, os, sys, time
+
+import grpc
+from levata.v1 import arena_pb2, arena_pb2_grpc
+
+address = sys.argv[1]
+small_window = [("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 16384)]
+
+
+async def main():
+    forever = asyncio.Event()
+
+    async def requests():
+        hello = arena_pb2.Hello(token=os.environ["LEVATA_TOKEN"], protocol_version="1")
+        yield arena_pb2.PlayRequest(hello=hello)
+        await forever.wait()
+
+    async with grpc.aio.insecure_channel(address, options=small_window) as ch:
+        call = arena_pb2_grpc.ArenaServiceStub(ch).Play(requests())
+        print("HELLO", flush=True)
+        await asyncio.to_thread(sys.stdin.readline)  # reads nothing until told to
+        stats = {"read": 0, "bytes": 0}
+
+        async def drain():
+            async for msg in call:
+                stats["read"] += 1
+                stats["bytes"] += msg.ByteSize()
+
+        try:
+            await asyncio.wait_for(drain(), 30)
+            stats["code"] = "OK"
+        except TimeoutError:
+            stats["code"] = "still open"
+        except grpc.aio.AioRpcError as exc:
+            stats["code"], stats["details"] = exc.code().name, exc.details()
+        print(json.dumps(stats), flush=True)
+
+
+asyncio.run(main())
+"""
+
+
+def test_a_seated_bot_that_never_reads_is_cut_off_by_its_outbox_bound(tmp_path):
+    live = ServeProcess(tmp_path, "--outbox-mb", "0.25")
+    procs: list[subprocess.Popen] = []
+    try:
+        honest = [f"honest-{i}" for i in range(5)]
+        tokens = {n: live.register(n) for n in ["deaf", *honest]}
+        for n in honest:
+            cmd = [*CLI[:2], "levata.bots", "run", "random", "--game", "whist"]
+            cmd += ["--server", live.address, "--seed", "3", "--quiet"]
+            procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=bot_env(tokens[n])))
+        script = tmp_path / "deaf.py"
+        script.write_text(DEAF)
+        deaf = subprocess.Popen(
+            [sys.executable, str(script), live.address], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=bot_env(tokens["deaf"]),
+        )  # fmt: skip
+        procs.append(deaf)
+        assert deaf.stdout.readline().strip() == "HELLO"
+        time.sleep(1)
+        before = peak = live.rss_kb()
+        # A match it shares with two honest bots: when it is cut off, its seat is forfeited
+        # after the resume window (never by strikes: max_strikes is high).
+        shared = live.create(
+            "whist", ["deaf", *honest[:2]], seed=7, options={},
+            move_ms=2000, max_strikes=1000, resume_window_ms=1000,
+        )  # fmt: skip
+        # What fills its outbox: matches where it holds every seat, on a 1 ms clock (struck
+        # at each decision once its requests wait unwritten past the delivery allowance).
+        own_policy = {"move_ms": 1, "bank_ms": 0, "max_strikes": 1000, "resume_window_ms": 1000}
+        own = [live.create("whist", ["deaf"] * 4, k, {}, **own_policy) for k in range(100)]
+        played, k = [], 0
+        matches = [live.create("whist", honest[2:], seed=100, move_ms=2000)]
+        end, told = time.monotonic() + 14, False
+        while time.monotonic() < end or matches:  # honest matches, one after another
+            peak = max(peak, live.rss_kb())
+            if not told and live.info(shared).status == FINISHED:
+                # It was cut off (its seat forfeited a resume window later): it reads now,
+                # before the referee closes its connection as idle (5 s).
+                deaf.stdin.write("read\n")
+                deaf.stdin.flush()
+                told = True
+            for m in list(matches):
+                info = live.info(m)
+                if info.status in (FINISHED, ABORTED):
+                    matches.remove(m)
+                    played.append(info)
+                    if time.monotonic() < end:
+                        k += 1
+                        matches.append(live.create("whist", honest[2:], seed=100 + k, move_ms=2000))
+            time.sleep(0.05)
+        out, err = deaf.communicate("read\n" if not told else None, timeout=60)
+        stats = json.loads(out.strip().splitlines()[-1])
+        shared_info = live.wait(shared, timeout=60)
+        own_info = [live.wait(m, timeout=60) for m in own]
+        after = live.rss_kb()
+        print(
+            f"referee RSS {before / 1024:.0f} MB, peak {peak / 1024:.0f} MB, after"
+            f" {after / 1024:.0f} MB; the deaf bot {stats}; honest matches {len(played)}"
+        )
+        assert stats["code"] == "RESOURCE_EXHAUSTED", (stats, err)
+        assert "outbox full" in stats["details"], stats
+        assert stats["bytes"] < 256 * 1024, stats  # its window was small: the rest waited
+        assert peak - before < 100 * 1024, (before, peak)  # the outbox, not the referee, grew
+        # its seats: forfeited as the policy says (it did not resume within the window)
+        assert shared_info.result.reason == "forfeit", shared_info
+        assert list(shared_info.result.forfeited) == [0], shared_info
+        assert "did not resume" in shared_info.status_detail, shared_info
+        assert list(shared_info.strikes)[1:] == [0, 0], shared_info
+        assert all(i.result.forfeited for i in own_info)
+        assert len(played) >= 3, played
+        for info in played:  # honest bots on the same referee: no strike, no forfeit
+            assert info.result.reason == "complete", info
+            assert not info.result.forfeited and sum(info.strikes) == 0, info
+        assert live.proc.poll() is None
+        assert "Traceback" not in live.output()
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
         live.stop()
 
 

@@ -269,6 +269,62 @@ def test_every_unresumable_record_is_closed_as_aborted_and_the_referee_starts(tm
         again.stop()
 
 
+#: A finished match's row broken behind the referee's back -> what the admin view must name.
+FINISHED_BREAKS = {
+    "result not JSON": ("UPDATE matches SET result = '{\"scores\": [' WHERE id = ?",
+                        "the result of its row is not valid JSON"),
+    "policy not JSON": ("UPDATE matches SET policy = 'fast' WHERE id = ?",
+                        "the policy of its row is not valid JSON"),
+    "policy of text": ("UPDATE matches SET policy = '{\"move_ms\": \"fast\"}' WHERE id = ?",
+                       "TypeError"),
+}  # fmt: skip
+
+
+def stored(info: admin_pb2.MatchInfo) -> admin_pb2.MatchInfo:
+    """``info`` without what only a referee that played the match adds (result details)."""
+    copy = admin_pb2.MatchInfo()
+    copy.CopyFrom(info)
+    copy.result.ClearField("details")
+    return copy
+
+
+def test_a_broken_finished_record_is_listed_as_unreadable_and_the_others_as_before(tmp_path):
+    serve = ServeProcess(tmp_path)
+    again = None
+    try:
+        serve.register("absent")  # never connects: each match ends at its start-up allowance
+        ids = {name: serve.create("whist", ["absent"] * 3, startup_ms=100)
+               for name in [*FINISHED_BREAKS, "untouched", "also untouched"]}  # fmt: skip
+        for match_id in ids.values():
+            assert serve.wait(match_id).status == admin_pb2.MATCH_STATUS_FINISHED
+        before = {m.match_id: m for m in serve.admin.ListMatches(admin_pb2.ListMatchesRequest())
+                  .matches}  # fmt: skip
+        serve.stop()
+        for name, (statement, _) in FINISHED_BREAKS.items():
+            sql(serve.db, statement, ids[name])
+
+        again = ServeProcess(tmp_path, db=serve.db, port=serve.port)
+        assert "Traceback" not in again.output()
+        page = again.admin.ListMatches(admin_pb2.ListMatchesRequest())  # was: the call failed
+        listed = {m.match_id: m for m in page.matches}
+        assert set(listed) == set(ids.values())
+        for name, (_, names) in FINISHED_BREAKS.items():
+            info = listed[ids[name]]
+            assert info.status == admin_pb2.MATCH_STATUS_FINISHED, name  # as stored
+            assert info.status_detail.startswith(f"unreadable record: match {ids[name]}"), info
+            assert names in info.status_detail, (name, info.status_detail)
+            assert info.game == "whist" and info.players == 3, info
+            assert again.info(ids[name]) == info  # GetMatch says the same, not an error
+        for name in ("untouched", "also untouched"):  # listed as before
+            assert stored(listed[ids[name]]) == stored(before[ids[name]]), name
+            assert again.info(ids[name]) == listed[ids[name]], name
+        assert again.proc.poll() is None
+    finally:
+        serve.stop()
+        if again is not None:
+            again.stop()
+
+
 # -- (g) replay and export on malformed rows ---------------------------------------------------
 
 

@@ -7,6 +7,7 @@ on purpose; the HTML report is opened in headless Chromium.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -153,6 +154,76 @@ def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path):
     )
     again = levata(*RESUMABLE, "--db", killed, "--resume")  # finished: nothing left to play
     assert again.returncode == 0 and standings_text(again) == standings_text(resumed)
+
+
+#: 8 deals, 48 matches, 4 at a time.
+SHORT = [*RESUMABLE[:8], "8", "-o", "deal_size=2", "--seed", "11", "--parallel", "4", "--quiet"]
+
+#: An in-flight match's referee record, broken behind the runner's back -> what is said of it.
+IN_FLIGHT_BREAKS = [
+    ("UPDATE matches SET options = '{\"deal_size\": ' WHERE id = ?",
+     "the options of its row is not valid JSON"),
+    ("UPDATE matches SET seat_bots = '\"solo\"' WHERE id = ?",
+     "the seat_bots of its row is not a JSON list"),
+    ("UPDATE matches SET policy = '{\"move_ms\": \"fast\"}' WHERE id = ?",
+     "its policy's move_ms is not a whole number"),
+]  # fmt: skip
+
+
+def in_flight(db: Path) -> list[str]:
+    """The matches the runner noted as running whose referee records are still open (a match
+    may have ended at the referee and not yet be noted, or be created and not yet noted)."""
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as c:
+        return [i for (i,) in c.execute(
+            "SELECT m.id FROM tournament_matches t JOIN matches m ON m.id = t.match_id"
+            " WHERE t.status = 'running' AND m.status = 'running'"
+        )]  # fmt: skip
+
+
+def kill_in_flight(db: Path, err: Path, command: list[str], least: int) -> None:
+    """Run ``command`` and SIGKILL it once ``least`` matches are done and one is in flight."""
+    runner = subprocess.Popen([*CLI, *command, "--db", str(db)], stdout=subprocess.DEVNULL,
+                              stderr=err.open("w"))  # fmt: skip
+    deadline = time.monotonic() + 120
+    while runner.poll() is None and time.monotonic() < deadline:
+        if finished_rows(db) >= least:
+            runner.send_signal(signal.SIGSTOP)
+            if len(in_flight(db)) >= len(IN_FLIGHT_BREAKS):
+                break
+            runner.send_signal(signal.SIGCONT)
+        time.sleep(0.02)
+    runner.send_signal(signal.SIGKILL)
+    runner.wait()
+
+
+def test_resume_closes_a_broken_in_flight_record_and_equals_an_uninterrupted_run(tmp_path):
+    killed, clean = tmp_path / "killed.db", tmp_path / "clean.db"
+    kill_in_flight(killed, tmp_path / "killed.err", SHORT, least=6)
+    tdb, tid = only_tournament(killed)
+    open_ones = in_flight(killed)
+    assert len(open_ones) >= len(IN_FLIGHT_BREAKS), "too little in flight at the kill"
+    broken = dict(zip(open_ones, IN_FLIGHT_BREAKS, strict=False))
+    with contextlib.closing(sqlite3.connect(killed)) as c:
+        for match_id, (statement, _) in broken.items():
+            c.execute(statement, (match_id,))
+        c.commit()
+
+    resumed = levata(*SHORT, "--db", killed, "--resume")  # asserts: no traceback
+    assert resumed.returncode == 0, resumed.stderr
+    for match_id, (_, reason) in broken.items():  # one line each, with the reason
+        (line,) = [x for x in resumed.stderr.splitlines() if match_id in x]
+        assert f"match {match_id} closed as aborted: abandoned by a stopped tournament" in line
+        assert reason in line, line
+    store = Store(killed)
+    for match_id, (_, reason) in broken.items():  # recorded so, and made readable
+        row = store.match(match_id)
+        assert row["status"] == "aborted" and reason in row["result"]["detail"], row
+    assert not store.matches("running") and not store.matches("waiting")
+    assert [r["status"] for r in tdb.rows(tid)] == ["finished"] * 48
+
+    uninterrupted = levata(*SHORT, "--db", clean)
+    assert uninterrupted.returncode == 0, uninterrupted.stderr
+    assert standings_text(resumed) == standings_text(uninterrupted)
 
 
 def standings_text(run: subprocess.CompletedProcess[str]) -> list[str]:
