@@ -327,9 +327,10 @@ time.sleep(600)
 
 
 def test_a_silent_program_is_struck_and_forfeits_as_the_policy_says(bridged):
-    b = bridged(MUTE, move_ms=200, bank_ms=0, max_strikes=3)
+    # A clock the random opponents meet even on a loaded machine: the test is seat 0's.
+    b = bridged(MUTE, move_ms=1_000, bank_ms=0, max_strikes=3)
     info = b.wait_match(timeout=60)
-    assert info.result.forfeited == [0] and list(info.strikes) == [3, 0, 0]
+    assert info.result.forfeited == [0] and info.strikes[0] == 3, list(info.strikes)
     assert "seat(s) 0 reached 3 strikes" in b.detail()
     assert b.finish(timeout=15) == 0, b.bridge_said()
     timeouts = [d for o, d in b.replies() if o == "timeout"]
