@@ -67,7 +67,7 @@ def _tournament_copies(db: Path, store: Store, match_id: str) -> str:
     row = store.match(match_id)
     for tid, idx, text in tdb.copies_of(match_id):
         try:
-            copy = json.loads(text)
+            copy = json.loads(text) if text is not None else None
         except (TypeError, ValueError):
             copy = None
         if not isinstance(copy, dict):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -22,6 +22,11 @@ from levata.server.cli.common import (
 from levata.server.database import DatabaseError
 from levata.server.match.store import DEFAULT_DB
 from levata.server.tournament.store import TourneyStore
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from rich.progress import TaskID
 
 
 def tournament(
@@ -276,6 +281,7 @@ def _show_report(
     from levata.server.tournament.spec import TournamentSpec
 
     t = tdb.tournament(tid)
+    assert t is not None  # ``tid`` is resolved: its tournament is there
     spec = TournamentSpec.from_dict(t["spec"])
     st = standings_of(tdb, tid, resamples)
     rows = tdb.rows(tid)
@@ -368,14 +374,19 @@ class _RichProgress:
             console=err,
             disable=quiet,
         )
-        self.task = None
+        self.task: TaskID | None = None
 
     def __enter__(self) -> _RichProgress:
         self.bar.__enter__()
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.bar.__exit__(*exc)
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.bar.__exit__(exc_type, exc, tb)
 
     def start(self, total: int, done: int) -> None:
         self.task = self.bar.add_task("matches", total=total, completed=done)

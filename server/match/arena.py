@@ -15,7 +15,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn, Protocol
 
 import grpc
 
@@ -66,6 +66,20 @@ _STATUS = {
 
 
 _Queued = tuple[Any, Callable[[], None] | None, int]  # (message, on_written, its bytes)
+
+
+class _Context(Protocol):
+    """What the handlers use of grpc's servicer context (grpc ships no types): its
+    ``abort`` never returns (it raises), which lets the checker narrow after it."""
+
+    async def abort(self, code: Any, details: str) -> NoReturn: ...
+
+    def __getattr__(self, name: str) -> Any: ...
+
+
+def _text(value: Any) -> str:
+    """``value`` when it is a string, else '' (a record's column that may hold anything)."""
+    return value if isinstance(value, str) else ""
 
 
 def _size(msg: Any) -> int:
@@ -268,7 +282,7 @@ class Arena:
         self.matches[ref.match_id] = ref
         task = asyncio.get_running_loop().create_task(ref.run())
         self.tasks.add(task)
-        task.add_done_callback(lambda t, ref=ref: self._retire(t, ref))
+        task.add_done_callback(lambda t: self._retire(t, ref))
         for bot in {s.bot for s in ref.seats}:
             for conn in self.connections.get(bot, []):
                 self._seat(conn, ref)
@@ -418,7 +432,7 @@ class Arena:
         info = admin_pb2.MatchInfo(
             match_id=str(raw["id"]),
             game=str(raw.get("game") or ""),
-            status=_STATUS.get(raw.get("status"), admin_pb2.MATCH_STATUS_UNSPECIFIED),
+            status=_STATUS.get(_text(raw.get("status")), admin_pb2.MATCH_STATUS_UNSPECIFIED),
             status_detail=f"unreadable record: {why}",
         )
         if isinstance(raw.get("players"), int):
@@ -560,7 +574,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
             "tcp", lim.unauthenticated_per_listener, lim.unauthenticated_per_connection
         )
 
-    async def Play(  # type: ignore[override]  # writes with context.write, so it can time out
+    async def Play(  # writes with context.write, so it can time out
         self, request_iterator: AsyncIterator[arena_pb2.PlayRequest], context: Any
     ) -> None:
         arena, limits = self.arena, self.arena.limits
@@ -687,7 +701,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
             if not task.done():
                 task.cancel()
 
-    async def _hello(self, first: arena_pb2.PlayRequest, context: Any) -> Connection:
+    async def _hello(self, first: arena_pb2.PlayRequest, context: _Context) -> Connection:
         if first.WhichOneof("message") != "hello":
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, "say Hello first")
         hello = first.hello
@@ -910,7 +924,7 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
             )
         return admin_pb2.GetMatchResponse(match=info)
 
-    async def WatchMatch(self, request, context):
+    async def WatchMatch(self, request, context: _Context):
         await self._check(context)
         ref = self.arena.referee(request.match_id) if len(request.match_id) <= 64 else None
         if ref is None:

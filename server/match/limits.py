@@ -101,7 +101,7 @@ class Limits:
             open_files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
         room = max(64, min(open_files, 1 << 16) - RESERVED_FILES)
         base = cls(connections_total=room, streams_total=max(32, room - 64))
-        return cls(**{**base.__dict__, **changes})  # type: ignore[arg-type]  # same fields
+        return cls(**{**base.__dict__, **changes})
 
 
 class Bucket:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from levata.engine import game
 from levata.server.match.referee import Policy, Resume, aborted_record
@@ -149,7 +149,7 @@ def _misshapen(row: dict[str, Any]) -> str:
     return ""
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

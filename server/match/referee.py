@@ -732,7 +732,7 @@ class Referee:
             return None, f"{action} is not legal now"
         return None, "malformed reply: it has neither an index nor an action"
 
-    def _reject(self, item: _Reply, seat: int | None, code: int, why: str) -> None:
+    def _reject(self, item: _Reply, seat: int | None, code: E, why: str) -> None:
         """Refuse a reply: counted in the match's record (one row per seat and reason, not
         one per reply: a flood must not grow the file), and answered through the replying
         seat's allowance of refusals (the arena's ``Refusals``: past it, no answer)."""
@@ -740,7 +740,7 @@ class Referee:
         self.store.count_refused(self.match_id, seat, outcome, why)
         self._error(item.outbox, item.msg, code, why)
 
-    def _error(self, outbox: Outbox, msg: arena_pb2.ActionReply, code: int, why: str) -> None:
+    def _error(self, outbox: Outbox, msg: arena_pb2.ActionReply, code: E, why: str) -> None:
         outbox(
             arena_pb2.PlayResponse(
                 error=arena_pb2.ReplyError(

@@ -128,7 +128,7 @@ _SHAPES: dict[str, type] = {
     "strikes": list,
     "seats": dict,
 }
-_SHAPE_NAMES = {dict: "object", list: "list"}
+_SHAPE_NAMES: dict[type, str] = {dict: "object", list: "list"}
 #: The columns a match's hash chain starts from (:func:`levata.server.match.chain.genesis`).
 _HEADER = ("id", "game", "players", "options", "seed", "seat_bots", "policy", "label")
 
@@ -287,7 +287,7 @@ class Store:
 
     def _refused_rows(self) -> list[tuple[str, tuple[Any, ...], str | None]]:
         """The refused replies counted since the last flush, as upserts (under the lock)."""
-        rows = [
+        rows: list[tuple[str, tuple[Any, ...], str | None]] = [
             (_REFUSED_ROW, (m, seat, outcome, n, first, last, detail), m)
             for (m, seat, outcome), (n, first, last, detail) in self._refused.items()
         ]
@@ -571,7 +571,8 @@ class Store:
         """(row number, match id) of up to ``limit`` matches, newest first, older than row
         ``before`` when given: a page of ``ListMatches`` (stable while matches are added)."""
         self._sync()
-        sql, args = "SELECT rowid, id FROM matches WHERE 1", []
+        sql = "SELECT rowid, id FROM matches WHERE 1"
+        args: list[str | int] = []
         if status:
             sql += " AND status = ?"
             args.append(status)

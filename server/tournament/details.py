@@ -22,7 +22,7 @@ to the standings' own.
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -132,7 +132,7 @@ def tournament_details(
     floor = forfeit_score(done, usual)
     entries = {n: EntryDetails(n) for n in names}
     groups = sorted({r["group"] for r in done})
-    total: Counter[str] = Counter()  # running sums for the progression
+    total: defaultdict[str, float] = defaultdict(float)  # running sums for the progression
     dealt: Counter[str] = Counter()
     size_sum: dict[tuple[str, str], list[float]] = {}
     seat_sum: dict[tuple[str, int], list[float]] = {}
@@ -186,10 +186,10 @@ def tournament_details(
         for n in names:
             if dealt[n]:
                 entries[n].progression.append((g, total[n] / dealt[n]))
-    for (who, size), (s, d) in size_sum.items():
-        entries[who].by_size[size] = (s / d, int(d))
-    for (who, seat), (s, d) in sorted(seat_sum.items()):
-        entries[who].by_seat[seat] = (s / d, int(d))
+    for (who, size), (tot, cnt) in size_sum.items():
+        entries[who].by_size[size] = (tot / cnt, int(cnt))
+    for (who, seat), (tot, cnt) in sorted(seat_sum.items()):
+        entries[who].by_seat[seat] = (tot / cnt, int(cnt))
     for e in entries.values():
         if e.clock is not None:
             e.clock.latencies.sort()

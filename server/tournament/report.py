@@ -116,8 +116,8 @@ def print_standings(console: Console, st: Standings, title: str = "standings") -
             cross.add_column(n, justify="right")
         for a in names:
             cells = []
-            for b in names:
-                p = st.pairs.get((a, b))
+            for c in names:
+                p = st.pairs.get((a, c))
                 if p is None or not p.matches:
                     cells.append("")
                     continue
@@ -435,7 +435,7 @@ def line_plot(
         f'<text x="{(left + width - right) / 2:.0f}" y="{top + inner + 34}" class="tick">'
         f"{_esc(xlabel)}</text>"
     )
-    lx = left
+    lx: float = left
     for i, (label, pts) in enumerate(series):
         color = (colors or {}).get(label, _COLORS[i % len(_COLORS)])
         parts.append(

@@ -40,7 +40,7 @@ import stat
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import grpc
 from google.protobuf import json_format
@@ -55,6 +55,9 @@ from levata.server.tournament.spec import TournamentSpec
 from levata.server.tournament.store import TourneyStore, process_start
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
 
+if TYPE_CHECKING:
+    from levata.server.match.arena import Arena
+
 __all__ = ["Progress", "run_tournament"]
 
 #: Start-up allowance of a match that seats an entry whose process is known to be dead: long
@@ -67,6 +70,17 @@ CONNECT_WAIT_S = 30.0
 #: Connections one manifest entry's own entrants' socket accepts (an entry needs one a
 #: process; a connection without a call is closed after a few seconds anyway).
 ENTRY_CONNECTIONS = 64
+
+
+class Reporter(Protocol):
+    """What a progress reporter offers the runner (:class:`Progress`, or the command
+    line's ``rich`` one)."""
+
+    def start(self, total: int, done: int) -> None: ...
+
+    def advance(self, row: dict[str, Any], result: dict[str, Any]) -> None: ...
+
+    def note(self, line: str) -> None: ...
 
 
 class Progress:
@@ -110,7 +124,7 @@ class _Runner:
         server: str | None,
         admin_token: str | None,
         logs: Path,
-        progress: Progress,
+        progress: Reporter,
         sandbox: str = "none",
         entrant_socket: Path | None = None,
         log_mb: int = DEFAULT_CAP_MB,
@@ -121,11 +135,13 @@ class _Runner:
         self.server, self.admin_token = server, admin_token
         self.logs, self.progress = logs, progress
         self.sandbox_mode, self.entrant_socket = sandbox, entrant_socket
-        self.meta = (("authorization", f"Bearer {admin_token}"),) if admin_token else None
+        self.meta: tuple[tuple[str, str], ...] | None = (
+            (("authorization", f"Bearer {admin_token}"),) if admin_token else None
+        )
         self.procs: dict[tuple[str, int], BotProcess] = {}  # (entry, team member) -> process
         self.seat_names: dict[tuple[str, int], str] = {}
         self.members = max((len(t) for t in spec.teams), default=1) if spec.teams else 1
-        self.arena = None
+        self.arena: Arena | None = None
         self.admin: admin_pb2_grpc.AdminServiceStub | None = None
         # With our own referee: a folder for one entrants' socket per manifest entry process,
         # and their servers (each its own quota of streams without Hello and of connections)
@@ -469,7 +485,7 @@ async def run_tournament(
     server: str | None = None,
     admin_token: str | None = None,
     logs: Path | None = None,
-    progress: Progress | None = None,
+    progress: Reporter | None = None,
     sandbox: str = "auto",
     entrant_socket: Path | None = None,
     log_mb: int = DEFAULT_CAP_MB,

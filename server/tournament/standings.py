@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import operator
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -343,7 +343,9 @@ def compute_standings(
     pdiff = {p: [0.0] * ng for p in pairs}
     pdeals = {p: [0.0] * ng for p in pairs}
     wins = {p: [0.0] * ng for p in pairs}
-    matches, forfeits, firsts = Counter(), Counter(), Counter()
+    matches: Counter[str] = Counter()
+    forfeits: Counter[str] = Counter()
+    firsts: defaultdict[str, float] = defaultdict(float)  # a tie shares the first place
     per_match: dict[str, list[float]] = {n: [] for n in names}
     usual = usual_deals(done)
     floor = forfeit_score(done, usual)
