@@ -41,7 +41,33 @@ extensions = [Extension(f"levata.engine.{name}", [f"engine_ext/{name}.pyx"]) for
 # referee's, not the engine's: it lives beside ``bots/wire.py``.
 extensions.append(Extension("levata.bots.encode", ["bots/encode.pyx"]))
 
+#: The ``levata.*`` packages and the folders of the fixed layout they live in.
+PACKAGE_DIRS = {
+    "levata.engine": "engine_ext",
+    "levata.engine.games": "engine_ext/games",
+    "levata.engine.family": "engine_ext/family",
+    "levata.server": "server",
+    "levata.server.match": "server/match",
+    "levata.server.tournament": "server/tournament",
+    "levata.server.cli": "server/cli",
+    "levata.bots": "bots",
+    "levata.bots.heuristic": "bots/heuristic",
+    "levata.bots.search": "bots/search",
+    "levata.v1": "proto/levata/v1",
+}
+
+
+def game_packages() -> list[str]:
+    """Every game package (a folder with an ``__init__.py`` under engine_ext/games/)."""
+    games = HERE / "engine_ext" / "games"
+    return sorted(
+        f"levata.engine.games.{d.name}" for d in games.iterdir() if (d / "__init__.py").is_file()
+    )
+
+
 setup(
+    package_dir=PACKAGE_DIRS,
+    packages=[*PACKAGE_DIRS, *game_packages()],
     ext_modules=cythonize(
         extensions,
         include_path=[str(stage_declarations())],

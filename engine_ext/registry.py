@@ -10,21 +10,12 @@ True
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 from levata.engine.contract import BadConfig, GameSpec
 
 _REGISTRY: dict[str, GameSpec] = {}
-
-#: Game modules imported on first use of the registry (each calls :func:`register`).
-GAME_MODULES = (
-    "whist",
-    "macao",
-    "repezita",
-    "banking",
-    "eight_five_three",
-    "three_five_eight",
-    "tarneeb",
-)
+_loaded = False
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -35,9 +26,25 @@ def register(spec: GameSpec) -> GameSpec:
     return spec
 
 
+def game_packages() -> list[str]:
+    """The game packages under :mod:`levata.engine.games`, by name: a game joins the registry
+    by being a package there (its ``__init__`` calls :func:`register`), with no list to edit.
+
+    >>> "tarneeb" in game_packages()
+    True
+    """
+    games = importlib.import_module("levata.engine.games")  # by name: the games import us
+    found = pkgutil.iter_modules(games.__path__)
+    return sorted(info.name for info in found if info.ispkg and not info.name.startswith("_"))
+
+
 def _load() -> None:
-    for module in GAME_MODULES:
-        importlib.import_module(f"levata.engine.games.{module}")
+    global _loaded
+    if _loaded:
+        return
+    for name in game_packages():
+        importlib.import_module(f"levata.engine.games.{name}")
+    _loaded = True
 
 
 def all_games() -> list[GameSpec]:

@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 from levata.engine import Action, Card, game, parse_cards
 from levata.engine.cards import french_deck
-from levata.engine.games import banking_rules as br
 from levata.engine.games.banking import BankingState
+from levata.engine.games.banking import rules as br
 
 SPEC = game("banking")
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 from levata.engine import Action, Card, game, parse_cards
 from levata.engine.cards import french_deck
-from levata.engine.games import three_five_eight_rules as tr
 from levata.engine.games.three_five_eight import ThreeFiveEightState
+from levata.engine.games.three_five_eight import rules as tr
 
 SPEC = game("three-five-eight")
 

@@ -32,8 +32,8 @@ from collections.abc import Sequence
 
 from levata.engine import Action, Card, SeatView, Suit, actions
 from levata.engine.family.tricks import beats
-from levata.engine.games import banking_rules as br
-from levata.engine.games.banking_search import gunoi_value
+from levata.engine.games.banking import rules as br
+from levata.engine.games.banking.search import gunoi_value
 from levata.engine.rules import TrickRules
 
 __all__ = ["HeuristicBot", "estimate_tricks", "gunoi_value", "trump_score"]

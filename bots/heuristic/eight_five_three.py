@@ -29,7 +29,7 @@ from levata.bots.heuristic.banking import trump_score
 from levata.engine import Action, Card, SeatView, Suit, actions
 from levata.engine.cards import french_deck
 from levata.engine.family.tricks import beats
-from levata.engine.games.banking_search import gunoi_value
+from levata.engine.games.banking.search import gunoi_value
 from levata.engine.rules import TrickRules
 
 __all__ = ["HeuristicBot", "offer_gain"]

@@ -12,7 +12,7 @@ from levata.bots.base import make_bot
 from levata.bots.heuristic import tarneeb as heur
 from levata.engine import Action, game, parse_cards
 from levata.engine.cards import french_deck
-from levata.engine.games import tarneeb_search as search
+from levata.engine.games.tarneeb import search as search
 from levata.engine.solver import Solver
 
 SPEC = game("tarneeb")

@@ -12,7 +12,7 @@ from three_five_eight_positions import SPEC, act, new
 
 from levata.bots.base import make_bot
 from levata.engine import Action
-from levata.engine.games import three_five_eight_search as search
+from levata.engine.games.three_five_eight import search as search
 from levata.engine.solver import Solver
 
 BUDGET_MS = 60

@@ -130,3 +130,33 @@ def test_levata_bots_lists_each_games_bots():
         assert name in run.stdout
     for path in ("levata.bots.search.pimc:PimcBot", "levata.bots.base:RandomBot"):
         assert path in run.stdout
+
+
+def test_a_game_package_registers_itself(tmp_path):
+    """A game joins by being a package under ``levata.engine.games``: the registry finds it,
+    with no list to edit (here a package on an extra path of ``games``, in a fresh process)."""
+    package = tmp_path / "copy_of_whist"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "import dataclasses\n"
+        "from levata.engine.games.whist import SPEC\n"
+        "from levata.engine.registry import register\n"
+        "register(dataclasses.replace(SPEC, name='copy-of-whist'))\n"
+    )
+    (tmp_path / "_private").mkdir()  # an underscored package is not a game
+    (tmp_path / "_private" / "__init__.py").write_text("raise SystemExit('imported')\n")
+    script = (
+        "from levata.engine import games, all_games\n"
+        f"games.__path__.append({str(tmp_path)!r})\n"
+        "print(' '.join(g.name for g in all_games()))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    names = out.stdout.split()
+    assert "copy-of-whist" in names and set(GAMES) <= set(names)
+
+
+def test_the_registry_names_no_game():
+    for line, text in _code_strings_and_names(ROOT / "engine_ext" / "registry.py"):
+        for name in GAMES:
+            assert name.replace("-", "_") not in text.lower(), f"registry.py:{line} names {name}"

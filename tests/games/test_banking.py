@@ -11,8 +11,8 @@ from banking_positions import SPEC, act, keep_all, new, to_phase
 
 from levata.engine import Action, BadConfig, Card, IllegalAction, Suit, parse_cards
 from levata.engine.family.tricks import duty_cards
-from levata.engine.games import banking_rules as br
 from levata.engine.games.banking import BankingState, practice_previous
+from levata.engine.games.banking import rules as br
 from levata.engine.testing import check_game, check_worlds_from_view, play_checked
 
 FIGURE = br.FIGURES

@@ -58,7 +58,7 @@ def test_macao_worlds_cover_where_the_cards_truly_are() -> None:
 def test_macao_drawn_card_kept_on_a_turn_matched_the_table() -> None:
     """A seat that drew and kept its card (``end_turn``) drew a matching card in every world."""
     from levata.engine.games.macao import WORLD_RULES, matches
-    from levata.engine.games.macao_world import skeleton
+    from levata.engine.games.macao.world import skeleton
 
     checked = 0
     for state, seat in positions(MACAO, matches=6, every=5, seed=200):

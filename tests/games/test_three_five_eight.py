@@ -11,7 +11,7 @@ from three_five_eight_positions import SPEC, act, keep_kitty, new, play_deal, to
 from levata.engine import Action, Card, IllegalAction, Suit, parse_cards
 from levata.engine.card_orders import trick_rules
 from levata.engine.family import quotas as quota_family
-from levata.engine.games import three_five_eight_rules as tr
+from levata.engine.games.three_five_eight import rules as tr
 from levata.engine.testing import LeakWatch, check_world_from_view, random_steps
 
 

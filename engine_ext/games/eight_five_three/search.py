@@ -3,7 +3,7 @@
 A search bot (``levata.bots.search.pimc``) averages these over worlds rebuilt from its view:
 
 * **trump**: for each suit, F takes the world's Surpriza, discards the four cards a player
-  would (:func:`~levata.engine.games.banking_search.bury_order`, the quota family's one
+  would (:func:`~levata.engine.games.banking.search.bury_order`, the quota family's one
   rule of thumb for the left-over cards: trumps and Aces stay, low cards of short side suits
   go), and the deal is played out with that trump by greedy playouts in C
   (:func:`levata.engine.playouts.playouts`); the value is F's mean tricks;
@@ -29,7 +29,7 @@ from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card, Suit
 from levata.engine.contract import Action
 from levata.engine.family import quotas as qf
-from levata.engine.games.banking_search import bury_order
+from levata.engine.games.banking.search import bury_order
 from levata.engine.playouts import playouts
 from levata.engine.rules import TrickRules
 

@@ -53,7 +53,7 @@ from levata.engine.family.tricks import (
     TRICK_ZONES,
     TrickGame,
 )
-from levata.engine.games.tarneeb_rules import (  # noqa: F401  (re-exported)
+from levata.engine.games.tarneeb.rules import (  # noqa: F401  (re-exported)
     DEFEAT_BONUS,
     HAND_SIZE,
     IDLE_DEALS,
@@ -318,8 +318,8 @@ class TarneebState(TrickGame):
 
     def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
         """Bids, the pass and the trump rated by greedy playouts in this world
-        (:mod:`~levata.engine.games.tarneeb_search`)."""
-        from levata.engine.games import tarneeb_search
+        (:mod:`~levata.engine.games.tarneeb.search`)."""
+        from levata.engine.games.tarneeb import search as tarneeb_search
 
         return tarneeb_search.rate_calls(self, seat, calls)
 

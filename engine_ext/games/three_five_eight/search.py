@@ -33,7 +33,7 @@ from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card, Suit
 from levata.engine.contract import Action
 from levata.engine.family import quotas as quota_family
-from levata.engine.games import three_five_eight_rules as tr
+from levata.engine.games.three_five_eight import rules as tr
 from levata.engine.playouts import playouts
 from levata.engine.rules import TrickRules
 

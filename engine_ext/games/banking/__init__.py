@@ -7,7 +7,7 @@ A **session** (one deal) runs through these phases; each is skipped when it has 
               refuse (redeal, same roles, the credits kept).
 ``exchange``  the penalty exchanges: each unit of credit asks the first seat to its right
               that still owes a trick; the requester offers a card or waives, the target
-              answers automatically (:func:`~levata.engine.games.banking_rules.answer`).
+              answers automatically (:func:`~levata.engine.games.banking.rules.answer`).
 ``trump``     ``K`` names the trump (never no-trump); the Surpriza is then turned face up
               and goes to ``K``'s hand, protected.
 ``declare``   every seat in turn may show its Perechiuțe (four 2s..7s).
@@ -79,9 +79,9 @@ from levata.engine.family.tricks import (
     TRICK_ZONES,
     TrickGame,
 )
-from levata.engine.games import banking_rules as br
-from levata.engine.games import banking_search
-from levata.engine.games.banking_worlds import rebuild
+from levata.engine.games.banking import rules as br
+from levata.engine.games.banking import search as banking_search
+from levata.engine.games.banking.worlds import rebuild
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Objective, Solver

@@ -32,7 +32,7 @@ from typing import Any
 from levata.engine import actions
 from levata.engine.cardmask import mask_of
 from levata.engine.contract import Action
-from levata.engine.games import tarneeb_rules as tn
+from levata.engine.games.tarneeb import rules as tn
 from levata.engine.playouts import playout
 from levata.engine.rules import TrickRules
 

@@ -454,9 +454,9 @@ class EightFiveThreeState(TrickGame):
 
     def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
         """The trump and each discard, rated by greedy playouts in this world
-        (:mod:`~levata.engine.games.eight_five_three_search`); the exchanges are left to the
+        (:mod:`~levata.engine.games.eight_five_three.search`); the exchanges are left to the
         heuristic."""
-        from levata.engine.games import eight_five_three_search
+        from levata.engine.games.eight_five_three import search as eight_five_three_search
 
         return eight_five_three_search.rate_calls(self, seat, calls)
 
@@ -464,7 +464,7 @@ class EightFiveThreeState(TrickGame):
 
     @classmethod
     def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> Self:
-        from levata.engine.games.eight_five_three_worlds import rebuild
+        from levata.engine.games.eight_five_three.worlds import rebuild
 
         world: Self = rebuild(cls, spec, view, rng)
         return world

@@ -71,7 +71,7 @@ from levata.engine.contract import (
 from levata.engine.deal import deal_hidden, shuffled
 from levata.engine.family.shedding import ranks_by_finish
 from levata.engine.family.simultaneous import Simultaneous
-from levata.engine.games.repezita_world import world_from_view
+from levata.engine.games.repezita.world import world_from_view
 from levata.engine.registry import register
 from levata.engine.vocabulary import Vocabulary
 
@@ -571,7 +571,7 @@ class RepezitaState(Simultaneous, GameState):
     @classmethod
     def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> RepezitaState:
         """A state whose ``view(view.seat)`` is ``view``, hidden cards dealt from ``rng`` under
-        what the history implies (see :mod:`levata.engine.games.repezita_world`)."""
+        what the history implies (see :mod:`levata.engine.games.repezita.world`)."""
         world: RepezitaState = world_from_view(cls, spec, view, rng)
         return world
 

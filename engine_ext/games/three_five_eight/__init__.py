@@ -29,7 +29,7 @@ Decisions beyond the rules' [D1]..[D9] (all implemented as written):
   row summing to 0 this cannot happen after a real deal, only with a made-up ``previous``).
 * **Duplicate unit**: option ``deal`` = k (1..15) makes a match counted deal k alone, its
   8-seat and the contracts used before it made up from the seed
-  (:func:`~levata.engine.games.three_five_eight_rules.made_up_history`); no credits are
+  (:func:`~levata.engine.games.three_five_eight.rules.made_up_history`); no credits are
   carried unless ``previous`` gives the deal before's ``tricks - target`` row. Every seating
   of a duplicate board shares the seed, so each entry meets the same deal in every seat.
 
@@ -69,9 +69,9 @@ from levata.engine.family.tricks import (
     TRICK_ZONES,
     TrickGame,
 )
-from levata.engine.games import three_five_eight_rules as tr
-from levata.engine.games import three_five_eight_search
-from levata.engine.games.three_five_eight_worlds import rebuild
+from levata.engine.games.three_five_eight import rules as tr
+from levata.engine.games.three_five_eight import search as three_five_eight_search
+from levata.engine.games.three_five_eight.worlds import rebuild
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Objective, Solver

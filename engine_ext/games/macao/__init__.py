@@ -78,7 +78,7 @@ from levata.engine.contract import (
 from levata.engine.deal import shuffled
 from levata.engine.family.seen import SeatHistories
 from levata.engine.family.shedding import DrawPile, ranks_by_finish
-from levata.engine.games.macao_world import Rules, world_from_view
+from levata.engine.games.macao.world import Rules, world_from_view
 from levata.engine.macao_playouts import MacaoPlayout
 from levata.engine.registry import register
 from levata.engine.vocabulary import Vocabulary
@@ -758,7 +758,7 @@ class MacaoState(DrawPile, SeatHistories):
     @classmethod
     def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> MacaoState:
         """A state whose ``view(view.seat)`` is ``view``, hidden cards dealt from ``rng`` under
-        what the history implies (see :mod:`levata.engine.games.macao_world`)."""
+        what the history implies (see :mod:`levata.engine.games.macao.world`)."""
         world: MacaoState = world_from_view(cls, spec, view, rng, WORLD_RULES)
         return world
 

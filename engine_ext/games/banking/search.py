@@ -25,7 +25,7 @@ from typing import Any
 from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card, Suit
 from levata.engine.contract import Action
-from levata.engine.games import banking_rules as br
+from levata.engine.games.banking import rules as br
 from levata.engine.playouts import playouts
 from levata.engine.rules import TrickRules
 
