@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Self
 
+from levata.engine import position as positions
 from levata.engine.cards import Card
 from levata.engine.vocabulary import Vocabulary
 
@@ -433,6 +434,34 @@ class GameSpec:
         world: GameState = from_view(self, view, rng)
         return world
 
+    def from_position(self, text: str, seed: int = 0) -> GameState:
+        """The match that :meth:`GameState.position` wrote as ``text``; its shuffles to come
+        are drawn from ``seed``. :class:`BadConfig` says what is wrong with a bad text.
+
+        >>> from levata.engine import game
+        >>> state = game("tarneeb").new_match(players=4, seed=3)
+        >>> again = game("tarneeb").from_position(state.position())
+        >>> again.position() == state.position(), again.view(1, history=False).hand[:3]
+        (True, (Card('5C'), Card('7C'), Card('2D')))
+        """
+        try:
+            pos = positions.parse(text)
+            if pos.game != self.name:
+                raise BadConfig(f"the position is of {pos.game!r}, not {self.name!r}")
+            if pos.players not in self.players:
+                counts = _describe_counts(self.players)
+                raise BadConfig(f"{self.name} is played by {counts} players, not {pos.players}")
+            options = self.resolve_options(pos.options)
+            state = self.factory._from_position(self, pos, options, seed)  # type: ignore[attr-defined]
+            pos.check_all_read()
+        except BadConfig:
+            raise
+        except positions.PositionError as err:
+            raise BadConfig(f"position: {err}") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+            raise BadConfig(f"position: a field does not fit {self.name}: {err!r}") from None
+        return state
+
     def new_match(
         self,
         players: int,
@@ -522,6 +551,24 @@ class GameState(ABC):
         cards dealt from ``rng`` under every constraint the view implies; see
         :meth:`GameSpec.world_from_view`. Games that support search override it."""
         raise NotImplementedError(f"{cls.__name__} cannot rebuild a world from a view")
+
+    def position(self) -> str:
+        """The whole state as one line of text (see :mod:`levata.engine.position`), which
+        :meth:`GameSpec.from_position` reads back: every card where it lies, hidden ones
+        included, and every number the rules keep. No history, no luck to come."""
+        values, zones = self._position()
+        return positions.write(self.game, self.players, self.options, values, zones)
+
+    def _position(self) -> tuple[dict[str, Any], set[str]]:
+        """The position's fields in order, and which of them are places of cards."""
+        raise NotImplementedError(f"{self.game} cannot write a position")
+
+    @classmethod
+    def _from_position(
+        cls, spec: GameSpec, pos: positions.Position, options: dict[str, Any], seed: int
+    ) -> GameState:
+        """The state a position describes (the game's half of :meth:`GameSpec.from_position`)."""
+        raise NotImplementedError(f"{spec.name} cannot read a position")
 
     def forfeit_scores(self, seats: Sequence[int]) -> tuple[float, ...]:
         """The scores to rank by when ``seats`` forfeit and the referee ends the match now: the

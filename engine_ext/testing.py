@@ -43,6 +43,8 @@ __all__ = [
     "check_clone_independent",
     "check_game",
     "check_illegal_changes_nothing",
+    "check_position",
+    "check_positions",
     "check_replays",
     "check_sample",
     "check_samples_cover_holders",
@@ -446,6 +448,76 @@ def check_worlds_from_view(
     return phases
 
 
+def _event_print(ev: Event) -> tuple[Any, ...]:
+    """An event without its sequence number (a match read from a position starts at 0)."""
+    return (ev.kind, ev.audience, ev.seat, ev.cards, dict(ev.data))
+
+
+def _now(state: GameState) -> tuple[Any, ...]:
+    """What the players of a state see and may do now, every seat (history left out)."""
+    seats = range(state.players)
+    return (
+        state.to_act(),
+        [state.view(s, history=False) for s in seats],
+        [state.legal_actions(s) for s in seats],
+    )
+
+
+def check_position(state: GameState, rng: random.Random, moves: int | None = 40) -> None:
+    """``state.position()`` reads back to a state that writes the same text, shows every seat
+    the same views and legal actions, and plays on exactly as ``state`` does: the same
+    random actions give the same events (sequence numbers aside), views and result, once
+    both draw their luck to come from the same seed. ``state`` is left unchanged."""
+    spec = state.spec
+    text = state.position()
+    seed = rng.getrandbits(32)
+    again = spec.from_position(text, seed=seed)
+    _require(again.position() == text, f"{spec.name}: a position reads back differently")
+    original = state.clone()
+    original.rng = random.Random(seed)
+    start = original.event_count()
+    _require(_now(original) == _now(again), f"{spec.name}: a position shows other views")
+    walk = random.Random(rng.getrandbits(32))
+    for step in range(MAX_ACTIONS if moves is None else moves):
+        if original.is_over():
+            break
+        if original.realtime:
+            for s in (original, again):
+                s.advance_clock(step * CLOCK_STEP_MS)
+            if original.is_over():
+                break
+        seat = walk.choice(original.to_act())
+        action = walk.choice(original.legal_actions(seat))
+        original.apply(seat, action)
+        again.apply(seat, action)
+        _require(
+            _now(original) == _now(again),
+            f"{spec.name}: play from a position differs after {action} by seat {seat}",
+        )
+    ours = [_event_print(e) for e in original.events(start)]
+    theirs = [_event_print(e) for e in again.events()]
+    _require(ours == theirs, f"{spec.name}: play from a position emits other events")
+    _require(original.is_over() == again.is_over(), f"{spec.name}: one copy ended, not the other")
+    if original.is_over():
+        a, b = original.result(), again.result()
+        same = (a.scores, a.ranks, a.winners, a.reason) == (b.scores, b.ranks, b.winners, b.reason)
+        _require(same, f"{spec.name}: play from a position ends with another result")
+
+
+def check_positions(spec: GameSpec, matches: int = 4, seed: int = 900, every: int = 17) -> int:
+    """:func:`check_position` at every ``every``-th step of random matches (players and
+    options varying), the last few played to the end; how many positions were checked."""
+    checked = 0
+    for i in range(matches):
+        state, _ = new_random_match(spec, i, seed + i)
+        rng = random.Random(seed + i)
+        for step, _ in enumerate(itertools.chain([(0, None)], random_steps(state, rng))):
+            if step % every == 0 and not state.is_over():
+                check_position(state, rng, moves=None if checked % 8 == 0 else 40)
+                checked += 1
+    return checked
+
+
 @dataclass(frozen=True)
 class ConformanceReport:
     """What :func:`check_game` ran: random matches played to the end, matches checked at
@@ -473,6 +545,7 @@ def check_game(
         play_checked(spec, i, seed=seed + 50 + i, sample_every=5)
     check_replays(spec, seed=seed + 77)
     check_samples_cover_holders(spec, seed=seed + 300)
+    check_positions(spec, matches=max(1, checked // 4), seed=seed + 900)
     skipped: list[str] = []
     if defines_from_view(spec):
         check_worlds_from_view(spec, matches=max(1, checked // 4), seed=seed + 500, every=23)

@@ -33,18 +33,23 @@ import operator
 import random
 import weakref
 from abc import abstractmethod
+from collections import Counter as Multiset
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from levata.engine import actions, events, phases
+from levata.engine import fields as declared
 from levata.engine.cardmask import cards_of, mask_of
 from levata.engine.cards import Card, Suit
-from levata.engine.contract import Action, Event, GameSpec, GameState, SeatView, Zone
+from levata.engine.contract import Action, BadConfig, Event, GameSpec, GameState, SeatView, Zone
+from levata.engine.fields import Counter, Declared, Seats
+from levata.engine.position import Position
 from levata.engine.rules import TRUMP_SUIT, TrickRules
 from levata.engine.sampler import Sampler
 from levata.engine.solver import Objective, Solver
 from levata.engine.solver import tricks as most_tricks
+from levata.engine.vocabulary import Vocabulary
 
 __all__ = [
     "PLAY",
@@ -277,6 +282,14 @@ class TrickGame(GameState):
 
     #: Every card the game deals from, in a fixed order (the game sets it).
     deck: tuple[Card, ...]
+    #: The state the game keeps beyond the cards, declared once (:mod:`levata.engine.fields`):
+    #: the view's counters and facts, the restore of a world, the vocabulary and the position
+    #: are derived from it. A game lists the base's fields and its own:
+    #: ``FIELDS = (*TrickGame.FIELDS, Counter("deal", ...), ...)``.
+    FIELDS: ClassVar[tuple[Declared, ...]] = (
+        Counter("leader", TRICK_COUNTERS["leader"]),
+        Seats(Counter("tricks", TRICK_COUNTERS["tricks:SEAT"])),
+    )
     #: This deal's card-play rules, from :meth:`card_rules` (set with the trump).
     rules: TrickRules
     #: In a world rebuilt from a view: each seat's hand as dealt for the deal in progress
@@ -328,12 +341,21 @@ class TrickGame(GameState):
         return cards
 
     def _view_counters(self, seat: int) -> dict[str, int]:
-        counters = {"leader": self.leader}
-        counters.update({f"tricks:{s}": self.tricks[s] for s in range(self.players)})
-        return counters
+        """The declared counters (:attr:`FIELDS`); a game adds what depends on the seat."""
+        return declared.shown_counters(self.FIELDS, self, self.players)
 
     def _view_facts(self, seat: int) -> dict[str, Any]:
-        return {}
+        """The declared facts (:attr:`FIELDS`); a game adds what depends on the seat."""
+        return declared.shown_facts(self.FIELDS, self)
+
+    def _settle(self) -> None:
+        """Set what follows from the options alone (``deck``, flags read off the options):
+        called on a world rebuilt from a view and on a state read from a position, after the
+        declared fields are set. A game whose ``__init__`` sets such things writes it."""
+
+    def _after_restore(self, view: SeatView) -> None:
+        """What a world rebuilt from ``view`` needs beyond the declared fields: state only
+        the history or ``to_act`` tells (the deals scored so far, whose bid it is)."""
 
     def _view_scores(self) -> tuple[float, ...]:
         return (0.0,) * self.players
@@ -622,12 +644,107 @@ class TrickGame(GameState):
         return type(self).from_view(self.spec, self.view(seat), rng)
 
     def _restore_from_view(self, view: SeatView) -> None:
-        """Set ``deck`` and the game's own state (bids, scores, deal number...) from ``view``.
+        """Set the game's own state (bids, scores, deal number...) from ``view``: the declared
+        fields from its counters and facts, then :meth:`_settle` and :meth:`_after_restore`.
+        The base restores the cards (:meth:`_restore_card_play`)."""
+        declared.restore(self.FIELDS, self, view.counters, view.facts, self.players)
+        self._settle()
+        self._after_restore(view)
 
-        Every trick game writes it: the base restores the cards, the game the rest, from its
-        view's counters, facts and history.
-        """
-        raise NotImplementedError(f"{type(self).__name__} cannot rebuild a world from a view")
+    # -- positions: the whole state as text ---------------------------------------------------
+
+    def _position(self) -> tuple[dict[str, Any], set[str]]:
+        n = self.players
+        values: dict[str, Any] = {"phase": self.phase}
+        places = [*(f"hand:{s}" for s in range(n)), "trick", "played", "trump", "undealt"]
+        places += [f"taken:{s}" for s in range(n)]
+        values.update({f"hand:{s}": self.hands[s] for s in range(n)})
+        values["trick"] = [c for _, c in self.current]
+        values["played"] = self.played
+        values["trump"] = [self.trump_card] if self.trump_card is not None else []
+        values["undealt"] = self.undealt
+        values.update({f"taken:{s}": self.taken[s] for s in range(n)})
+        extra = self._position_places()
+        values.update(extra)
+        values["trump_suit"] = self.trump.letter if self.trump is not None else None
+        values["voids"] = [sorted(self.suit_letter(v) for v in void) for void in self.voids]
+        values["last_taker"] = self.last_taker
+        values.update(declared.stored(self.FIELDS, self))
+        return values, {*places, *extra}
+
+    def _position_places(self) -> dict[str, list[Card]]:
+        """Places of cards beyond the base's (a kitty, a Surpriza...), by name."""
+        return {}
+
+    def _load_places(self, pos: Position) -> None:
+        """Read the places of :meth:`_position_places` back."""
+
+    @classmethod
+    def _from_position(
+        cls, spec: GameSpec, pos: Position, options: dict[str, Any], seed: int
+    ) -> GameState:
+        state = cls.__new__(cls)
+        GameState.__init__(state, spec, pos.players, options, seed)
+        n = pos.players
+        state.phase = pos.value("phase")
+        state.over = state.phase == phases.OVER
+        state.hands = [pos.cards(f"hand:{s}") for s in range(n)]
+        declared.load(cls.FIELDS, state, pos.values(declared.names(cls.FIELDS)))
+        state.current = [((state.leader + i) % n, c) for i, c in enumerate(pos.cards("trick"))]
+        state.played = pos.cards("played")
+        turned = pos.cards("trump")
+        state.trump_card = turned[0] if turned else None
+        suit = pos.value("trump_suit")
+        state.trump = Suit.parse(suit) if suit else None
+        state.undealt = pos.cards("undealt")
+        state.taken = [pos.cards(f"taken:{s}") for s in range(n)]
+        state.voids = [{_suit_named(x) for x in void} for void in pos.value("voids")]
+        state.last_taker = pos.value("last_taker")
+        state._load_places(pos)
+        state._hand_events = []
+        state._settle()
+        state._rules_changed()
+        state._check_deck()
+        return state
+
+    def _check_deck(self) -> None:
+        """Every card of the deck lies in exactly one place (a position names them all)."""
+        placed = Multiset(c for zone in self.table() for c in zone.cards)
+        if placed != Multiset(self.deck):
+            extra = sorted((placed - Multiset(self.deck)).elements())
+            missing = sorted((Multiset(self.deck) - placed).elements())
+            raise BadConfig(
+                f"every card of the deck must lie in one place: extra {extra}, missing {missing}"
+            )
+
+    @classmethod
+    def vocabulary(
+        cls,
+        *,
+        phases: dict[str, str],
+        actions: dict[str, str],
+        events: dict[str, str],
+        zones: dict[str, str] | None = None,
+        counts: dict[str, str] | None = None,
+        facts: dict[str, str] | None = None,
+        counters: dict[str, str] | None = None,
+    ) -> Vocabulary:
+        """The game's vocabulary: the base's names and every declared field's meaning, with
+        the game's phases, actions and events (and zones, counts, seat-dependent facts or
+        counters the declaration does not hold)."""
+        return Vocabulary(
+            phases=phases,
+            zones=zones if zones is not None else TRICK_ZONES,
+            counts=counts if counts is not None else TRICK_COUNTS,
+            counters={**declared.described(cls.FIELDS, "counters"), **(counters or {})},
+            facts={
+                **TRICK_FACTS,
+                **declared.described(cls.FIELDS, "facts"),
+                **(facts or {}),
+            },
+            actions=actions,
+            events={**TRICK_EVENTS, **events},
+        )
 
     def _is_hand_event(self, event: Event) -> bool:
         """Is ``event`` a seat's share of :meth:`show_hands` (the private deal events)?"""

@@ -14,6 +14,7 @@ from levata.engine import all_games, game
 from levata.engine.testing import (
     ConformanceError,
     check_game,
+    check_positions,
     check_replays,
     check_samples_cover_holders,
     check_terminates,
@@ -51,6 +52,12 @@ def test_same_seed_same_match(spec):
 def test_sampled_worlds_cover_every_holder(spec):
     """Over many samples every unseen card lands in the zone that truly holds it."""
     check_samples_cover_holders(spec, seed=300)
+
+
+def test_positions_round_trip_and_play_on(spec):
+    """Every game writes its state as a position and reads it back: the same text, the same
+    views, and play on from it equals play on from the original, to the end of the match."""
+    assert check_positions(spec) > 0
 
 
 def test_worlds_rebuilt_from_views(spec):

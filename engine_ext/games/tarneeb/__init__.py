@@ -44,15 +44,8 @@ from levata.engine.contract import (
     SeatView,
 )
 from levata.engine.deal import shuffled
-from levata.engine.family.tricks import (
-    PLAY,
-    TRICK_COUNTERS,
-    TRICK_COUNTS,
-    TRICK_EVENTS,
-    TRICK_FACTS,
-    TRICK_ZONES,
-    TrickGame,
-)
+from levata.engine.family.tricks import PLAY, TRICK_ZONES, TrickGame
+from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.tarneeb.rules import (  # noqa: F401  (re-exported)
     DEFEAT_BONUS,
     HAND_SIZE,
@@ -79,7 +72,6 @@ from levata.engine.registry import register
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Objective, Solver
 from levata.engine.solver import tricks as most_tricks
-from levata.engine.vocabulary import Vocabulary
 
 __all__ = [
     "SPEC",
@@ -285,27 +277,30 @@ class TarneebState(TrickGame):
 
     # -- what a seat may know -------------------------------------------------------------------
 
-    def _view_counters(self, seat: int) -> dict[str, int]:
-        c = super()._view_counters(seat)
-        c.update(
-            deal=self.deal_no,
-            max_deals=self.max_deals,
-            dealer=self.shuffler,
-            first=self.first,
-            high=self.high,
-            declarer=-1 if self.declarer is None else self.declarer,
-        )
-        for team in (0, 1):
-            c[f"score:{team}"] = self.scores[team]
-            c[f"idle:{team}"] = self.idle[team]
-        return c
-
-    def _view_facts(self, seat: int) -> dict[str, Any]:
-        return {
-            "strain": self.strain,
-            "passed": list(self.passed),
-            "calls": [list(x) for x in self.calls_made],
-        }
+    FIELDS = (
+        *TrickGame.FIELDS,
+        Counter("deal", "the deal in progress, from 1", attr="deal_no"),
+        Counter("max_deals", "deals after which the match ends at the latest"),
+        Counter("dealer", "the shuffler S this deal", attr="shuffler"),
+        Counter("first", "the first bidder F (the seat after the shuffler)", derived=True),
+        Counter("high", "the highest bid so far (the contract once the auction is over; 0: none)"),
+        Counter("declarer", "the seat holding the highest bid (-1: none yet)", none=-1),
+        Seats(
+            Counter(
+                "score",
+                "the total of team SEAT (team 0: seats 0 and 2, team 1: seats 1 and 3)",
+                attr="scores",
+            ),
+            Counter("idle", "deals in a row team SEAT has not declared (3 costs 10 points)"),
+            count="team",
+        ),
+        Fact("strain", "the trump named: C, D, H, S or NT; null before it"),
+        Fact("passed", "the seats that passed this deal, in order"),
+        Fact(
+            "calls", "this deal's calls in order: [seat, bid], bid 0 for a pass", attr="calls_made"
+        ),
+        Kept("bidder", "the seat whose call it is in the auction"),
+    )
 
     def _view_scores(self) -> tuple[float, ...]:
         return self._seat_scores()
@@ -325,24 +320,19 @@ class TarneebState(TrickGame):
 
     # -- a world rebuilt from a view (the trick base deals the cards) --------------------------
 
-    def _restore_from_view(self, view: SeatView) -> None:
-        c, f, o = view.counters, view.facts, self.options
+    def _settle(self) -> None:
+        o = self.options
         self.deck = french_deck()
         self.single = o["deal"] > 0
         self.rotation = o["rotation"]
-        self.max_deals, self.deal_no, self.shuffler = c["max_deals"], c["deal"], c["dealer"]
-        self.high = c["high"]
-        self.declarer = None if c["declarer"] < 0 else c["declarer"]
-        self.scores = [c["score:0"], c["score:1"]]
-        self.idle = [c["idle:0"], c["idle:1"]]
-        self.strain = f["strain"]
-        self.passed = list(f["passed"])
-        self.calls_made = [list(x) for x in f["calls"]]
-        self.bidder = view.to_act[0] if view.phase == phases.BIDDING else self.first
         self.winner = None
         if self.over:
             a, b = self.scores
             self.winner = None if a == b else (0 if a > b else 1)
+        self.deal_log = []  # a position carries no history: the deals scored from it on
+
+    def _after_restore(self, view: SeatView) -> None:
+        self.bidder = view.to_act[0] if view.phase == phases.BIDDING else self.first
         self.deal_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
 
 
@@ -368,7 +358,7 @@ def narrate(ev: Event) -> str | None:
     return None
 
 
-VOCABULARY = Vocabulary(
+VOCABULARY = TarneebState.vocabulary(
     phases={
         phases.BIDDING: "the auction, from the first bidder: bid 7..13 above the highest bid, or"
         " pass (final); the shuffler must bid 7 when the other three passed",
@@ -377,24 +367,6 @@ VOCABULARY = Vocabulary(
         phases.OVER: "the match is over",
     },
     zones={k: v for k, v in TRICK_ZONES.items() if k != "trump"},  # trump is named, not turned
-    counts=TRICK_COUNTS,
-    counters={
-        **TRICK_COUNTERS,
-        "deal": "the deal in progress, from 1",
-        "max_deals": "deals after which the match ends at the latest",
-        "dealer": "the shuffler S this deal",
-        "first": "the first bidder F (the seat after the shuffler)",
-        "high": "the highest bid so far (the contract once the auction is over; 0: none)",
-        "declarer": "the seat holding the highest bid (-1: none yet)",
-        "score:SEAT": "the total of team SEAT (team 0: seats 0 and 2, team 1: seats 1 and 3)",
-        "idle:SEAT": "deals in a row team SEAT has not declared (3 costs 10 points)",
-    },
-    facts={
-        **TRICK_FACTS,
-        "strain": "the trump named: C, D, H, S or NT; null before it",
-        "passed": "the seats that passed this deal, in order",
-        "calls": "this deal's calls in order: [seat, bid], bid 0 for a pass",
-    },
     actions={
         actions.BID: "bid `number` tricks for your team (7..13, above the highest bid)",
         actions.PASS: "pass: you call no more this deal",
@@ -402,7 +374,6 @@ VOCABULARY = Vocabulary(
         actions.PLAY: "play `card` to the trick: follow suit if you can, else any card",
     },
     events={
-        **TRICK_EVENTS,
         events.DEAL: "a deal begins: `data.deal`, `size`, `first`, `dealer`, `idle`",
         events.BID: "`seat` bid `data.number`",
         events.PASS: "`seat` passed",
