@@ -57,7 +57,24 @@ def describe(spec: GameSpec) -> str:
             if name == "actions" and key in examples and examples[key] != key:
                 meaning += f" (e.g. {examples[key]!r})"
             lines.append(f"  {key.ljust(width)}  {meaning}")
+    lines += ["", *_position_example(spec)]
     return "\n".join(lines) + "\n"
+
+
+def _position_example(spec: GameSpec) -> list[str]:
+    """A new match's position (seed 0, default options, the fewest players), as
+    ``levata play --position`` and ``GameSpec.from_position`` read it."""
+    state = spec.new_match(spec.players[0], seed=0)
+    try:
+        text = state.position()
+    except NotImplementedError:
+        return ["position: not written for this game yet"]
+    return [
+        "position (state.position(), GameSpec.from_position(), levata play --position): the"
+        " whole state as one line, name=value fields separated by '; ', cards in their"
+        " notation (- for none), other values JSON; per-seat numbers as one list. A new match:",
+        f"  {text}",
+    ]
 
 
 def _cards(spec: GameSpec) -> list[str]:

@@ -31,7 +31,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from levata.engine import Action, Card, Event, GameSpec, GameState, IllegalAction, events
+from levata.engine import (
+    Action,
+    Card,
+    Event,
+    GameSpec,
+    GameState,
+    IllegalAction,
+    SeatView,
+    events,
+)
 from levata.engine.family.tricks import TrickGame, duty_cards
 
 __all__ = [
@@ -477,6 +486,9 @@ def check_position(state: GameState, rng: random.Random, moves: int | None = 40)
     original.rng = random.Random(seed)
     start = original.event_count()
     _require(_now(original) == _now(again), f"{spec.name}: a position shows other views")
+    for view in _now(again)[1]:
+        back = SeatView.from_position(view.position())
+        _require(back == view, f"{spec.name}: seat {view.seat}'s view reads back differently")
     walk = random.Random(rng.getrandbits(32))
     for step in range(MAX_ACTIONS if moves is None else moves):
         if original.is_over():

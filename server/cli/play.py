@@ -106,6 +106,15 @@ def play(
             " others' private events).",
         ),
     ] = None,
+    position: Annotated[
+        str | None,
+        typer.Option(
+            "--position",
+            help="Start from this position instead of a new match: its text (`levata describe"
+            " GAME` shows one), or @FILE to read it from a file. The players and options are"
+            " the position's; --seed draws the shuffles still to come. In-process bots only.",
+        ),
+    ] = None,
 ) -> None:
     """Play one match in-process and print its log and the final standings.
 
@@ -117,13 +126,20 @@ def play(
     levata play --game whist --bots pimc:worlds=20:time_ms=100,heuristic,random
     levata play --game macao --bots mybot:MyBot:depth=3,heuristic
     levata play --game whist --bots bots/mine.toml,heuristic,random
-    levata play --game banking -n 4 --bots heuristic --seat 2"""
+    levata play --game banking -n 4 --bots heuristic --seat 2
+    levata play --game tarneeb --bots heuristic --position @midgame.txt"""
     if any(b.strip().startswith("@") for b in bots.split(",")):
         raise fail("@NAME is a bot connected to a referee: play it with levata match --server")
     try:
+        if position is not None:
+            state = _from_position(game_name, position, players, option, seed)
+            players = state.players
         spec, n, entries = seat_entries(game_name, players, bots, None, try_make=False)
-        state = spec.new_match(players=n, options=parse_options(option or []), seed=seed)
+        if position is None:
+            state = spec.new_match(players=n, options=parse_options(option or []), seed=seed)
         refereed = any(e.kind == "manifest" for e in entries)
+        if refereed and position is not None:
+            raise BadConfig("--position plays in-process bots only (a manifest plays refereed)")
         seated = [] if refereed else seat_bots(state, entries, seed)
     except BadConfig as exc:
         raise fail(str(exc)) from None
@@ -156,6 +172,24 @@ def play(
     out.print(table)
     if result.reason != "complete":
         out.print(f"match stopped early: {result.reason}")
+
+
+def _from_position(
+    game_name: str, text: str, players: int | None, option: list[str] | None, seed: int
+) -> GameState:
+    """The match a ``--position`` value describes; :class:`BadConfig` on bad input."""
+    if option:
+        raise BadConfig("--option with --position: the options are the position's own")
+    if text.startswith("@"):
+        path = Path(text[1:])
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise BadConfig(f"--position {path}: cannot read it ({exc})") from None
+    state = game(game_name).from_position(text, seed=seed)
+    if players is not None and players != state.players:
+        raise BadConfig(f"--players {players}: the position has {state.players} players")
+    return state
 
 
 def match(

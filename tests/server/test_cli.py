@@ -200,3 +200,34 @@ def test_match_against_a_running_server(tmp_path):
 def test_referee_commands_fail_clearly(args, message):
     run = levata(*args)
     assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr
+
+
+def test_play_from_a_position_plays_on_from_it(tmp_path):
+    """``--position`` starts from a written-down state: here Tarneeb with team 1 already at
+    95 points and team 0 idle for two deals, so one deal decides the match."""
+    from levata.engine import game
+
+    text = game("tarneeb").new_match(players=4, seed=5).position()
+    text = text.replace("score=[0,0]", "score=[40,95]").replace("idle=[0,0]", "idle=[2,0]")
+    path = tmp_path / "late.txt"
+    path.write_text(text + "\n")
+    run = levata("play", "-g", "tarneeb", "--bots", "heuristic", "--position", f"@{path}")
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert out.count("   score: ") == 1 and "-- deal" not in out  # the dealt deal decides
+    assert "idle penalties [-10, 0]" in out and "final standings" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("--position", 'whist/4; phase="bid"'), "the position is of 'whist', not 'tarneeb'"),
+        (("--position", 'tarneeb/4; phase="bid"'), "the position has no field 'hand:0'"),
+        (("--position", "@/nonexistent/pos.txt"), "cannot read it"),
+        (("--position", "tarneeb/4", "-o", "max_deals=3"), "the options are the position's"),
+    ],
+)
+def test_play_refuses_a_bad_position_in_one_line(args, says):
+    run = levata("play", "-g", "tarneeb", "--bots", "random", *args)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.startswith("error:") and says in run.stderr, run.stderr
