@@ -5,6 +5,7 @@ credits and debts, totals)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from three_five_eight_positions import SPEC, act, new, play_deal, to_phase
@@ -95,3 +96,12 @@ def test_a_position_that_hides_a_card_is_refused():
         SPEC.from_position(replaced(text, "kitty", kitty.split()[0]))
     with pytest.raises(BadConfig, match="no field 'kitty'"):
         SPEC.from_position("; ".join(p for p in text.split("; ") if not p.startswith("kitty=")))
+
+
+def test_the_position_on_the_games_page_reads_back():
+    """The example in ``docs/games/three-five-eight.md`` is a real position: it reads back
+    to itself."""
+    page = Path(__file__).parents[2] / "docs" / "games" / "three-five-eight.md"
+    lines = page.read_text().splitlines()
+    (text,) = [line for line in lines if line.startswith("three-five-eight/")]
+    assert SPEC.from_position(text).position() == text

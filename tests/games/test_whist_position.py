@@ -4,6 +4,7 @@ state, carried totals and streaks included, at every player count and option."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -88,3 +89,10 @@ def test_a_position_that_loses_a_card_is_refused():
         SPEC.from_position(replaced(text, "hand:0", hand.split()[0]))
     with pytest.raises(BadConfig, match="no field 'hit'"):
         SPEC.from_position("; ".join(p for p in text.split("; ") if not p.startswith("hit=")))
+
+
+def test_the_position_on_the_games_page_reads_back():
+    """The example in ``docs/games/whist.md`` is a real position: it reads back to itself."""
+    page = Path(__file__).parents[2] / "docs" / "games" / "whist.md"
+    (text,) = [line for line in page.read_text().splitlines() if line.startswith("whist/")]
+    assert SPEC.from_position(text).position() == text
