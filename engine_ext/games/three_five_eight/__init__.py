@@ -60,23 +60,16 @@ from levata.engine.contract import (
 )
 from levata.engine.deal import shuffled
 from levata.engine.family import quotas as quota_family
-from levata.engine.family.tricks import (
-    PLAY,
-    TRICK_COUNTERS,
-    TRICK_COUNTS,
-    TRICK_EVENTS,
-    TRICK_FACTS,
-    TRICK_ZONES,
-    TrickGame,
-)
+from levata.engine.family.tricks import PLAY, TRICK_COUNTS, TRICK_ZONES, TrickGame
+from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.three_five_eight import rules as tr
 from levata.engine.games.three_five_eight import search as three_five_eight_search
 from levata.engine.games.three_five_eight.worlds import rebuild
+from levata.engine.position import Position
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Objective, Solver
 from levata.engine.solver import tricks as most_tricks
-from levata.engine.vocabulary import Vocabulary
 
 __all__ = ["SPEC", "ThreeFiveEightState", "draw_choice"]
 
@@ -149,6 +142,24 @@ class ThreeFiveEightState(TrickGame):
     @property
     def target(self) -> list[int]:
         return tr.targets(self.eight)
+
+    @property
+    def deal_no(self) -> int:
+        """The counted deal in progress, from 1 (what views and positions call ``deal``)."""
+        return self.counted + 1
+
+    @deal_no.setter
+    def deal_no(self, value: int) -> None:
+        self.counted = value - 1
+
+    @property
+    def pas_lefts(self) -> list[int]:
+        """Per seat, the times it may still say Pas (views and positions count down)."""
+        return [self.pas_left(s) for s in range(self.players)]
+
+    @pas_lefts.setter
+    def pas_lefts(self, left: list[int]) -> None:
+        self.pas_used = [self.options["max_pas"] - n for n in left]
 
     # -- M0: the deal --------------------------------------------------------------------------
 
@@ -355,31 +366,43 @@ class ThreeFiveEightState(TrickGame):
         v = super().view(seat, history)
         return dataclasses.replace(v, counts={**v.counts, "kitty": len(self.kitty)})
 
-    def _view_counters(self, seat: int) -> dict[str, int]:
-        c = super()._view_counters(seat)
-        c.update(
-            eight=self.eight,
-            deal=self.counted + 1,
-            last_deal=self.last_deal,
-            dealt=self.dealt,
-            step=self.step,
-        )
-        target = self.target
-        for s in range(self.players):
-            c[f"target:{s}"] = target[s]
-            c[f"credit:{s}"] = self.credit[s]
-            c[f"debt:{s}"] = self.debt[s]
-            c[f"pas_left:{s}"] = self.pas_left(s)
-            c[f"score:{s}"] = self.scores[s]
-        return c
-
-    def _view_facts(self, seat: int) -> dict[str, Any]:
-        return {
-            "contract": self.contract,
-            "used": [list(u) for u in self.used],
-            "drawers": list(self.queue),
-            "draws": [list(d) for d in self.draws],
-        }
+    FIELDS = (
+        *TrickGame.FIELDS,
+        Counter("eight", "the seat playing for 8 tricks this deal (it announces and leads)"),
+        Counter(
+            "deal",
+            "the counted deal in progress, from 1 (a Pas deal is dealt again, not counted)",
+            attr="deal_no",
+        ),
+        Counter("last_deal", "the counted deal after which the match ends (15 for a whole match)"),
+        Counter("dealt", "deals so far, Pas redeals included"),
+        Counter("step", "the kitty card offered (its place in `zones.kitty`), 0..3"),
+        Seats(
+            Counter("target", "tricks the seat plays for this deal (8, 5 or 3)", derived=True),
+            Counter("credit", "draws the seat still has to make (tricks over its last target)"),
+            Counter("debt", "draws the seat still has to answer (tricks under its last target)"),
+            Counter("pas_left", "times the seat may still say Pas this match", attr="pas_lefts"),
+            Counter("score", "the seat's total so far", attr="scores"),
+        ),
+        Fact("contract", "this deal's contract: C, D, H or S (the trump) or NT; null before it"),
+        Fact("used", "per seat, the contracts it has used, in order"),
+        Fact(
+            "drawers",
+            "the seats still to draw this deal, in order (the one at the head draws)",
+            attr="queue",
+        ),
+        Fact(
+            "draws",
+            "the draws of this deal: [drawer, opponent]",
+            read=lambda shown: [(a, b) for a, b in shown],
+        ),
+        Kept(
+            "from_kitty",
+            "the kitty cards the 8-seat took this deal (it may not give them back)",
+            show=lambda cards: [str(c) for c in sorted(cards)],
+            read=lambda shown: {Card.parse(c) for c in shown},
+        ),
+    )
 
     def _view_scores(self) -> tuple[float, ...]:
         return tuple(float(p) for p in self.scores)
@@ -402,23 +425,23 @@ class ThreeFiveEightState(TrickGame):
         world: Self = rebuild(cls, spec, view, rng)
         return world
 
-    def _restore_from_view(self, view: SeatView) -> None:
-        c, f, n = view.counters, view.facts, self.players
+    def _settle(self) -> None:
         self.deck = french_deck()
         self.single = self.options["deal"] > 0
-        self.eight, self.counted = c["eight"], c["deal"] - 1
-        self.last_deal, self.dealt, self.step = c["last_deal"], c["dealt"], c["step"]
-        self.credit = [c[f"credit:{s}"] for s in range(n)]
-        self.debt = [c[f"debt:{s}"] for s in range(n)]
-        self.scores = [c[f"score:{s}"] for s in range(n)]
-        self.pas_used = [self.options["max_pas"] - c[f"pas_left:{s}"] for s in range(n)]
-        self.contract = f["contract"]
-        self.used = [list(u) for u in f["used"]]
-        self.queue = list(f["drawers"])
-        self.draws = [(a, b) for a, b in f["draws"]]
-        self.kitty = list(view.zones.get("kitty", ()))
+        self.deal_log = []  # a position carries no history: the deals scored from it on
+
+    def _after_restore(self, view: SeatView) -> None:
+        self.kitty = list(view.zones.get("kitty", ()))  # the worlds deal it when unseen
         self.from_kitty = set()
         self.deal_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
+
+    # -- a position: the kitty is a place of its own --------------------------------------------
+
+    def _position_places(self) -> dict[str, list[Card]]:
+        return {"kitty": self.kitty}
+
+    def _load_places(self, pos: Position) -> None:
+        self.kitty = pos.cards("kitty")
 
 
 def narrate(ev: Event) -> str | None:
@@ -461,7 +484,7 @@ def narrate(ev: Event) -> str | None:
     return None
 
 
-VOCABULARY = Vocabulary(
+VOCABULARY = ThreeFiveEightState.vocabulary(
     phases={
         ANNOUNCE: "the 8-seat names a contract it has not used, or says Pas (a redeal)",
         KITTY: "the 8-seat is offered the kitty cards one at a time (`counters.step`): swap one"
@@ -477,26 +500,6 @@ VOCABULARY = Vocabulary(
         " its announcement on)",
     },
     counts={**TRICK_COUNTS, "kitty": "cards in the kitty (always 4)"},
-    counters={
-        **TRICK_COUNTERS,
-        "eight": "the seat playing for 8 tricks this deal (it announces and leads)",
-        "deal": "the counted deal in progress, from 1 (a Pas deal is dealt again, not counted)",
-        "last_deal": "the counted deal after which the match ends (15 for a whole match)",
-        "dealt": "deals so far, Pas redeals included",
-        "step": "the kitty card offered (its place in `zones.kitty`), 0..3",
-        "target:SEAT": "tricks the seat plays for this deal (8, 5 or 3)",
-        "credit:SEAT": "draws the seat still has to make (tricks over its last target)",
-        "debt:SEAT": "draws the seat still has to answer (tricks under its last target)",
-        "pas_left:SEAT": "times the seat may still say Pas this match",
-        "score:SEAT": "the seat's total so far",
-    },
-    facts={
-        **TRICK_FACTS,
-        "contract": "this deal's contract: C, D, H or S (the trump) or NT; null before it",
-        "used": "per seat, the contracts it has used, in order",
-        "drawers": "the seats still to draw this deal, in order (the one at the head draws)",
-        "draws": "the draws of this deal: [drawer, opponent]",
-    },
     actions={
         CONTRACT: "name the contract `choice`: C, D, H, S (trump) or NT (no trump)",
         PAS: "say Pas: the cards are dealt again with the same targets",
@@ -508,7 +511,6 @@ VOCABULARY = Vocabulary(
         "play": "play `card` to the trick: follow suit if you can, else any card",
     },
     events={
-        **TRICK_EVENTS,
         events.DEAL: "a deal begins: `data.deal`, `dealt`, `size`, `first` (the 8-seat),"
         " `targets`, `credits`, `debts`",
         CONTRACT: "`seat` announced `data.contract`",

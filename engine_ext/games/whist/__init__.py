@@ -50,20 +50,17 @@ from levata.engine.deal import shuffled
 from levata.engine.family.tricks import (
     PLAY,
     TRICK_COUNTERS,
-    TRICK_COUNTS,
-    TRICK_EVENTS,
-    TRICK_FACTS,
     TRICK_ZONES,
     TrickGame,
     aim_playout,
     winning_card,
 )
+from levata.engine.fields import OMIT, Counter, Fact, Field, Kept, Seats
 from levata.engine.playouts import aim_lines, aim_reach
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Objective, Solver, exact
 from levata.engine.solver import tricks as most_tricks
-from levata.engine.vocabulary import Vocabulary
 
 __all__ = [
     "SCORINGS",
@@ -102,9 +99,6 @@ STEER = 0.75
 LINES = tuple(
     cheap + 2 * side + 4 * pace for pace in (0, 50, 100) for side in (0, 1) for cheap in (0, 1)
 )
-
-#: The names of each seat's counters in a view, made once (a view is built per decision).
-_SEAT_COUNTERS = tuple((f"bid:{s}", f"tricks:{s}", f"hit:{s}", f"miss:{s}") for s in range(8))
 
 
 def whist_deck(players: int) -> tuple[Card, ...]:
@@ -202,6 +196,11 @@ def counted_bid(
     return min(legal, key=lambda b: (abs(b - want), b))
 
 
+def _option_fact(name: str, help: str) -> Field:
+    """A fact that shows one of the match's options (the options give it back)."""
+    return Fact(name, help, attr="options", derived=True, show=lambda o: o[name])
+
+
 class WhistState(TrickGame):
     """A Romanian Whist match in progress: the trick play is :class:`TrickGame`'s."""
 
@@ -236,6 +235,20 @@ class WhistState(TrickGame):
     def cards(self) -> int:
         """Cards per player in the current deal."""
         return self.schedule[self.deal_index]
+
+    @property
+    def deal_no(self) -> int:
+        """The deal in progress, from 1 (what views and positions call ``deal``)."""
+        return self.deal_index + 1
+
+    @deal_no.setter
+    def deal_no(self, value: int) -> None:
+        self.deal_index = value - 1
+
+    @property
+    def deal_count(self) -> int:
+        """How many deals the match has."""
+        return len(self.schedule)
 
     @property
     def forehead(self) -> bool:
@@ -394,26 +407,47 @@ class WhistState(TrickGame):
                     zones[f"hand:{t}"] = tuple(self.hands[t])
         return zones
 
-    def _view_counters(self, seat: int) -> dict[str, int]:
-        counters = {
-            "deal": self.deal_index + 1,
-            "deals": len(self.schedule),
-            "size": self.cards,
-            "first": self.first,
-            "dealer": self.dealer,
-            "leader": self.leader,
-        }
-        for s, (bid, tricks, hit, miss) in enumerate(_SEAT_COUNTERS[: self.players]):
-            if self.bids[s] is not None:
-                counters[bid] = self.bids[s]  # type: ignore[assignment]  # shown only once bid
-            counters[tricks] = self.tricks[s]
-            counters[hit] = self.hits[s]
-            counters[miss] = self.misses[s]
-        return counters
-
-    def _view_facts(self, seat: int) -> dict[str, Any]:
-        o = self.options
-        return {k: o[k] for k in ("one_card_mode", "must_trump", "scoring")}
+    # In the order views show them: the deal's numbers (the base's ``leader`` after the
+    # dealer), then each seat's bid, tricks and streaks together, seat by seat.
+    FIELDS = (
+        Counter("deal", "which deal of the match this is, from 1", attr="deal_no"),
+        Counter(
+            "deals",
+            "how many deals the match has (21 for 3 players in the full schedule)",
+            attr="deal_count",
+            derived=True,
+        ),
+        Counter("size", "cards each seat was dealt this deal", attr="cards", derived=True),
+        Counter("first", "the seat that bids first and leads the first trick this deal"),
+        Counter("dealer", "the dealer, who bids last: the seat before `first`", derived=True),
+        Counter("leader", TRICK_COUNTERS["leader"]),
+        Seats(
+            Counter(
+                "bid", "the seat's bid this deal (present once it has bid)", attr="bids", none=OMIT
+            ),
+            Counter("tricks", TRICK_COUNTERS["tricks:SEAT"]),
+            Counter(
+                "hit",
+                f"exact deals in a row (two cards or more) toward the {STREAK}-deal"
+                f" +{STREAK_POINTS} bonus",
+                attr="hits",
+            ),
+            Counter(
+                "miss",
+                f"missed deals in a row (two cards or more) toward the {STREAK}-deal"
+                f" -{STREAK_POINTS} penalty",
+                attr="misses",
+            ),
+        ),
+        _option_fact("one_card_mode", "the one_card_mode option: normal or forehead"),
+        _option_fact(
+            "must_trump", "the must_trump option: true when a seat void in the led suit must trump"
+        ),
+        _option_fact(
+            "scoring", "the scoring option: romanian, or oh_hell (tricks taken + 10 if exact)"
+        ),
+        Kept("scores", "each seat's total so far (what a view's `scores` shows)", attr="totals"),
+    )
 
     def _view_scores(self) -> tuple[float, ...]:
         return tuple(float(t) for t in self.totals)
@@ -623,17 +657,14 @@ class WhistState(TrickGame):
 
     # -- a world rebuilt from a view (the trick base deals the cards) ------------------------
 
-    def _restore_from_view(self, view: SeatView) -> None:
-        c, n = view.counters, self.players
+    def _settle(self) -> None:
         size = self.options["deal_size"]
-        self.schedule = [size] if size else schedule(n)
-        self.deck = whist_deck(n)
-        self.deal_index = c["deal"] - 1
-        self.first = c["first"]
-        self.totals = [int(t) for t in view.scores]
-        self.hits = [c[f"hit:{s}"] for s in range(n)]
-        self.misses = [c[f"miss:{s}"] for s in range(n)]
-        self.bids = [c.get(f"bid:{s}") for s in range(n)]
+        self.schedule = [size] if size else schedule(self.players)
+        self.deck = whist_deck(self.players)
+        self.deal_log = []  # a position carries no history: the deals scored from it on
+
+    def _after_restore(self, view: SeatView) -> None:
+        self.totals = [int(t) for t in view.scores]  # a view shows them as its scores
         self.deal_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
 
     def _is_hand_event(self, event: Event) -> bool:
@@ -660,7 +691,7 @@ def narrate(ev: Event) -> str | None:
     return None
 
 
-VOCABULARY = Vocabulary(
+VOCABULARY = WhistState.vocabulary(
     phases={
         phases.BIDDING: "every seat bids once, from `first`; the dealer bids last",
         PLAY: "the cards are played to tricks, `leader` leading",
@@ -671,26 +702,6 @@ VOCABULARY = Vocabulary(
         "hand:SEAT": "forehead mode, one-card deals: the card of another seat, which you see"
         " (your own `hand` is then empty)",
     },
-    counts=TRICK_COUNTS,
-    counters={
-        **TRICK_COUNTERS,
-        "deal": "which deal of the match this is, from 1",
-        "deals": "how many deals the match has (21 for 3 players in the full schedule)",
-        "size": "cards each seat was dealt this deal",
-        "first": "the seat that bids first and leads the first trick this deal",
-        "dealer": "the dealer, who bids last: the seat before `first`",
-        "bid:SEAT": "the seat's bid this deal (present once it has bid)",
-        "hit:SEAT": f"exact deals in a row (two cards or more) toward the {STREAK}-deal"
-        f" +{STREAK_POINTS} bonus",
-        "miss:SEAT": f"missed deals in a row (two cards or more) toward the {STREAK}-deal"
-        f" -{STREAK_POINTS} penalty",
-    },
-    facts={
-        **TRICK_FACTS,
-        "one_card_mode": "the one_card_mode option: normal or forehead",
-        "must_trump": "the must_trump option: true when a seat void in the led suit must trump",
-        "scoring": "the scoring option: romanian, or oh_hell (tricks taken + 10 if exact)",
-    },
     actions={
         actions.BID: "bid `number` tricks (0 up to the deal's size; the dealer may not make"
         " the bids add up to the size)",
@@ -698,7 +709,6 @@ VOCABULARY = Vocabulary(
         PLAY_OWN_KIND: "forehead mode: play the one card you hold and cannot see",
     },
     events={
-        **TRICK_EVENTS,
         events.DEAL: "a deal begins: `data.deal`, `size`, `first`, `dealer`, `trump` (a suit"
         " letter, null without trump); `cards` is the turned trump card",
         events.BID: "`seat` bid `data.number`",
