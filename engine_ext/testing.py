@@ -61,6 +61,7 @@ __all__ = [
     "check_world_from_view",
     "check_worlds_from_view",
     "defines_from_view",
+    "defines_positions",
     "hidden_cards",
     "new_random_match",
     "option_variants",
@@ -516,6 +517,11 @@ def check_position(state: GameState, rng: random.Random, moves: int | None = 40)
         _require(same, f"{spec.name}: play from a position ends with another result")
 
 
+def defines_positions(spec: GameSpec) -> bool:
+    """Can ``spec`` read a position (its factory is a state class with ``_from_position``)?"""
+    return callable(getattr(spec.factory, "_from_position", None))
+
+
 def check_positions(spec: GameSpec, matches: int = 4, seed: int = 900, every: int = 17) -> int:
     """:func:`check_position` at every ``every``-th step of random matches (players and
     options varying), the last few played to the end; how many positions were checked."""
@@ -551,16 +557,20 @@ def check_game(
     (conservation of cards, no leak in any event or view, illegal actions refused and
     harmless, clones independent, sampled worlds consistent); worlds rebuilt from views keep
     the contract of :meth:`GameSpec.world_from_view` (skipped, and listed in the report's
-    ``skipped``, for a game without ``from_view``)."""
+    ``skipped``, for a game without ``from_view``); positions read back and play on alike
+    (:func:`check_positions`; skipped likewise for a factory that reads none)."""
     lengths = check_terminates(spec, matches, seed=seed + 1000)
     for i in range(checked):
         play_checked(spec, i, seed=seed + 50 + i, sample_every=5)
     check_replays(spec, seed=seed + 77)
     check_samples_cover_holders(spec, seed=seed + 300)
-    check_positions(spec, matches=max(1, checked // 4), seed=seed + 900)
     skipped: list[str] = []
     if defines_from_view(spec):
         check_worlds_from_view(spec, matches=max(1, checked // 4), seed=seed + 500, every=23)
     else:
         skipped.append(f"world_from_view: {spec.name} does not define from_view yet")
+    if defines_positions(spec):
+        check_positions(spec, matches=max(1, checked // 4), seed=seed + 900)
+    else:
+        skipped.append(f"positions: {spec.name} does not read positions yet")
     return ConformanceReport(spec.name, matches, checked, max(lengths, default=0), tuple(skipped))

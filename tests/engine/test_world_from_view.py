@@ -145,7 +145,10 @@ def test_check_game_skips_games_without_from_view_and_says_why():
     no_hook = dataclasses.replace(WHIST, factory=plain)
     assert not defines_from_view(no_hook) and defines_from_view(WHIST)
     report = check_game(no_hook, matches=2, checked=0)
-    assert report.skipped == ("world_from_view: whist does not define from_view yet",)
+    assert report.skipped == (
+        "world_from_view: whist does not define from_view yet",
+        "positions: whist does not read positions yet",  # nor positions, with a bare factory
+    )
     assert check_game(WHIST, matches=2, checked=1).skipped == ()
 
 
