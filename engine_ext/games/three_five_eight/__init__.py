@@ -70,12 +70,9 @@ from levata.engine.family.tricks import (
     TrickGame,
 )
 from levata.engine.games.three_five_eight import rules as tr
-from levata.engine.games.three_five_eight import search as three_five_eight_search
 from levata.engine.games.three_five_eight.worlds import rebuild
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
-from levata.engine.solver import Objective, Solver
-from levata.engine.solver import tricks as most_tricks
 from levata.engine.vocabulary import Vocabulary
 
 __all__ = ["SPEC", "ThreeFiveEightState", "draw_choice"]
@@ -384,17 +381,6 @@ class ThreeFiveEightState(TrickGame):
     def _view_scores(self) -> tuple[float, ...]:
         return tuple(float(p) for p in self.scores)
 
-    # -- what a seat plays for (read by search) ------------------------------------------------
-
-    def search_goal(self, seat: int) -> Objective:
-        """Its own tricks: the score is ``tricks - target``, so every trick is worth one."""
-        return most_tricks(team=self.team_of(seat))
-
-    def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
-        """The contract (and Pas) and the kitty swap, rated by greedy playouts
-        (``three_five_eight_search``); draws are left to the heuristic."""
-        return three_five_eight_search.rate_calls(self, seat, calls)
-
     # -- a world rebuilt from a view -----------------------------------------------------------
 
     @classmethod
@@ -560,5 +546,6 @@ SPEC = register(
             "heuristic": "levata.bots.heuristic.three_five_eight:HeuristicBot",
             "pimc": "levata.bots.search.pimc:PimcBot",
         },
+        strategy="levata.bots.strategy.three_five_eight:ThreeFiveEightStrategy",
     )
 )
