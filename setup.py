@@ -53,6 +53,7 @@ PACKAGE_DIRS = {
     "levata.bots": "bots",
     "levata.bots.heuristic": "bots/heuristic",
     "levata.bots.search": "bots/search",
+    "levata.bots.strategy": "bots/strategy",
     "levata.v1": "proto/levata/v1",
 }
 

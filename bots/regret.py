@@ -3,8 +3,9 @@ the true deal, card by card, against a player who sees every hand.
 
 Bots play deals in-process, each seeing only its own view. At every card play of a measured
 seat the double-dummy solver (:mod:`levata.engine.solver`) values each legal card on the
-*true* full state (all hands known), under the objective the game says the seat plays for
-(``state.search_goal(seat)``: its team's tricks, exact tricks for a bid, card points). The
+*true* full state (all hands known), under the objective the game's strategy says the seat
+plays for (:meth:`~levata.bots.strategy.Strategy.goal`: its team's tricks, exact tricks for a
+bid, card points). The
 card's **regret** is the best card's value minus the played card's: 0 for a double-dummy
 best card, never negative. Hidden cards make a regret-free play impossible in general, so a
 bot's regret is a yardstick to compare bots (or versions of one bot) on the same deals, not
@@ -57,6 +58,7 @@ from typing import Any
 from levata.bots.base import Bot, make_bot, parse_bot
 from levata.bots.play import play_match
 from levata.bots.search.double_dummy import position, solve_world
+from levata.bots.strategy import strategy_for
 from levata.engine import Action, BadConfig, GameSpec, SeatView, actions, all_games
 from levata.engine import game as find_game
 from levata.engine.family.tricks import TrickGame
@@ -177,7 +179,7 @@ class Scorer:
         state = self.state
         if self._solver is None or self._solver_rules is not state.rules:
             self._solver, self._solver_rules = Solver(state.rules), state.rules
-        goal = state.search_goal(seat)
+        goal = strategy_for(state.spec).goal(state, seat)
         try:
             values = solve_world(state, seat, self._solver, goal, max_nodes=self.setup.max_nodes)
         except SearchLimit:  # too big to solve within the limit: counted, never guessed

@@ -450,6 +450,11 @@ class GameSpec:
     #: Reference bots beyond ``random`` (which plays every game): kind -> ``"module:Class"``.
     #: Named as strings so the engine never imports the bots; ``make_bot`` imports them.
     bots: Mapping[str, str] = field(default_factory=dict)
+    #: The search bots' knowledge of the game (``"module:Class"`` on the bots side: what a
+    #: seat plays its cards for, how its calls and cards are rated), or ``None`` for the
+    #: plain defaults. A string for the same reason as :attr:`bots`: the engine keeps the
+    #: rules, the bots keep the strategy (``levata.bots.strategy``).
+    strategy: str | None = None
     #: Lines for the game's own event kinds (see :mod:`levata.engine.events`): a line, or
     #: ``None`` to let the shared narration speak.
     narrate: Callable[[Event], str | None] | None = None

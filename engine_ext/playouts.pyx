@@ -444,7 +444,7 @@ def aim_reach(
 ):
     """The trick totals ``seat`` can end the deal with when it picks its cards freely and
     every other seat steers for ``targets[seat]`` tricks the way
-    :func:`~levata.engine.family.tricks.aim_playout` plays (short of it: win; made: duck).
+    :func:`~levata.bots.strategy.aim_playout` plays (short of it: win; made: duck).
     A mask: bit ``k`` set when ``k`` tricks (``taken`` before the position included) are
     within reach. Not what the seat can force against everyone (the solver's paranoid
     value), but what it can steer to against players who play for their own numbers.
@@ -506,7 +506,7 @@ def aim_lines(
 ):
     """The tricks ``seat`` ends the deal with (``taken`` before the position included) on
     each of its own ``styles`` of steering for ``targets[seat]``, every other seat aiming at
-    its target the way :func:`~levata.engine.family.tricks.aim_playout` plays. A style is
+    its target the way :func:`~levata.bots.strategy.aim_playout` plays. A style is
     ``cheap + 2 * side + 4 * pace``: ``cheap`` (0 or 1) wins with the cheapest winner
     rather than the strongest before the last hand; ``side`` (0 or 1) leads to win with the
     strongest card of a side suit, keeping its trumps; while the tricks still needed are

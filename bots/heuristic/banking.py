@@ -30,15 +30,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from levata.bots.strategy import gunoi_value, trump_score
 from levata.engine import Action, Card, SeatView, Suit, actions
 from levata.engine.family.tricks import beats
 from levata.engine.games.banking import rules as br
-from levata.engine.games.banking.search import gunoi_value
 from levata.engine.rules import TrickRules
 
 __all__ = ["HeuristicBot", "estimate_tricks", "gunoi_value", "trump_score"]
-
-HONOURS = {14: 3.0, 13: 2.0, 12: 1.0, 11: 0.5}
 
 
 def estimate_tricks(hand: Sequence[Card], trump: Suit | None, players: int) -> float:
@@ -60,18 +58,6 @@ def estimate_tricks(hand: Sequence[Card], trump: Suit | None, players: int) -> f
         for i, r in enumerate(ranks):
             total += {14: 0.95, 13: 0.7 if i >= 1 else 0.35, 12: 0.4 if i >= 2 else 0.1}.get(r, 0)
     return total * (1.0 if players == 4 else 1.1)
-
-
-def trump_score(hand: Sequence[Card], suit: Suit) -> float:
-    """How good ``suit`` is as trump for ``hand``: two points a card and its honours.
-
-    >>> from levata.engine import parse_cards
-    >>> hand = parse_cards("AS KS 2H 3H 4H 5H 6H 9C")
-    >>> trump_score(hand, Suit.HEARTS) > trump_score(hand, Suit.SPADES)
-    True
-    """
-    cards = [c for c in hand if c.suit == suit]
-    return 2.0 * len(cards) + sum(HONOURS.get(c.rank, 0) for c in cards)
 
 
 def _suit(letter: str | None) -> Suit | None:

@@ -25,11 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from levata.bots.heuristic.banking import trump_score
+from levata.bots.strategy import gunoi_value, trump_score
 from levata.engine import Action, Card, SeatView, Suit, actions
 from levata.engine.cards import french_deck
 from levata.engine.family.tricks import beats
-from levata.engine.games.banking.search import gunoi_value
 from levata.engine.rules import TrickRules
 
 __all__ = ["HeuristicBot", "offer_gain"]

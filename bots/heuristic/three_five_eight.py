@@ -6,7 +6,7 @@
   says Pas when even its best contract looks well short of 8 tricks and it has a Pas left.
 * **Kitty**: takes an offered kitty card when it is worth more than its own worst card, which
   goes to the kitty: low cards of short side suits first, never a trump or an Ace while a
-  lower card is left (:func:`~levata.engine.games.three_five_eight.search.keep_value`).
+  lower card is left (:func:`~levata.bots.strategy.three_five_eight.keep_value`).
 * **Draws**: in a suit where it holds a low card and the opponent likely holds a high one:
   the most cards above its lowest unseen by it (so likely elsewhere), not a suit the
   opponent showed void of in an earlier draw. Its trump suit first when it is short there.
@@ -27,10 +27,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from levata.bots.strategy.three_five_eight import keep_value
 from levata.engine import Action, Card, SeatView, Suit, actions
 from levata.engine.family.tricks import beats
 from levata.engine.games.three_five_eight import rules as tr
-from levata.engine.games.three_five_eight.search import keep_value
 from levata.engine.rules import TrickRules
 
 __all__ = ["NT_STRONG", "PAS_BELOW", "HeuristicBot", "contract_score", "estimate_tricks"]

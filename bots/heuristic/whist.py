@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from levata.bots.strategy.whist import estimate_tricks
 from levata.engine import Action, Card, SeatView, Suit, actions
 from levata.engine.family.tricks import beats
-from levata.engine.games.whist import estimate_tricks, whist_rules
+from levata.engine.games.whist import whist_rules
 from levata.engine.rules import TrickRules
 
 __all__ = ["HeuristicBot", "estimate_tricks"]

@@ -4,7 +4,7 @@ the regret measure (:mod:`levata.bots.regret`).
 
 The solver sees cards as indexes and hands as bit masks under the deal's own
 :class:`~levata.engine.rules.TrickRules` (``world.rules``); each seat plays for the
-objective the game names (``world.search_goal(seat)``).
+objective the game's strategy names (:meth:`~levata.bots.strategy.Strategy.goal`).
 
 >>> from levata.engine import Action, game
 >>> from levata.engine.solver import Solver
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from levata.bots.strategy import strategy_for
 from levata.engine.cardmask import mask_of
 from levata.engine.family.tricks import TrickGame
 from levata.engine.solver import Objective, Solver
@@ -60,7 +61,8 @@ def solve_world(
     pos: Position | None = None,
 ) -> dict[int, int]:
     """The double-dummy value of each card ``seat`` may play now in the full state
-    ``world`` (card index -> value), under ``goal`` (default: ``world.search_goal(seat)``).
+    ``world`` (card index -> value), under ``goal`` (default: the one the game's strategy
+    names, :func:`~levata.bots.strategy.strategy_for`).
 
     ``solver`` must be a :class:`Solver` of ``world.rules``; ``max_nodes`` (0: none) makes
     it raise :class:`~levata.engine.solver.SearchLimit` on a position too big to finish;
@@ -68,5 +70,5 @@ def solve_world(
     """
     hands, leader, trick = pos if pos is not None else position(world)
     if goal is None:
-        goal = world.search_goal(seat)
+        goal = strategy_for(world.spec).goal(world, seat)
     return solver.best_cards(hands, leader, trick, seat, goal, max_nodes=max_nodes, guess=guess)

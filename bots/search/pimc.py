@@ -5,24 +5,28 @@ tell from the real one (``spec.world_from_view``: the hidden cards dealt exactly
 under every void the view shows), solves each world double-dummy with the Cython solver
 under the world's own :class:`~levata.engine.rules.TrickRules`, and averages:
 
-* **Cards**: the value of each legal card under the objective the game says the seat plays
-  for (``world.search_goal(seat)``: tricks, exact tricks for a bid, card points, a team's
-  tricks), summed over worlds; the best sum is played. Ties go to the game's heuristic bot.
-* **Calls** (bids, contracts): the game rates each call in each world
-  (``world.rate_calls(seat, calls, solver)``: Whist scores each bid against the tricks the
-  seat would take there); the best mean is made.
+What it knows of a game beyond the rules is the game's strategy
+(:class:`~levata.bots.strategy.Strategy`, which the spec names: ``GameSpec.strategy``):
+
+* **Cards**: the value of each legal card under the objective the strategy says the seat
+  plays for (``strategy.goal(world, seat)``: tricks, exact tricks for a bid, card points, a
+  team's tricks), summed over worlds; the best sum is played. Ties go to the game's
+  heuristic bot.
+* **Calls** (bids, contracts): the strategy rates each call in each world
+  (``strategy.rate_calls(world, seat, calls, solver)``: Whist scores each bid against the
+  tricks the seat would take there); the best mean is made.
 
 Two more hooks make it less naive, and a game that leaves them out is searched as above:
 
-* **Evidence** (``world.plausibility(seat)``, option ``infer``): worlds are dealt uniformly
-  among the deals the view allows, but the other seats' calls say more (a seat that bid 5
+* **Evidence** (``strategy.plausibility(world, seat)``, option ``infer``): worlds are dealt
+  uniformly among the deals the view allows, but the other seats' calls say more (a seat that bid 5
   holds winners), and a world that fits them badly is worth less. With ``resample`` (10)
   a drawn world is kept with its plausibility for its probability and searched at full
   weight, up to ``resample`` draws per world searched: the searches go to the worlds that
   fit (after that, or once the budget is spent, each world is searched and its values are
   weighed by its plausibility; ``resample=0``: always so). Whist reads every bid against
   what a player who counts the winners of the bidder's dealt hand bids.
-* **Realism** (``world.rate_cards(seat)``, option ``blend``): the solver's value is a
+* **Realism** (``strategy.rate_cards(world, seat)``, option ``blend``): the solver's value is a
   paranoid one (can the seat force its goal against everyone?), and where a goal cannot be
   forced every card looks alike; ``blend`` times the game's own value of each card against
   realistic players is added (Whist: the deal's points when every seat steers for its bid,
@@ -30,14 +34,15 @@ Two more hooks make it less naive, and a game that leaves them out is searched a
   leads and the solver's 0-or-1 only breaks ties; a small ``blend`` (0.02) keeps the solver
   first and only tells a near miss from a wide one. ``benchmarks/whist_search.py
   --new-option blend=0`` measures either against the plain search.
-* **Lines** (``world.rate_lines(seat)``, ``world.rate_call_lines(seat, calls, solver)``,
+* **Lines** (``strategy.rate_lines(world, seat)``, ``strategy.rate_call_lines(...)``,
   option ``lines``): the same realistic values, once for each of a few fixed ways the seat
   may go on playing (Whist: winning with the cheapest card, waiting for its tricks). Each
   line is summed over the worlds and a card or call is worth its best line: one way of
   playing that does well across the worlds, not a different one in each (which is what a
   per-world best would credit, seeing the cards). A game without them is read as above.
 
-Nothing here names a game: a new trick game gets this bot by writing those hooks.
+Nothing here names a game: a new trick game gets this bot by naming a strategy that
+writes those hooks (or none, for the plain defaults).
 
 **Time.** ``time_ms`` is a budget per decision (default 500, half the referee's default
 second a move; 0: none): worlds are drawn until ``worlds`` are solved or the budget is
@@ -71,6 +76,7 @@ from typing import Any
 
 from levata.bots.base import RANDOM, Bot, RandomBot, make_bot
 from levata.bots.search.double_dummy import position, solve_world
+from levata.bots.strategy import strategy_for
 from levata.engine import Action, BadConfig, SeatView, actions
 from levata.engine import game as find_game
 from levata.engine.family.tricks import TrickGame
@@ -118,6 +124,7 @@ class PimcBot:
         if not (isinstance(spec.factory, type) and issubclass(spec.factory, TrickGame)):
             raise BadConfig(f"the pimc bot plays games on the trick base, not {game!r}")
         self.spec = spec
+        self.strategy = strategy_for(spec)
         self.rng = random.Random(seed)
         self.worlds, self.time_ms, self.min_worlds = worlds, time_ms, max(1, min_worlds)
         self.solve_cards, self.rollouts, self.blend = solve_cards, rollouts, blend
@@ -160,10 +167,11 @@ class PimcBot:
         self._guess = None
         draws, most = 0, self.resample * self.worlds
         line_sums: dict[Action, list[float]] = {}
+        strategy = self.strategy
         while n < self.worlds:
             world = self.spec.world_from_view(view, self.rng)
             assert isinstance(world, TrickGame)
-            w = world.plausibility(view.seat) if self.infer else 1.0
+            w = strategy.plausibility(world, view.seat) if self.infer else 1.0
             draws += 1
             if w < 1.0 and draws <= most and time.perf_counter() - start < budget:
                 if self.rng.random() >= w:  # kept in proportion to it, then at full weight
@@ -182,13 +190,15 @@ class PimcBot:
                         for k, v in enumerate(vs):
                             sums[k] += w * v
             if calls:
-                call_lines = world.rate_call_lines(view.seat, calls, solver) if self.lines else {}
+                call_lines = (
+                    strategy.rate_call_lines(world, view.seat, calls, solver) if self.lines else {}
+                )
                 for a, vs in call_lines.items():
                     sums = line_sums.setdefault(a, [0.0] * len(vs))
                     for k, v in enumerate(vs):
                         sums[k] += w * v
                 if not call_lines:
-                    for a, v in world.rate_calls(view.seat, calls, solver).items():
+                    for a, v in strategy.rate_calls(world, view.seat, calls, solver).items():
                         score[a] = score.get(a, 0.0) + w * v
             n += 1
             if not score and not line_sums:  # the game rates none: the fallback decides, at once
@@ -207,7 +217,7 @@ class PimcBot:
     ) -> tuple[dict[int, float], dict[int, list[float]]]:
         """Each card's value in one world, and the game's values of it on each of the seat's
         own lines (``rate_lines``, summed over worlds before the best line is taken)."""
-        goal = world.search_goal(seat)
+        goal = self.strategy.goal(world, seat)
         pos = position(world)
         left = pos.cards_left
         values = None
@@ -234,10 +244,10 @@ class PimcBot:
         self._guess = values
         out = {i: float(v) for i, v in values.items()}
         if self.blend:  # the game's realistic playout beside the paranoid solve
-            lines = world.rate_lines(seat) if self.lines else {}
+            lines = self.strategy.rate_lines(world, seat) if self.lines else {}
             if lines:
                 return out, {i: vs for i, vs in lines.items() if i in out}
-            for i, v in world.rate_cards(seat).items():
+            for i, v in self.strategy.rate_cards(world, seat).items():
                 if i in out:
                     out[i] += self.blend * v
         return out, {}

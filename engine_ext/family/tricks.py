@@ -47,14 +47,11 @@ from levata.engine.fields import Counter, Declared, Seats
 from levata.engine.position import Position
 from levata.engine.rules import TRUMP_SUIT, TrickRules
 from levata.engine.sampler import Sampler
-from levata.engine.solver import Objective, Solver
-from levata.engine.solver import tricks as most_tricks
 from levata.engine.vocabulary import Vocabulary
 
 __all__ = [
     "PLAY",
     "TrickGame",
-    "aim_playout",
     "beats",
     "duty_cards",
     "power",
@@ -186,72 +183,6 @@ def duty_cards(rules: TrickRules, hand: Sequence[Card], trick: Sequence[Card]) -
                 return _above(rules, trumps, best) or trumps
             return trumps
     return list(hand)
-
-
-def aim_playout(
-    rules: TrickRules,
-    hands: Sequence[Sequence[Card]],
-    leader: int,
-    trick: Sequence[Card],
-    targets: Sequence[int],
-    taken: Sequence[int] | None = None,
-) -> list[int]:
-    """Play a deal out with every seat aiming at ``targets[seat]`` tricks; the tricks each
-    seat ends with (``taken`` before the position included).
-
-    A seat short of its target plays to win (the strongest card leading or before the last
-    hand, the cheapest winner last); one that has made it ducks (the strongest card that
-    still loses, a low lead). How players of an exact-bid game handle their cards, and what
-    a search reads to see how many tricks a hand will really take, not merely guarantee.
-
-    >>> from levata.engine.cards import parse_cards
-    >>> rules = TrickRules(2, None)
-    >>> aim_playout(rules, [parse_cards("AS 3S"), parse_cards("KS 2S")], 0, [], [1, 1])
-    [1, 1]
-    >>> aim_playout(rules, [parse_cards("AS 3S"), parse_cards("KS 2S")], 0, [], [2, 0])
-    [2, 0]
-    """
-    n = rules.seats
-    held = [list(h) for h in hands]
-    got = list(taken) if taken is not None else [0] * n
-    current = list(trick)
-    lead = leader
-    while True:
-        if len(current) == n:  # also a full trick passed in: its taker leads next
-            best = winning_card(rules, current)
-            lead = (lead + current.index(best)) % n
-            got[lead] += 1
-            current = []
-        seat = (lead + len(current)) % n
-        if not held[seat]:
-            return got
-        allowed = duty_cards(rules, held[seat], current)
-        card = _aim_card(rules, allowed, current, got[seat] < targets[seat], len(current) == n - 1)
-        held[seat].remove(card)
-        current.append(card)
-
-
-def _aim_card(
-    rules: TrickRules, allowed: list[Card], trick: list[Card], short: bool, last: bool
-) -> Card:
-    # Trumps above the rest, then power; between equals the lower effective suit, whatever
-    # the order of the hand (as the kernel's aim_reach picks).
-    def strong(c: Card) -> tuple[bool, int, int]:
-        return suit_of(rules, c) == rules.trump, power(rules, c), -suit_of(rules, c)
-
-    def weak(c: Card) -> tuple[bool, int, int]:
-        return suit_of(rules, c) == rules.trump, power(rules, c), suit_of(rules, c)
-
-    if not trick:
-        return max(allowed, key=strong) if short else min(allowed, key=weak)
-    best = winning_card(rules, trick)
-    winners = [c for c in allowed if beats(rules, c, best)]
-    if short and winners:
-        return min(winners, key=weak) if last else max(winners, key=strong)
-    losers = [c for c in allowed if not beats(rules, c, best)]
-    if not short and losers:
-        return max(losers, key=strong)
-    return min(allowed, key=weak)
 
 
 def _above(rules: TrickRules, cards: list[Card], best: Card) -> list[Card]:
@@ -494,60 +425,6 @@ class TrickGame(GameState):
         if self.last_taker == seat and not any(self.hands):
             got += rules.last_trick_bonus
         return got
-
-    # -- what a seat plays for: read by search (the pimc bot) ----------------------------------
-
-    def search_goal(self, seat: int) -> Objective:
-        """The solver objective ``seat`` plays its cards for in this full state: its team's
-        tricks unless the game says otherwise (exact tricks for a bid, card points...).
-
-        >>> from levata.engine import game
-        >>> state = game("whist").new_match(players=3, options={"deal_size": 2}, seed=1)
-        >>> TrickGame.search_goal(state, 0)
-        Objective('tricks', team=0)
-        """
-        return most_tricks(team=self.team_of(seat))
-
-    def plausibility(self, seat: int) -> float:
-        """How likely, relative to other worlds drawn from the same view of ``seat``, this
-        world is given what the other seats did that the sampler does not read (their bids,
-        say): a search bot weighs the world's values by it. Worlds are drawn uniformly
-        among the deals the view allows; the base weighs them all alike."""
-        return 1.0
-
-    def rate_cards(self, seat: int) -> dict[int, float]:
-        """Each card ``seat`` may play now (by index) valued on the game's own scale (its
-        points for the deal, say) when the deal is played out the way players really play it,
-        not against a defence that only wants ``seat`` to fail. A search bot adds it, scaled,
-        to the solver's value, which is a paranoid one: where a goal cannot be forced
-        against everyone in a world, this still tells a near miss from a wide one. The base
-        rates none."""
-        return {}
-
-    def rate_lines(self, seat: int) -> dict[int, list[float]]:
-        """Like :meth:`rate_cards`, each card's value after it on each of a few fixed ways
-        the seat may go on playing (the game's own lines, the same ones in every world and
-        each deciding from what the seat sees). A search bot sums each line over worlds and
-        values the card by its best line: how well the seat does after the card when it must
-        commit to one way of playing without seeing the cards. Where a game gives these, it
-        reads them instead of :meth:`rate_cards`. The base gives none."""
-        return {}
-
-    def rate_call_lines(
-        self, seat: int, calls: Sequence[Action], solver: Solver
-    ) -> dict[Action, list[float]]:
-        """Like :meth:`rate_calls`, each call's value on each of a few fixed ways the seat
-        may play after it (as :meth:`rate_lines` for cards): a search bot sums each line
-        over worlds and values the call by its best one. Where a game gives these, it reads
-        them instead of :meth:`rate_calls`. The base gives none."""
-        return {}
-
-    def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
-        """The value of each of ``calls`` (bids, contracts...) to ``seat`` in this full state,
-        on one scale the game chooses (its points for the deal, say); ``solver`` is a solver
-        of :attr:`rules` to use. A search bot averages them over worlds and makes the best
-        call. The base rates none: a search bot then leaves calls to its fallback."""
-        return {}
 
     # -- what a seat may know -----------------------------------------------------------------
 

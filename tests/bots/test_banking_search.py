@@ -11,10 +11,12 @@ import time
 import pytest
 
 from levata.bots.base import make_bot
+from levata.bots.strategy import strategy_for
 from levata.engine import Action, game
 from levata.engine.solver import Solver
 
 SPEC = game("banking")
+STRATEGY = strategy_for(SPEC)  # what the search knows of the game, named by its spec
 BUDGET_MS = 60
 
 
@@ -58,10 +60,10 @@ def test_pimc_rates_trump_and_gunoi_and_leaves_the_rest():
     world = state.sample_world(0, random.Random(1))
     solver = Solver(world.rules)
     calls = world.legal_actions(0)
-    rated = world.rate_calls(0, calls, solver)
+    rated = STRATEGY.rate_calls(world, 0, calls, solver)
     assert set(rated) == set(calls) and all(0 <= v <= 12 for v in rated.values())
-    assert world.rate_calls(0, [Action("keep")], solver) == {}
-    assert world.rate_calls(1, calls, solver) == {}  # only the Declarant names trump
+    assert STRATEGY.rate_calls(world, 0, [Action("keep")], solver) == {}
+    assert STRATEGY.rate_calls(world, 1, calls, solver) == {}  # only the Declarant names trump
 
 
 def test_a_small_duplicate_comparison_with_the_heuristic():

@@ -11,9 +11,11 @@ from eight_five_three_positions import SPEC, act, new, to_phase
 
 from levata.bots.base import make_bot
 from levata.bots.heuristic.eight_five_three import HeuristicBot
+from levata.bots.strategy import strategy_for
 from levata.engine import Action, Card, Suit
 from levata.engine.solver import Solver
 
+STRATEGY = strategy_for(SPEC)  # what the search knows of the game, named by its spec
 BUDGET_MS = 60
 
 
@@ -84,16 +86,16 @@ def test_rate_calls_rates_the_trump_and_each_discard_for_f_alone():
     world = state.sample_world(0, random.Random(1))
     solver = Solver(world.rules)
     calls = world.legal_actions(0)
-    rated = world.rate_calls(0, calls, solver)
+    rated = STRATEGY.rate_calls(world, 0, calls, solver)
     assert set(rated) == set(calls) and all(0 <= v <= 12 for v in rated.values())
-    assert world.rate_calls(1, calls, solver) == {}  # only F names trump
+    assert STRATEGY.rate_calls(world, 1, calls, solver) == {}  # only F names trump
     act(state, "trump S")
     world = state.sample_world(0, random.Random(2))
     discards = world.legal_actions(0)
-    assert set(world.rate_calls(0, discards, solver)) == set(discards)
+    assert set(STRATEGY.rate_calls(world, 0, discards, solver)) == set(discards)
     asks = new(previous="1,-1,0")
     w = asks.sample_world(0, random.Random(3))
-    assert w.rate_calls(0, w.legal_actions(0), Solver(w.rules)) == {}  # left to the heuristic
+    assert STRATEGY.rate_calls(w, 0, w.legal_actions(0), Solver(w.rules)) == {}  # heuristic's
 
 
 def _deal(players: int, seed: int, kinds: list[str]):

@@ -167,7 +167,7 @@ def test_a_card_is_worth_its_best_line_summed_over_worlds_not_each_worlds_best(m
     """Card A's first line is good in half the worlds and its second in the other half;
     card B's lines are fair in every world. Each world's best would pick A (1 against
     0.6); one way of playing across the worlds is worth 0.5 with A, 0.6 with B."""
-    from levata.engine.games.whist import WhistState
+    from levata.bots.strategy.whist import WhistStrategy
 
     state = game("whist").new_match(players=4, options={"deal_size": 5}, seed=3)
     while state.phase == "bid":
@@ -178,21 +178,21 @@ def test_a_card_is_worth_its_best_line_summed_over_worlds_not_each_worlds_best(m
     a, b = playable[:2]
     drawn = []
 
-    def lines(self, seat):
+    def lines(self, world, seat):
         drawn.append(1)
         odd = len(drawn) % 2
         out = {i: [-10.0, -10.0] for i in playable}
         out[a], out[b] = [float(odd), float(1 - odd)], [0.6, 0.6]
         return out
 
-    monkeypatch.setattr(WhistState, "rate_lines", lines)
+    monkeypatch.setattr(WhistStrategy, "rate_lines", lines)
     bot = PimcBot(seed=1, worlds=40, time_ms=0, blend=1000)
     assert bot.act(state.view(seat), state.legal_actions(seat)).card.index == b
-    monkeypatch.setattr(WhistState, "rate_lines", lambda self, seat: {})
+    monkeypatch.setattr(WhistStrategy, "rate_lines", lambda self, world, seat: {})
     monkeypatch.setattr(
-        WhistState,
+        WhistStrategy,
         "rate_cards",
-        lambda self, seat: {i: max(lines(self, seat)[i]) for i in playable},
+        lambda self, world, seat: {i: max(lines(self, world, seat)[i]) for i in playable},
     )
     bot = PimcBot(seed=1, worlds=40, time_ms=0, blend=1000)
     assert bot.act(state.view(seat), state.legal_actions(seat)).card.index == a

@@ -10,12 +10,14 @@ import pytest
 
 from levata.bots.base import make_bot
 from levata.bots.heuristic import tarneeb as heur
+from levata.bots.strategy import strategy_for
+from levata.bots.strategy import tarneeb as search
 from levata.engine import Action, game, parse_cards
 from levata.engine.cards import french_deck
-from levata.engine.games.tarneeb import search as search
 from levata.engine.solver import Solver
 
 SPEC = game("tarneeb")
+STRATEGY = strategy_for(SPEC)  # what the search knows of the game, named by its spec
 BUDGET_MS = 60
 
 
@@ -72,7 +74,7 @@ def test_rate_calls_bids_and_pass_by_score_difference():
     state = dealt({1: STRONG})
     world = state.sample_world(1, random.Random(1))
     calls = world.legal_actions(1)
-    rated = world.rate_calls(1, calls, Solver(world.rules))
+    rated = STRATEGY.rate_calls(world, 1, calls, Solver(world.rules))
     assert set(rated) == set(calls)
     seed = world.seed & 0xFFFFFFFF
     best = max(search.strain_tricks(world, 1, seed).values(), key=sum)
@@ -90,9 +92,9 @@ def test_rate_calls_names_the_strain_with_most_tricks():
     for s in (2, 3, 0):
         state.apply(s, Action("pass"))
     world = state.sample_world(1, random.Random(2))
-    rated = world.rate_calls(1, world.legal_actions(1), Solver(world.rules))
+    rated = STRATEGY.rate_calls(world, 1, world.legal_actions(1), Solver(world.rules))
     assert len(rated) == 5 and max(rated, key=rated.__getitem__) == Action("trump", choice="S")
-    assert world.rate_calls(1, [], Solver(world.rules)) == {}
+    assert STRATEGY.rate_calls(world, 1, [], Solver(world.rules)) == {}
 
 
 def test_pimc_finishes_a_deal_within_its_budget():

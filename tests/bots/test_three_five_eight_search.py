@@ -11,10 +11,12 @@ import pytest
 from three_five_eight_positions import SPEC, act, new
 
 from levata.bots.base import make_bot
+from levata.bots.strategy import strategy_for
+from levata.bots.strategy import three_five_eight as search
 from levata.engine import Action
-from levata.engine.games.three_five_eight import search as search
 from levata.engine.solver import Solver
 
+STRATEGY = strategy_for(SPEC)  # what the search knows of the game, named by its spec
 BUDGET_MS = 60
 
 
@@ -56,7 +58,7 @@ def test_pimc_rates_contracts_pas_and_the_kitty_and_leaves_the_draws():
     world = state.sample_world(0, random.Random(1))
     solver = Solver(world.rules)
     calls = world.legal_actions(0)
-    rated = world.rate_calls(0, calls, solver)
+    rated = STRATEGY.rate_calls(world, 0, calls, solver)
     assert set(rated) == set(calls) and rated[Action("pas")] == search.PAS_VALUE
     for a in calls:
         if a.kind == "contract":
@@ -70,24 +72,24 @@ def test_pimc_rates_contracts_pas_and_the_kitty_and_leaves_the_draws():
                 world.seed & 0xFFFFFFFF,
             )
             assert rated[a] == pytest.approx(raw - 8 - search.typical(a.choice))
-    assert world.rate_calls(1, calls, solver) == {}  # only the 8-seat announces
+    assert STRATEGY.rate_calls(world, 1, calls, solver) == {}  # only the 8-seat announces
     act(state, "contract H")
     world = state.sample_world(0, random.Random(2))
     kitty = world.legal_actions(0)
-    rated = world.rate_calls(0, kitty, solver)
+    rated = STRATEGY.rate_calls(world, 0, kitty, solver)
     assert set(rated) == set(kitty) and all(0 <= v <= 16 for v in rated.values())
     while state.phase == "kitty":
         act(state, "keep")
     assert state.phase == "draw"
     world = state.sample_world(0, random.Random(3))
-    assert world.rate_calls(0, world.legal_actions(0), solver) == {}
+    assert STRATEGY.rate_calls(world, 0, world.legal_actions(0), solver) == {}
 
 
 def test_long_trumps_are_rated_above_their_average_and_a_hand_strong_anywhere_saves_them():
     def ratings(hand: str) -> dict[Action, float]:
         state = new(eight=0, hands={0: hand})
         world = state.sample_world(0, random.Random(4))
-        return world.rate_calls(0, world.legal_actions(0), Solver(world.rules))
+        return STRATEGY.rate_calls(world, 0, world.legal_actions(0), Solver(world.rules))
 
     rated = ratings("AS KS QS JS 10S 9S 8S 7S 2H 3H 4H 2D 3D 4D 2C 3C")
     best = max(rated, key=rated.__getitem__)

@@ -16,12 +16,12 @@ import trick_reference as trick  # tests/engine: pytest puts it on the path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from levata.bots.strategy import aim_card as _aim_card  # the kernel's aiming, in Python
+from levata.bots.strategy import aim_playout
 from levata.engine.card_orders import trick_rules
 from levata.engine.cardmask import cards_of, mask_of
 from levata.engine.cards import Card, Suit, french_deck, italian_deck, parse_cards
 from levata.engine.family.tricks import (
-    _aim_card,
-    aim_playout,
     beats,
     duty_cards,
     power,

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from levata.bots.strategy import strategy_for
 from levata.engine import Action, BadConfig, IllegalAction, Suit, game, parse_cards
 from levata.engine.card_orders import trick_rules
 from levata.engine.family.tricks import duty_cards, trick_taker
@@ -254,7 +255,7 @@ def test_card_rules_are_card_orders_entry():
 def test_team_pools_tricks_and_the_goal_is_the_team():
     state = new()
     assert [state.team_of(s) for s in range(4)] == [0, 1, 0, 1]
-    assert state.search_goal(2).team == 0 and SPEC.teams(4) == ((0, 2), (1, 3))
+    assert strategy_for(SPEC).goal(state, 2).team == 0 and SPEC.teams(4) == ((0, 2), (1, 3))
 
 
 # -- conformance and worlds -----------------------------------------------------------------

@@ -6,15 +6,13 @@ import random
 
 import pytest
 
+from levata.bots.strategy import aim_playout
+from levata.bots.strategy.whist import BID_EVIDENCE, LINES, STEER, WhistStrategy, counted_bid
 from levata.engine import Action, BadConfig, Card, IllegalAction, game, parse_cards
 from levata.engine.cardmask import mask_of
-from levata.engine.family.tricks import aim_playout, duty_cards
+from levata.engine.family.tricks import duty_cards
 from levata.engine.games.whist import (
-    BID_EVIDENCE,
-    LINES,
-    STEER,
     WhistState,
-    counted_bid,
     deal_points,
     schedule,
     whist_deck,
@@ -23,6 +21,7 @@ from levata.engine.games.whist import (
 from levata.engine.playouts import aim_reach
 
 SPEC = game("whist")
+WHIST = WhistStrategy()  # the search's side of Whist (bids, evidence, card lines)
 
 
 def seed_with_first(players: int, first: int) -> int:
@@ -388,9 +387,9 @@ def test_a_hand_that_surely_takes_three_tricks_rates_a_bid_of_three_best():
     for targets in ([0, 0, 0, 0], [3, 0, 7, 0], [3, 0, 0, 7]):
         assert aim_reach(state.rules, hands, 0, (), targets, 0) == 1 << 3
     # Against the bids the others count (3 for the dealer, who then ducks), a fourth too.
-    assert aim_reach(state.rules, hands, 0, (), state.likely_bids(), 0) == 1 << 3 | 1 << 4
+    assert aim_reach(state.rules, hands, 0, (), WHIST.likely_bids(state), 0) == 1 << 3 | 1 << 4
     assert aim_reach(state.rules, hands, 0, (), [7, 7, 7, 7], 0) == 1 << 3 | 1 << 4
-    rated = {a.number: v for a, v in state.rate_calls(0, state.calls(0), None).items()}
+    rated = {a.number: v for a, v in WHIST.rate_calls(state, 0, state.calls(0), None).items()}
     assert rated == {b: 8.0 if b == 3 else -abs(b - 3) for b in range(8)}
 
 
@@ -399,12 +398,12 @@ def test_a_bid_the_aiming_playout_misses_counts_by_steer_where_the_seat_can_stee
     for seed in range(40):
         state = SPEC.new_match(players=4, options={"deal_size": 5}, seed=seed)
         seat = state.to_act()[0]
-        rated = state.rate_calls(seat, state.calls(seat), None)
+        rated = WHIST.rate_calls(state, seat, state.calls(seat), None)
         hands = [mask_of(h) for h in state.hands]
         for a, value in rated.items():
             bids = list(state.bids)
             bids[seat] = a.number
-            targets = state.likely_bids(bids)
+            targets = WHIST.likely_bids(state, bids)
             reach = aim_reach(state.rules, hands, state.leader, (), targets, seat)
             took = aim_playout(state.rules, state.hands, state.leader, (), targets)[seat]
             assert reach >> took & 1  # the plain playout is one of the seat's lines
@@ -421,10 +420,10 @@ def test_seats_still_to_bid_are_taken_to_count_their_winners_the_dealer_off_the_
     # Counted: seat 0 2.7, seat 1 0.45, seat 2 0.45, seat 3 (the dealer) 3.45.
     state = new_deal(4, 0, SURE_THREE, "JH")
     assert [counted_bid(h, state.trump, 4, range(8)) for h in state.hands] == [3, 0, 0, 3]
-    assert state.likely_bids() == [3, 0, 0, 3]
+    assert WHIST.likely_bids(state) == [3, 0, 0, 3]
     # Seat 0 bids 4: 4 + 0 + 0 + 3 would be 7, so the dealer bids 4, the next closest.
-    assert state.likely_bids([4, None, None, None]) == [4, 0, 0, 4]
-    assert state.likely_bids([2, 1, None, None]) == [2, 1, 0, 3]
+    assert WHIST.likely_bids(state, [4, None, None, None]) == [4, 0, 0, 4]
+    assert WHIST.likely_bids(state, [2, 1, None, None]) == [2, 1, 0, 3]
 
 
 def test_a_world_is_less_likely_by_bid_evidence_for_each_trick_a_bid_is_off_the_count():
@@ -432,17 +431,17 @@ def test_a_world_is_less_likely_by_bid_evidence_for_each_trick_a_bid_is_off_the_
     play(state, 0, "bid 3")
     play(state, 1, "bid 2")  # seat 1 counts 0
     state.dealt_hands = [list(h) for h in state.hands]  # as a world drawn from a view has
-    assert state.plausibility(2) == BID_EVIDENCE**2
-    assert state.plausibility(1) == 1.0  # its own bid is no evidence to it
+    assert WHIST.plausibility(state, 2) == BID_EVIDENCE**2
+    assert WHIST.plausibility(state, 1) == 1.0  # its own bid is no evidence to it
     play(state, 2, "bid 0")
-    assert state.plausibility(3) == BID_EVIDENCE**2
+    assert WHIST.plausibility(state, 3) == BID_EVIDENCE**2
 
 
 def test_rating_a_bid_reads_the_dealers_answer_to_it():
     # Seat 0 bidding 4 forces the dealer (counting 3.45) to 4: the dealer then plays for
     # four tricks, and seat 0's rating of 4 is the one against that dealer.
     state = new_deal(4, 0, SURE_THREE, "JH")
-    rated = {a.number: v for a, v in state.rate_calls(0, state.calls(0), None).items()}
+    rated = {a.number: v for a, v in WHIST.rate_calls(state, 0, state.calls(0), None).items()}
     took = aim_playout(state.rules, state.hands, 0, (), [4, 0, 0, 4])[0]
     hands = [mask_of(h) for h in state.hands]
     reach = aim_reach(state.rules, hands, 0, (), [0, 0, 0, 4], 0)
@@ -462,7 +461,7 @@ def test_each_cards_first_line_is_the_aiming_playouts_rating():
         while not state.is_over():
             seat = state.to_act()[0]
             if state.phase == "play" and len(state.playable(seat)) > 1:
-                lines, cards = state.rate_lines(seat), state.rate_cards(seat)
+                lines, cards = WHIST.rate_lines(state, seat), WHIST.rate_cards(state, seat)
                 assert sorted(lines) == sorted(cards)
                 for i, values in lines.items():
                     assert len(values) == len(LINES)

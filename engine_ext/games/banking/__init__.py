@@ -80,12 +80,9 @@ from levata.engine.family.tricks import (
     TrickGame,
 )
 from levata.engine.games.banking import rules as br
-from levata.engine.games.banking import search as banking_search
 from levata.engine.games.banking.worlds import rebuild
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
-from levata.engine.solver import Objective, Solver
-from levata.engine.solver import tricks as most_tricks
 from levata.engine.vocabulary import Vocabulary
 
 __all__ = ["SPEC", "BankingState", "parse_row"]
@@ -646,17 +643,6 @@ class BankingState(TrickGame):
     def _view_scores(self) -> tuple[float, ...]:
         return tuple(float(p) for p in self._points())
 
-    # -- what a seat plays for (read by search) -------------------------------------------------
-
-    def search_goal(self, seat: int) -> Objective:
-        """Its own tricks: the score is ``tricks - quota``, so every trick is worth one."""
-        return most_tricks(team=self.team_of(seat))
-
-    def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
-        """The trump and the Gunoi, rated by greedy playouts (``banking_search``); the other
-        calls are left to the heuristic. ``solver`` is not needed: 48 cards are too many."""
-        return banking_search.rate_calls(self, seat, calls)
-
     # -- a world rebuilt from a view ------------------------------------------------------------
 
     @classmethod
@@ -883,5 +869,6 @@ SPEC = register(
             "heuristic": "levata.bots.heuristic.banking:HeuristicBot",
             "pimc": "levata.bots.search.pimc:PimcBot",
         },
+        strategy="levata.bots.strategy.banking:BankingStrategy",
     )
 )

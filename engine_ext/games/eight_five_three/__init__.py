@@ -74,8 +74,6 @@ from levata.engine.family.tricks import (
 )
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
-from levata.engine.solver import Objective, Solver
-from levata.engine.solver import tricks as most_tricks
 from levata.engine.vocabulary import Vocabulary
 
 __all__ = [
@@ -446,20 +444,6 @@ class EightFiveThreeState(TrickGame):
     def _view_scores(self) -> tuple[float, ...]:
         return tuple(float(p) for p in self.points)
 
-    # -- what a seat plays for (read by search) -------------------------------------------------
-
-    def search_goal(self, seat: int) -> Objective:
-        """Its own tricks: the score is ``tricks - quota``, so every trick is worth one."""
-        return most_tricks(team=self.team_of(seat))
-
-    def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
-        """The trump and each discard, rated by greedy playouts in this world
-        (:mod:`~levata.engine.games.eight_five_three.search`); the exchanges are left to the
-        heuristic."""
-        from levata.engine.games.eight_five_three import search as eight_five_three_search
-
-        return eight_five_three_search.rate_calls(self, seat, calls)
-
     # -- a world rebuilt from a view ------------------------------------------------------------
 
     @classmethod
@@ -638,5 +622,6 @@ SPEC = register(
             "heuristic": "levata.bots.heuristic.eight_five_three:HeuristicBot",
             "pimc": "levata.bots.search.pimc:PimcBot",
         },
+        strategy="levata.bots.strategy.eight_five_three:EightFiveThreeStrategy",
     )
 )

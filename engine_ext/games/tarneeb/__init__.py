@@ -70,8 +70,6 @@ from levata.engine.games.tarneeb.rules import (  # noqa: F401  (re-exported)
 )
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
-from levata.engine.solver import Objective, Solver
-from levata.engine.solver import tricks as most_tricks
 
 __all__ = [
     "SPEC",
@@ -305,19 +303,6 @@ class TarneebState(TrickGame):
     def _view_scores(self) -> tuple[float, ...]:
         return self._seat_scores()
 
-    # -- what a seat plays for (read by search) -------------------------------------------------
-
-    def search_goal(self, seat: int) -> Objective:
-        """Its team's tricks: partners pool them, and every trick moves the score."""
-        return most_tricks(team=self.team_of(seat))
-
-    def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
-        """Bids, the pass and the trump rated by greedy playouts in this world
-        (:mod:`~levata.engine.games.tarneeb.search`)."""
-        from levata.engine.games.tarneeb import search as tarneeb_search
-
-        return tarneeb_search.rate_calls(self, seat, calls)
-
     # -- a world rebuilt from a view (the trick base deals the cards) --------------------------
 
     def _settle(self) -> None:
@@ -414,5 +399,6 @@ SPEC = register(
             "heuristic": "levata.bots.heuristic.tarneeb:HeuristicBot",
             "pimc": "levata.bots.search.pimc:PimcBot",
         },
+        strategy="levata.bots.strategy.tarneeb:TarneebStrategy",
     )
 )

@@ -1,5 +1,6 @@
 """Tarneeb's rules a card player would name: the bids, the deal's points, the idle count,
-the rotation (read by the match, ``tarneeb``, and its search hooks, ``tarneeb_search``).
+the rotation, as pure functions (read by the match, :mod:`levata.engine.games.tarneeb`, and
+by the bots: its strategy, :mod:`levata.bots.strategy.tarneeb`, scores calls with them).
 
 >>> deal_points(8, 9)
 (14, 4)

@@ -63,13 +63,10 @@ from levata.engine.family import quotas as quota_family
 from levata.engine.family.tricks import PLAY, TRICK_COUNTS, TRICK_ZONES, TrickGame
 from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.three_five_eight import rules as tr
-from levata.engine.games.three_five_eight import search as three_five_eight_search
 from levata.engine.games.three_five_eight.worlds import rebuild
 from levata.engine.position import Position
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
-from levata.engine.solver import Objective, Solver
-from levata.engine.solver import tricks as most_tricks
 
 __all__ = ["SPEC", "ThreeFiveEightState", "draw_choice"]
 
@@ -407,17 +404,6 @@ class ThreeFiveEightState(TrickGame):
     def _view_scores(self) -> tuple[float, ...]:
         return tuple(float(p) for p in self.scores)
 
-    # -- what a seat plays for (read by search) ------------------------------------------------
-
-    def search_goal(self, seat: int) -> Objective:
-        """Its own tricks: the score is ``tricks - target``, so every trick is worth one."""
-        return most_tricks(team=self.team_of(seat))
-
-    def rate_calls(self, seat: int, calls: Sequence[Action], solver: Solver) -> dict[Action, float]:
-        """The contract (and Pas) and the kitty swap, rated by greedy playouts
-        (``three_five_eight_search``); draws are left to the heuristic."""
-        return three_five_eight_search.rate_calls(self, seat, calls)
-
     # -- a world rebuilt from a view -----------------------------------------------------------
 
     @classmethod
@@ -562,5 +548,6 @@ SPEC = register(
             "heuristic": "levata.bots.heuristic.three_five_eight:HeuristicBot",
             "pimc": "levata.bots.search.pimc:PimcBot",
         },
+        strategy="levata.bots.strategy.three_five_eight:ThreeFiveEightStrategy",
     )
 )

@@ -1,5 +1,7 @@
-"""Tarneeb's search hooks: what a bid, a pass or a trump is worth to a seat in one world. A
-search bot (``levata.bots.search.pimc``) averages these over worlds rebuilt from its view.
+"""Tarneeb's strategy: what a bid, a pass or a trump is worth to a seat in one world. A search
+bot (``levata.bots.search.pimc``) averages these over worlds rebuilt from its view
+(:class:`TarneebStrategy`); in card play a seat plays for its team's tricks (partners pool
+them, and every trick moves the score): the plain goal.
 
 Tricks come from greedy playouts in C (:func:`levata.engine.playouts.playout`; a
 double-dummy solve of 13 cards a hand is far too slow for an auction): for each strain, the
@@ -7,7 +9,7 @@ team's tricks in :data:`PLAYOUTS` playouts with the would-be declarer leading.
 
 * **bid b**: the seat declares ``b`` in the strain where its team takes the most tricks;
   its value is the mean, over the playouts, of the deal's score difference (own team minus
-  the other, :func:`~levata.engine.games.tarneeb.deal_points`, the idle penalties included).
+  the other, :func:`~levata.engine.games.tarneeb.rules.deal_points`, the idle penalties included).
 * **pass**: the contract the auction most plainly ends in without this seat: when both
   opponents have passed, the partner's standing bid in the partner's best strain; otherwise
   the next opponent still bidding declares ``max(7, high + 1)`` in its own best strain. The
@@ -19,7 +21,7 @@ team's tricks in :data:`PLAYOUTS` playouts with the would-be declarer leading.
 >>> import random
 >>> state = game("tarneeb").new_match(players=4, options={"shuffler": 0}, seed=1)
 >>> world = state.sample_world(1, random.Random(2))
->>> rated = rate_calls(world, 1, world.legal_actions(1))
+>>> rated = TarneebStrategy().rate_calls(world, 1, world.legal_actions(1), None)
 >>> len(rated) == len(world.legal_actions(1))
 True
 """
@@ -27,22 +29,25 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from levata.bots.strategy import Strategy
 from levata.engine import actions
 from levata.engine.cardmask import mask_of
 from levata.engine.contract import Action
+from levata.engine.family.tricks import TrickGame
+from levata.engine.games.tarneeb import TarneebState
 from levata.engine.games.tarneeb import rules as tn
 from levata.engine.playouts import playout
 from levata.engine.rules import TrickRules
+from levata.engine.solver import Solver
 
-__all__ = ["PLAYOUTS", "diff", "rate_calls", "strain_tricks"]
+__all__ = ["PLAYOUTS", "TarneebStrategy", "diff", "strain_tricks"]
 
 #: Greedy playouts per strain and world (10% random cards, so that they differ).
 PLAYOUTS = 8
 
 
-def strain_tricks(state: Any, leader: int, seed: int) -> dict[str, list[int]]:
+def strain_tricks(state: TarneebState, leader: int, seed: int) -> dict[str, list[int]]:
     """Per strain, the leader's team's tricks in each playout of this world's hands."""
     hands = [mask_of(h) for h in state.hands]
     team = tn.TEAMS[leader]
@@ -78,7 +83,7 @@ def _best(by_strain: dict[str, list[int]]) -> list[int]:
     return max(by_strain.values(), key=sum)
 
 
-def _pass_value(state: Any, seat: int, seed: int) -> float:
+def _pass_value(state: TarneebState, seat: int, seed: int) -> float:
     """The pass model of the module's docstring, from ``seat``'s side."""
     team, n = tn.TEAMS[seat], tn.PLAYERS
     opponents = [(seat + k) % n for k in range(1, n) if tn.TEAMS[(seat + k) % n] != team]
@@ -94,23 +99,30 @@ def _pass_value(state: Any, seat: int, seed: int) -> float:
     return -_value(tricks, contract, 1 - team, state.idle)
 
 
-def rate_calls(state: Any, seat: int, calls: Sequence[Action]) -> dict[Action, float]:
-    """Each call of ``calls`` rated for ``seat`` in this full state (a ``TarneebState``)."""
-    seed = state.seed & 0xFFFFFFFF
-    out: dict[Action, float] = {}
-    if state.phase == tn.TRUMP:
-        by_strain = strain_tricks(state, seat, seed)
+class TarneebStrategy(Strategy):
+    """Tarneeb for the search bots: bids, the pass and the trump, by greedy playouts."""
+
+    def rate_calls(
+        self, world: TrickGame, seat: int, calls: Sequence[Action], solver: Solver | None
+    ) -> dict[Action, float]:
+        """Each call of ``calls`` rated for ``seat`` in ``world``."""
+        assert isinstance(world, TarneebState)
+        state = world
+        seed = state.seed & 0xFFFFFFFF
+        out: dict[Action, float] = {}
+        if state.phase == tn.TRUMP:
+            by_strain = strain_tricks(state, seat, seed)
+            for a in calls:
+                if a.kind == tn.TRUMP and a.choice in by_strain:
+                    out[a] = sum(by_strain[a.choice]) / len(by_strain[a.choice])
+            return out
+        if state.phase != "bid":
+            return out
+        team = tn.TEAMS[seat]
+        mine = _best(strain_tricks(state, seat, seed))
         for a in calls:
-            if a.kind == tn.TRUMP and a.choice in by_strain:
-                out[a] = sum(by_strain[a.choice]) / len(by_strain[a.choice])
+            if a.kind == actions.BID and a.number is not None:
+                out[a] = _value(mine, a.number, team, state.idle)
+            elif a.kind == actions.PASS:
+                out[a] = _pass_value(state, seat, seed)
         return out
-    if state.phase != "bid":
-        return out
-    team = tn.TEAMS[seat]
-    mine = _best(strain_tricks(state, seat, seed))
-    for a in calls:
-        if a.kind == actions.BID and a.number is not None:
-            out[a] = _value(mine, a.number, team, state.idle)
-        elif a.kind == actions.PASS:
-            out[a] = _pass_value(state, seat, seed)
-    return out

@@ -1,11 +1,11 @@
-"""3-5-8's search hooks: what a contract, a Pas or a kitty swap is worth to the 8-seat in one
-world. A search bot (``levata.bots.search.pimc``) averages these over worlds rebuilt from its
-view.
+"""3-5-8's strategy: what a contract, a Pas or a kitty swap is worth to the 8-seat in one world.
+A search bot (``levata.bots.search.pimc``) averages these over worlds rebuilt from its view
+(:class:`ThreeFiveEightStrategy`); the heuristic bot sizes up its kitty by :func:`keep_value`.
 
 * **contract**: the 8-seat takes the world's kitty into its hand and keeps the best 16 of the
   20 cards (:func:`keep_order`), the draws are made the way a seat that sees the cards would
   make them (:func:`play_draws`; none under no-trump), and the deal is played out by greedy
-  playouts in C (:func:`levata.engine.playouts.playouts`). A contract used now cannot be used
+  playouts in C (:func:`~levata.bots.strategy.playout_tricks`). A contract used now cannot be used
   later, and every contract the seat has left will be played once, so what a contract is
   worth *now* is its result here less what it is worth on an average hand
   (:data:`TYPICAL`): ``tricks - 8 - TYPICAL[c]``. The seat makes the contract that beats its
@@ -16,7 +16,8 @@ view.
   swapped as :func:`keep_order` would, then draws and playouts as above: mean tricks.
 
 Draws are left to the heuristic (a draw's worth hangs on cards the drawer cannot see, which
-a world would show it).
+a world would show it). In card play a seat plays for its own tricks (the score is
+``tricks - target``): the plain goal.
 
 >>> from levata.engine import Suit, parse_cards
 >>> [str(c) for c in keep_order(parse_cards("2D AS 3S 9S KH"), Suit.SPADES)[-2:]]
@@ -27,29 +28,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
-from levata.engine.cardmask import mask_of
+from levata.bots.strategy import Strategy, playout_tricks
 from levata.engine.cards import Card, Suit
 from levata.engine.contract import Action
 from levata.engine.family import quotas as quota_family
+from levata.engine.family.tricks import TrickGame
+from levata.engine.games.three_five_eight import ThreeFiveEightState
 from levata.engine.games.three_five_eight import rules as tr
-from levata.engine.playouts import playouts
 from levata.engine.rules import TrickRules
+from levata.engine.solver import Solver
 
 __all__ = [
     "PAS_VALUE",
-    "PLAYOUTS",
     "TYPICAL",
+    "ThreeFiveEightStrategy",
     "keep_order",
     "keep_value",
     "play_draws",
-    "rate_calls",
     "typical_results",
 ]
 
-#: Greedy playouts per candidate and world (10% random cards, so that they differ).
-PLAYOUTS = 12
 #: The 8-seat's mean ``tricks - 8`` with each kind of contract on a random deal (no credits),
 #: as :func:`typical_results` measures it (``typical_results(4000, seed=1)``; seed 2 gives
 #: -1.72 and -2.04: the figures hold to a few hundredths).
@@ -114,16 +113,7 @@ def play_draws(
 def _tricks(
     trump: Suit | None, hands: list[list[Card]], leader: int, seat: int, seed: int
 ) -> float:
-    got: Any = playouts(
-        TrickRules(tr.PLAYERS, trump),
-        [mask_of(h) for h in hands],
-        leader,
-        n=PLAYOUTS,
-        policy="greedy",
-        epsilon=0.1,
-        seed=seed,
-    )
-    return float(got["tricks"][seat])
+    return playout_tricks(TrickRules(tr.PLAYERS, trump), hands, leader, seat, seed)
 
 
 def contract_tricks(
@@ -165,7 +155,7 @@ def typical(contract: str) -> float:
     return TYPICAL[tr.NO_TRUMP if contract == tr.NO_TRUMP else "suit"]
 
 
-def _after_kitty(state: Any, action: Action) -> list[list[Card]]:
+def _after_kitty(state: ThreeFiveEightState, action: Action) -> list[list[Card]]:
     """The hands once the 8-seat has made ``action`` on the kitty card offered and swapped
     the later ones as :func:`keep_order` would."""
     k, trump = state.eight, state.trump
@@ -188,25 +178,32 @@ def _after_kitty(state: Any, action: Action) -> list[list[Card]]:
     return hands
 
 
-def rate_calls(state: Any, seat: int, calls: Sequence[Action]) -> dict[Action, float]:
-    """Each contract, Pas or kitty decision of ``calls`` rated for the 8-seat in this full
-    state (``state``: a ``ThreeFiveEightState``); ``{}`` for draws."""
-    k = state.eight
-    if seat != k or state.phase not in ("announce", "kitty"):
-        return {}
-    seed = state.seed & 0xFFFFFFFF
-    out: dict[Action, float] = {}
-    credit, debt = state.credit, state.debt
-    for action in calls:
-        if action.kind == "contract" and action.choice:
-            c = action.choice
-            got = contract_tricks(state.hands, state.kitty, k, c, credit, debt, seed)
-            out[action] = got - quota_family.QUOTAS[tr.PLAYERS][0] - typical(c)
-        elif action.kind == "pas":
-            out[action] = PAS_VALUE
-        elif action.kind in ("swap", "keep"):
-            hands = _after_kitty(state, action)
-            if state.contract != tr.NO_TRUMP:
-                play_draws(hands, credit, debt, state.target)
-            out[action] = _tricks(state.trump, hands, k, k, seed)
-    return out
+class ThreeFiveEightStrategy(Strategy):
+    """3-5-8 for the search bots: the 8-seat's contract, Pas and kitty, by greedy playouts."""
+
+    def rate_calls(
+        self, world: TrickGame, seat: int, calls: Sequence[Action], solver: Solver | None
+    ) -> dict[Action, float]:
+        """Each contract, Pas or kitty decision of ``calls`` rated for the 8-seat in
+        ``world``; ``{}`` for draws."""
+        assert isinstance(world, ThreeFiveEightState)
+        state = world
+        k = state.eight
+        if seat != k or state.phase not in ("announce", "kitty"):
+            return {}
+        seed = state.seed & 0xFFFFFFFF
+        out: dict[Action, float] = {}
+        credit, debt = state.credit, state.debt
+        for action in calls:
+            if action.kind == "contract" and action.choice:
+                c = action.choice
+                got = contract_tricks(state.hands, state.kitty, k, c, credit, debt, seed)
+                out[action] = got - quota_family.QUOTAS[tr.PLAYERS][0] - typical(c)
+            elif action.kind == "pas":
+                out[action] = PAS_VALUE
+            elif action.kind in ("swap", "keep"):
+                hands = _after_kitty(state, action)
+                if state.contract != tr.NO_TRUMP:
+                    play_draws(hands, credit, debt, state.target)
+                out[action] = _tricks(state.trump, hands, k, k, seed)
+        return out

@@ -1,0 +1,283 @@
+"""Strategy: what the bots know of a game beyond its rules, shared by the search and the
+heuristic players.
+
+The engine keeps the rules (what may be played, who takes a trick, how a deal scores); how to
+play well lives here, on the bots' side:
+
+* :class:`Strategy`, what a search bot (:mod:`levata.bots.search.pimc`,
+  :mod:`levata.bots.regret`) asks of a game in one full world: the objective a seat plays its
+  cards for (:meth:`Strategy.goal`), how likely the world is given what the other seats did
+  (:meth:`Strategy.plausibility`), and its own values of the seat's calls and cards
+  (:meth:`Strategy.rate_calls`, :meth:`Strategy.rate_cards` and their lines). A game names
+  its subclass in its spec (``GameSpec.strategy``, ``"module:Class"``, one module per game
+  in this package); :func:`strategy_for` loads it, so the search bots name no game;
+* the rules of thumb several games share: :func:`bury_order` (the cards a quota-family
+  player buries), :func:`trump_score` (how good a suit is as trump), :func:`aim_playout`
+  (every seat steering for a number of tricks) and :func:`playout_tricks` (greedy playouts
+  in C). A game's own module imports these, never another game's module.
+
+>>> from levata.engine import game
+>>> state = game("whist").new_match(players=3, options={"deal_size": 2}, seed=1)
+>>> strategy_for(game("whist")).goal(state, 0)  # before the bids: its tricks
+Objective('tricks', team=0)
+>>> Strategy().rate_calls(state, 0, state.legal_actions(0), None)  # the base rates none
+{}
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+from levata.engine import Action, BadConfig, GameSpec
+from levata.engine.cardmask import mask_of
+from levata.engine.cards import Card, Suit
+from levata.engine.family.tricks import TrickGame, beats, duty_cards, power, suit_of, winning_card
+from levata.engine.playouts import playouts
+from levata.engine.rules import TrickRules
+from levata.engine.solver import Objective, Solver
+from levata.engine.solver import tricks as most_tricks
+
+__all__ = [
+    "HONOURS",
+    "PLAYOUTS",
+    "Strategy",
+    "aim_playout",
+    "bury_order",
+    "gunoi_value",
+    "playout_tricks",
+    "strategy_for",
+    "trump_score",
+]
+
+
+class Strategy:
+    """What a search bot asks of a game in one full world (``world``, the game's state with
+    every card dealt). The defaults: a seat plays for its team's tricks, every world is as
+    likely as another, and no call or card is rated (the bot then leaves calls to its
+    fallback and values cards by the solver alone). A game overrides what it knows better.
+    """
+
+    def goal(self, world: TrickGame, seat: int) -> Objective:
+        """The solver objective ``seat`` plays its cards for: its team's tricks unless the
+        game says otherwise (exact tricks for a bid, card points...)."""
+        return most_tricks(team=world.team_of(seat))
+
+    def plausibility(self, world: TrickGame, seat: int) -> float:
+        """How likely, relative to other worlds drawn from the same view of ``seat``,
+        ``world`` is given what the other seats did that the sampler does not read (their
+        bids, say): a search bot weighs the world's values by it. Worlds are drawn
+        uniformly among the deals the view allows; the base weighs them all alike."""
+        return 1.0
+
+    def rate_cards(self, world: TrickGame, seat: int) -> dict[int, float]:
+        """Each card ``seat`` may play now (by index) valued on the game's own scale (its
+        points for the deal, say) when the deal is played out the way players really play
+        it, not against a defence that only wants ``seat`` to fail. A search bot adds it,
+        scaled, to the solver's value, which is a paranoid one: where a goal cannot be
+        forced against everyone in a world, this still tells a near miss from a wide one."""
+        return {}
+
+    def rate_lines(self, world: TrickGame, seat: int) -> dict[int, list[float]]:
+        """Like :meth:`rate_cards`, each card's value after it on each of a few fixed ways
+        the seat may go on playing (the same ones in every world, each deciding from what
+        the seat sees). A search bot sums each line over worlds and values the card by its
+        best line: how well the seat does after the card when it must commit to one way of
+        playing without seeing the cards. Where a game gives these, they replace
+        :meth:`rate_cards`."""
+        return {}
+
+    def rate_calls(
+        self, world: TrickGame, seat: int, calls: Sequence[Action], solver: Solver | None
+    ) -> dict[Action, float]:
+        """The value of each of ``calls`` (bids, contracts...) to ``seat`` in ``world``, on
+        one scale the game chooses (its points for the deal, say); ``solver`` is a solver of
+        ``world.rules`` to use where the game needs one. A search bot averages them over
+        worlds and makes the best call; a call left out is left to its fallback."""
+        return {}
+
+    def rate_call_lines(
+        self, world: TrickGame, seat: int, calls: Sequence[Action], solver: Solver | None
+    ) -> dict[Action, list[float]]:
+        """Like :meth:`rate_calls`, each call's value on each of a few fixed ways the seat
+        may play after it (as :meth:`rate_lines` for cards). Where a game gives these, they
+        replace :meth:`rate_calls`."""
+        return {}
+
+
+def strategy_for(spec: GameSpec) -> Strategy:
+    """The strategy ``spec`` names (``GameSpec.strategy``), or the plain :class:`Strategy`.
+
+    >>> from levata.engine import game
+    >>> type(strategy_for(game("whist"))).__name__
+    'WhistStrategy'
+    """
+    return _load(spec.strategy) if spec.strategy else _PLAIN
+
+
+_PLAIN = Strategy()
+
+
+@functools.cache
+def _load(path: str) -> Strategy:
+    """One instance per class named: strategies hold no state of their own."""
+    module_name, _, name = path.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module_name), name)
+    except (ImportError, AttributeError) as exc:
+        raise BadConfig(f"strategy {path}: {exc}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+        raise BadConfig(f"strategy {path} is not a Strategy")
+    return cls()
+
+
+# --------------------------------------------------------------------------------------------
+# Rules of thumb several games share
+
+#: A, K, Q, J: what each honour adds to a suit's worth as trump (:func:`trump_score`).
+HONOURS = {14: 3.0, 13: 2.0, 12: 1.0, 11: 0.5}
+#: Greedy playouts per candidate and world (10% random cards, so that they differ).
+PLAYOUTS = 12
+
+
+def trump_score(hand: Sequence[Card], suit: Suit) -> float:
+    """How good ``suit`` is as trump for ``hand``: two points a card and its honours.
+
+    >>> from levata.engine import parse_cards
+    >>> hand = parse_cards("AS KS 2H 3H 4H 5H 6H 9C")
+    >>> trump_score(hand, Suit.HEARTS) > trump_score(hand, Suit.SPADES)
+    True
+    """
+    cards = [c for c in hand if c.suit == suit]
+    return 2.0 * len(cards) + sum(HONOURS.get(c.rank, 0) for c in cards)
+
+
+def gunoi_value(card: Card, hand: Sequence[Card], trump: Suit | None) -> float:
+    """What keeping ``card`` is worth to a quota-family player who must bury cards (Banking's
+    Gunoi, 8-5-3's discards): the lowest is buried first. Trumps and Aces stay; a low card
+    of a short side suit goes first (burying it makes a void).
+
+    >>> from levata.engine import parse_cards
+    >>> hand = parse_cards("3D AS 2S 9S 10S JS 5C")
+    >>> gunoi_value(Card.parse("3D"), hand, Suit.CLUBS) < gunoi_value(Card.parse("2S"), hand, None)
+    True
+    """
+    if card.suit == trump:
+        return 100.0 + card.rank
+    if card.rank == 14:
+        return 60.0
+    length = sum(1 for c in hand if c.suit == card.suit)
+    return 2.0 * card.rank + length
+
+
+def bury_order(hand: Sequence[Card], trump: Suit | None) -> list[Card]:
+    """``hand`` in the order a player buries it (:func:`gunoi_value`, lowest first).
+
+    >>> from levata.engine import parse_cards
+    >>> [str(c) for c in bury_order(parse_cards("3D AS 2S 9S 10S JS 5C"), Suit.CLUBS)[:2]]
+    ['3D', '2S']
+    """
+    return sorted(hand, key=lambda c: (gunoi_value(c, hand, trump), c))
+
+
+def playout_tricks(
+    rules: TrickRules, hands: Sequence[Sequence[Card]], leader: int, seat: int, seed: int
+) -> float:
+    """``seat``'s mean tricks in :data:`PLAYOUTS` greedy playouts in C of ``hands`` (10%
+    random cards), ``leader`` leading.
+
+    >>> from levata.engine import parse_cards
+    >>> playout_tricks(TrickRules(2, None), [parse_cards("AS KS"), parse_cards("2S 3S")], 0, 0, 1)
+    2.0
+    """
+    got: Any = playouts(
+        rules,
+        [mask_of(h) for h in hands],
+        leader,
+        n=PLAYOUTS,
+        policy="greedy",
+        epsilon=0.1,
+        seed=seed,
+    )
+    return float(got["tricks"][seat])
+
+
+def aim_playout(
+    rules: TrickRules,
+    hands: Sequence[Sequence[Card]],
+    leader: int,
+    trick: Sequence[Card],
+    targets: Sequence[int],
+    taken: Sequence[int] | None = None,
+) -> list[int]:
+    """Play a deal out with every seat aiming at ``targets[seat]`` tricks; the tricks each
+    seat ends with (``taken`` before the position included).
+
+    A seat short of its target plays to win (the strongest card leading or before the last
+    hand, the cheapest winner last); one that has made it ducks (the strongest card that
+    still loses, a low lead). How players of an exact-bid game handle their cards, and what
+    a search reads to see how many tricks a hand will really take, not merely guarantee.
+    The kernel's :func:`~levata.engine.playouts.aim_reach` and
+    :func:`~levata.engine.playouts.aim_lines` play the same policy in C.
+
+    >>> from levata.engine.cards import parse_cards
+    >>> rules = TrickRules(2, None)
+    >>> aim_playout(rules, [parse_cards("AS 3S"), parse_cards("KS 2S")], 0, [], [1, 1])
+    [1, 1]
+    >>> aim_playout(rules, [parse_cards("AS 3S"), parse_cards("KS 2S")], 0, [], [2, 0])
+    [2, 0]
+    """
+    n = rules.seats
+    held = [list(h) for h in hands]
+    got = list(taken) if taken is not None else [0] * n
+    current = list(trick)
+    lead = leader
+    while True:
+        if len(current) == n:  # also a full trick passed in: its taker leads next
+            best = winning_card(rules, current)
+            lead = (lead + current.index(best)) % n
+            got[lead] += 1
+            current = []
+        seat = (lead + len(current)) % n
+        if not held[seat]:
+            return got
+        allowed = duty_cards(rules, held[seat], current)
+        card = aim_card(rules, allowed, current, got[seat] < targets[seat], len(current) == n - 1)
+        held[seat].remove(card)
+        current.append(card)
+
+
+def aim_card(
+    rules: TrickRules, allowed: list[Card], trick: list[Card], short: bool, last: bool
+) -> Card:
+    """The card :func:`aim_playout` plays from ``allowed``: ``short`` of its number it wins
+    (the cheapest winner when ``last`` to play), else it ducks.
+
+    >>> from levata.engine.cards import parse_cards
+    >>> rules = TrickRules(2, None)
+    >>> str(aim_card(rules, parse_cards("AS 3S"), parse_cards("KS"), True, True))
+    'AS'
+    >>> str(aim_card(rules, parse_cards("AS 3S"), parse_cards("KS"), False, True))
+    '3S'
+    """
+
+    # Trumps above the rest, then power; between equals the lower effective suit, whatever
+    # the order of the hand (as the kernel's aim_reach picks).
+    def strong(c: Card) -> tuple[bool, int, int]:
+        return suit_of(rules, c) == rules.trump, power(rules, c), -suit_of(rules, c)
+
+    def weak(c: Card) -> tuple[bool, int, int]:
+        return suit_of(rules, c) == rules.trump, power(rules, c), suit_of(rules, c)
+
+    if not trick:
+        return max(allowed, key=strong) if short else min(allowed, key=weak)
+    best = winning_card(rules, trick)
+    winners = [c for c in allowed if beats(rules, c, best)]
+    if short and winners:
+        return min(winners, key=weak) if last else max(winners, key=strong)
+    losers = [c for c in allowed if not beats(rules, c, best)]
+    if not short and losers:
+        return max(losers, key=strong)
+    return min(allowed, key=weak)

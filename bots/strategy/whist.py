@@ -1,0 +1,312 @@
+"""Whist's strategy: how a hand is sized up, what the other seats' bids say, and what a bid or
+a card is worth to a seat that steers for its number (``docs/games/whist.md``, "Bots").
+
+* :func:`estimate_tricks` / :func:`counted_bid`: a player who counts his winners, what the
+  heuristic bot bids and what the search takes the other seats to bid;
+* :class:`WhistStrategy`: the search's view of one world. A seat that has bid plays for
+  exactly its bid; the other seats' bids weigh the world (:meth:`~WhistStrategy.plausibility`);
+  bids and cards are worth the deal's points when every seat steers for its number
+  (:func:`~levata.bots.strategy.aim_playout`, and the kernel's ``aim_reach`` / ``aim_lines``).
+
+>>> from levata.engine import game
+>>> state = game("whist").new_match(players=3, options={"deal_size": 3}, seed=1)
+>>> seat = state.to_act()[0]
+>>> rated = WhistStrategy().rate_calls(state, seat, state.legal_actions(seat), None)
+>>> sorted(a.number for a in rated)
+[0, 1, 2, 3]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from levata.bots.strategy import Strategy, aim_playout
+from levata.engine import phases
+from levata.engine.cardmask import mask_of
+from levata.engine.cards import Card, Suit
+from levata.engine.contract import Action
+from levata.engine.family.tricks import TrickGame, winning_card
+from levata.engine.games.whist import WhistState, deal_points
+from levata.engine.playouts import aim_lines, aim_reach
+from levata.engine.solver import Objective, Solver, exact
+
+__all__ = [
+    "BID_EVIDENCE",
+    "LINES",
+    "STEER",
+    "WhistStrategy",
+    "counted_bid",
+    "estimate_tricks",
+]
+
+#: How much less likely a world is for each trick another seat's bid is off from what its
+#: dealt hand takes when played to win (:meth:`WhistStrategy.plausibility`).
+BID_EVIDENCE = 0.5
+#: How far a bid the seat can steer to in a world (against players who aim at their own
+#: numbers) counts as made there, when the plain aiming playout misses it
+#: (:meth:`WhistStrategy.rate_calls`): 0 trusts the playout alone, 1 the seat's full control.
+STEER = 0.75
+#: The seat's own ways of steering on after a card or a bid (:meth:`WhistStrategy.rate_lines`,
+#: styles ``cheap + 2 * side + 4 * pace`` of :func:`~levata.engine.playouts.aim_lines`): the
+#: aiming playout's (0) first; the cheapest winner rather than the strongest; a side-suit
+#: lead rather than a trump; waiting while the tricks it needs are under half (pace 50) or
+#: all (pace 100) of its cards left.
+LINES = tuple(
+    cheap + 2 * side + 4 * pace for pace in (0, 50, 100) for side in (0, 1) for cheap in (0, 1)
+)
+
+
+def estimate_tricks(hand: Sequence[Card], trump: Suit | None, players: int) -> float:
+    """Expected tricks of a hand, counted the way a player sizes up his cards: what the
+    heuristic bot bids from, and what the search reads the other seats' bids by
+    (:meth:`WhistStrategy.plausibility`, :meth:`WhistStrategy.likely_bids`).
+
+    >>> from levata.engine import parse_cards
+    >>> round(estimate_tricks(parse_cards("AS KS AH 9C"), Suit.HEARTS, 4), 2)
+    2.5
+    """
+    by_suit: dict[Suit, list[Card]] = {}
+    for c in hand:
+        by_suit.setdefault(c.suit, []).append(c)
+    total = 0.0
+    for suit, cards in by_suit.items():
+        ranks = sorted((c.rank for c in cards), reverse=True)
+        if suit == trump:
+            # Every trump may take a trick; the top ones almost surely do.
+            total += sum(1.0 if r >= 13 else 0.7 if r >= 11 else 0.45 for r in ranks)
+            continue
+        for i, r in enumerate(ranks):
+            if r == 14:
+                total += 0.9
+            elif r == 13 and i >= 1:
+                total += 0.6  # a guarded King
+            elif r == 13:
+                total += 0.3
+            elif r == 12 and i >= 2:
+                total += 0.25
+    # Long side suits get ruffed when many players hold trumps.
+    return total * (1.0 if players <= 4 else 0.85)
+
+
+def counted_bid(
+    hand: Sequence[Card], trump: Suit | None, players: int, legal: Sequence[int]
+) -> int:
+    """The bid of a player who counts his winners (:func:`estimate_tricks`): the legal
+    number closest to the count, the lower of two as close.
+
+    >>> from levata.engine import parse_cards
+    >>> counted_bid(parse_cards("AS KS AH 9C"), Suit.HEARTS, 4, [0, 1, 2, 3, 4])
+    2
+    >>> counted_bid(parse_cards("AS KS AH 9C"), Suit.HEARTS, 4, [0, 1, 3, 4])  # 2.5 counted
+    3
+    """
+    want = estimate_tricks(hand, trump, players)
+    return min(legal, key=lambda b: (abs(b - want), b))
+
+
+class WhistStrategy(Strategy):
+    """Whist for the search bots: exact bids, bids read as evidence, steering playouts."""
+
+    def goal(self, world: TrickGame, seat: int) -> Objective:
+        """Once it has bid, a seat plays to end with exactly its bid."""
+        assert isinstance(world, WhistState)
+        bid = world.bids[seat]
+        if bid is None:
+            return super().goal(world, seat)
+        return exact(seat, bid, already=world.tricks[seat])
+
+    def rate_calls(
+        self, world: TrickGame, seat: int, calls: Sequence[Action], solver: Solver | None
+    ) -> dict[Action, float]:
+        """A bid is worth the deal's points it is expected to score in this world, from the
+        tricks the seat really takes when it steers for a number, not the fewest it can
+        guarantee against everyone.
+
+        Every other seat aims at its bid (or, still to bid, at what it bids counting its
+        winners, :meth:`likely_bids`, the dealer off the total the seat's bid leaves). The
+        deal played out with ``seat`` aiming at the bid too
+        (:func:`~levata.bots.strategy.aim_playout`) ends with some number of tricks; where
+        that misses the bid but the bid is still within the seat's reach, some other line of
+        its own ending there against the same players
+        (:func:`~levata.engine.playouts.aim_reach`), the bid counts as made with weight
+        ``STEER``: a searching player finds such lines, though not always without seeing
+        the cards. The first of :meth:`rate_call_lines`.
+        """
+        return {a: v[0] for a, v in self.rate_call_lines(world, seat, calls, solver).items()}
+
+    def rate_call_lines(
+        self, world: TrickGame, seat: int, calls: Sequence[Action], solver: Solver | None
+    ) -> dict[Action, list[float]]:
+        """Each bid rated as in :meth:`rate_calls` once for each of the seat's own ways of
+        steering for it (``LINES``, :func:`~levata.engine.playouts.aim_lines`; the first is
+        the aiming playout's): a search sums each over worlds and takes a bid's best line."""
+        assert isinstance(world, WhistState)
+        if world.phase != phases.BIDDING:
+            return {}
+        scoring = world.options["scoring"]
+        hands = [mask_of(h) for h in world.hands]
+        reaches: dict[tuple[int, ...], int] = {}  # by the others' targets
+        out: dict[Action, list[float]] = {}
+        for a in calls:
+            if a.number is None:
+                continue
+            bids = list(world.bids)
+            bids[seat] = a.number  # the dealer, still to bid, may not have the bid it counts
+            targets = self.likely_bids(world, bids)
+            others = tuple(t if s != seat else 0 for s, t in enumerate(targets))
+            if others not in reaches:
+                reaches[others] = aim_reach(world.rules, hands, world.leader, (), others, seat)
+            made = float(deal_points(a.number, a.number, scoring))
+            values = []
+            for took in aim_lines(world.rules, hands, world.leader, (), targets, seat, None, LINES):
+                missed = float(deal_points(a.number, took, scoring))
+                if took != a.number and reaches[others] >> a.number & 1:
+                    missed = STEER * made + (1 - STEER) * missed
+                values.append(missed)
+            out[a] = values
+        return out
+
+    def plausibility(self, world: TrickGame, seat: int) -> float:
+        """The other seats' bids read as evidence: each one that made its bid is taken to
+        have bid about what its dealt hand takes when every seat plays to win (what a hand
+        that counts its winners bids, :meth:`likely_bids`), and a world loses a factor
+        ``BID_EVIDENCE`` for every trick a bid is off from that. A bid of 5 from a hand that
+        takes 1 makes a world unlikely, not impossible: bidders misjudge, and bluff.
+
+        >>> from levata.engine import game
+        >>> import random
+        >>> state = game("whist").new_match(players=3, options={"deal_size": 4}, seed=1)
+        >>> state.apply(state.to_act()[0], Action("bid", number=4))
+        >>> seat = state.to_act()[0]
+        >>> worlds = [state.sample_world(seat, random.Random(k)) for k in range(6)]
+        >>> all(0 < WhistStrategy().plausibility(w, seat) <= 1 for w in worlds)
+        True
+        """
+        assert isinstance(world, WhistState)
+        dealt = world.dealt_hands
+        if dealt is None or world.forehead or all(b is None for b in world.bids):
+            return 1.0
+        off = 0
+        made: list[int] = []  # the bids before, in bidding order
+        for k in range(world.players):
+            s = (world.first + k) % world.players
+            b = world.bids[s]
+            if b is None:
+                break
+            if s != seat:
+                off += abs(b - _counted(world, dealt[s], made))
+            made.append(b)
+        return float(BID_EVIDENCE**off)
+
+    def rate_cards(self, world: TrickGame, seat: int) -> dict[int, float]:
+        """Each playable card worth the deal's points ``seat`` scores when, after it, the
+        deal is played out with every seat aiming at its bid (:func:`aim_playout`); where
+        that misses the bid but the bid stays within the seat's reach after the card
+        (:func:`~levata.engine.playouts.aim_reach`), it counts as made with weight ``STEER``
+        (as in :meth:`rate_calls`).
+
+        >>> from levata.engine import game
+        >>> state = game("whist").new_match(players=3, options={"deal_size": 3}, seed=1)
+        >>> for bid in (1, 0, 1):
+        ...     state.apply(state.to_act()[0], Action("bid", number=bid))
+        >>> seat = state.to_act()[0]
+        >>> rated = WhistStrategy().rate_cards(state, seat)
+        >>> sorted(rated) == sorted(c.index for c in state.playable(seat))
+        True
+        """
+        assert isinstance(world, WhistState)
+        if world.phase != phases.PLAYING or any(b is None for b in world.bids):
+            return {}
+        targets = [b if b is not None else 0 for b in world.bids]
+        bid, scoring = targets[seat], world.options["scoring"]
+        trick = [c for _, c in world.current]
+        out: dict[int, float] = {}
+        for card in world.playable(seat):
+            hands = [list(h) for h in world.hands]
+            hands[seat].remove(card)
+            now = [*trick, card]
+            took = aim_playout(world.rules, hands, world.leader, now, targets, world.tricks)[seat]
+            missed = float(deal_points(bid, took, scoring))
+            out[card.index] = missed
+            if took != bid and hands[seat]:  # another line of its own may still make it
+                lead, got = world.leader, list(world.tricks)
+                if len(now) == world.players:  # the card ends the trick: on from its taker
+                    lead = (lead + now.index(winning_card(world.rules, now))) % world.players
+                    got[lead] += 1
+                    now = []
+                masks = [mask_of(h) for h in hands]
+                if aim_reach(world.rules, masks, lead, now, targets, seat, got) >> bid & 1:
+                    out[card.index] = STEER * deal_points(bid, bid, scoring) + (1 - STEER) * missed
+        return out
+
+    def rate_lines(self, world: TrickGame, seat: int) -> dict[int, list[float]]:
+        """Each playable card valued as in :meth:`rate_cards`, once for each of the seat's
+        own ways of steering on after it (``LINES``, :func:`~levata.engine.playouts.aim_lines`:
+        the aiming playout's, the cheapest winner instead of the strongest, waiting while
+        the tricks needed are under half or all of the cards left), every other seat aiming
+        at its bid. The search values a card by its best line summed over worlds.
+
+        >>> from levata.engine import game
+        >>> state = game("whist").new_match(players=3, options={"deal_size": 3}, seed=1)
+        >>> for bid in (1, 0, 1):
+        ...     state.apply(state.to_act()[0], Action("bid", number=bid))
+        >>> seat = state.to_act()[0]
+        >>> lines = WhistStrategy().rate_lines(state, seat)
+        >>> sorted(lines) == sorted(c.index for c in state.playable(seat))
+        True
+        >>> all(len(v) == len(LINES) for v in lines.values())
+        True
+        """
+        assert isinstance(world, WhistState)
+        if world.phase != phases.PLAYING or any(b is None for b in world.bids):
+            return {}
+        targets = [b if b is not None else 0 for b in world.bids]
+        bid, scoring = targets[seat], world.options["scoring"]
+        made = float(deal_points(bid, bid, scoring))
+        trick = [c for _, c in world.current]
+        out: dict[int, list[float]] = {}
+        for card in world.playable(seat):
+            masks = [mask_of(h) for h in world.hands]
+            masks[seat] &= ~(1 << card.index)
+            now, lead, got = [*trick, card], world.leader, list(world.tricks)
+            if len(now) == world.players:  # the card ends the trick: on from its taker
+                lead = (lead + now.index(winning_card(world.rules, now))) % world.players
+                got[lead] += 1
+                now = []
+            took = aim_lines(world.rules, masks, lead, now, targets, seat, got, LINES)
+            reach = -1  # not yet read
+            values = []
+            for t in took:
+                missed = float(deal_points(bid, t, scoring))
+                if t != bid and masks[seat]:  # another line of its own may still make it
+                    if reach < 0:
+                        reach = aim_reach(world.rules, masks, lead, now, targets, seat, got)
+                    if reach >> bid & 1:
+                        missed = STEER * made + (1 - STEER) * missed
+                values.append(missed)
+            out[card.index] = values
+        return out
+
+    def likely_bids(self, world: WhistState, bids: Sequence[int | None] | None = None) -> list[int]:
+        """The bids made (``bids``, by default the deal's), and for the seats still to bid
+        what they bid in ``world`` counting their winners (:func:`counted_bid`), in bidding
+        order: the dealer, last, may not make them add up to the cards."""
+        bids = list(world.bids if bids is None else bids)
+        made: list[int] = []
+        for k in range(world.players):
+            s = (world.first + k) % world.players
+            b = bids[s]
+            if b is None:
+                b = bids[s] = _counted(world, world.hands[s], made)
+            made.append(b)
+        return [int(b) for b in bids if b is not None]
+
+
+def _counted(world: WhistState, hand: Sequence[Card], made: Sequence[int]) -> int:
+    """What a seat bids from ``hand`` counting its winners, after the bids ``made`` (the
+    last bidder may not make them add up to the cards)."""
+    c = world.cards
+    legal: Sequence[int] = range(c + 1)
+    if len(made) == world.players - 1:
+        legal = [b for b in legal if sum(made) + b != c]
+    return counted_bid(hand, world.trump, world.players, legal)
