@@ -117,6 +117,8 @@ EXCHANGE_EV, EXCHANGED, SURPRIZA_EV, COMMITTED, FINAL_EV, PASSED, BURIED, ROUND 
     "round",
 )
 SUITS = ("S", "H", "C", "D")
+#: A session's phases in order (each skipped when it has nothing to do).
+SESSION = (REFUSE_A, EXCHANGE, TRUMP, DECLARE, PERECHIUTA, FINAL, REFUSE_B, GUNOI, PLAY)
 PENALTY, PERECHIUTA_STAGE = "penalty", "perechiuta"
 
 
@@ -305,8 +307,7 @@ class BankingState(TrickGame):
 
     def _advance(self) -> None:
         """Move to the next phase that has something to do (S2..S9 in order)."""
-        order = [REFUSE_A, EXCHANGE, TRUMP, DECLARE, PERECHIUTA, FINAL, REFUSE_B, GUNOI, PLAY]
-        nxt = order[order.index(self.phase) + 1]
+        nxt = SESSION[SESSION.index(self.phase) + 1]
         self.phase, self.step = nxt, 0
         if nxt == EXCHANGE and not self.requests:
             self._advance()
@@ -751,6 +752,39 @@ class BankingState(TrickGame):
         self.gunoi = pos.cards("gunoi")
         self.turned = pos.cards("surpriza_taken")
         self.protected = set(pos.cards("protected"))
+
+    def _check_deck(self) -> None:
+        """A position read back is checked here (the base's last word on it): its fields
+        first, then that every card lies in one place."""
+        self._check_position()
+        super()._check_deck()
+
+    def _check_position(self) -> None:
+        """What the rules read later must make sense: a known phase, one value per seat,
+        seats that exist, a step within what the phase goes through."""
+        n, p = self.players, self.phase
+        if p not in (*SESSION, phases.OVER):
+            raise BadConfig(f"position: phase {p!r} is not one of Banking's")
+        per_seat = [f for d in self.FIELDS if isinstance(d, Seats) for f in d.fields]
+        rows = {
+            **{f.name: getattr(self, f.attribute) for f in per_seat},
+            "tour_points": self.tour_pts,
+            "start_points": self.start_pts,
+            "tops": self.tops,
+            "last_round": self.last_round,
+            "voids": self.voids,
+        }
+        for name, row in rows.items():
+            if len(row) != n:
+                raise BadConfig(f"position: {name} needs one value per seat ({n}), not {row}")
+        seats = [self.dealer, self.kickoff, self.leader, *self.finals, *self.committed]
+        seats += [s for row in (*self.requests, *self.asks) for s in row[:2]]
+        seats += [s for s, _ in (*self.declared, *self.lapsed)]
+        if any(not 0 <= s < n for s in seats):
+            raise BadConfig(f"position: a seat number is not one of the {n} seats")
+        due = {EXCHANGE: len(self.requests), PERECHIUTA: len(self.asks), FINAL: len(self.finals)}
+        if p != phases.OVER and not 0 <= self.step < due.get(p, n):
+            raise BadConfig(f"position: step {self.step} is past what phase {p} goes through")
 
 
 def narrate(ev: Event) -> str | None:

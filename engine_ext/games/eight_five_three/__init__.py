@@ -498,6 +498,32 @@ class EightFiveThreeState(TrickGame):
         self.discards = pos.cards("discards")
         self.surpriza = pos.cards("surpriza_taken")
 
+    def _check_deck(self) -> None:
+        """A position read back is checked here (the base's last word on it): its fields
+        first, then that every card lies in one place."""
+        self._check_position()
+        super()._check_deck()
+
+    def _check_position(self) -> None:
+        """What the rules read later must make sense: a known phase, one value per seat,
+        seats that exist, a request due in the exchange."""
+        n, p = self.players, self.phase
+        if p not in (EXCHANGE, TRUMP, DISCARD, PLAY, phases.OVER):
+            raise BadConfig(f"position: phase {p!r} is not one of 8-5-3's")
+        per_seat = [f for d in self.FIELDS if isinstance(d, Seats) for f in d.fields]
+        rows = {**{f.name: getattr(self, f.attribute) for f in per_seat}, "voids": self.voids}
+        for name, row in rows.items():
+            if len(row) != n:
+                raise BadConfig(f"position: {name} needs one value per seat ({n}), not {row}")
+        seats = [self.first, self.leader, *self.order, *self.stopped]
+        seats += [s for pair in self.asked for s in pair]
+        seats += [self.target] if self.target is not None else []
+        seats += [self.champion] if self.champion is not None else []
+        if any(not 0 <= s < n for s in seats):
+            raise BadConfig(f"position: a seat number is not one of the {n} seats")
+        if p == EXCHANGE and self.requester() is None:
+            raise BadConfig("position: phase exchange with no request due (no credit left)")
+
 
 def narrate(ev: Event) -> str | None:
     """Lines for the game's own event kinds.
