@@ -15,9 +15,9 @@ from levata.engine.testing import check_position
 
 SPEC = game("banking")
 
-#: Round 2 of a 4-player Tour, the eighth trick of its first session under way: seat 2 (K)
-#: named hearts, buried its Gunoi and took back its Surpriza; seat 0 won round 1 (9 points,
-#: its top) and made its requests; each seat carries its Tour and round points.
+#: Round 2 of a 4-player Tour, its first session under way, the third trick about to be led:
+#: seat 2 (K) named hearts, took the Surpriza and buried its Gunoi; seat 0 won round 1 (9
+#: points, its top) and made its requests; each seat carries its Tour and round points.
 MID_TOUR = (
     'banking/4; options={"dealer":0,"mal_literal_3p":false,"mal_on_forfeit":false,'
     '"max_sessions":400,"previous":"","round_points":"","rounds":0,"session":0}; phase="play"; '
