@@ -139,3 +139,19 @@ def test_positions_round_trip_at_every_phase(players):
             seat = rng.choice(state.to_act())
             state.apply(seat, rng.choice(state.legal_actions(seat)))
     assert {"refuse_a", "exchange", "trump", "declare", "final", "gunoi", "play"} <= seen
+
+
+@pytest.mark.parametrize(
+    ("options", "reason"), [({"max_sessions": 2}, "cap"), ({"rounds": 1}, "complete")]
+)
+def test_a_finished_match_reads_back_with_its_result(options, reason):
+    state = SPEC.new_match(players=3, options=options, seed=2)
+    rng = random.Random(2)
+    while not state.is_over():
+        seat = rng.choice(state.to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    again = SPEC.from_position(state.position())
+    a, b = state.result(), again.result()
+    assert again.is_over() and b.reason == a.reason == reason
+    assert (b.scores, b.ranks, b.winners) == (a.scores, a.ranks, a.winners)
+    assert b.deals == ()  # no history came with it

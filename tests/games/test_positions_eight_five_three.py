@@ -84,3 +84,16 @@ def test_positions_round_trip_at_every_phase(players):
             seat = rng.choice(state.to_act())
             state.apply(seat, rng.choice(state.legal_actions(seat)))
     assert seen == {"exchange", "trump", "discard", "play"}
+
+
+def test_a_finished_match_keeps_its_champion():
+    """``champion`` is no view's: the position carries it, and the result ranks by it."""
+    state = SPEC.new_match(players=3, options={"match_deals": 1}, seed=3)
+    rng = random.Random(3)
+    while not state.is_over():
+        seat = rng.choice(state.to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    text = state.position()
+    assert SPEC.from_position(text).result().scores == state.result().scores
+    crowned = SPEC.from_position(text.replace("champion=null", "champion=1")).result()
+    assert crowned.reason == "twelve" and crowned.winners == (1,) and crowned.ranks[1] == 1
