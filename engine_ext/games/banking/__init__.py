@@ -70,20 +70,13 @@ from levata.engine.contract import (
 from levata.engine.deal import shuffled
 from levata.engine.family import quotas as quota_family
 from levata.engine.family.quotas import parse_row
-from levata.engine.family.tricks import (
-    PLAY,
-    TRICK_COUNTERS,
-    TRICK_COUNTS,
-    TRICK_EVENTS,
-    TRICK_FACTS,
-    TRICK_ZONES,
-    TrickGame,
-)
+from levata.engine.family.tricks import PLAY, TRICK_COUNTS, TRICK_ZONES, TrickGame
+from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.banking import rules as br
 from levata.engine.games.banking.worlds import rebuild
+from levata.engine.position import Position
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
-from levata.engine.vocabulary import Vocabulary
 
 __all__ = ["SPEC", "BankingState", "parse_row"]
 
@@ -121,7 +114,14 @@ EXCHANGE_EV, EXCHANGED, SURPRIZA_EV, COMMITTED, FINAL_EV, PASSED, BURIED, ROUND 
     "round",
 )
 SUITS = ("S", "H", "C", "D")
+#: A session's phases in order (each skipped when it has nothing to do).
+SESSION = (REFUSE_A, EXCHANGE, TRUMP, DECLARE, PERECHIUTA, FINAL, REFUSE_B, GUNOI, PLAY)
 PENALTY, PERECHIUTA_STAGE = "penalty", "perechiuta"
+
+
+def _tuples(rows: list[list[int]]) -> list[tuple[int, ...]]:
+    """A fact's rows read back as the tuples the match keeps."""
+    return [tuple(r) for r in rows]
 
 
 def practice_previous(players: int, dealer: int, credits: int, rng: random.Random) -> list[int]:
@@ -304,8 +304,7 @@ class BankingState(TrickGame):
 
     def _advance(self) -> None:
         """Move to the next phase that has something to do (S2..S9 in order)."""
-        order = [REFUSE_A, EXCHANGE, TRUMP, DECLARE, PERECHIUTA, FINAL, REFUSE_B, GUNOI, PLAY]
-        nxt = order[order.index(self.phase) + 1]
+        nxt = SESSION[SESSION.index(self.phase) + 1]
         self.phase, self.step = nxt, 0
         if nxt == EXCHANGE and not self.requests:
             self._advance()
@@ -474,7 +473,6 @@ class BankingState(TrickGame):
         }
         self.session_log.append(record)
         self._emit(events.SCORE, **record)
-        self.session_points = delta
         if self.single:
             self._end()
             return
@@ -601,41 +599,98 @@ class BankingState(TrickGame):
         counts = {**v.counts, "surpriza": len(self.kitty), "gunoi": len(self.gunoi)}
         return dataclasses.replace(v, counts=counts)
 
-    def _view_counters(self, seat: int) -> dict[str, int]:
-        n = self.players
-        c = super()._view_counters(seat)
-        c.update(
-            round=self.round_no,
-            rounds=self.rounds,
-            session=self.sessions,
-            dealer=self.dealer,
-            declarant=self.declarant,
-            kickoff=self.kickoff,
-            threshold=self.threshold(),
-            mals=self.mals,
-            step=self.step,
-        )
-        for s in range(n):
-            c[f"quota:{s}"] = self.quota[s]
-            c[f"round_points:{s}"] = self.round_pts[s]
-            c[f"credit:{s}"] = self.credit[s]
-            c[f"debt:{s}"] = self.debt[s]
-        return c
+    FIELDS = (
+        *TrickGame.FIELDS,
+        Counter("round", "the round in progress, from 1", attr="round_no"),
+        Counter("rounds", "rounds in the Tour (one kick-off per seat by default)"),
+        Counter(
+            "session",
+            "deals so far in the match, redeals included (capped by max_sessions)",
+            attr="sessions",
+        ),
+        Counter("dealer", "the Dealer of this session"),
+        Counter(
+            "declarant",
+            "the Declarant K (the seat after the Dealer): names trump, leads",
+            derived=True,
+        ),
+        Counter("kickoff", "the kick-off Declarant of the round in progress"),
+        Counter(
+            "threshold",
+            "round points that end the round (9 or 11, +2 per MAL this round)",
+            attr="round_threshold",
+            derived=True,
+        ),
+        Counter("mals", "MALs this round"),
+        Counter(
+            "step", "which seat (counted from the Declarant), request or Final Exchange is due"
+        ),
+        Seats(
+            Counter("quota", "the seat's quota of tricks this session"),
+            Counter("round_points", "the seat's points this round", attr="round_pts"),
+            Counter("credit", "tricks the seat made over its quota last session (its requests)"),
+            Counter(
+                "debt", "tricks the seat made under its quota last session (requests it answers)"
+            ),
+        ),
+        Fact(
+            "requests",
+            "the penalty exchanges of this session, in order: [requester, target]",
+            read=_tuples,
+        ),
+        Fact("finals", "the seats whose credit obliges a Final Exchange, in order"),
+        Fact(
+            "perechiute",
+            "the Perechiuța requests, in order: [holder, target, rank]",
+            attr="asks",
+            read=_tuples,
+        ),
+        Fact("declared", "the Perechiuțe shown this session: [holder, rank]", read=_tuples),
+        Fact(
+            "lapsed",
+            "the Perechiuțe whose holder leads the round alone: no request (D7)",
+            read=_tuples,
+        ),
+        Fact(
+            "committed",
+            "the seats that have committed their Final Exchange card",
+            attr="committed_seats",
+            derived=True,
+        ),
+        Fact(
+            "cancelled",
+            "true when a refusal after the exchanges cancelled this session's exchanges",
+        ),
+        Fact("tour_points", "each seat's Tour points", attr="tour_pts"),
+        Fact(
+            "start_points",
+            "each seat's points when the match began (one-session matches)",
+            attr="start_pts",
+        ),
+        Fact("tops", "rounds each seat finished with the highest round points (a tie-break)"),
+        Fact("last_round", "each seat's points in the last finished round (a tie-break)"),
+        Kept(
+            "commits",
+            "the Final Exchange cards committed so far, in order: [seat, card]",
+            attr="committed",
+            show=lambda d: [[s, str(c)] for s, c in d.items()],
+            read=lambda v: {s: Card.parse(c) for s, c in v},
+        ),
+        Kept("reason", "why the match ended (or will): complete, or cap (max_sessions)"),
+    )
+
+    @property
+    def round_threshold(self) -> int:
+        """:meth:`threshold`, as the view shows it."""
+        return self.threshold()
+
+    @property
+    def committed_seats(self) -> list[int]:
+        """The seats that committed a Final Exchange card (which card is theirs to know)."""
+        return sorted(self.committed)
 
     def _view_facts(self, seat: int) -> dict[str, Any]:
-        facts: dict[str, Any] = {
-            "requests": [list(r) for r in self.requests],
-            "finals": list(self.finals),
-            "perechiute": [list(a) for a in self.asks],
-            "declared": [list(d) for d in self.declared],
-            "lapsed": [list(d) for d in self.lapsed],
-            "committed": sorted(self.committed),
-            "cancelled": self.cancelled,
-            "tour_points": list(self.tour_pts),
-            "start_points": list(self.start_pts),
-            "tops": list(self.tops),
-            "last_round": list(self.last_round),
-        }
+        facts = super()._view_facts(seat)
         if seat == self.declarant and self.protected:
             facts["protected"] = sorted(str(c) for c in self.protected)
         return facts
@@ -650,35 +705,72 @@ class BankingState(TrickGame):
         world: Self = rebuild(cls, spec, view, rng)
         return world
 
-    def _restore_from_view(self, view: SeatView) -> None:
-        c, f, n = view.counters, view.facts, self.players
-        o = self.options
+    def _settle(self) -> None:
         self.deck = french_deck()
-        self.single = o["session"] > 0
-        self.rounds = c["rounds"]
-        self.round_no, self.kickoff, self.dealer = c["round"], c["kickoff"], c["dealer"]
-        self.sessions, self.mals, self.step = c["session"], c["mals"], c["step"]
-        self.quota = [c[f"quota:{s}"] for s in range(n)]
-        self.round_pts = [c[f"round_points:{s}"] for s in range(n)]
-        self.credit = [c[f"credit:{s}"] for s in range(n)]
-        self.debt = [c[f"debt:{s}"] for s in range(n)]
-        self.tour_pts, self.start_pts = list(f["tour_points"]), list(f["start_points"])
-        self.tops, self.last_round = list(f["tops"]), list(f["last_round"])
-        self.requests = [(a, b) for a, b in f["requests"]]
-        self.finals = list(f["finals"])
-        self.asks = [(a, b, r) for a, b, r in f["perechiute"]]
-        self.declared = [(a, r) for a, r in f["declared"]]
-        self.lapsed = [(a, r) for a, r in f["lapsed"]]
-        self.cancelled = f["cancelled"]
-        self.committed = {}
+        self.single = self.options["session"] > 0
+        self.kitty_up = False  # face up only while K takes it, within one action
+        self._showing = None
+        self.session_log = []  # a position carries no history: the sessions scored from it on
+
+    def _after_restore(self, view: SeatView) -> None:
+        self.committed = {}  # who committed is public, which card is not: the worlds choose
         self.turned = list(view.zones.get("surpriza", ()))
-        self.kitty, self.kitty_up = [], False
+        self.kitty = []  # face down: the worlds deal it
         self.gunoi = list(view.zones.get("gunoi", ()))
-        self.protected = {Card.parse(x) for x in f.get("protected", ())}
+        self.protected = {Card.parse(x) for x in view.facts.get("protected", ())}
         self.reason = "complete"
         self.session_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
-        self.session_points = [0] * n
-        self._showing = None
+
+    # -- a position -----------------------------------------------------------------------------
+
+    def _position_places(self) -> dict[str, list[Card]]:
+        """The face-down Surpriza and the Gunoi; and, written as cards though they lie in hands,
+        the Surpriza turned up this session and the Declarant's cards still protected."""
+        return {
+            "surpriza": self.kitty,
+            "gunoi": self.gunoi,
+            "surpriza_taken": self.turned,
+            "protected": sorted(self.protected),
+        }
+
+    def _load_places(self, pos: Position) -> None:
+        self.kitty = pos.cards("surpriza")
+        self.gunoi = pos.cards("gunoi")
+        self.turned = pos.cards("surpriza_taken")
+        self.protected = set(pos.cards("protected"))
+
+    def _check_deck(self) -> None:
+        """A position read back is checked here (the base's last word on it): its fields
+        first, then that every card lies in one place."""
+        self._check_position()
+        super()._check_deck()
+
+    def _check_position(self) -> None:
+        """What the rules read later must make sense: a known phase, one value per seat,
+        seats that exist, a step within what the phase goes through."""
+        n, p = self.players, self.phase
+        if p not in (*SESSION, phases.OVER):
+            raise BadConfig(f"position: phase {p!r} is not one of Banking's")
+        per_seat = [f for d in self.FIELDS if isinstance(d, Seats) for f in d.fields]
+        rows = {
+            **{f.name: getattr(self, f.attribute) for f in per_seat},
+            "tour_points": self.tour_pts,
+            "start_points": self.start_pts,
+            "tops": self.tops,
+            "last_round": self.last_round,
+            "voids": self.voids,
+        }
+        for name, row in rows.items():
+            if len(row) != n:
+                raise BadConfig(f"position: {name} needs one value per seat ({n}), not {row}")
+        seats = [self.dealer, self.kickoff, self.leader, *self.finals, *self.committed]
+        seats += [s for row in (*self.requests, *self.asks) for s in row[:2]]
+        seats += [s for s, _ in (*self.declared, *self.lapsed)]
+        if any(not 0 <= s < n for s in seats):
+            raise BadConfig(f"position: a seat number is not one of the {n} seats")
+        due = {EXCHANGE: len(self.requests), PERECHIUTA: len(self.asks), FINAL: len(self.finals)}
+        if p != phases.OVER and not 0 <= self.step < due.get(p, n):
+            raise BadConfig(f"position: step {self.step} is past what phase {p} goes through")
 
 
 def narrate(ev: Event) -> str | None:
@@ -739,7 +831,7 @@ def narrate(ev: Event) -> str | None:
     return None
 
 
-VOCABULARY = Vocabulary(
+VOCABULARY = BankingState.vocabulary(
     phases={
         REFUSE_A: "refusal window A, before any exchange: each seat in turn from the Declarant"
         " keeps or (figure-less) refuses the deal; credits are kept on a redeal",
@@ -767,35 +859,7 @@ VOCABULARY = Vocabulary(
         "surpriza": "cards still face down in the Surpriza (4 until trump is named)",
         "gunoi": "cards the Declarant has buried",
     },
-    counters={
-        **TRICK_COUNTERS,
-        "round": "the round in progress, from 1",
-        "rounds": "rounds in the Tour (one kick-off per seat by default)",
-        "session": "deals so far in the match, redeals included (capped by max_sessions)",
-        "dealer": "the Dealer of this session",
-        "declarant": "the Declarant K (the seat after the Dealer): names trump, leads",
-        "kickoff": "the kick-off Declarant of the round in progress",
-        "threshold": "round points that end the round (9 or 11, +2 per MAL this round)",
-        "mals": "MALs this round",
-        "step": "which seat (counted from the Declarant), request or Final Exchange is due",
-        "quota:SEAT": "the seat's quota of tricks this session",
-        "round_points:SEAT": "the seat's points this round",
-        "credit:SEAT": "tricks the seat made over its quota last session (its requests)",
-        "debt:SEAT": "tricks the seat made under its quota last session (requests it answers)",
-    },
     facts={
-        **TRICK_FACTS,
-        "requests": "the penalty exchanges of this session, in order: [requester, target]",
-        "finals": "the seats whose credit obliges a Final Exchange, in order",
-        "perechiute": "the Perechiuța requests, in order: [holder, target, rank]",
-        "declared": "the Perechiuțe shown this session: [holder, rank]",
-        "lapsed": "the Perechiuțe whose holder leads the round alone: no request (D7)",
-        "committed": "the seats that have committed their Final Exchange card",
-        "cancelled": "true when a refusal after the exchanges cancelled this session's exchanges",
-        "tour_points": "each seat's Tour points",
-        "start_points": "each seat's points when the match began (one-session matches)",
-        "tops": "rounds each seat finished with the highest round points (a tie-break)",
-        "last_round": "each seat's points in the last finished round (a tie-break)",
         "protected": "the Declarant's Surpriza cards, which a Perechiuța cannot take (to the"
         " Declarant only)",
     },
@@ -813,7 +877,6 @@ VOCABULARY = Vocabulary(
         actions.PLAY: "play `card` to the trick: follow suit, else trump, else anything",
     },
     events={
-        **TRICK_EVENTS,
         events.DEAL: "a session begins: `data.deal`, `size`, `first` (the Declarant), `dealer`,"
         " `round`, `quotas`, `requests`, `finals`",
         REFUSE: "`seat` refused the deal (`data.window`: before or after the exchanges)",

@@ -63,18 +63,11 @@ from levata.engine.contract import (
 )
 from levata.engine.deal import shuffled
 from levata.engine.family import quotas as qf
-from levata.engine.family.tricks import (
-    PLAY,
-    TRICK_COUNTERS,
-    TRICK_COUNTS,
-    TRICK_EVENTS,
-    TRICK_FACTS,
-    TRICK_ZONES,
-    TrickGame,
-)
+from levata.engine.family.tricks import PLAY, TRICK_COUNTS, TRICK_ZONES, TrickGame
+from levata.engine.fields import Counter, Fact, Kept, Seats
+from levata.engine.position import Position
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
-from levata.engine.vocabulary import Vocabulary
 
 __all__ = [
     "SPEC",
@@ -418,28 +411,36 @@ class EightFiveThreeState(TrickGame):
         counts = {**v.counts, "surpriza": len(self.kitty), "discards": len(self.discards)}
         return dataclasses.replace(v, counts=counts)
 
-    def _view_counters(self, seat: int) -> dict[str, int]:
-        c = super()._view_counters(seat)
-        c.update(
-            deal=self.deal_no,
-            deals=self.deals,
-            first=self.first,
-            shuffler=self.shuffler,
-            target=-1 if self.target is None else self.target,
-        )
-        for s in range(self.players):
-            c[f"quota:{s}"] = self.quota[s]
-            c[f"points:{s}"] = self.points[s]
-            c[f"credit:{s}"] = self.credit[s]
-            c[f"debt:{s}"] = self.debt[s]
-        return c
-
-    def _view_facts(self, seat: int) -> dict[str, Any]:
-        return {
-            "requesters": list(self.order),
-            "asked": [list(a) for a in self.asked],
-            "stopped": list(self.stopped),
-        }
+    FIELDS = (
+        *TrickGame.FIELDS,
+        Counter("deal", "the deal in progress, from 1", attr="deal_no"),
+        Counter("deals", "deals in the match"),
+        Counter("first", "the first player F (the seat after the shuffler): names trump, leads"),
+        Counter("shuffler", "the shuffler S (the seat before F): smallest quota", derived=True),
+        Counter(
+            "target",
+            "the seat the requester has named and not yet offered a card to (-1: none)",
+            none=-1,
+        ),
+        Seats(
+            Counter("quota", "the seat's quota of tricks this deal"),
+            Counter("points", "the seat's total of tricks - quota over the match"),
+            Counter(
+                "credit",
+                "requests the seat still has to make this deal (its over-tricks of the deal"
+                " before)",
+            ),
+            Counter(
+                "debt",
+                "requests the seat may still be asked this deal (its under-tricks of the deal"
+                " before)",
+            ),
+        ),
+        Fact("requesters", "the seats with credit this deal, in the order they ask", attr="order"),
+        Fact("asked", "every request made this deal, in order: [requester, target]"),
+        Fact("stopped", "the requesters that gave up the rest of their requests"),
+        Kept("champion", "the seat that took 12 tricks in one deal (win_at_12); null: none"),
+    )
 
     def _view_scores(self) -> tuple[float, ...]:
         return tuple(float(p) for p in self.points)
@@ -453,27 +454,59 @@ class EightFiveThreeState(TrickGame):
         world: Self = rebuild(cls, spec, view, rng)
         return world
 
-    def _restore_from_view(self, view: SeatView) -> None:
-        c, f, n = view.counters, view.facts, self.players
+    def _settle(self) -> None:
         o = self.options
         self.deck = french_deck()
         self.single = o["deal"] > 0
-        self.deals, self.rotation = c["deals"], o["rotation"]
-        self.deal_no, self.first = c["deal"], c["first"]
-        self.target = None if c["target"] < 0 else c["target"]
-        self.quota = [c[f"quota:{s}"] for s in range(n)]
-        self.points = [c[f"points:{s}"] for s in range(n)]
-        self.credit = [c[f"credit:{s}"] for s in range(n)]
-        self.debt = [c[f"debt:{s}"] for s in range(n)]
-        self.order = list(f["requesters"])
-        self.asked = [list(a) for a in f["asked"]]
-        self.stopped = list(f["stopped"])
+        self.rotation = o["rotation"]
+        self.kitty_seen = frozenset()  # F sees the Surpriza only within the action taking it
+        self._showing = None
+        self.deal_log = []  # a position carries no history: the deals scored from it on
+
+    def _after_restore(self, view: SeatView) -> None:
         self.surpriza = list(view.zones.get("surpriza", ()))
-        self.kitty, self.kitty_seen = [], frozenset()
+        self.kitty = []  # face down: the worlds deal it
         self.discards = list(view.zones.get("discards", ()))
         self.champion = None
         self.deal_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
-        self._showing = None
+
+    # -- a position -----------------------------------------------------------------------------
+
+    def _position_places(self) -> dict[str, list[Card]]:
+        """The face-down Surpriza and the discards; and, written as cards though they lie in
+        F's hand now, the Surpriza cards F took this deal."""
+        return {"surpriza": self.kitty, "discards": self.discards, "surpriza_taken": self.surpriza}
+
+    def _load_places(self, pos: Position) -> None:
+        self.kitty = pos.cards("surpriza")
+        self.discards = pos.cards("discards")
+        self.surpriza = pos.cards("surpriza_taken")
+
+    def _check_deck(self) -> None:
+        """A position read back is checked here (the base's last word on it): its fields
+        first, then that every card lies in one place."""
+        self._check_position()
+        super()._check_deck()
+
+    def _check_position(self) -> None:
+        """What the rules read later must make sense: a known phase, one value per seat,
+        seats that exist, a request due in the exchange."""
+        n, p = self.players, self.phase
+        if p not in (EXCHANGE, TRUMP, DISCARD, PLAY, phases.OVER):
+            raise BadConfig(f"position: phase {p!r} is not one of 8-5-3's")
+        per_seat = [f for d in self.FIELDS if isinstance(d, Seats) for f in d.fields]
+        rows = {**{f.name: getattr(self, f.attribute) for f in per_seat}, "voids": self.voids}
+        for name, row in rows.items():
+            if len(row) != n:
+                raise BadConfig(f"position: {name} needs one value per seat ({n}), not {row}")
+        seats = [self.first, self.leader, *self.order, *self.stopped]
+        seats += [s for pair in self.asked for s in pair]
+        seats += [self.target] if self.target is not None else []
+        seats += [self.champion] if self.champion is not None else []
+        if any(not 0 <= s < n for s in seats):
+            raise BadConfig(f"position: a seat number is not one of the {n} seats")
+        if p == EXCHANGE and self.requester() is None:
+            raise BadConfig("position: phase exchange with no request due (no credit left)")
 
 
 def narrate(ev: Event) -> str | None:
@@ -520,7 +553,7 @@ def narrate(ev: Event) -> str | None:
     return None
 
 
-VOCABULARY = Vocabulary(
+VOCABULARY = EightFiveThreeState.vocabulary(
     phases={
         EXCHANGE: "the requests: the seat with credit in turn names a target (`ask`) or gives"
         " up (`stop`), then offers a card; the target answers automatically",
@@ -541,26 +574,6 @@ VOCABULARY = Vocabulary(
         "surpriza": "cards still face down in the Surpriza (4 until trump is named)",
         "discards": "cards the first player has discarded",
     },
-    counters={
-        **TRICK_COUNTERS,
-        "deal": "the deal in progress, from 1",
-        "deals": "deals in the match",
-        "first": "the first player F (the seat after the shuffler): names trump, leads",
-        "shuffler": "the shuffler S (the seat before F): smallest quota",
-        "target": "the seat the requester has named and not yet offered a card to (-1: none)",
-        "quota:SEAT": "the seat's quota of tricks this deal",
-        "points:SEAT": "the seat's total of tricks - quota over the match",
-        "credit:SEAT": "requests the seat still has to make this deal (its over-tricks of the"
-        " deal before)",
-        "debt:SEAT": "requests the seat may still be asked this deal (its under-tricks of the"
-        " deal before)",
-    },
-    facts={
-        **TRICK_FACTS,
-        "requesters": "the seats with credit this deal, in the order they ask",
-        "asked": "every request made this deal, in order: [requester, target]",
-        "stopped": "the requesters that gave up the rest of their requests",
-    },
     actions={
         ASK: "name the seat (`number`) the next request goes to: any seat with debt left",
         OFFER: "offer `card` to the target named: it gives its highest card of the suit if it"
@@ -571,7 +584,6 @@ VOCABULARY = Vocabulary(
         PLAY: "play `card` to the trick: follow suit, else any card",
     },
     events={
-        **TRICK_EVENTS,
         events.DEAL: "a deal begins: `data.deal`, `size`, `first`, `dealer` (the shuffler),"
         " `quotas`, `credits`, `debts`",
         ASK: "`seat` names `data.target` for its next request",
