@@ -48,6 +48,8 @@ def describe(spec: GameSpec) -> str:
     lines += ["", *_cards(spec)]
     examples = observe(spec, until=vocab.actions).examples
     lines += ["", "SEAT stands for a seat number (0 is the first seat): hand:SEAT is hand:0, ..."]
+    if spec.teams(spec.players[0]) is not None:
+        lines.append("TEAM stands for a team number: team_score:TEAM is team_score:0, ...")
     for name, title in _SECTIONS:
         lines += ["", title]
         entries = vocab.section(name)

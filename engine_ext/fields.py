@@ -22,15 +22,15 @@ down, since the rest of the state gives it back.
 >>> FIELDS = (
 ...     Counter("deal", "the deal in progress", attr="deal_no"),
 ...     Counter("declarer", "the declarer (-1: none)", none=-1),
-...     Seats(Counter("score", "the team's total", attr="scores"), count="team"),
+...     Seats(Counter("team_score", "the team's total", attr="scores"), count="team"),
 ...     Fact("strain", "the trump named"),
 ... )
 >>> shown_counters(FIELDS, Tiny(), 4)
-{'deal': 2, 'declarer': -1, 'score:0': 5, 'score:1': 7}
+{'deal': 2, 'declarer': -1, 'team_score:0': 5, 'team_score:1': 7}
 >>> shown_facts(FIELDS, Tiny())
 {'strain': 'NT'}
 >>> world = Tiny.__new__(Tiny)
->>> restore(FIELDS, world, {'deal': 3, 'declarer': 1, 'score:0': 9, 'score:1': 0},
+>>> restore(FIELDS, world, {'deal': 3, 'declarer': 1, 'team_score:0': 9, 'team_score:1': 0},
 ...         {'strain': None}, 4)
 >>> world.deal_no, world.declarer, world.scores, world.strain
 (3, 1, [9, 0], None)
@@ -179,6 +179,8 @@ class Seats:
     count: str = "seat"
 
     def __init__(self, *fields: Field, count: str = "seat") -> None:
+        if count == "team" and not all(f.name.startswith("team_") for f in fields):
+            raise ValueError("a per-team counter's name starts with team_ (team_score:TEAM)")
         object.__setattr__(self, "fields", fields)
         object.__setattr__(self, "count", count)
 
@@ -294,12 +296,13 @@ def names(declared: Sequence[Declared]) -> list[str]:
 
 def described(declared: Sequence[Declared], section: str) -> dict[str, str]:
     """The vocabulary of one section (``counters`` or ``facts``): name -> meaning, per-seat
-    names as ``name:SEAT``."""
+    names as ``name:SEAT`` (per team, ``name:TEAM``)."""
     out: dict[str, str] = {}
     for d in declared:
         if isinstance(d, Seats):
             if section == "counters":
-                out.update({f"{f.name}:SEAT": f.help for f in d.fields})
+                each = "TEAM" if d.count == "team" else "SEAT"
+                out.update({f"{f.name}:{each}": f.help for f in d.fields})
         elif d.section == section:
             out[d.name] = d.help
     return out

@@ -3,10 +3,15 @@
 (and, with :func:`~levata.engine.describe.observe`, checks it against random play).
 
 A key that exists once per seat is declared with ``SEAT`` in place of the seat number:
-``hand:SEAT`` describes ``hand:0``, ``hand:1``...
+``hand:SEAT`` describes ``hand:0``, ``hand:1``...; one per team (its name starts with
+``team_``), with ``TEAM``: ``team_score:TEAM``.
 
->>> seat_pattern("tricks:2"), seat_pattern("stock")
-('tricks:SEAT', 'stock')
+The same thing has the same name in every game: :data:`SHARED` holds the names games share
+and the sense each keeps (a game's meaning of a shared name starts with it, and may go on to
+say more), and :data:`SYNONYMS` the other words once used for them, which no game uses.
+
+>>> seat_pattern("tricks:2"), seat_pattern("stock"), seat_pattern("team_score:1")
+('tricks:SEAT', 'stock', 'team_score:TEAM')
 """
 
 from __future__ import annotations
@@ -16,15 +21,50 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["PASS", "Observed", "Vocabulary", "seat_pattern"]
+__all__ = ["PASS", "SHARED", "SYNONYMS", "Observed", "Vocabulary", "seat_pattern"]
 
 _SEAT_SUFFIX = re.compile(r":\d+$")
 PASS = "pass"  # the shared kind (levata.engine.actions.PASS)
 
 
 def seat_pattern(key: str) -> str:
-    """``hand:3`` -> ``hand:SEAT``: the name a per-seat key is declared under."""
-    return _SEAT_SUFFIX.sub(":SEAT", key)
+    """``hand:3`` -> ``hand:SEAT`` (``team_score:1`` -> ``team_score:TEAM``): the name a
+    per-seat (per-team) key is declared under."""
+    return _SEAT_SUFFIX.sub(":TEAM" if key.startswith("team_") else ":SEAT", key)
+
+
+#: Names every game gives the same thing, by section, with the sense each keeps: a game that
+#: shows one of these things uses this name, and a game that uses this name means this (its
+#: meaning starts with these words; it may go on to say more).
+SHARED: Mapping[str, Mapping[str, str]] = {
+    "counters": {
+        "dealer": "the seat that deals this deal",
+        "first": "the seat that acts first this deal",
+        "leader": "the seat that leads (or led) the trick in progress",
+        "deal": "the deal in progress, from 1",
+        "deals": "deals in the match",
+        "contract": "the tricks contracted",
+        "tricks:SEAT": "tricks the seat has taken this deal",
+        "score:SEAT": "the seat's total so far",
+        "team_score:TEAM": "the team's total so far",
+    },
+    "facts": {
+        "strain": "the trump named: C, D, H or S, or NT for no trump; null before it is named",
+        "trick_seats": "the seats that played to the trick in progress, in order",
+        "finished": "the seats that emptied their hands, in order",
+    },
+    "counts": {"hand:SEAT": "how many cards the seat holds"},
+}
+
+#: Other words once used for a shared thing (name -> the shared name): no game uses them.
+SYNONYMS: Mapping[str, str] = {
+    "shuffler": "dealer",
+    "high": "contract",
+    "points:SEAT": "score:SEAT",
+    "score:TEAM": "team_score:TEAM",
+    "idle:TEAM": "team_idle:TEAM",
+    "trump_suit": "strain",
+}
 
 
 @dataclass(frozen=True)

@@ -106,7 +106,7 @@ class HeuristicBot:
         said = [b for s, b in view.facts["calls"] if s == partner and b]
         guess = estimate(view.hand, max(said, default=0))
         bids = sorted(a.number for a in legal if a.kind == actions.BID and a.number is not None)
-        high = view.counters["high"]
+        high = view.counters["contract"]
         if view.counters["declarer"] == partner and high >= guess - 1:
             return Action(actions.PASS)  # the partner holds the contract: no need to raise it
         if bids and bids[0] <= guess:

@@ -6,6 +6,7 @@ in docs/games/ carries that output verbatim."""
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
@@ -15,7 +16,8 @@ import pytest
 
 from levata.engine import all_games, game
 from levata.engine.describe import describe, observe
-from levata.engine.vocabulary import Vocabulary
+from levata.engine.testing import new_random_match, random_steps
+from levata.engine.vocabulary import SHARED, SYNONYMS, Vocabulary
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = [spec.name for spec in all_games()]
@@ -57,3 +59,46 @@ def test_describe_refuses_an_unknown_game_in_one_line():
     )
     assert run.returncode == 2
     assert run.stderr.startswith("error: unknown game 'nope'") and "Traceback" not in run.stderr
+
+
+# -- one vocabulary across games -------------------------------------------------------------
+
+
+def _views(spec, matches=6, every=7):
+    """Every seat's view at every ``every``-th step of a few seeded random matches."""
+    for i in range(matches):
+        state, _ = new_random_match(spec, i, 700 + i)
+        rng = random.Random(i)
+        for step, _ in enumerate(random_steps(state, rng)):
+            if step % every == 0:
+                yield from (state.view(s, history=False) for s in range(state.players))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_shared_name_means_the_same_thing_in_every_game(name):
+    vocab = game(name).vocabulary
+    for section, shared in SHARED.items():
+        for key, meaning in vocab.section(section).items():
+            if key in shared:
+                assert meaning.startswith(shared[key]), f"{name} {section} {key}: {meaning!r}"
+            assert key not in SYNONYMS, f"{name} {section}: {key} is {SYNONYMS[key]} elsewhere"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_strain_dealer_and_scores_hold_what_the_shared_names_promise(name):
+    spec = game(name)
+    names = {k for section in ("counters", "facts") for k in spec.vocabulary.section(section)}
+    trick_game = "trick_seats" in names
+    assert not trick_game or "strain" in names, f"{name}: a trick game names its strain"
+    for view in _views(spec):
+        c, n = view.counters, view.players
+        if "strain" in view.facts:
+            strain = view.facts["strain"]
+            assert strain in ("C", "D", "H", "S", "NT", None), strain
+            assert view.trump == (None if strain in ("NT", None) else strain)  # agrees
+        for key in ("dealer", "first", "leader"):
+            assert key not in c or 0 <= c[key] < n, (key, c)
+        seats = [k for k in c if k.startswith("score:")]
+        assert not seats or len(seats) == n, seats
+        teams = [k for k in c if k.startswith("team_score:")]
+        assert not teams or len(teams) == len(spec.teams(n) or ()), teams

@@ -39,7 +39,7 @@ def _play_random(state, seed: int) -> int:
 def test_scenario_1_quotas():
     four = SPEC.new_match(players=4, options={"shuffler": 0}, seed=1)
     c = four.view(2).counters
-    assert (c["shuffler"], c["first"]) == (0, 1)
+    assert (c["dealer"], c["first"]) == (0, 1)
     assert [c[f"quota:{s}"] for s in range(4)] == [1, 6, 3, 2]
     three = SPEC.new_match(players=3, options={"shuffler": 2}, seed=1)
     assert [three.view(1).counters[f"quota:{s}"] for s in range(3)] == [8, 5, 3]

@@ -24,7 +24,7 @@ MID_MATCH = (
     "hand:2=3S KC JS 6S 5D 2H 3D 4D 8H JC 9S QC 3C 7D 4S AS; trick=-; played=-; trump=-; "
     "undealt=-; taken:0=-; taken:1=-; taken:2=-; surpriza=6H 6D 7C 6C; discards=-; "
     "surpriza_taken=-; trump_suit=null; voids=[[],[],[]]; last_taker=null; leader=2; "
-    "tricks=[0,0,0]; deal=3; deals=12; first=2; target=0; quota=[5,3,8]; points=[-10,7,3]; "
+    "tricks=[0,0,0]; deal=3; deals=12; first=2; target=0; quota=[5,3,8]; score=[-10,7,3]; "
     "credit=[0,2,2]; debt=[4,0,0]; requesters=[2,1]; asked=[]; stopped=[]; champion=null"
 )
 CARRIED = [-10, 7, 3]

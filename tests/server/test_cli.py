@@ -208,7 +208,9 @@ def test_play_from_a_position_plays_on_from_it(tmp_path):
     from levata.engine import game
 
     text = game("tarneeb").new_match(players=4, seed=5).position()
-    text = text.replace("score=[0,0]", "score=[40,95]").replace("idle=[0,0]", "idle=[2,0]")
+    text = text.replace("team_score=[0,0]", "team_score=[40,95]").replace(
+        "team_idle=[0,0]", "team_idle=[2,0]"
+    )
     path = tmp_path / "late.txt"
     path.write_text(text + "\n")
     run = levata("play", "-g", "tarneeb", "--bots", "heuristic", "--position", f"@{path}")

@@ -608,7 +608,7 @@ class BankingState(TrickGame):
             "deals so far in the match, redeals included (capped by max_sessions)",
             attr="sessions",
         ),
-        Counter("dealer", "the Dealer of this session"),
+        Counter("dealer", "the seat that deals this deal: the Dealer of this session"),
         Counter(
             "declarant",
             "the Declarant K (the seat after the Dealer): names trump, leads",
@@ -669,6 +669,14 @@ class BankingState(TrickGame):
         ),
         Fact("tops", "rounds each seat finished with the highest round points (a tie-break)"),
         Fact("last_round", "each seat's points in the last finished round (a tie-break)"),
+        Fact(
+            "strain",
+            "the trump named: C, D, H or S, or NT for no trump; null before it is named (the"
+            " Declarant names a suit, never NT)",
+            attr="trump",
+            derived=True,
+            show=lambda trump: None if trump is None else trump.letter,
+        ),
         Kept(
             "commits",
             "the Final Exchange cards committed so far, in order: [seat, card]",

@@ -415,8 +415,17 @@ class EightFiveThreeState(TrickGame):
         *TrickGame.FIELDS,
         Counter("deal", "the deal in progress, from 1", attr="deal_no"),
         Counter("deals", "deals in the match"),
-        Counter("first", "the first player F (the seat after the shuffler): names trump, leads"),
-        Counter("shuffler", "the shuffler S (the seat before F): smallest quota", derived=True),
+        Counter(
+            "first",
+            "the seat that acts first this deal: F, the seat after the dealer; it names trump"
+            " and leads",
+        ),
+        Counter(
+            "dealer",
+            "the seat that deals this deal: S, the seat before F, who shuffles; smallest quota",
+            attr="shuffler",
+            derived=True,
+        ),
         Counter(
             "target",
             "the seat the requester has named and not yet offered a card to (-1: none)",
@@ -424,7 +433,9 @@ class EightFiveThreeState(TrickGame):
         ),
         Seats(
             Counter("quota", "the seat's quota of tricks this deal"),
-            Counter("points", "the seat's total of tricks - quota over the match"),
+            Counter(
+                "score", "the seat's total so far: tricks - quota over the match", attr="points"
+            ),
             Counter(
                 "credit",
                 "requests the seat still has to make this deal (its over-tricks of the deal"
@@ -439,6 +450,14 @@ class EightFiveThreeState(TrickGame):
         Fact("requesters", "the seats with credit this deal, in the order they ask", attr="order"),
         Fact("asked", "every request made this deal, in order: [requester, target]"),
         Fact("stopped", "the requesters that gave up the rest of their requests"),
+        Fact(
+            "strain",
+            "the trump named: C, D, H or S, or NT for no trump; null before it is named (F"
+            " names a suit, never NT)",
+            attr="trump",
+            derived=True,
+            show=lambda trump: None if trump is None else trump.letter,
+        ),
         Kept("champion", "the seat that took 12 tricks in one deal (win_at_12); null: none"),
     )
 

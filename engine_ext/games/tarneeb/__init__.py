@@ -279,20 +279,35 @@ class TarneebState(TrickGame):
         *TrickGame.FIELDS,
         Counter("deal", "the deal in progress, from 1", attr="deal_no"),
         Counter("max_deals", "deals after which the match ends at the latest"),
-        Counter("dealer", "the shuffler S this deal", attr="shuffler"),
-        Counter("first", "the first bidder F (the seat after the shuffler)", derived=True),
-        Counter("high", "the highest bid so far (the contract once the auction is over; 0: none)"),
+        Counter("dealer", "the seat that deals this deal: the shuffler S", attr="shuffler"),
+        Counter(
+            "first",
+            "the seat that acts first this deal: the first bidder F (the seat after the dealer)",
+            derived=True,
+        ),
+        Counter(
+            "contract",
+            "the tricks contracted: the highest bid so far (0: none); final once the auction"
+            " is over",
+            attr="high",
+        ),
         Counter("declarer", "the seat holding the highest bid (-1: none yet)", none=-1),
         Seats(
             Counter(
-                "score",
-                "the total of team SEAT (team 0: seats 0 and 2, team 1: seats 1 and 3)",
+                "team_score",
+                "the team's total so far (team 0: seats 0 and 2, team 1: seats 1 and 3)",
                 attr="scores",
             ),
-            Counter("idle", "deals in a row team SEAT has not declared (3 costs 10 points)"),
+            Counter(
+                "team_idle",
+                "deals in a row the team has not declared (3 cost it 10 points)",
+                attr="idle",
+            ),
             count="team",
         ),
-        Fact("strain", "the trump named: C, D, H, S or NT; null before it"),
+        Fact(
+            "strain", "the trump named: C, D, H or S, or NT for no trump; null before it is named"
+        ),
         Fact("passed", "the seats that passed this deal, in order"),
         Fact(
             "calls", "this deal's calls in order: [seat, bid], bid 0 for a pass", attr="calls_made"

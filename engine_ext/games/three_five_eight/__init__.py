@@ -368,7 +368,7 @@ class ThreeFiveEightState(TrickGame):
         Counter("eight", "the seat playing for 8 tricks this deal (it announces and leads)"),
         Counter(
             "deal",
-            "the counted deal in progress, from 1 (a Pas deal is dealt again, not counted)",
+            "the deal in progress, from 1; a Pas deal is dealt again and not counted",
             attr="deal_no",
         ),
         Counter("last_deal", "the counted deal after which the match ends (15 for a whole match)"),
@@ -381,7 +381,12 @@ class ThreeFiveEightState(TrickGame):
             Counter("pas_left", "times the seat may still say Pas this match", attr="pas_lefts"),
             Counter("score", "the seat's total so far", attr="scores"),
         ),
-        Fact("contract", "this deal's contract: C, D, H or S (the trump) or NT; null before it"),
+        Fact(
+            "strain",
+            "the trump named: C, D, H or S, or NT for no trump; null before it is named (this"
+            " deal's contract)",
+            attr="contract",
+        ),
         Fact("used", "per seat, the contracts it has used, in order"),
         Fact(
             "drawers",

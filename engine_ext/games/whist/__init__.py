@@ -337,16 +337,22 @@ class WhistState(TrickGame):
     # In the order views show them: the deal's numbers (the base's ``leader`` after the
     # dealer), then each seat's bid, tricks and streaks together, seat by seat.
     FIELDS = (
-        Counter("deal", "which deal of the match this is, from 1", attr="deal_no"),
+        Counter("deal", "the deal in progress, from 1", attr="deal_no"),
         Counter(
             "deals",
-            "how many deals the match has (21 for 3 players in the full schedule)",
+            "deals in the match (21 for 3 players in the full schedule)",
             attr="deal_count",
             derived=True,
         ),
         Counter("size", "cards each seat was dealt this deal", attr="cards", derived=True),
-        Counter("first", "the seat that bids first and leads the first trick this deal"),
-        Counter("dealer", "the dealer, who bids last: the seat before `first`", derived=True),
+        Counter(
+            "first", "the seat that acts first this deal: it bids first and leads the first trick"
+        ),
+        Counter(
+            "dealer",
+            "the seat that deals this deal: it bids last (the seat before `first`)",
+            derived=True,
+        ),
         Counter("leader", TRICK_COUNTERS["leader"]),
         Seats(
             Counter(
@@ -372,6 +378,14 @@ class WhistState(TrickGame):
         ),
         _option_fact(
             "scoring", "the scoring option: romanian, or oh_hell (tricks taken + 10 if exact)"
+        ),
+        Fact(
+            "strain",
+            "the trump named: C, D, H or S, or NT for no trump; null before it is named (the"
+            " turned card's suit, NT when no card is turned)",
+            attr="trump",
+            derived=True,
+            show=lambda trump: "NT" if trump is None else trump.letter,
         ),
         Kept("scores", "each seat's total so far (what a view's `scores` shows)", attr="totals"),
     )
