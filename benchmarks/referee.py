@@ -67,8 +67,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from levata.bots.credentials import TOKEN_ENV, write_secret
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
+from levata.wire.credentials import TOKEN_ENV, write_secret
 
 PLAYERS = 4
 GAME = "whist"

@@ -29,15 +29,15 @@ from typing import Any
 import grpc
 
 from levata.bots.base import Bot
-from levata.bots.wire import (
+from levata.engine import Action, Event
+from levata.v1 import arena_pb2, arena_pb2_grpc, game_pb2
+from levata.wire.codec import (
     action_from_pb,
     action_to_pb,
     event_from_pb,
     lazy_view_from_pb,
     options_from_pb,
 )
-from levata.engine import Action, Event
-from levata.v1 import arena_pb2, arena_pb2_grpc, game_pb2
 
 __all__ = ["PROTOCOL_VERSION", "Backoff", "BotClient", "MatchSession"]
 

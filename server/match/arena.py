@@ -19,7 +19,6 @@ from typing import Any, NoReturn, Protocol
 
 import grpc
 
-from levata.bots.wire import event_to_pb, field_bytes
 from levata.engine import BadConfig, game
 from levata.server.match import auth
 from levata.server.match.commit import GroupCommit
@@ -38,6 +37,7 @@ from levata.server.match.recovery import Recovered, plan_resume, policy_of, unfi
 from levata.server.match.referee import Policy, Referee
 from levata.server.match.store import BrokenRecord, Store, StoreUnavailable
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2, arena_pb2_grpc
+from levata.wire.codec import event_to_pb, field_bytes
 
 __all__ = [
     "PROTOCOL_VERSION",

@@ -52,8 +52,14 @@ from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
-from levata.bots.encode import request_clock
-from levata.bots.wire import (
+from levata.engine import Action, Event, GameSpec, GameState, IllegalAction, Result
+from levata.engine.contract import ranks_from_scores
+from levata.engine.seeds import derive
+from levata.server.match.commit import GroupCommit
+from levata.server.match.inbox import Inbox
+from levata.server.match.store import RETRY_S, Store, StoreUnavailable
+from levata.v1 import arena_pb2, game_pb2
+from levata.wire.codec import (
     action_field,
     action_from_pb,
     event_bytes,
@@ -62,13 +68,7 @@ from levata.bots.wire import (
     result_to_pb,
     view_bytes,
 )
-from levata.engine import Action, Event, GameSpec, GameState, IllegalAction, Result
-from levata.engine.contract import ranks_from_scores
-from levata.engine.seeds import derive
-from levata.server.match.commit import GroupCommit
-from levata.server.match.inbox import Inbox
-from levata.server.match.store import RETRY_S, Store, StoreUnavailable
-from levata.v1 import arena_pb2, game_pb2
+from levata.wire.encode import request_clock
 
 __all__ = ["Outbox", "Policy", "Referee", "Resume", "Substitutes", "aborted_record"]
 

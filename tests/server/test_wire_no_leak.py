@@ -13,10 +13,10 @@ import pytest
 
 from levata.bots import make_bot
 from levata.bots.sdk import BotClient
-from levata.bots.wire import card_from_pb
 from levata.engine import Action, all_games, game
 from levata.engine.seeds import derive
 from levata.v1 import arena_pb2, game_pb2
+from levata.wire.codec import card_from_pb
 
 from live import LiveServer
 
@@ -90,9 +90,9 @@ def test_no_card_leaks_on_the_wire(tmp_path, name):
 def test_the_check_catches_a_leaking_referee(tmp_path, monkeypatch):
     """Make the referee show every card in each request's view: the check must fail."""
     import levata.server.match.referee as referee
-    from levata.bots.wire import card_to_pb
     from levata.engine import french_deck
     from levata.v1 import cards_pb2
+    from levata.wire.codec import card_to_pb
 
     honest = referee.view_bytes
     peek = game_pb2.SeatView(
