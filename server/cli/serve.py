@@ -74,8 +74,8 @@ def serve(
     --server`` read it from $LEVATA_ADMIN_TOKEN or their own --admin-token-file."""
     from levata.server.match.app import start_entrant_server, start_server
     from levata.server.match.auth import load_or_create_admin_token, read_tokens_file
+    from levata.server.match.clocks import Policy
     from levata.server.match.limits import Limits, raise_open_file_limit
-    from levata.server.match.referee import Policy
 
     check_tls(tls_cert, tls_key)
     check_port(host, port)
