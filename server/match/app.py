@@ -35,7 +35,7 @@ __all__ = ["MAX_MESSAGE_BYTES", "start_entrant_server", "start_server"]
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
 
-async def start_server(
+async def start_server(  # noqa: PLR0913  (a referee's settings, each a keyword with a default)
     store: Store,
     host: str = "127.0.0.1",
     port: int = 50051,

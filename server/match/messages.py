@@ -30,7 +30,8 @@ __all__ = ["BATCH_MAX_EVENTS", "Encoded", "EncodedRequest", "Messages"]
 
 E = arena_pb2.ReplyErrorCode
 
-#: ... and at most this many events wait, which bounds a request's size.
+#: Batched events wait at most their seat's lag (:func:`~levata.server.match.seats.batch_lag`)
+#: and at most this many of them, which bounds a request's size.
 BATCH_MAX_EVENTS = 256
 
 
@@ -55,6 +56,7 @@ class Messages:
         def _hold(self, send: Callable[..., None], *args: Any) -> None: ...
 
     def _send_request(self, i: int) -> None:
+        """Send seat ``i`` its pending request (a batching seat's unsent events inside it)."""
         seat = self.seats[i]
         p = seat.pending
         if seat.outbox is None or p is None:

@@ -98,7 +98,7 @@ class Referee(Clocks, Messages, Durable):
     (:class:`~levata.server.match.messages.Messages`) and its commit gate
     (:class:`~levata.server.match.commit.Durable`)."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  (the match's setup and the arena's parts; built in one place)
         self,
         match_id: str,
         spec: GameSpec,

@@ -73,7 +73,7 @@ def bot_command(kind: str, game: str, server: str, seed: int) -> list[str]:
     ]
 
 
-async def run_refereed_match(
+async def run_refereed_match(  # noqa: PLR0913  (the options of `levata match`, by keyword)
     game: str,
     players: int,
     seats: list[Seat],

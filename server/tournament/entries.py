@@ -420,7 +420,7 @@ def _fill(arg: str, values: dict[str, str]) -> str:
     return arg
 
 
-def launch(
+def launch(  # noqa: PLR0913  (one entry process: who, where, as whom, and its log)
     entry: Entry,
     game: str,
     server: str,

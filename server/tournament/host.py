@@ -81,7 +81,7 @@ class LabelBook:
 class LabelledBot:
     """A reference bot made when it first acts, seeded from its match's schedule label."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  (a seat of a match, and when its label comes)
         self,
         kind: str,
         game: str,
