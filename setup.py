@@ -37,9 +37,9 @@ KERNELS = [
 ]
 
 extensions = [Extension(f"levata.engine.{name}", [f"engine_ext/{name}.pyx"]) for name in KERNELS]
-# The wire encoder of views and events (the referee's hottest path) is the bots' and the
-# referee's, not the engine's: it lives beside ``bots/wire.py``.
-extensions.append(Extension("levata.bots.encode", ["bots/encode.pyx"]))
+# The wire encoder of views and events (the referee's hottest path) belongs to the protocol's
+# codec, which the referee and the bots share: it lives in ``proto/levata/wire/``.
+extensions.append(Extension("levata.wire.encode", ["proto/levata/wire/encode.pyx"]))
 
 #: The ``levata.*`` packages and the folders of the fixed layout they live in.
 PACKAGE_DIRS = {
@@ -55,6 +55,7 @@ PACKAGE_DIRS = {
     "levata.bots.search": "bots/search",
     "levata.bots.strategy": "bots/strategy",
     "levata.v1": "proto/levata/v1",
+    "levata.wire": "proto/levata/wire",
 }
 
 

@@ -67,8 +67,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from levata.bots.credentials import TOKEN_ENV, write_secret
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
+from levata.wire.credentials import TOKEN_ENV, write_secret
 
 PLAYERS = 4
 GAME = "whist"
@@ -663,14 +663,8 @@ def parse_levels(text: str) -> list[int]:
     return levels
 
 
-def main() -> None:
-    if sys.argv[1:2] == ["--echo-server"]:
-        asyncio.run(_echo_server())
-        return
-    if sys.argv[1:2] == ["--echo-client"]:
-        address, streams, seconds = sys.argv[2:5]
-        asyncio.run(_echo_client(address, int(streams), float(seconds)))
-        return
+def _parser() -> argparse.ArgumentParser:
+    """The command line of the benchmark (but for the echo processes' own)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--levels",
@@ -716,7 +710,60 @@ def main() -> None:
         " bot processes of the referee run)",
     )
     parser.add_argument("--keep", action="store_true", help="keep the temporary db and logs")
-    args = parser.parse_args()
+    return parser
+
+
+@dataclass
+class Bench:
+    """A running referee with its bots, and what each level of the benchmark plays."""
+
+    admin: admin_pb2_grpc.AdminServiceStub
+    procs: Processes
+    sampler: RssSampler
+    options: dict[str, str]
+    timeout_s: float
+    db: Path
+
+    def level(self, c: int, rounds: int, seed: int) -> Level:
+        """``rounds`` rounds of ``c`` concurrent matches, seeded from ``seed`` on."""
+        level = Level(c, idle_before=settle(self.sampler))
+        for _ in range(rounds):
+            before = self.sampler.reset()
+            cpu_before, started = self.procs.cpu(), time.perf_counter()
+            ids = play_round(self.admin, c, seed, self.options, self.procs, self.timeout_s)
+            cpu_after = self.procs.cpu()
+            level.elapsed_s += time.perf_counter() - started
+            level.server_cpu_s += cpu_after[0] - cpu_before[0]
+            level.bots_cpu_s += cpu_after[1] - cpu_before[1]
+            peak = self.sampler.peak()
+            level.peak_rss = max(level.peak_rss, peak)
+            level.growth.append(peak - before)
+            seed += c
+            read_records(self.db, ids, level)
+        level.idle_after = settle(self.sampler)
+        return level
+
+    def levels(self, plan: list[tuple[int, int]], into: list[Level]) -> None:
+        """Each level ``(c, n)`` of ``plan`` in turn, ``n`` rounds of ``c`` matches, each
+        measured level added to ``into`` (what was measured stays if a later level fails)."""
+        seed = 0
+        for c, n in plan:
+            console.print(f"{c} concurrent: {n} round(s)...", style="dim")
+            level = self.level(c, n, seed)
+            seed += c * n
+            into.append(level)
+            console.print(
+                f"{c} concurrent: {level.matches} matches, {level.decisions:,} decisions,"
+                f" {level.rate:,.0f}/s, p50 {level.percentile(0.5):.2f} ms,"
+                f" p99 {level.percentile(0.99):.2f} ms",
+                style="dim",
+            )
+
+
+def main() -> None:
+    if _echo_process(sys.argv[1:]):
+        return
+    args = _parser().parse_args()
 
     options = {"deal_size": str(args.deal_size)}
     deal = "full schedule" if args.deal_size == 0 else f"one {args.deal_size}-card deal"
@@ -727,58 +774,22 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     workdir = Path(tempfile.mkdtemp(prefix="levata-bench-"))
     procs = Processes(workdir)
-    tokens = {name: secrets.token_hex(12) for name in BOTS}  # hex: never starts with '-'
     sampler: RssSampler | None = None
     levels: list[Level] = []
     echoes: list[Echo] = []
 
-    def floor() -> None:
-        if args.echo_seconds > 0:
-            console.print(
-                f"echo floor: {args.echo_streams} streams, {args.echo_clients} client(s)...",
-                style="dim",
-            )
-            echoes.append(measure_echo(args.echo_streams, args.echo_seconds, args.echo_clients))
-
     try:
-        floor()
-        profile = args.server_profile.resolve() if args.server_profile else None
-        server, admin_token = procs.start_server(tokens, profile)
+        _floor(args, echoes)
+        server, admin_token = _start(args, procs, total)
         assert procs.server is not None
-        bot_profile = args.bot_profile.resolve() if args.bot_profile else None
-        for seat, name in enumerate(BOTS):
-            procs.start_bot(seat, server, tokens[name], total, bot_profile if seat == 0 else None)
         sampler = RssSampler(procs.server.pid)
         with grpc.insecure_channel(server) as plain:
             channel = grpc.intercept_channel(plain, AdminAuth(admin_token))
             admin = admin_pb2_grpc.AdminServiceStub(channel)
             # Warm-up: the bots connect (a match waits for them) and both sides load everything.
             play_round(admin, 1, 10**6, {"deal_size": "1"}, procs, args.timeout)
-            seed = 0
-            for c in args.levels:
-                level = Level(c, idle_before=settle(sampler))
-                console.print(f"{c} concurrent: {rounds[c]} round(s)...", style="dim")
-                for _ in range(rounds[c]):
-                    before = sampler.reset()
-                    cpu_before, started = procs.cpu(), time.perf_counter()
-                    ids = play_round(admin, c, seed, options, procs, args.timeout)
-                    cpu_after = procs.cpu()
-                    level.elapsed_s += time.perf_counter() - started
-                    level.server_cpu_s += cpu_after[0] - cpu_before[0]
-                    level.bots_cpu_s += cpu_after[1] - cpu_before[1]
-                    peak = sampler.peak()
-                    level.peak_rss = max(level.peak_rss, peak)
-                    level.growth.append(peak - before)
-                    seed += c
-                    read_records(workdir / "bench.db", ids, level)
-                level.idle_after = settle(sampler)
-                levels.append(level)
-                console.print(
-                    f"{c} concurrent: {level.matches} matches, {level.decisions:,} decisions,"
-                    f" {level.rate:,.0f}/s, p50 {level.percentile(0.5):.2f} ms,"
-                    f" p99 {level.percentile(0.99):.2f} ms",
-                    style="dim",
-                )
+            bench = Bench(admin, procs, sampler, options, args.timeout, workdir / "bench.db")
+            bench.levels([(c, rounds[c]) for c in args.levels], levels)
     except grpc.RpcError as exc:
         console.print(
             f"error: the referee answered {exc.code().name}: {exc.details()}", markup=False
@@ -799,16 +810,55 @@ def main() -> None:
         else:
             shutil.rmtree(workdir, ignore_errors=True)
     try:
-        floor()  # again, with the referee and its bots stopped
+        _floor(args, echoes)  # again, with the referee and its bots stopped
     except RuntimeError as exc:
         console.print(f"error: {exc}", markup=False)
         sys.exit(1)
     report(levels, deal)
     report_floor(levels, echoes)
+    _say_profiles(args)
+
+
+def _say_profiles(args: argparse.Namespace) -> None:
+    """Where the profiles asked for were written."""
     if args.server_profile:
         console.print(f"referee profile written to {args.server_profile}")
     if args.bot_profile:
         console.print(f"bot seat0 profile written to {args.bot_profile}")
+
+
+def _echo_process(argv: list[str]) -> bool:
+    """Run as one of the echo floor's processes, if ``argv`` says so (then True)."""
+    if argv[:1] == ["--echo-server"]:
+        asyncio.run(_echo_server())
+        return True
+    if argv[:1] == ["--echo-client"]:
+        address, streams, seconds = argv[1:4]
+        asyncio.run(_echo_client(address, int(streams), float(seconds)))
+        return True
+    return False
+
+
+def _floor(args: argparse.Namespace, echoes: list[Echo]) -> None:
+    """Measure the echo floor (unless ``--echo-seconds 0``)."""
+    if args.echo_seconds > 0:
+        console.print(
+            f"echo floor: {args.echo_streams} streams, {args.echo_clients} client(s)...",
+            style="dim",
+        )
+        echoes.append(measure_echo(args.echo_streams, args.echo_seconds, args.echo_clients))
+
+
+def _start(args: argparse.Namespace, procs: Processes, total: int) -> tuple[str, str]:
+    """Start the referee and its bots (each to play ``total`` matches): the referee's address
+    and admin token."""
+    tokens = {name: secrets.token_hex(12) for name in BOTS}  # hex: never starts with '-'
+    profile = args.server_profile.resolve() if args.server_profile else None
+    server, admin_token = procs.start_server(tokens, profile)
+    bot_profile = args.bot_profile.resolve() if args.bot_profile else None
+    for seat, name in enumerate(BOTS):
+        procs.start_bot(seat, server, tokens[name], total, bot_profile if seat == 0 else None)
+    return server, admin_token
 
 
 if __name__ == "__main__":

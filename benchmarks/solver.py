@@ -459,7 +459,7 @@ def verdict(ok: bool) -> str:
     return "[green]met[/green]" if ok else "[red]missed[/red]"
 
 
-def main() -> None:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100, help="deals per size (default 100)")
     parser.add_argument("--seconds", type=float, default=3.0, help="time per playout run")
@@ -477,88 +477,104 @@ def main() -> None:
     parser.add_argument("--pimc-deals", type=int, default=10, help="first-card decisions")
     parser.add_argument("--trick-deals", type=int, default=2, help="deals played out per kind")
     parser.add_argument("--strength-deals", type=int, default=60, help="duplicate deals")
-    args = parser.parse_args()
+    return parser
+
+
+def dds_section(
+    args: argparse.Namespace, console: Console, targets: list[tuple[str, str, bool | None]]
+) -> None:
+    """Double-dummy solve times against DDS, per hand size."""
+    solves = Table(title=f"double-dummy solves, {args.deals} random deals per size (ms)")
+    for col in (
+        "cards",
+        "ours med",
+        "DDS med",
+        "ratio",
+        "ours mean",
+        "DDS mean",
+        "ours p90",
+        "DDS p90",
+        "p90 ratio",
+        "ours max",
+        "DDS max",
+    ):
+        solves.add_column(col, justify="right")
+    ratios, tails = {}, {}
+    for size in (int(s) for s in args.sizes.split(",")):
+        t = solve_times(size, args.deals, args.seed)
+        ours, dds = t["ours"], t["dds"]
+        ratio = statistics.median(ours) / statistics.median(dds)
+        ratios[size] = ratio
+        tails[size] = percentile90(ours) / percentile90(dds)
+        solves.add_row(
+            str(size),
+            ms(statistics.median(ours)),
+            ms(statistics.median(dds)),
+            f"{ratio:.2f}x",
+            ms(statistics.mean(ours)),
+            ms(statistics.mean(dds)),
+            ms(percentile90(ours)),
+            ms(percentile90(dds)),
+            f"{tails[size]:.2f}x",
+            ms(max(ours)),
+            ms(max(dds)),
+        )
+    console.print(solves)
+    if 13 in ratios:
+        targets.append(("13-card solve: median <= 2x DDS", f"{ratios[13]:.2f}x", ratios[13] <= 2))
+        targets.append(("13-card solve: p90 <= 3x DDS's p90", f"{tails[13]:.2f}x", tails[13] <= 3))
+    for size in sorted(ratios):
+        if size != 13:
+            targets.append((f"{size}-card solve vs DDS (no target)", f"{ratios[size]:.2f}x", None))
+
+
+def playouts_section(
+    args: argparse.Namespace, console: Console, targets: list[tuple[str, str, bool | None]]
+) -> None:
+    """Random playouts per second against OpenSpiel's."""
+    ours = kernel_playouts(args.seconds)
+    theirs = openspiel_playouts(args.seconds)
+    play = Table(title=f"random playouts, 4 players x 8 cards, ~{args.seconds:g} s each")
+    for col in ("engine", "playouts/s"):
+        play.add_column(col, justify="right")
+    play.add_row("levata kernel (Whist, deal + play in C)", f"{ours:,.0f}")
+    play.add_row("OpenSpiel oh_hell evaluate_bots", f"{theirs:,.0f}")
+    console.print(play)
+    targets.append(("playouts: >= 2x OpenSpiel", f"{ours / theirs:.1f}x", ours >= 2 * theirs))
+
+
+def pimc_section(
+    args: argparse.Namespace, console: Console, targets: list[tuple[str, str, bool | None]]
+) -> None:
+    """PIMC's decision time at 8 cards, 100 worlds."""
+    pimc = pimc_decision_times(max(5, args.deals // 4), args.seed)
+    pimc_median = statistics.median(pimc)
+    console.print(
+        f"PIMC, 100 worlds, 8 cards in hand (4 players): {len(pimc)} decisions, median "
+        f"{ms(pimc_median)} ms, p90 {ms(percentile90(pimc))} ms, "
+        f"max {ms(max(pimc))} ms"
+    )
+    targets.append(
+        (
+            "PIMC decision at 8 cards, 100 worlds: <= 50 ms (median)",
+            f"{ms(pimc_median)} ms",
+            pimc_median <= 0.050,
+        )
+    )
+
+
+def main() -> None:
+    args = _parser().parse_args()
     sections = set(args.sections.split(","))
     console = Console(width=150)
     targets: list[tuple[str, str, bool | None]] = []
 
     if "dds" in sections:
-        solves = Table(title=f"double-dummy solves, {args.deals} random deals per size (ms)")
-        for col in (
-            "cards",
-            "ours med",
-            "DDS med",
-            "ratio",
-            "ours mean",
-            "DDS mean",
-            "ours p90",
-            "DDS p90",
-            "p90 ratio",
-            "ours max",
-            "DDS max",
-        ):
-            solves.add_column(col, justify="right")
-        ratios, tails = {}, {}
-        for size in (int(s) for s in args.sizes.split(",")):
-            t = solve_times(size, args.deals, args.seed)
-            ours, dds = t["ours"], t["dds"]
-            ratio = statistics.median(ours) / statistics.median(dds)
-            ratios[size] = ratio
-            tails[size] = percentile90(ours) / percentile90(dds)
-            solves.add_row(
-                str(size),
-                ms(statistics.median(ours)),
-                ms(statistics.median(dds)),
-                f"{ratio:.2f}x",
-                ms(statistics.mean(ours)),
-                ms(statistics.mean(dds)),
-                ms(percentile90(ours)),
-                ms(percentile90(dds)),
-                f"{tails[size]:.2f}x",
-                ms(max(ours)),
-                ms(max(dds)),
-            )
-        console.print(solves)
-        if 13 in ratios:
-            targets.append(
-                ("13-card solve: median <= 2x DDS", f"{ratios[13]:.2f}x", ratios[13] <= 2)
-            )
-            targets.append(
-                ("13-card solve: p90 <= 3x DDS's p90", f"{tails[13]:.2f}x", tails[13] <= 3)
-            )
-        for size in sorted(ratios):
-            if size != 13:
-                targets.append(
-                    (f"{size}-card solve vs DDS (no target)", f"{ratios[size]:.2f}x", None)
-                )
-
+        dds_section(args, console, targets)
     if "playouts" in sections:
-        ours = kernel_playouts(args.seconds)
-        theirs = openspiel_playouts(args.seconds)
-        play = Table(title=f"random playouts, 4 players x 8 cards, ~{args.seconds:g} s each")
-        for col in ("engine", "playouts/s"):
-            play.add_column(col, justify="right")
-        play.add_row("levata kernel (Whist, deal + play in C)", f"{ours:,.0f}")
-        play.add_row("OpenSpiel oh_hell evaluate_bots", f"{theirs:,.0f}")
-        console.print(play)
-        targets.append(("playouts: >= 2x OpenSpiel", f"{ours / theirs:.1f}x", ours >= 2 * theirs))
-
+        playouts_section(args, console, targets)
     if "pimc" in sections:
-        pimc = pimc_decision_times(max(5, args.deals // 4), args.seed)
-        pimc_median = statistics.median(pimc)
-        console.print(
-            f"PIMC, 100 worlds, 8 cards in hand (4 players): {len(pimc)} decisions, median "
-            f"{ms(pimc_median)} ms, p90 {ms(percentile90(pimc))} ms, "
-            f"max {ms(max(pimc))} ms"
-        )
-        targets.append(
-            (
-                "PIMC decision at 8 cards, 100 worlds: <= 50 ms (median)",
-                f"{ms(pimc_median)} ms",
-                pimc_median <= 0.050,
-            )
-        )
-
+        pimc_section(args, console, targets)
     if "three" in sections:
         three_hand_section(args, console, targets)
     if "pimc3" in sections:

@@ -268,14 +268,7 @@ class ProgramBridge:
         if kind == "match_start":
             self._send_line(msg)
         elif kind == "error":
-            key = (msg.error.match_id, msg.error.request_id)
-            with self._lock:
-                ours = self._refused[key] > 0 and REFUSED_MARK in msg.error.message
-                if ours:
-                    self._refused[key] -= 1
-                    if not self._refused[key]:
-                        del self._refused[key]
-            if not ours:
+            if not self._our_refusal(msg.error):
                 self._send_line(msg)
         elif kind == "applied":
             a = msg.applied
@@ -288,25 +281,42 @@ class ProgramBridge:
                 f" {a.request_id}: the referee played for the program (strike {a.strikes})"
             )
         elif kind == "match_end":
-            end = arena_pb2.MatchEnd()
-            end.CopyFrom(msg.match_end)
-            assert self._client is not None
-            session = self._client.session(end.match_id, end.seat)
-            if session is not None:
-                late = [e for e in end.events if e.seq > session.last_seq]
-                del end.events[:]
-                end.events.extend(session.received)
-                end.events.extend(late)
-            with self._lock:
-                for rid in [r for r, q in self._requests.items() if q.match_id == end.match_id]:
-                    if rid not in self._unanswered:  # a late line may still name the others
-                        del self._requests[rid]
-                for key in [k for k in self._refused if k[0] == end.match_id]:
+            self._send_line(arena_pb2.PlayResponse(match_end=self._end(msg.match_end)))
+
+    def _our_refusal(self, error: arena_pb2.ReplyError) -> bool:
+        """Whether ``error`` answers a reply the bridge refused itself (counted off), not one
+        of the program's."""
+        key = (error.match_id, error.request_id)
+        with self._lock:
+            ours = self._refused[key] > 0 and REFUSED_MARK in error.message
+            if ours:
+                self._refused[key] -= 1
+                if not self._refused[key]:
                     del self._refused[key]
-                self._settled -= {r for r in self._settled if r not in self._requests}
-                for rid in [r for r in self._refusals if r and r not in self._requests]:
-                    del self._refusals[rid]
-            self._send_line(arena_pb2.PlayResponse(match_end=end))
+        return ours
+
+    def _end(self, match_end: arena_pb2.MatchEnd) -> arena_pb2.MatchEnd:
+        """The match's end as the program gets it, with every event of the session, and the
+        bridge's bookkeeping of the match dropped."""
+        end = arena_pb2.MatchEnd()
+        end.CopyFrom(match_end)
+        assert self._client is not None
+        session = self._client.session(end.match_id, end.seat)
+        if session is not None:
+            late = [e for e in end.events if e.seq > session.last_seq]
+            del end.events[:]
+            end.events.extend(session.received)
+            end.events.extend(late)
+        with self._lock:
+            for rid in [r for r, q in self._requests.items() if q.match_id == end.match_id]:
+                if rid not in self._unanswered:  # a late line may still name the others
+                    del self._requests[rid]
+            for key in [k for k in self._refused if k[0] == end.match_id]:
+                del self._refused[key]
+            self._settled -= {r for r in self._settled if r not in self._requests}
+            for rid in [r for r in self._refusals if r and r not in self._requests]:
+                del self._refusals[rid]
+        return end
 
     def _request(
         self, req: arena_pb2.DecisionRequest, session: MatchSession

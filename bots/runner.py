@@ -7,7 +7,7 @@ the engine, the bots and the protocol stubs, never the server.
     python -m levata.bots bridge --server localhost:50051 --token-file T.txt -- python3 bot.py
 
 The token comes from ``$LEVATA_TOKEN`` or an owner-only ``--token-file``, never from the
-command line, which every local user can read (:mod:`levata.bots.credentials`).
+command line, which every local user can read (:mod:`levata.wire.credentials`).
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import cast
 
 from levata.bots.base import Bot, bot_names, make_bot, parse_bot
-from levata.bots.credentials import TOKEN_ENV, bot_token
 from levata.bots.sdk import BotClient, run_client
 from levata.engine import BadConfig
 from levata.engine.seeds import derive
 from levata.v1 import arena_pb2
+from levata.wire.credentials import TOKEN_ENV, bot_token
 
 __all__ = ["main"]
 

@@ -29,15 +29,15 @@ from typing import Any
 import grpc
 
 from levata.bots.base import Bot
-from levata.bots.wire import (
+from levata.engine import Action, Event
+from levata.v1 import arena_pb2, arena_pb2_grpc, game_pb2
+from levata.wire.codec import (
     action_from_pb,
     action_to_pb,
     event_from_pb,
     lazy_view_from_pb,
     options_from_pb,
 )
-from levata.engine import Action, Event
-from levata.v1 import arena_pb2, arena_pb2_grpc, game_pb2
 
 __all__ = ["PROTOCOL_VERSION", "Backoff", "BotClient", "MatchSession"]
 
@@ -122,7 +122,7 @@ class MatchSession:
 class BotClient:
     """Connects one bot to a referee and plays until told to stop."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  (the SDK's public options, each a keyword with a default)
         self,
         factory: BotFactory,
         server: str,
@@ -291,13 +291,7 @@ class BotClient:
             self.resume_token = msg.welcome.resume_token
             self._welcomed = True
         elif kind == "match_start":
-            s = msg.match_start
-            if (s.match_id, s.seat) not in self.sessions:
-                bot = self.factory(s.game, s.seat, s.label or s.match_id)
-                options = options_from_pb(s.game, s.options)
-                self.sessions[(s.match_id, s.seat)] = MatchSession(
-                    s.match_id, s.game, s.seat, bot, options
-                )
+            self._open_session(msg.match_start)
         elif kind == "event":
             session = self.session(msg.event.match_id, msg.event.seat)
             if session is not None:
@@ -317,18 +311,29 @@ class BotClient:
                 msg.error.message,
             )
         elif kind == "match_end":
-            end = msg.match_end
-            session = self.session(end.match_id, end.seat)
-            if session is not None:
-                del self.sessions[(session.match_id, session.seat)]
-                session.absorb(end.events)
-                session.result = end
-                self.finished.append(session)
-            ended = {s.match_id for s in self.finished}  # a match, however many seats
-            held = any(m == end.match_id for m, _ in self.sessions)
-            if self.max_matches is not None and len(ended) >= self.max_matches and not held:
-                return True
+            return self._close_session(msg.match_end)
         return False
+
+    def _open_session(self, s: arena_pb2.MatchStart) -> None:
+        """A match starts (or a resumed stream says it again): a session and its bot."""
+        if (s.match_id, s.seat) not in self.sessions:
+            bot = self.factory(s.game, s.seat, s.label or s.match_id)
+            options = options_from_pb(s.game, s.options)
+            self.sessions[(s.match_id, s.seat)] = MatchSession(
+                s.match_id, s.game, s.seat, bot, options
+            )
+
+    def _close_session(self, end: arena_pb2.MatchEnd) -> bool:
+        """A seat's match ended; True when the client has played its ``max_matches``."""
+        session = self.session(end.match_id, end.seat)
+        if session is not None:
+            del self.sessions[(session.match_id, session.seat)]
+            session.absorb(end.events)
+            session.result = end
+            self.finished.append(session)
+        ended = {s.match_id for s in self.finished}  # a match, however many seats
+        held = any(m == end.match_id for m, _ in self.sessions)
+        return self.max_matches is not None and len(ended) >= self.max_matches and not held
 
     def _decide(self, req: arena_pb2.DecisionRequest) -> None:
         session = self.session(req.match_id, req.seat)

@@ -20,7 +20,7 @@ from typing import Any
 import grpc
 
 from levata.server.match.app import start_server
-from levata.server.match.referee import Policy
+from levata.server.match.clocks import Policy
 from levata.server.match.store import Store
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2, arena_pb2_grpc
 

@@ -70,8 +70,9 @@ def test_protocol_has_no_breaking_change_against_the_landed_baseline():
 
 
 def test_layers_point_one_way():
-    """The engine imports neither server nor bots; bots never import the server; the server's
-    layers and no import cycles: the contracts of ``[tool.importlinter]`` in pyproject.toml."""
+    """The engine imports neither server, bots nor wire; bots never import the server; the wire
+    codec neither; the referee not the bots; the server's layers and no import cycles: the
+    contracts of ``[tool.importlinter]`` in pyproject.toml."""
     lint = Path(sys.executable).with_name("lint-imports")
     run = subprocess.run([str(lint)], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
@@ -81,8 +82,9 @@ def _modules():
     import levata.bots
     import levata.engine
     import levata.server
+    import levata.wire
 
-    for pkg in (levata.engine, levata.bots, levata.server):
+    for pkg in (levata.engine, levata.bots, levata.server, levata.wire):
         yield pkg.__name__
         for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
             if not info.name.endswith("__main__"):

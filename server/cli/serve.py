@@ -7,7 +7,7 @@ import contextlib
 import gc
 import signal
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -21,6 +21,9 @@ from levata.server.cli.common import (
 from levata.server.database import folder_problem
 from levata.server.match.auth import admin_token_file_for
 from levata.server.match.store import DEFAULT_DB, Store
+
+if TYPE_CHECKING:  # imported when serving: the command line starts faster without
+    from levata.server.match.arena import Arena
 
 
 def serve(
@@ -74,8 +77,8 @@ def serve(
     --server`` read it from $LEVATA_ADMIN_TOKEN or their own --admin-token-file."""
     from levata.server.match.app import start_entrant_server, start_server
     from levata.server.match.auth import load_or_create_admin_token, read_tokens_file
+    from levata.server.match.clocks import Policy
     from levata.server.match.limits import Limits, raise_open_file_limit
-    from levata.server.match.referee import Policy
 
     check_tls(tls_cert, tls_key)
     check_port(host, port)
@@ -128,15 +131,7 @@ def serve(
         try:
             await stopping.wait()
         finally:
-            left = sum(r.status == "running" for r in arena.matches.values())
-            await arena.close(resumable=True)  # the next start on this file takes them up
-            await asyncio.sleep(0.2)  # the streams' ends reach the bots
-            if entrants is not None:
-                await entrants.stop(1)
-            await server.stop(1)
-            arena.store.close()
-            if left:
-                out.print(f"{left} unfinished match(es) recorded: the next start resumes them")
+            await _shut_down(arena, server, entrants)
 
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C before the loop took the signal
         try:
@@ -212,3 +207,17 @@ def say_recovered(recovered: list[Any]) -> None:
             err.print(f"match {r.match_id} closed as aborted: {r.why}", markup=False)
         else:
             out.print(f"match {r.match_id} resumed from its record: its bots may reconnect")
+
+
+async def _shut_down(arena: Arena, server: Any, entrants: Any) -> None:
+    """The orderly stop: the streams end, and the matches still running are left to the next
+    start on this file (``arena``'s, ``server`` and the entrants' ``entrants`` if any)."""
+    left = sum(r.status == "running" for r in arena.matches.values())
+    await arena.close(resumable=True)  # the next start on this file takes them up
+    await asyncio.sleep(0.2)  # the streams' ends reach the bots
+    if entrants is not None:
+        await entrants.stop(1)
+    await server.stop(1)
+    arena.store.close()
+    if left:
+        out.print(f"{left} unfinished match(es) recorded: the next start resumes them")

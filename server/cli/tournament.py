@@ -138,7 +138,7 @@ def tournament(
 
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before gRPC starts: no INFO chatter
     from levata.server.tournament.entries import check_ceilings
-    from levata.server.tournament.runner import run_tournament
+    from levata.server.tournament.runner import Hosting, run_tournament
     from levata.server.tournament.sandbox import Sandbox, check_mode
     from levata.server.tournament.spec import Unfinished, build_spec, prepare
 
@@ -192,13 +192,15 @@ def tournament(
                     db,
                     tdb,
                     parallel,
-                    server,
-                    admin_token_of(server, admin_token_file),
-                    logs,
+                    Hosting(
+                        server,
+                        admin_token_of(server, admin_token_file),
+                        logs,
+                        sandbox,
+                        entrant_socket,
+                        log_mb,
+                    ),
                     progress,
-                    sandbox,
-                    entrant_socket,
-                    log_mb,
                 )
             )
     except DatabaseError:

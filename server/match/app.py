@@ -24,8 +24,8 @@ from grpc_reflection.v1alpha import reflection
 from levata.engine import BadConfig
 from levata.server.match.arena import AdminServicer, Arena, add_arena_to_server
 from levata.server.match.auth import new_token
+from levata.server.match.clocks import Policy
 from levata.server.match.limits import Limits
-from levata.server.match.referee import Policy
 from levata.server.match.store import RETRY_S, Store, StoreUnavailable
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
 
@@ -35,7 +35,7 @@ __all__ = ["MAX_MESSAGE_BYTES", "start_entrant_server", "start_server"]
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
 
-async def start_server(
+async def start_server(  # noqa: PLR0913  (a referee's settings, each a keyword with a default)
     store: Store,
     host: str = "127.0.0.1",
     port: int = 50051,

@@ -19,9 +19,9 @@ from typing import Any, NoReturn, Protocol
 
 import grpc
 
-from levata.bots.wire import event_to_pb, field_bytes
 from levata.engine import BadConfig, game
 from levata.server.match import auth
+from levata.server.match.clocks import Policy
 from levata.server.match.commit import GroupCommit
 from levata.server.match.doors import Door
 from levata.server.match.limits import (
@@ -35,9 +35,10 @@ from levata.server.match.limits import (
     reply_problem,
 )
 from levata.server.match.recovery import Recovered, plan_resume, policy_of, unfinished
-from levata.server.match.referee import Policy, Referee
+from levata.server.match.referee import Referee
 from levata.server.match.store import BrokenRecord, Store, StoreUnavailable
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2, arena_pb2_grpc
+from levata.wire.codec import event_to_pb, field_bytes
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -577,20 +578,10 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
     async def Play(  # writes with context.write, so it can time out
         self, request_iterator: AsyncIterator[arena_pb2.PlayRequest], context: Any
     ) -> None:
-        arena, limits = self.arena, self.arena.limits
-        if arena.stopping:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, "the referee is stopping; reconnect")
-        if arena.streams >= limits.streams_total:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "the referee is full")
-        arena.streams += 1
-        try:
-            first = await self._first(request_iterator, context)
-            if first is None:
-                return
-            conn = await self._hello(first, context)
-        except BaseException:
-            arena.streams -= 1
-            raise
+        arena = self.arena
+        conn = await self._admit(request_iterator, context)
+        if conn is None:
+            return
         reader = asyncio.create_task(self._read(request_iterator, conn, context))
         conn.on_close = lambda: setattr(arena, "streams", arena.streams - 1)
         # Written with context.write, not yielded: a write that waits on a bot that does not
@@ -598,29 +589,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
         conn.writer = asyncio.current_task()
         gone = False
         try:
-            queue, carried = conn.queue, None
-            while True:
-                msg, on_written, size = carried or await queue.get()
-                conn.queued_bytes -= size
-                carried = None
-                if conn.bundle and msg is not None:
-                    await asyncio.sleep(0)  # let the matches ready now add theirs: fewer writes
-                if conn.bundle and msg is not None and not queue.empty():
-                    bundle, carried, taken = _bundle(msg, on_written, queue)  # all ready now
-                    conn.queued_bytes -= taken
-                    conn.writing = True
-                    await context.write(bundle)
-                    conn.writing = False
-                    continue
-                if on_written is not None:
-                    on_written()
-                if msg is None:
-                    if conn.abort_with is not None:
-                        await context.abort(*conn.abort_with)
-                    return
-                conn.writing = True
-                await context.write(msg)
-                conn.writing = False
+            await self._write(conn, context)
         except asyncio.CancelledError:
             if conn.abort_with is None:  # the client went away, or the server stops
                 raise
@@ -636,6 +605,53 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
             if not gone:
                 self.arena.disconnect(conn)
             conn.on_close()
+
+    async def _admit(
+        self, request_iterator: AsyncIterator[arena_pb2.PlayRequest], context: Any
+    ) -> Connection | None:
+        """A new stream, counted among the arena's streams, up to its Hello: refused while the
+        referee stops or is full; None when the client went away before its first message."""
+        arena, limits = self.arena, self.arena.limits
+        if arena.stopping:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "the referee is stopping; reconnect")
+        if arena.streams >= limits.streams_total:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "the referee is full")
+        arena.streams += 1
+        try:
+            first = await self._first(request_iterator, context)
+            if first is None:
+                return None
+            return await self._hello(first, context)
+        except BaseException:
+            arena.streams -= 1
+            raise
+
+    async def _write(self, conn: Connection, context: Any) -> None:
+        """Write what the connection's queue holds, in order, until its end (``None``); a
+        bundling connection's messages ready together go as one bundle."""
+        queue, carried = conn.queue, None
+        while True:
+            msg, on_written, size = carried or await queue.get()
+            conn.queued_bytes -= size
+            carried = None
+            if conn.bundle and msg is not None:
+                await asyncio.sleep(0)  # let the matches ready now add theirs: fewer writes
+            if conn.bundle and msg is not None and not queue.empty():
+                bundle, carried, taken = _bundle(msg, on_written, queue)  # all ready now
+                conn.queued_bytes -= taken
+                conn.writing = True
+                await context.write(bundle)
+                conn.writing = False
+                continue
+            if on_written is not None:
+                on_written()
+            if msg is None:
+                if conn.abort_with is not None:
+                    await context.abort(*conn.abort_with)
+                return
+            conn.writing = True
+            await context.write(msg)
+            conn.writing = False
 
     async def _first(
         self, requests: AsyncIterator[arena_pb2.PlayRequest], context: Any

@@ -24,14 +24,14 @@ import secrets
 from collections.abc import Iterable
 from pathlib import Path
 
-from levata.bots.credentials import (
+from levata.engine import BadConfig
+from levata.wire.credentials import (
     MAX_TOKEN_CHARS,
     TOKEN_ENV,
     read_private,
     read_secret,
     write_secret,
 )
-from levata.engine import BadConfig
 
 __all__ = [
     "ADMIN_TOKEN_ENV",

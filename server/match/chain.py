@@ -44,7 +44,7 @@ def _h(prev: bytes, fields: tuple[Any, ...]) -> bytes:
     return hashlib.blake2b(prev + repr(fields).encode(), digest_size=DIGEST).digest()
 
 
-def genesis(
+def genesis(  # noqa: PLR0913  (the match's setup, field by field: what the first link hashes)
     match_id: str,
     game: str,
     players: int,

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 from levata.engine import game
-from levata.server.match.referee import Policy, Resume, aborted_record
+from levata.server.match.clocks import Policy
+from levata.server.match.referee import Resume, aborted_record
 from levata.server.match.replay import compare_events, rebuild
 from levata.server.match.store import BrokenRecord, Store
 

@@ -46,153 +46,27 @@ import logging
 import random
 import secrets
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from functools import partial
+from dataclasses import dataclass
 from typing import Any
 
-from levata.bots.encode import request_clock
-from levata.bots.wire import (
-    action_field,
-    action_from_pb,
-    event_bytes,
-    field_bytes,
-    legal_bytes,
-    result_to_pb,
-    view_bytes,
-)
-from levata.engine import Action, Event, GameSpec, GameState, IllegalAction, Result
+from levata.engine import Action, GameSpec, GameState, IllegalAction, Result
 from levata.engine.contract import ranks_from_scores
 from levata.engine.seeds import derive
-from levata.server.match.commit import GroupCommit
+from levata.server.match.clocks import REALTIME_IDLE_S, Clocks, Policy
+from levata.server.match.commit import SUSPEND, Durable, Gate, GroupCommit, Held
 from levata.server.match.inbox import Inbox
-from levata.server.match.store import RETRY_S, Store, StoreUnavailable
+from levata.server.match.messages import Encoded, Messages
+from levata.server.match.seats import Outbox, Pending, Seat, Turn, batch_lag
+from levata.server.match.store import Store
 from levata.v1 import arena_pb2, game_pb2
+from levata.wire.codec import action_field, action_from_pb, field_bytes, result_to_pb
 
-__all__ = ["Outbox", "Policy", "Referee", "Resume", "Substitutes", "aborted_record"]
+__all__ = ["Referee", "Resume", "Substitutes", "aborted_record"]
 
 log = logging.getLogger("levata.server.match.referee")
 
-Outbox = Callable[..., None]
-"""Where messages for one connection go: a non-blocking put on that connection's queue,
-``outbox(msg)`` or ``outbox(msg, on_written)``: the connection's writer calls ``on_written()``
-just before it hands ``msg`` to gRPC (the moment a request's clock starts)."""
-
 E = arena_pb2.ReplyErrorCode
-
-#: Real-time games: after a seat's action changed nothing (a pass), its next request waits
-#: for news or this long, so a waiting bot does not spin the referee.
-REALTIME_IDLE_S = 0.1
-#: A seat's clock starts when its request is written to its stream, not when the referee
-#: built it: queueing inside a loaded referee is not the bot's time. A request still unwritten
-#: this long after it was built starts the clock anyway, so a bot that never reads its stream
-#: (its requests are never written: gRPC flow control holds them) is still timed out. Far
-#: above any queueing measured at 1,000 concurrent matches, and a bound on what a non-reading
-#: bot can add to a match: this much per decision, on top of its clock.
-DELIVERY_ALLOWANCE_S = 5.0
-#: Batched events (``Hello.batch_events``) wait for the seat's next request or the end at
-#: most three times the seat's usual time between requests, within these bounds; then they go as
-#: separate messages (see the module's docstring).
-BATCH_LAG_S = 0.25
-BATCH_LAG_MAX_S = 1.0
-#: ... and at most this many events wait, which bounds a request's size.
-BATCH_MAX_EVENTS = 256
-
-
-@dataclass(frozen=True)
-class Policy:
-    """Clocks and fault policy of a match (milliseconds)."""
-
-    move_ms: int = 2_000
-    bank_ms: int = 20_000
-    startup_ms: int = 30_000
-    max_strikes: int = 3
-    resume_window_ms: int = 10_000
-
-    def overlay(self, msg: arena_pb2.MatchPolicy | None) -> Policy:
-        """This policy with the fields ``msg`` sets in place."""
-        if msg is None:
-            return self
-        changes = {f: getattr(msg, f) for f in asdict(self) if msg.HasField(f)}
-        return Policy(**{**asdict(self), **changes})
-
-    def to_pb(self) -> arena_pb2.MatchPolicy:
-        return arena_pb2.MatchPolicy(**asdict(self))
-
-
-@dataclass(slots=True)
-class Turn:
-    """A seat's clock for one decision, shared by the requests that supersede each other.
-
-    It starts when the first of them is written to the seat's stream (:meth:`start`), or
-    :data:`DELIVERY_ALLOWANCE_S` after the first was built if none is written by then; until
-    it starts, ``deadline`` is that latest possible start plus the budget. The match waits
-    towards ``deadline``, and starting the clock moves its alarm earlier
-    (:meth:`Referee._start`): it never wakes for a deadline that cannot have come yet."""
-
-    built_at: float
-    budget_s: float  # move_ms plus the bank left, when the first request was built
-    deadline: float = 0.0
-    started_at: float | None = None
-
-    def __post_init__(self) -> None:
-        if not self.deadline:
-            self.deadline = self.built_at + DELIVERY_ALLOWANCE_S + self.budget_s
-
-    def start(self, now: float) -> None:
-        """The clock runs from ``now`` (a request was written), or from the allowance's end."""
-        if self.started_at is None:
-            self.started_at = min(now, self.built_at + DELIVERY_ALLOWANCE_S)
-            self.deadline = self.started_at + self.budget_s
-
-
-@dataclass(slots=True)
-class Pending:
-    """An outstanding decision request of one seat."""
-
-    request_id: str
-    seat: int
-    version: int
-    legal: list[Action]
-    turn: Turn
-
-    @property
-    def deadline(self) -> float:
-        return self.turn.deadline
-
-
-@dataclass(slots=True)
-class Seat:
-    """One seat: its bot, connection, clock and record."""
-
-    bot: str
-    outbox: Outbox | None = None
-    bank_ms: float = 0.0
-    strikes: int = 0
-    pending: Pending | None = None
-    superseded: set[str] = field(default_factory=set)
-    retired: deque[str] = field(default_factory=lambda: deque(maxlen=64))  # answered ids
-    idle_until: float = 0.0  # real-time: after a no-op, wait for news or this moment
-    idle_version: int = -1
-    sent_seq: int = -1  # last event sequence number sent to this seat
-    batch: bool = False  # its connection takes events inside requests and the end
-    unsent_since: float | None = None  # batch: when events began waiting to be sent
-    asked_at: float | None = None  # when its last decision was first asked
-    ask_gap: float = 0.0  # the usual time between its decisions (a moving average)
-    lag: float = BATCH_LAG_S  # how long its batched events may wait (:func:`_lag`)
-    gone_since: float | None = None  # when the connection dropped
-    ever_connected: bool = False
-
-
-def _lag(seat: Seat) -> float:
-    """How long a batching seat's events may wait for its next request: three times its usual
-    time between requests, within :data:`BATCH_LAG_S` .. :data:`BATCH_LAG_MAX_S`.
-
-    >>> [round(_lag(Seat("b", ask_gap=gap)), 3) for gap in (0.05, 0.2, 9.0)]
-    [0.25, 0.6, 1.0]
-    """
-    return min(BATCH_LAG_MAX_S, max(BATCH_LAG_S, 3 * seat.ask_gap))
 
 
 @dataclass(slots=True)
@@ -201,10 +75,6 @@ class _Reply:
     msg: arena_pb2.ActionReply
     outbox: Outbox
     received_at: float  # when it was read from the stream: what the clock judges
-
-
-#: An inbox item: a group commit of this match's round failed (:meth:`Referee._commit_soon`).
-_SUSPEND = object()
 
 
 @dataclass
@@ -221,10 +91,14 @@ class _Detach:
     outbox: Outbox
 
 
-class Referee:
-    """Runs one match between connected bots."""
+class Referee(Clocks, Messages, Durable):
+    """Runs one match between connected bots: the match flow (start-up, asking, judging
+    replies, applying actions, strikes, forfeits, the end), on its clocks
+    (:class:`~levata.server.match.clocks.Clocks`), its messages
+    (:class:`~levata.server.match.messages.Messages`) and its commit gate
+    (:class:`~levata.server.match.commit.Durable`)."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  (the match's setup and the arena's parts; built in one place)
         self,
         match_id: str,
         spec: GameSpec,
@@ -271,8 +145,8 @@ class Referee:
         self.abort_reason: str | None = None  # set: tell the seats it is aborted, play nothing
         self.resumable = False  # a graceful shutdown leaves the match to the next start
         self.suspended: str | None = None  # why the records cannot be written now
-        self._held: list[tuple[Callable[..., None], Any, tuple[Any, ...]]] = []
-        self._gates: dict[Outbox, _Gate] = {}
+        self._held: Held = []
+        self._gates: dict[Outbox, Gate] = {}
         self._saved_seats: tuple[Any, ...] | None = None
         self._legal: dict[int, list[Action]] = {}  # seat -> its legal actions at _legal_version
         self._legal_version = -1
@@ -333,7 +207,7 @@ class Referee:
                     item = await self._next_item(timeout)
                 except TimeoutError:
                     item = None
-                if item is _SUSPEND:
+                if item is SUSPEND:
                     await self._durable()
                 elif item is not None:
                     self._handle(item)
@@ -392,136 +266,11 @@ class Referee:
         elif self.state.is_over():  # a resumed record that ends with its last action
             self._finish(self.state.result())
 
-    # -- durability: commit, then tell; suspend while the records cannot be written -----------
-
-    def _gate(self, outbox: Outbox) -> _Gate:
-        """The held form of a connection's outbox (one per connection, so it compares equal
-        to itself in attach, detach and replies)."""
-        gate = self._gates.get(outbox)
-        if gate is None:
-            gate = self._gates[outbox] = _Gate(outbox, self._held)
-        return gate
-
-    def _hold(self, send: Callable[..., None], *args: Any) -> None:
-        """Say something (``send(*args)``) once the round is committed."""
-        self._held.append((send, args[0], args[1:]))
-
-    def _commit(self) -> bool:
-        """Commit the round (its actions, events, replies and the seats' clocks together),
-        then deliver what it held; False, nothing delivered, when the write fails."""
-        self._save_seats()
-        try:
-            self.store.flush()
-        except StoreUnavailable:
-            return False
-        self._deliver()
-        return True
-
-    def _save_seats(self) -> None:
-        """Queue the seats' clocks and strikes if they changed since last saved."""
-        record = self._seat_record()
-        if record != self._saved_seats:
-            self._saved_seats = record
-            banks, strikes, drawn = record
-            self.store.save_seats(
-                self.match_id,
-                list(strikes),
-                {"banks": list(banks), "strikes": list(strikes), "substitutes": drawn},
-            )
-
-    def _deliver(self) -> None:
-        """Say what the committed rounds held, in order."""
-        held, self._held[:] = list(self._held), []
-        for send, msg, args in held:
-            send(msg, *args)
-
-    def _seat_record(self) -> tuple[Any, ...]:
-        return (
-            tuple(s.bank_ms for s in self.seats),
-            tuple(s.strikes for s in self.seats),
-            self.substitutes.drawn,
-        )
-
-    def _commit_soon(self) -> None:
-        """Have the round committed with every other match's ready in this turn of the event
-        loop (:class:`GroupCommit`), and what it held delivered then; the match task waits for
-        its next item meanwhile. A failed write puts :data:`_SUSPEND` on the inbox."""
-        self._save_seats()
-        if self._commit_asked or (not self._held and not self.store.queued):
-            return
-        self._commit_asked = True
-        self.commits.after(self._committed)
-
-    def _committed(self, ok: bool) -> None:
-        self._commit_asked = False
-        if ok:
-            self._deliver()
-        else:
-            self.inbox.put_nowait(_SUSPEND)
-
-    async def _durable(self) -> None:
-        """Commit the round now. While that fails the match is suspended: every seat is told
-        why, nothing more happens in it (its inbox waits), no clock runs; it goes on, its
-        clocks shifted by the pause, once the write succeeds."""
-        if self._commit():
-            return
-        self.suspended = self.store.failure or "the records cannot be written"
-        log.warning("match %s suspended: %s", self.match_id, self.suspended)
-        notice = arena_pb2.PlayResponse(
-            error=arena_pb2.ReplyError(
-                match_id=self.match_id,
-                code=E.REPLY_ERROR_CODE_SUSPENDED,
-                message=f"match suspended: the referee cannot write its records"
-                f" ({self.suspended}); it goes on when it can, no clock runs meanwhile",
-            )
-        )
-        for seat in self.seats:
-            if isinstance(seat.outbox, _Gate):
-                seat.outbox.send(notice)  # not held: this is the news that nothing is stored
-        since = self.clock()
-        while not self._commit():
-            await asyncio.sleep(RETRY_S)
-        self._shift_clocks(self.clock() - since)
-        log.warning("match %s goes on: its records are written", self.match_id)
-        self.suspended = None
-
-    def _shift_clocks(self, pause: float) -> None:
-        """Nobody's clock ran while the match was suspended: move every running time on."""
-        self.started_at += pause
-        for seat in self.seats:
-            if seat.gone_since is not None:
-                seat.gone_since += pause
-            if seat.idle_until:
-                seat.idle_until += pause
-            turn = getattr(seat.pending, "turn", None)
-            if turn is not None:
-                turn.built_at += pause
-                turn.deadline += pause
-                if turn.started_at is not None:
-                    turn.started_at += pause
-
     async def _next_item(self, timeout: float) -> Any:
         """The next inbox item, waiting at most ``timeout`` seconds (TimeoutError after, or
         earlier when a clock that started moved the alarm); an item already queued is taken
         even when no time is left."""
         return await self.inbox.get(timeout)
-
-    def _clock_ms(self) -> int:
-        return int((self.clock() - self.started_at) * 1000)
-
-    def _next_wakeup(self) -> float:
-        times = []
-        for s in self.seats:
-            if s.pending is not None:
-                times.append(s.pending.turn.deadline)
-            if s.gone_since is not None:
-                times.append(s.gone_since + self.policy.resume_window_ms / 1000)
-            if s.unsent_since is not None:
-                times.append(s.unsent_since + s.lag)
-        if self.state.realtime:
-            times.append(self.clock() + 0.05)  # real-time stall timers need a heartbeat
-            times += [s.idle_until for s in self.seats if s.idle_until > self.clock()]
-        return min(times, default=self.clock() + 3600)
 
     # -- asking ---------------------------------------------------------------------------------
 
@@ -565,7 +314,7 @@ class Referee:
             if seat.asked_at is not None:  # the seat's pace, for its batch lag
                 gap = turn.built_at - seat.asked_at
                 seat.ask_gap = gap if not seat.ask_gap else 0.75 * seat.ask_gap + 0.25 * gap
-                seat.lag = _lag(seat)
+                seat.lag = batch_lag(seat)
             seat.asked_at = turn.built_at
             if seat.outbox is None:  # nothing to deliver to: its clock runs (resume window)
                 self._start(turn, turn.built_at)
@@ -573,56 +322,6 @@ class Referee:
         request_id = f"{self._request_prefix}{self._asked:06x}"
         seat.pending = Pending(request_id, i, self.version, legal, turn)
         self._send_request(i)
-
-    def _send_request(self, i: int) -> None:
-        seat = self.seats[i]
-        p = seat.pending
-        if seat.outbox is None or p is None:
-            return
-        if not seat.batch:
-            self._send_events(i)
-        head = arena_pb2.DecisionRequest(
-            match_id=self.match_id,
-            request_id=p.request_id,
-            state_version=p.version,
-            seat=i,
-            bank_left_ms=int(seat.bank_ms),
-            realtime=self.state.realtime,
-        )
-        parts = [
-            head.SerializeToString(),
-            field_bytes(5, view_bytes(self.state.view(i, history=False))),
-            legal_bytes(p.legal),
-        ]
-        if seat.batch:
-            parts += [self._event_field(ev) for ev in self._take_events(i)]
-        req = EncodedRequest(b"".join(parts))  # the writer fills in its clock
-        seat.outbox(req, partial(self._written, p.turn, req))
-
-    def _event_field(self, ev: Event) -> bytes:
-        """An event as an entry of ``DecisionRequest.events``."""
-        return field_bytes(11, self._encoded_event(ev))
-
-    def _written(self, turn: Turn, req: EncodedRequest) -> None:
-        """The connection's writer hands ``req`` to gRPC now: the seat's clock starts (if this
-        is the turn's first request written) and the request says truly how long is left."""
-        now = self.clock()
-        if turn.started_at is None:
-            self._start(turn, now)
-        req.time_left_ms = max(0, int((turn.deadline - now) * 1000))
-        req.deadline_ms = int(time.time() * 1000) + req.time_left_ms
-
-    def _start(self, turn: Turn, now: float) -> None:
-        """Start a turn's clock, and have the match look at its deadline: the match task
-        waited towards the latest the deadline could be, and wakes at this one instead.
-
-        (Waking at the earliest it could be, as if the clock had started when the request was
-        built, made a match whose request was still queued at that moment look again and
-        again without a pause, keeping the writer that would send the request from running:
-        at 1,000 matches on unbundled streams every seat then timed out.)"""
-        turn.start(now)
-        if self.status == "running":
-            self.inbox.ring_by(turn.deadline)
 
     # -- judging replies ------------------------------------------------------------------------
 
@@ -740,15 +439,6 @@ class Referee:
         self.store.count_refused(self.match_id, seat, outcome, why)
         self._error(item.outbox, item.msg, code, why)
 
-    def _error(self, outbox: Outbox, msg: arena_pb2.ActionReply, code: E, why: str) -> None:
-        outbox(
-            arena_pb2.PlayResponse(
-                error=arena_pb2.ReplyError(
-                    match_id=msg.match_id, request_id=msg.request_id, code=code, message=why
-                )
-            )
-        )
-
     # -- applying -------------------------------------------------------------------------------
 
     def _apply(
@@ -793,16 +483,8 @@ class Referee:
                 strikes=s.strikes,
                 state_version=self.version,
             )
-            s.outbox(_Encoded(field_bytes(5, notice.SerializeToString() + action_field(action))))
+            s.outbox(Encoded(field_bytes(5, notice.SerializeToString() + action_field(action))))
         self._after_change()
-
-    def _tick_clock(self) -> None:
-        """Feed the referee's clock to a real-time game; record it if anything happened."""
-        before = self.state.event_count()
-        now = self._clock_ms()
-        self.state.advance_clock(now)
-        if self.state.event_count() != before or self.state.is_over():
-            self._record_clock(now)
 
     def _record_clock(self, now: int) -> None:
         """A clock step changed the game: record it (replays feed it again) and tell all."""
@@ -827,91 +509,27 @@ class Referee:
                 if ev.audience is None:
                     self._hold(q.put_nowait, ev)
 
-    def _send_events(self, i: int) -> None:
-        """Send seat ``i`` the events it may see and was not sent yet; a batching seat's wait
-        for its next request or end (or its lag, or :data:`BATCH_MAX_EVENTS`)."""
-        seat = self.seats[i]
-        if seat.outbox is None:
-            return
-        if seat.batch:
-            waiting = self.state.event_count() - 1 - seat.sent_seq
-            if waiting > BATCH_MAX_EVENTS:
-                self._flush_events(i)
-            elif waiting and seat.unsent_since is None:
-                seat.unsent_since = self.clock()
-            return
-        self._flush_events(i)
-
-    def _flush_events(self, i: int) -> None:
-        """Send seat ``i``'s unsent events now, one ``MatchEvent`` each."""
-        seat = self.seats[i]
-        if seat.outbox is None:
-            seat.unsent_since = None  # nothing to send them on: a reconnect catches up
-            return
-        for ev in self.state.events(since=seat.sent_seq + 1, seat=i):
-            seat.outbox(self._event_message(ev, i))
-        seat.sent_seq, seat.unsent_since = self.state.event_count() - 1, None
-
-    def _take_events(self, i: int) -> list[Event]:
-        """A batching seat's unsent events, counted as sent: they ride in its next message."""
-        seat = self.seats[i]
-        evs = self.state.events(since=seat.sent_seq + 1, seat=i)
-        seat.sent_seq, seat.unsent_since = self.state.event_count() - 1, None
-        return evs
-
-    def _event_message(self, ev: Event, seat: int) -> _Encoded:
-        """The message for one event to one seat (it names the seat: a connection may hold
-        several), the event encoded once however many seats receive it."""
-        head = arena_pb2.MatchEvent(match_id=self.match_id, seat=seat).SerializeToString()
-        body = head + field_bytes(2, self._encoded_event(ev))  # MatchEvent.event
-        return _Encoded(field_bytes(3, body))  # PlayResponse.event
-
-    def _encoded_event(self, ev: Event) -> bytes:
-        """One event encoded, once however many seats receive it."""
-        data = self._event_bytes.get(ev.seq)
-        if data is None:
-            if len(self._event_bytes) > 512:  # keep only what a seat may still be sent soon
-                oldest = min(s.sent_seq for s in self.seats)
-                self._event_bytes = {k: v for k, v in self._event_bytes.items() if k > oldest}
-            data = self._event_bytes[ev.seq] = event_bytes(ev)
-        return data
-
     # -- deadlines, strikes, disconnects --------------------------------------------------------
 
-    def _expire(self) -> None:
-        now = self.clock()
-        for i, s in enumerate(self.seats):
-            if s.unsent_since is not None and now >= s.unsent_since + s.lag:
-                self._flush_events(i)  # batched events waited long enough for a request
-        window = self.policy.resume_window_ms / 1000
-        gone = [
-            i
-            for i, s in enumerate(self.seats)
-            if s.gone_since is not None and now >= s.gone_since + window
-        ]
-        if gone and self.status == "running":
-            self._forfeit(gone, "did not resume within the window")
+    def _strike(self, i: int, p: Pending) -> None:
+        """Seat ``i`` gave no legal reply to ``p`` by its deadline: a strike, its bank spent;
+        then a forfeit at ``max_strikes``, else a default move from the substitutes' stream."""
+        s = self.seats[i]
+        s.strikes += 1
+        s.bank_ms = 0.0
+        self.store.add_reply(
+            self.match_id,
+            p.request_id,
+            i,
+            p.version,
+            "timeout",
+            f"no legal reply by the deadline (strike {s.strikes})",
+            None,
+        )
+        if s.strikes >= self.policy.max_strikes:
+            self._forfeit([i], f"reached {s.strikes} strikes")
             return
-        for i, s in enumerate(self.seats):
-            if self.status != "running":
-                return
-            p = s.pending
-            if p is not None and now >= p.deadline and not self._read_in_time(p):
-                s.strikes += 1
-                s.bank_ms = 0.0
-                self.store.add_reply(
-                    self.match_id,
-                    p.request_id,
-                    i,
-                    p.version,
-                    "timeout",
-                    f"no legal reply by the deadline (strike {s.strikes})",
-                    None,
-                )
-                if s.strikes >= self.policy.max_strikes:
-                    self._forfeit([i], f"reached {s.strikes} strikes")
-                    return
-                self._apply(i, self.substitutes.choice(p.legal), p.request_id, substituted=True)
+        self._apply(i, self.substitutes.choice(p.legal), p.request_id, substituted=True)
 
     def _read_in_time(self, p: Pending) -> bool:
         """Whether a reply to ``p`` read before its deadline waits in the inbox (behind
@@ -936,25 +554,13 @@ class Referee:
         elif seat.batch:  # no request to carry them: a reconnected seat catches up now
             self._flush_events(item.seat)
 
-    def _send_start(self, i: int) -> None:
-        seat = self.seats[i]
-        if seat.outbox is None:
-            return
-        seat.outbox(
-            arena_pb2.PlayResponse(
-                match_start=arena_pb2.MatchStart(
-                    match_id=self.match_id,
-                    game=self.spec.name,
-                    seat=i,
-                    players=len(self.seats),
-                    options={k: str(v) for k, v in self.options.items()},
-                    seat_bots=[s.bot for s in self.seats],
-                    policy=self.policy.to_pb(),
-                    label=self.label,
-                )
-            )
+    def _seat_record(self) -> tuple[Any, ...]:
+        """The seats' banks and strikes and the substitutes drawn: what a resumed match needs."""
+        return (
+            tuple(s.bank_ms for s in self.seats),
+            tuple(s.strikes for s in self.seats),
+            self.substitutes.drawn,
         )
-        self._send_events(i)
 
     # -- endings ------------------------------------------------------------------------------
 
@@ -1014,24 +620,6 @@ class Referee:
         self._tell_end(msg)
         self._commit()
 
-    def _tell_end(self, result: game_pb2.MatchResult) -> None:
-        """Every seat's last events and the MatchEnd (a batching seat's events inside it),
-        and the watchers' end (held)."""
-        outcome = field_bytes(2, result.SerializeToString())  # MatchEnd.result, encoded once
-        for i, seat in enumerate(self.seats):
-            if seat.outbox is None:
-                continue
-            if not seat.batch:
-                self._send_events(i)
-            head = arena_pb2.MatchEnd(match_id=self.match_id, seat=i).SerializeToString()
-            events = (
-                [field_bytes(3, event_bytes(e)) for e in self._take_events(i)] if seat.batch else []
-            )
-            body = b"".join([head, outcome, *events])
-            seat.outbox(_Encoded(field_bytes(7, body)))  # PlayResponse.match_end
-        for q in self.watchers:
-            self._hold(q.put_nowait, None)
-
     def result_pb(self) -> game_pb2.MatchResult | None:
         if self.result is None:
             return None
@@ -1079,54 +667,3 @@ class Substitutes:
         pick = random.Random(derive(self.seed, "substitute", self.drawn)).choice(options)
         self.drawn += 1
         return pick
-
-
-class _Encoded:
-    """A ``PlayResponse`` already encoded, for a connection's writer (which asks each message
-    for ``SerializeToString``)."""
-
-    __slots__ = ("data",)
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-
-    def SerializeToString(self) -> bytes:  # the name gRPC's serializer calls
-        return self.data
-
-
-class EncodedRequest:
-    """A ``PlayResponse`` with a ``DecisionRequest``, encoded but for its clock: the writer
-    sets ``time_left_ms`` and ``deadline_ms`` as it hands it to gRPC, and gRPC serializes it
-    (``SerializeToString``) like a message.
-
-    >>> req = EncodedRequest(arena_pb2.DecisionRequest(request_id="r1").SerializeToString())
-    >>> req.time_left_ms, req.deadline_ms = 1500, 1_700_000_000_000
-    >>> msg = arena_pb2.PlayResponse.FromString(req.SerializeToString())
-    >>> msg.request.request_id, msg.request.time_left_ms, msg.request.deadline.seconds
-    ('r1', 1500, 1700000000)
-    """
-
-    __slots__ = ("body", "deadline_ms", "time_left_ms")
-
-    def __init__(self, body: bytes) -> None:
-        self.body = body  # every field of the request but the two below
-        self.time_left_ms = 0
-        self.deadline_ms = 0
-
-    def SerializeToString(self) -> bytes:  # the name gRPC's serializer calls
-        clock = request_clock(self.time_left_ms, self.deadline_ms)
-        return field_bytes(4, self.body + clock)  # PlayResponse.request
-
-
-class _Gate:
-    """A connection's outbox as the referee uses it: each message is held (in the match's
-    one list, in order) until the round is committed; ``send`` is the outbox itself."""
-
-    __slots__ = ("held", "send")
-
-    def __init__(self, send: Outbox, held: list[tuple[Callable[..., None], Any, tuple[Any, ...]]]):
-        self.send = send
-        self.held = held
-
-    def __call__(self, msg: arena_pb2.PlayResponse, *args: Any) -> None:
-        self.held.append((self.send, msg, args))

@@ -20,12 +20,12 @@ from pathlib import Path
 
 import grpc
 
-from levata.bots.wire import event_from_pb
 from levata.engine.seeds import derive
 from levata.server.match.auth import ADMIN_TOKEN_ENV, TOKEN_ENV, admin_metadata, bot_name_for
 from levata.server.match.narrate import narrate
 from levata.server.match.store import Store
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
+from levata.wire.codec import event_from_pb
 
 __all__ = ["MatchOutcome", "Seat", "bot_command", "run_refereed_match"]
 
@@ -73,7 +73,7 @@ def bot_command(kind: str, game: str, server: str, seed: int) -> list[str]:
     ]
 
 
-async def run_refereed_match(
+async def run_refereed_match(  # noqa: PLR0913  (the options of `levata match`, by keyword)
     game: str,
     players: int,
     seats: list[Seat],

@@ -392,7 +392,7 @@ class Store:
         ]
         return "; ".join(parts)
 
-    def create_match(
+    def create_match(  # noqa: PLR0913  (the match's setup, one column each)
         self,
         match_id: str,
         game: str,

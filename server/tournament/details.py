@@ -27,7 +27,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from levata.server.tournament.standings import entry_results, forfeit_score, usual_deals
+from levata.server.tournament.standings import (
+    EntryResult,
+    entry_results,
+    forfeit_score,
+    usual_deals,
+)
 
 __all__ = ["Clock", "Details", "EntryDetails", "MatchLine", "percentile", "tournament_details"]
 
@@ -95,6 +100,16 @@ class EntryDetails:
     clock: Clock | None = None  # None: the referee's records are not in this file
     matches: list[MatchLine] = field(default_factory=list)
 
+    def add_replies(self, replies: list[dict[str, Any]], seats: list[int]) -> None:
+        """Count the replies its ``seats`` gave in one match (from the referee's records)."""
+        if self.clock is None:
+            self.clock = Clock()
+        for rep in replies:
+            if rep["seat"] in seats:
+                self.clock.outcomes[rep["outcome"]] += rep.get("count", 1)
+                if rep["latency_ms"] is not None:
+                    self.clock.latencies.append(float(rep["latency_ms"]))
+
 
 @dataclass
 class Details:
@@ -152,37 +167,14 @@ def tournament_details(
                 seats = [s for s, w in enumerate(r["seats"]) if w == who]
                 total[who] += x.score
                 dealt[who] += d
-                acc = size_sum.setdefault((who, size), [0.0, 0])
-                acc[0] += x.score
-                acc[1] += d
+                _add(size_sum, (who, size), x.score, d)
                 for s in seats:  # a partner's seat counts the team's score
-                    acc = seat_sum.setdefault((who, s), [0.0, 0])
-                    acc[0] += x.score
-                    acc[1] += d
+                    _add(seat_sum, (who, s), x.score, d)
                 e.strikes += sum(strikes[s] for s in seats if s < len(strikes))
                 e.forfeits += x.forfeited
-                e.matches.append(
-                    MatchLine(
-                        r["index"],
-                        r["group"],
-                        r.get("match_id") or "",
-                        "+".join(map(str, seats)),
-                        tuple(r["seats"]),
-                        size,
-                        x.score / d,
-                        x.rank,
-                        x.forfeited,
-                        r["result"].get("detail", "") if r["result"].get("forfeited") else "",
-                    )
-                )
+                e.matches.append(_match_line(r, seats, size, x, d))
                 if replies is not None:
-                    if e.clock is None:
-                        e.clock = Clock()
-                    for rep in replies:
-                        if rep["seat"] in seats:
-                            e.clock.outcomes[rep["outcome"]] += rep.get("count", 1)
-                            if rep["latency_ms"] is not None:
-                                e.clock.latencies.append(float(rep["latency_ms"]))
+                    e.add_replies(replies, seats)
         for n in names:
             if dealt[n]:
                 entries[n].progression.append((g, total[n] / dealt[n]))
@@ -203,6 +195,31 @@ def tournament_details(
         floor=floor,
         entries=entries,
         records=found,
+    )
+
+
+def _add(sums: dict[Any, list[float]], key: Any, score: float, deals: float) -> None:
+    """Add a match's score and deals to the running sums under ``key``."""
+    acc = sums.setdefault(key, [0.0, 0])
+    acc[0] += score
+    acc[1] += deals
+
+
+def _match_line(
+    r: dict[str, Any], seats: list[int], size: str, x: EntryResult, deals: float
+) -> MatchLine:
+    """One entry's line for finished row ``r``, where it sat in ``seats``."""
+    return MatchLine(
+        r["index"],
+        r["group"],
+        r.get("match_id") or "",
+        "+".join(map(str, seats)),
+        tuple(r["seats"]),
+        size,
+        x.score / deals,
+        x.rank,
+        x.forfeited,
+        r["result"].get("detail", "") if r["result"].get("forfeited") else "",
     )
 
 

@@ -83,13 +83,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from levata.bots.credentials import TOKEN_ENV
 from levata.engine import BadConfig
 from levata.server.match.auth import bot_name_for
 from levata.server.tournament.entry_log import DEFAULT_CAP_MB, EntryLog
 from levata.server.tournament.manifest_env import check_env
 from levata.server.tournament.process_limits import LIMITS, limited
 from levata.server.tournament.sandbox import NPROC, Sandbox, Spawned
+from levata.wire.credentials import TOKEN_ENV
 
 __all__ = [
     "BotProcess",
@@ -420,7 +420,7 @@ def _fill(arg: str, values: dict[str, str]) -> str:
     return arg
 
 
-def launch(
+def launch(  # noqa: PLR0913  (one entry process: who, where, as whom, and its log)
     entry: Entry,
     game: str,
     server: str,

@@ -35,10 +35,10 @@ from typing import TextIO
 import grpc
 
 from levata.bots.base import Bot, make_bot, parse_bot
-from levata.bots.credentials import bot_token
 from levata.bots.sdk import BotClient
 from levata.engine import Action, BadConfig, SeatView
 from levata.engine.seeds import derive
+from levata.wire.credentials import bot_token
 
 __all__ = ["LabelBook", "LabelledBot", "main"]
 
@@ -81,7 +81,7 @@ class LabelBook:
 class LabelledBot:
     """A reference bot made when it first acts, seeded from its match's schedule label."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  (a seat of a match, and when its label comes)
         self,
         kind: str,
         game: str,

@@ -318,16 +318,7 @@ def histograms(
     if not values:
         parts.append("</svg>")
         return "".join(parts)
-    lo, hi = min(values), max(values)
-    if hi - lo < 4:  # a narrow or single-valued spread: widen the axis around it
-        mid = (lo + hi) / 2
-        lo, hi = min(lo, math.floor(mid) - 2), max(hi, math.ceil(mid) + 2)
-    whole = all(float(v).is_integer() for v in values) and hi - lo <= 60
-    if whole:
-        edges = [lo - 0.5 + k for k in range(int(hi - lo) + 2)]
-    else:
-        step = (hi - lo) / 24
-        edges = [lo + step * k for k in range(25)]
+    edges = _bin_edges(values)
     nb = len(edges) - 1
     span = edges[-1] - edges[0]
 
@@ -347,13 +338,7 @@ def histograms(
             f'<text x="{left - 10}" y="{base - 20}" class="label">{_esc(label)}</text>'
             f'<line x1="{left}" x2="{width - right}" y1="{base}" y2="{base}" class="grid"/>'
         )
-        lost = (forfeited or {}).get(label, 0)
-        say = ""
-        if vs and min(vs) == max(vs):
-            say = f"all {len(vs)} matches {vs[0]:+.2f} per deal"
-            say += " (all forfeited)" if lost == len(vs) else ""
-        elif lost:
-            say = f"{lost} of {len(vs)} matches forfeited"
+        say = _panel_note(vs, (forfeited or {}).get(label, 0))
         if say:
             parts.append(
                 f'<text x="{width - right}" y="{base - panel + 24}" class="sub"'
@@ -385,6 +370,40 @@ def histograms(
         "score per deal (bar: matches; line: mean)</text></svg>"
     )
     return "".join(parts)
+
+
+def _bin_edges(values: Sequence[float]) -> list[float]:
+    """A histogram's bin edges over ``values`` (not empty): integer bins when every value is
+    a whole number and the range is small, else 24 equal bins; the axis spans at least 4.
+
+    >>> _bin_edges([0.0, 0.0])
+    [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5]
+    >>> len(_bin_edges([0.25, 9.5]))
+    25
+    """
+    lo, hi = min(values), max(values)
+    if hi - lo < 4:  # a narrow or single-valued spread: widen the axis around it
+        mid = (lo + hi) / 2
+        lo, hi = min(lo, math.floor(mid) - 2), max(hi, math.ceil(mid) + 2)
+    whole = all(float(v).is_integer() for v in values) and hi - lo <= 60
+    if whole:
+        return [lo - 0.5 + k for k in range(int(hi - lo) + 2)]
+    step = (hi - lo) / 24
+    return [lo + step * k for k in range(25)]
+
+
+def _panel_note(vs: Sequence[float], lost: int) -> str:
+    """What a histogram's panel says in words: a single value, or the matches forfeited.
+
+    >>> _panel_note([0.0, 0.0], 2), _panel_note([1.0, 2.0], 1), _panel_note([1.0, 2.0], 0)
+    ('all 2 matches +0.00 per deal (all forfeited)', '1 of 2 matches forfeited', '')
+    """
+    if vs and min(vs) == max(vs):
+        say = f"all {len(vs)} matches {vs[0]:+.2f} per deal"
+        return say + (" (all forfeited)" if lost == len(vs) else "")
+    if lost:
+        return f"{lost} of {len(vs)} matches forfeited"
+    return ""
 
 
 def line_plot(
@@ -713,7 +732,7 @@ def _colors(st: Standings) -> dict[str, str]:
     return {b.name: _COLORS[i % len(_COLORS)] for i, b in enumerate(st.bots)}
 
 
-def html_report(
+def html_report(  # noqa: PLR0913  (the page's parts, each by keyword but the first three)
     tid: str,
     description: str,
     st: Standings,
@@ -733,17 +752,7 @@ def html_report(
     colors = _colors(st)
     forfeits = {b.name: b.forfeits for b in st.bots}
     unit_word = "deal" if fmt == "duplicate" else "round"
-    sections = [("standings", "Standings"), ("means", "Score per deal")]
-    if details is not None:
-        by = f"By {details.unit} and seat" if details.unit else "By seat"
-        sections += [("progression", "Progression"), ("breakdown", by)]
-        sections += [("clocks", "Reply times")]
-    sections += [("ratings", "Ratings")]
-    if len(names) > 1:
-        sections.append(("crosstable", "Crosstable"))
-    sections.append(("distributions", "Distributions"))
-    if details is not None:
-        sections.append(("matches", "Matches"))
+    sections = _sections(names, details)
     out = [
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -753,34 +762,8 @@ def html_report(
         f'<p class="spec">{_esc(description)}</p>',
         "<nav>" + "".join(f'<a href="#{k}">{v}</a>' for k, v in sections) + "</nav>",
     ]
-    first = {
-        n: next((m.detail for m in e.matches if m.forfeited and m.detail), "")
-        for n, e in (details.entries.items() if details else ())
-    }
-    warnings = _forfeit_lines(st, first, {})
-    if warnings:
-        out.append('<div class="warn" id="forfeit-warning">')
-        out.extend(f"<p>&#9888; {_esc(w.removeprefix('warning: '))}</p>" for w in warnings)
-        out.append(
-            "<p>A forfeited seat finishes behind every seat that played on and is charged the"
-            " tournament's lowest played score per deal minus the spread of played scores. "
-            '<a href="#notes">Why each match was forfeited</a>.</p></div>'
-        )
-    if st.bots and not math.isnan(st.bots[0].mean.value):
-        lead = st.bots[0]
-        ahead = _vs_next(st, names, 0, rating=False) == "yes" if len(names) > 1 else False
-        out.append(
-            '<div class="summary">'
-            f"<div><span>leader</span><b>{_esc(lead.name)}</b><span>"
-            f"{'ahead of the next, significantly' if ahead else 'not clearly ahead of the next'}"
-            f"</span></div>"
-            f"<div><span>its score per deal</span><b>{_num(lead.mean.value)}</b>"
-            f"<span>[{_num(lead.mean.low)}, {_num(lead.mean.high)}]</span></div>"
-            f"<div><span>matches played</span><b>{st.matches}</b>"
-            f"<span>of {st.scheduled} scheduled</span></div>"
-            f"<div><span>{unit_word}s</span><b>{st.groups}</b>"
-            f"<span>the bootstrap's unit</span></div></div>"
-        )
+    out.extend(_forfeit_warning(st, details))
+    out.extend(_summary(st, names, unit_word))
     out.append('<section id="standings"><h2>Standings</h2>')
     out.extend(_standings_table(st, colors, details))
     out.append(
@@ -803,82 +786,166 @@ def html_report(
     )
     out.append("</section>")
     if details is not None:
-        pos = {g: i for i, g in enumerate(details.groups)}
+        out.extend(_detail_sections(details, st, colors, move_ms, unit_word))
+    out.extend(_ratings_section(st, names, colors, pct))
+    if len(names) > 1:
+        out.extend(_crosstable(st, names, colors, pct, details is not None))
+    out.append('<section id="distributions"><h2>Score distributions</h2>')
+    out.append(
+        histograms([(b.name, b.scores) for b in st.bots], "plot-distributions", colors, forfeits)
+    )
+    out.append("</section>")
+    if details is not None:
+        out.extend(_match_lists(details, st, db))
+    out.extend(_notes_section(notes))
+    out.append(f'<p class="note">levata {_esc(generated)}</p></body></html>')
+    return "\n".join(out)
+
+
+def _sections(names: list[str], details: Details | None) -> list[tuple[str, str]]:
+    """The page's sections, ``(anchor, title)``, for its table of contents."""
+    sections = [("standings", "Standings"), ("means", "Score per deal")]
+    if details is not None:
+        by = f"By {details.unit} and seat" if details.unit else "By seat"
+        sections += [("progression", "Progression"), ("breakdown", by)]
+        sections += [("clocks", "Reply times")]
+    sections += [("ratings", "Ratings")]
+    if len(names) > 1:
+        sections.append(("crosstable", "Crosstable"))
+    sections.append(("distributions", "Distributions"))
+    if details is not None:
+        sections.append(("matches", "Matches"))
+    return sections
+
+
+def _forfeit_warning(st: Standings, details: Details | None) -> list[str]:
+    """The warning above everything when a bot forfeited (nothing when none did)."""
+    out: list[str] = []
+    first = {
+        n: next((m.detail for m in e.matches if m.forfeited and m.detail), "")
+        for n, e in (details.entries.items() if details else ())
+    }
+    warnings = _forfeit_lines(st, first, {})
+    if warnings:
+        out.append('<div class="warn" id="forfeit-warning">')
+        out.extend(f"<p>&#9888; {_esc(w.removeprefix('warning: '))}</p>" for w in warnings)
         out.append(
-            '<section id="progression"><h2>Progression</h2><p class="note">Each bot\'s mean'
-            f" score per deal after each {unit_word} (every seating of it), as the standings"
-            " count it: where the lines settle is the standings' score.</p>"
+            "<p>A forfeited seat finishes behind every seat that played on and is charged the"
+            " tournament's lowest played score per deal minus the spread of played scores. "
+            '<a href="#notes">Why each match was forfeited</a>.</p></div>'
         )
-        gone = [b.name for b in st.bots if b.matches and b.forfeits == b.matches]
-        if gone:
-            out.append(
-                f'<p class="note">Not drawn: {_esc(", ".join(gone))}, which forfeited every'
-                f" match ({_num(st.forfeit_score)} per deal throughout).</p>"
-            )
+    return out
+
+
+def _summary(st: Standings, names: list[str], unit_word: str) -> list[str]:
+    """The leader, its score, the matches and groups played, at a glance."""
+    out: list[str] = []
+    if st.bots and not math.isnan(st.bots[0].mean.value):
+        lead = st.bots[0]
+        ahead = _vs_next(st, names, 0, rating=False) == "yes" if len(names) > 1 else False
         out.append(
-            line_plot(
-                [
-                    (b.name, [(pos[g], v) for g, v in details.entries[b.name].progression])
-                    for b in st.bots
-                    if b.forfeits < b.matches
-                ],
-                f"mean score per deal so far, after each {unit_word}",
-                unit_word,
-                "plot-progression",
-                colors,
-            )
+            '<div class="summary">'
+            f"<div><span>leader</span><b>{_esc(lead.name)}</b><span>"
+            f"{'ahead of the next, significantly' if ahead else 'not clearly ahead of the next'}"
+            f"</span></div>"
+            f"<div><span>its score per deal</span><b>{_num(lead.mean.value)}</b>"
+            f"<span>[{_num(lead.mean.low)}, {_num(lead.mean.high)}]</span></div>"
+            f"<div><span>matches played</span><b>{st.matches}</b>"
+            f"<span>of {st.scheduled} scheduled</span></div>"
+            f"<div><span>{unit_word}s</span><b>{st.groups}</b>"
+            f"<span>the bootstrap's unit</span></div></div>"
         )
-        by = f"By {details.unit} and by seat" if details.unit else "By seat"
-        out.append(f'</section><section id="breakdown"><h2>{by}</h2>')
-        if details.unit:
-            out.append(
-                '<p class="note">Mean score per deal by the value of the game\'s duplicate'
-                f" unit, <code>{_esc(details.unit)}</code> (each match one deal with that"
-                " value). Blue: above zero; red: below; the stronger, the further.</p>"
-            )
-            out.extend(
-                _breakdown_table(
-                    "size-table",
-                    details.sizes,
-                    [
-                        (
-                            b.name,
-                            [
-                                details.entries[b.name].by_size.get(v, (0.0, 0))
-                                for v in details.sizes
-                            ],
-                        )
-                        for b in st.bots
-                    ],
-                    colors,
-                    forfeits,
-                    f"<code>{_esc(details.unit)}</code>",
-                )
-            )
-        else:
-            out.append('<p class="note">Each match is a whole game: no deal sizes.</p>')
+    return out
+
+
+def _detail_sections(
+    details: Details, st: Standings, colors: dict[str, str], move_ms: int | None, unit_word: str
+) -> list[str]:
+    """The sections the details add: the progression, the breakdowns by deal size and seat,
+    the reply times."""
+    forfeits = {b.name: b.forfeits for b in st.bots}
+    out: list[str] = []
+    pos = {g: i for i, g in enumerate(details.groups)}
+    out.append(
+        '<section id="progression"><h2>Progression</h2><p class="note">Each bot\'s mean'
+        f" score per deal after each {unit_word} (every seating of it), as the standings"
+        " count it: where the lines settle is the standings' score.</p>"
+    )
+    gone = [b.name for b in st.bots if b.matches and b.forfeits == b.matches]
+    if gone:
         out.append(
-            '<p class="note">Mean score per deal by the seat the bot sat in (partners: each'
-            " of their seats). Every seating of a deal is played, so each bot sits in each seat"
-            " as often; a seat that favours everyone shows in every row.</p>"
+            f'<p class="note">Not drawn: {_esc(", ".join(gone))}, which forfeited every'
+            f" match ({_num(st.forfeit_score)} per deal throughout).</p>"
+        )
+    out.append(
+        line_plot(
+            [
+                (b.name, [(pos[g], v) for g, v in details.entries[b.name].progression])
+                for b in st.bots
+                if b.forfeits < b.matches
+            ],
+            f"mean score per deal so far, after each {unit_word}",
+            unit_word,
+            "plot-progression",
+            colors,
+        )
+    )
+    by = f"By {details.unit} and by seat" if details.unit else "By seat"
+    out.append(f'</section><section id="breakdown"><h2>{by}</h2>')
+    if details.unit:
+        out.append(
+            '<p class="note">Mean score per deal by the value of the game\'s duplicate'
+            f" unit, <code>{_esc(details.unit)}</code> (each match one deal with that"
+            " value). Blue: above zero; red: below; the stronger, the further.</p>"
         )
         out.extend(
             _breakdown_table(
-                "seat-table",
-                [f"seat {s}" for s in details.seats],
+                "size-table",
+                details.sizes,
                 [
                     (
                         b.name,
-                        [details.entries[b.name].by_seat.get(s, (0.0, 0)) for s in details.seats],
+                        [details.entries[b.name].by_size.get(v, (0.0, 0)) for v in details.sizes],
                     )
                     for b in st.bots
                 ],
                 colors,
                 forfeits,
+                f"<code>{_esc(details.unit)}</code>",
             )
         )
-        out.append("</section>")
-        out.extend(_clock_section(details, st, move_ms))
+    else:
+        out.append('<p class="note">Each match is a whole game: no deal sizes.</p>')
+    out.append(
+        '<p class="note">Mean score per deal by the seat the bot sat in (partners: each'
+        " of their seats). Every seating of a deal is played, so each bot sits in each seat"
+        " as often; a seat that favours everyone shows in every row.</p>"
+    )
+    out.extend(
+        _breakdown_table(
+            "seat-table",
+            [f"seat {s}" for s in details.seats],
+            [
+                (
+                    b.name,
+                    [details.entries[b.name].by_seat.get(s, (0.0, 0)) for s in details.seats],
+                )
+                for b in st.bots
+            ],
+            colors,
+            forfeits,
+        )
+    )
+    out.append("</section>")
+    out.extend(_clock_section(details, st, move_ms))
+    return out
+
+
+def _ratings_section(
+    st: Standings, names: list[str], colors: dict[str, str], pct: int
+) -> list[str]:
+    """The ratings and the rating differences of neighbours."""
+    out: list[str] = []
     out.append('<section id="ratings"><h2>Ratings</h2>')
     out.append(
         forest_plot(
@@ -900,49 +967,56 @@ def html_report(
             )
         )
     out.append("</section>")
-    if len(names) > 1:
-        out.append(
-            '<section id="crosstable"><h2>Crosstable</h2><p class="note">Row minus column: '
-            f"mean score difference per deal over the matches both played, {pct}% interval, "
-            "and how often the row finished ahead. Grey: not significant.</p>"
-            '<table id="crosstable-table"><thead><tr><th></th>'
-        )
-        out.extend(f"<th>{_esc(n)}</th>" for n in names)
-        out.append("</tr></thead><tbody>")
-        for a in names:
-            out.append(f"<tr>{_bot_cell(a, colors, forfeits[a], details is not None)}")
-            for b in names:
-                if a == b:
-                    out.append('<td class="diag"></td>')
-                    continue
-                p = st.pair(a, b)
-                cls = "sig" if p.diff.significant else "ns"
-                mark = "" if p.diff.significant else " n.s."
-                out.append(
-                    f'<td class="{cls}" data-pair="{_esc(a)}|{_esc(b)}">'
-                    f"{_esc(fmt_interval(p.diff))}<br>ahead {p.ahead:.0%}{mark}</td>"
-                    if p.matches
-                    else "<td>-</td>"
-                )
-            out.append("</tr>")
-        out.append("</tbody></table></section>")
-    out.append('<section id="distributions"><h2>Score distributions</h2>')
+    return out
+
+
+def _crosstable(
+    st: Standings, names: list[str], colors: dict[str, str], pct: int, linked: bool
+) -> list[str]:
+    """Row minus column, for every pair that met; ``linked``: names link to match lists."""
+    forfeits = {b.name: b.forfeits for b in st.bots}
+    out: list[str] = []
     out.append(
-        histograms([(b.name, b.scores) for b in st.bots], "plot-distributions", colors, forfeits)
+        '<section id="crosstable"><h2>Crosstable</h2><p class="note">Row minus column: '
+        f"mean score difference per deal over the matches both played, {pct}% interval, "
+        "and how often the row finished ahead. Grey: not significant.</p>"
+        '<table id="crosstable-table"><thead><tr><th></th>'
     )
-    out.append("</section>")
-    if details is not None:
-        out.extend(_match_lists(details, st, db))
-    if notes:
-        many = len(notes) > 8
-        out.append('<section id="notes"><h2>Notes</h2>')
-        if many:
-            out.append(f"<details><summary>{len(notes)} forfeited matches</summary>")
-        out.append("<ul>")
-        out.extend(f"<li>{_esc(n)}</li>" for n in notes)
-        out.append("</ul>" + ("</details>" if many else "") + "</section>")
-    out.append(f'<p class="note">levata {_esc(generated)}</p></body></html>')
-    return "\n".join(out)
+    out.extend(f"<th>{_esc(n)}</th>" for n in names)
+    out.append("</tr></thead><tbody>")
+    for a in names:
+        out.append(f"<tr>{_bot_cell(a, colors, forfeits[a], linked)}")
+        for b in names:
+            if a == b:
+                out.append('<td class="diag"></td>')
+                continue
+            p = st.pair(a, b)
+            cls = "sig" if p.diff.significant else "ns"
+            mark = "" if p.diff.significant else " n.s."
+            out.append(
+                f'<td class="{cls}" data-pair="{_esc(a)}|{_esc(b)}">'
+                f"{_esc(fmt_interval(p.diff))}<br>ahead {p.ahead:.0%}{mark}</td>"
+                if p.matches
+                else "<td>-</td>"
+            )
+        out.append("</tr>")
+    out.append("</tbody></table></section>")
+    return out
+
+
+def _notes_section(notes: Sequence[str]) -> list[str]:
+    """Why each match was forfeited (folded when there are many)."""
+    if not notes:
+        return []
+    out: list[str] = []
+    many = len(notes) > 8
+    out.append('<section id="notes"><h2>Notes</h2>')
+    if many:
+        out.append(f"<details><summary>{len(notes)} forfeited matches</summary>")
+    out.append("<ul>")
+    out.extend(f"<li>{_esc(n)}</li>" for n in notes)
+    out.append("</ul>" + ("</details>" if many else "") + "</section>")
+    return out
 
 
 def standings_of(tdb: TourneyStore, tid: str, resamples: int | None = None) -> Standings:

@@ -39,6 +39,7 @@ import socket
 import stat
 import tempfile
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -58,7 +59,7 @@ from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
 if TYPE_CHECKING:
     from levata.server.match.arena import Arena
 
-__all__ = ["Progress", "run_tournament"]
+__all__ = ["Hosting", "Progress", "run_tournament"]
 
 #: Start-up allowance of a match that seats an entry whose process is known to be dead: long
 #: enough for the live seats' queued attachments, short enough not to stall the tournament.
@@ -113,6 +114,25 @@ def match_result(info: admin_pb2.MatchInfo) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class Hosting:
+    """Where a tournament's matches are refereed and how its entries run.
+
+    ``server``: a running referee's address (None: a referee of our own, for this run) and
+    ``admin_token`` its admin token; ``logs``: the folder of the entries' stderr logs (None:
+    ``levata-logs/TID`` beside the database); ``sandbox``: how manifest entries are isolated
+    (:data:`levata.server.tournament.sandbox.MODES`); ``entrant_socket``: with ``server``,
+    that referee's entrants' socket, so that sandboxed entries need no network; ``log_mb``:
+    the most each entry's stderr logs hold."""
+
+    server: str | None = None
+    admin_token: str | None = None
+    logs: Path | None = None
+    sandbox: str = "auto"
+    entrant_socket: Path | None = None
+    log_mb: int = DEFAULT_CAP_MB
+
+
 class _Runner:
     def __init__(
         self,
@@ -121,22 +141,18 @@ class _Runner:
         db: Path,
         tdb: TourneyStore,
         parallel: int,
-        server: str | None,
-        admin_token: str | None,
-        logs: Path,
+        hosting: Hosting,  # resolved: its logs folder, sandbox mode and socket as used
         progress: Reporter,
-        sandbox: str = "none",
-        entrant_socket: Path | None = None,
-        log_mb: int = DEFAULT_CAP_MB,
     ) -> None:
         self.tid, self.spec, self.db, self.tdb = tid, spec, db, tdb
-        self.log_mb = log_mb
+        assert hosting.logs is not None
+        self.log_mb = hosting.log_mb
         self.parallel = max(1, parallel)
-        self.server, self.admin_token = server, admin_token
-        self.logs, self.progress = logs, progress
-        self.sandbox_mode, self.entrant_socket = sandbox, entrant_socket
+        self.server, self.admin_token = hosting.server, hosting.admin_token
+        self.logs, self.progress = hosting.logs, progress
+        self.sandbox_mode, self.entrant_socket = hosting.sandbox, hosting.entrant_socket
         self.meta: tuple[tuple[str, str], ...] | None = (
-            (("authorization", f"Bearer {admin_token}"),) if admin_token else None
+            (("authorization", f"Bearer {self.admin_token}"),) if self.admin_token else None
         )
         self.procs: dict[tuple[str, int], BotProcess] = {}  # (entry, team member) -> process
         self.seat_names: dict[tuple[str, int], str] = {}
@@ -482,27 +498,20 @@ async def run_tournament(
     db: Path,
     tdb: TourneyStore,
     parallel: int = 1,
-    server: str | None = None,
-    admin_token: str | None = None,
-    logs: Path | None = None,
+    hosting: Hosting = Hosting(),
     progress: Reporter | None = None,
-    sandbox: str = "auto",
-    entrant_socket: Path | None = None,
-    log_mb: int = DEFAULT_CAP_MB,
 ) -> None:
-    """Play every unfinished match of tournament ``tid``; raises ``RuntimeError`` (one line)
-    when it cannot go on. Safe to kill at any moment: run it again to resume.
-
-    ``sandbox`` (:data:`levata.server.tournament.sandbox.MODES`) says how manifest entries are
-    isolated; with ``server``, ``entrant_socket`` is that referee's entrants' socket, so that
-    sandboxed entries need no network. ``log_mb``: the most each entry's stderr logs hold."""
+    """Play every unfinished match of tournament ``tid``, ``parallel`` at a time, as
+    ``hosting`` says; raises ``RuntimeError`` (one line) when it cannot go on. Safe to kill at
+    any moment: run it again to resume."""
+    server, sandbox = hosting.server, hosting.sandbox
     t = tdb.tournament(tid)
     if t is None:
         raise RuntimeError(f"no tournament {tid!r} in {db}")
     if t["status"] != "finished" and _runner_alive(t["runner"]):
         raise RuntimeError(f"tournament {tid} is being run by process {t['runner']}")
     spec = TournamentSpec.from_dict(t["spec"])
-    socket = entrant_socket if server is not None else None
+    socket = hosting.entrant_socket if server is not None else None
     if socket is not None and not (socket.exists() and stat.S_ISSOCK(socket.stat().st_mode)):
         raise RuntimeError(f"no entrants' socket at {socket}")
     manifests = any(e.kind == "manifest" for e in spec.entries)
@@ -524,7 +533,7 @@ async def run_tournament(
     if abandoned:
         progress.note(f"resuming: {len(abandoned)} unfinished match(es) will be replayed")
     if pending:
-        logs = logs or db.resolve().parent / "levata-logs" / tid
+        logs = hosting.logs or db.resolve().parent / "levata-logs" / tid
         notes = _isolation_notes(spec, mode, server, socket)
         if mode == "bwrap":
             notes += _exposed(spec, db, logs)
@@ -532,9 +541,7 @@ async def run_tournament(
                 _owner_only(db, logs)
         for line in notes:
             progress.note(line)
-        runner = _Runner(
-            tid, spec, db, tdb, parallel, server, admin_token, logs, progress, mode, socket,
-            log_mb,
-        )  # fmt: skip
+        used = replace(hosting, logs=logs, sandbox=mode, entrant_socket=socket)
+        runner = _Runner(tid, spec, db, tdb, parallel, used, progress)
         await runner.run(pending)
     tdb.set_finished(tid)

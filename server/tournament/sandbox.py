@@ -107,7 +107,7 @@ ETC = (
 #: The system directories, bound read-only (or recreated as the links they are).
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: The levata packages a bot process imports (never the server).
-PACKAGES = ("levata.engine", "levata.bots", "levata.v1")
+PACKAGES = ("levata.engine", "levata.bots", "levata.wire", "levata.v1")
 
 
 def redact(args: Sequence[str], secret: str) -> list[str]:

@@ -117,7 +117,7 @@ def _seatings(units: int, how: str) -> list[tuple[int, ...]]:
     return [tuple((u - r) % units for u in range(units)) for r in range(units)]
 
 
-def make_schedule(
+def make_schedule(  # noqa: PLR0913  (a tournament's knobs, each but the first four by keyword)
     entries: Sequence[str],
     players: int,
     deals: int,
@@ -166,13 +166,25 @@ def make_schedule(
             opts[str(size_option)] = sizes[k % len(sizes)]
         for t, table in enumerate(tables):
             for r, order in enumerate(orders):
-                seats: list[str] = [""] * players
-                for u, members in enumerate(units):
-                    for s in members:
-                        seats[s] = table[order[u]]
                 if fmt == "duplicate":
                     match_seed = derive(seed, "deal", k)
                 else:
                     match_seed = derive(seed, "match", k, t, r)
-                out.append(ScheduledMatch(len(out), k, t, r, match_seed, tuple(seats), opts))
+                seats = _seated(players, units, table, order)
+                out.append(ScheduledMatch(len(out), k, t, r, match_seed, seats, opts))
     return out
+
+
+def _seated(
+    players: int, units: list[tuple[int, ...]], table: tuple[str, ...], order: tuple[int, ...]
+) -> tuple[str, ...]:
+    """Who sits where: unit ``u`` (a seat, or a team's seats) gets ``table[order[u]]``.
+
+    >>> _seated(4, [(0, 2), (1, 3)], ("x", "y"), (1, 0))
+    ('y', 'x', 'y', 'x')
+    """
+    seats: list[str] = [""] * players
+    for u, members in enumerate(units):
+        for s in members:
+            seats[s] = table[order[u]]
+    return tuple(seats)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from levata.engine import BadConfig, game
+from levata.engine import BadConfig, GameSpec, game
 from levata.engine.options import parse_options
 from levata.server.tournament.entries import Entry, parse_entries
 from levata.server.tournament.schedule import (
@@ -137,7 +137,7 @@ class TournamentSpec:
         )
 
 
-def build_spec(
+def build_spec(  # noqa: PLR0913  (one argument per option of `levata tournament`)
     game_name: str,
     bots: str,
     players: int | None = None,
@@ -167,6 +167,43 @@ def build_spec(
     if "," not in bots.strip(", ") and players:  # one name fills every seat: self-play
         bots = ",".join([bots.strip(", ")] * players)
     entries = parse_entries(bots, spec.name, server)
+    players, team_seats = _table(spec, entries, players, teams)
+    units = len(team_seats) if team_seats else players
+    if len(entries) < units:
+        raise BadConfig(
+            f"{units} {'teams' if team_seats else 'seats'} need at least {units} entries,"
+            f" --bots names {len(entries)}"
+        )
+    if seating == "auto":  # every permutation while that stays small; see AUTO_PERMUTE
+        seating = "permute" if units <= AUTO_PERMUTE else "rotate"
+    opts = parse_options(options or [])
+    unit, sizes = _unit(spec, unit, opts)
+    return TournamentSpec(
+        game=spec.name,
+        players=players,
+        entries=entries,
+        format=fmt,
+        deals=deals,
+        seed=seed,
+        unit=unit,
+        seating=seating,
+        options=opts,
+        sizes=sizes,
+        teams=team_seats,
+        policy={
+            "move_ms": move_ms,
+            "bank_ms": bank_ms,
+            "resume_window_ms": resume_window_ms,
+            "max_strikes": max_strikes,
+        },
+    )
+
+
+def _table(
+    spec: GameSpec, entries: list[Entry], players: int | None, teams: str | None
+) -> tuple[int, list[list[int]] | None]:
+    """How many play, and the teams' seats (``--teams``, else the game's own partnerships;
+    None: every seat for itself)."""
     if teams and any(e.kind == "connected" for e in entries):
         raise BadConfig("a team entry runs one process per partner: @NAME cannot play in teams")
     team_seats: list[list[int]] | None = None
@@ -192,15 +229,12 @@ def build_spec(
         team_seats = [list(t) for t in partners]  # the game's own partnerships
         if any(e.kind == "connected" for e in entries):
             raise BadConfig(f"{spec.name} is played in teams: @NAME cannot play in teams")
-    units = len(team_seats) if team_seats else players
-    if len(entries) < units:
-        raise BadConfig(
-            f"{units} {'teams' if team_seats else 'seats'} need at least {units} entries,"
-            f" --bots names {len(entries)}"
-        )
-    if seating == "auto":  # every permutation while that stays small; see AUTO_PERMUTE
-        seating = "permute" if units <= AUTO_PERMUTE else "rotate"
-    opts = parse_options(options or [])
+    return players, team_seats
+
+
+def _unit(spec: GameSpec, unit: str | None, opts: dict[str, str]) -> tuple[str, list[int] | None]:
+    """What one match plays (``deal`` or ``game``) and, by the deal, each deal's size; the
+    options are checked, and the one that makes a match one deal is taken out of ``opts``."""
     resolved = spec.resolve_options(opts)  # BadConfig on a bad option
     board = spec.duplicate_unit  # the option that makes a match one deal, if the game has one
     if unit is None:
@@ -217,25 +251,7 @@ def build_spec(
         opts.pop(board, None)
     elif unit != "game":
         raise BadConfig(f"unit {unit!r} is not deal or game")
-    return TournamentSpec(
-        game=spec.name,
-        players=players,
-        entries=entries,
-        format=fmt,
-        deals=deals,
-        seed=seed,
-        unit=unit,
-        seating=seating,
-        options=opts,
-        sizes=sizes,
-        teams=team_seats,
-        policy={
-            "move_ms": move_ms,
-            "bank_ms": bank_ms,
-            "resume_window_ms": resume_window_ms,
-            "max_strikes": max_strikes,
-        },
-    )
+    return unit, sizes
 
 
 class Unfinished(BadConfig):

@@ -319,6 +319,86 @@ def entry_results(row: dict[str, Any], floor: float, usual: int = 1) -> dict[str
     return out
 
 
+class _Tally:
+    """The finished matches summed per group: score and deals per entry; score difference,
+    deals and being ahead per ordered pair; each entry's matches, forfeits, first places (a
+    tie shares the first place) and score per deal in each match."""
+
+    def __init__(self, names: list[str], pairs: list[tuple[str, str]], groups: int) -> None:
+        self.names, self.pairs = names, pairs
+        self.score = {n: [0.0] * groups for n in names}
+        self.deals = {n: [0.0] * groups for n in names}
+        self.pdiff = {p: [0.0] * groups for p in pairs}
+        self.pdeals = {p: [0.0] * groups for p in pairs}
+        self.wins = {p: [0.0] * groups for p in pairs}
+        self.matches: Counter[str] = Counter()
+        self.forfeits: Counter[str] = Counter()
+        self.firsts: defaultdict[str, float] = defaultdict(float)
+        self.per_match: dict[str, list[float]] = {n: [] for n in names}
+
+    def add(self, r: dict[str, Any], g: int, usual: int, floor: float) -> None:
+        """Count finished row ``r`` in group ``g`` (forfeits charged ``floor`` per deal)."""
+        d = r["result"].get("deals") or usual
+        res = entry_results(r, floor, usual)
+        score_of = {w: x.score for w, x in res.items()}
+        rank_of = {w: x.rank for w, x in res.items()}
+        top = sum(1 for w in res if rank_of[w] == 1)
+        for who, x in res.items():
+            self.score[who][g] += x.score
+            self.deals[who][g] += d
+            self.matches[who] += 1
+            self.forfeits[who] += x.forfeited
+            if rank_of[who] == 1:
+                self.firsts[who] += 1 / top
+            self.per_match[who].append(x.score / d)
+        for a in res:
+            for b in res:
+                if a == b:
+                    continue
+                self.pdiff[(a, b)][g] += score_of[a] - score_of[b]
+                self.pdeals[(a, b)][g] += d
+                if rank_of[a] < rank_of[b]:
+                    self.wins[(a, b)][g] += 1.0
+                elif rank_of[a] == rank_of[b]:
+                    self.wins[(a, b)][g] += 0.5
+
+    def stats(
+        self, weights: Sequence[int] | None, start: dict[str, float] | None = None
+    ) -> tuple[dict, dict, dict]:
+        """Mean scores, pair differences and ratings, the groups weighted by ``weights`` (a
+        bootstrap resample; None: each once); the ratings' fit starts from ``start``."""
+        names, pairs = self.names, self.pairs
+        means = {n: _ratio(self.score[n], self.deals[n], weights) for n in names}
+        diffs = {p: _ratio(self.pdiff[p], self.pdeals[p], weights) for p in pairs}
+        w = {
+            p: (sum(map(operator.mul, weights, self.wins[p])) if weights else sum(self.wins[p]))
+            for p in pairs
+        }
+        if len(names) > 1:
+            ratings = _elo(bradley_terry(names, w, start=start))
+        else:
+            ratings = dict.fromkeys(names, 0.0)
+        return means, diffs, ratings
+
+
+class _Bootstrap:
+    """Each resample's estimates, for the intervals."""
+
+    def __init__(self, names: list[str], pairs: list[tuple[str, str]]) -> None:
+        self.means: dict[str, list[float]] = {n: [] for n in names}
+        self.diffs: dict[tuple[str, str], list[float]] = {p: [] for p in pairs}
+        self.ratings: dict[str, list[float]] = {n: [] for n in names}
+        self.rdiffs: dict[tuple[str, str], list[float]] = {p: [] for p in pairs}
+
+    def add(self, means: dict, diffs: dict, ratings: dict) -> None:
+        for n in self.means:
+            self.means[n].append(means[n])
+            self.ratings[n].append(ratings[n])
+        for p in self.diffs:
+            self.diffs[p].append(diffs[p])
+            self.rdiffs[p].append(ratings[p[0]] - ratings[p[1]])
+
+
 def compute_standings(
     names: Sequence[str],
     rows: Sequence[dict[str, Any]],
@@ -337,88 +417,30 @@ def compute_standings(
     gpos = {g: i for i, g in enumerate(groups)}
     ng = len(groups)
     pairs = [(a, b) for a in names for b in names if a != b]
-    # per group sums: score, deals per entry; diff, deals, ahead, count per ordered pair
-    score = {n: [0.0] * ng for n in names}
-    deals = {n: [0.0] * ng for n in names}
-    pdiff = {p: [0.0] * ng for p in pairs}
-    pdeals = {p: [0.0] * ng for p in pairs}
-    wins = {p: [0.0] * ng for p in pairs}
-    matches: Counter[str] = Counter()
-    forfeits: Counter[str] = Counter()
-    firsts: defaultdict[str, float] = defaultdict(float)  # a tie shares the first place
-    per_match: dict[str, list[float]] = {n: [] for n in names}
+    tally = _Tally(names, pairs, ng)
     usual = usual_deals(done)
     floor = forfeit_score(done, usual)
     for r in done:
-        g = gpos[r["group"]]
-        d = r["result"].get("deals") or usual
-        res = entry_results(r, floor, usual)
-        score_of = {w: x.score for w, x in res.items()}
-        rank_of = {w: x.rank for w, x in res.items()}
-        top = sum(1 for w in res if rank_of[w] == 1)
-        for who, x in res.items():
-            score[who][g] += x.score
-            deals[who][g] += d
-            matches[who] += 1
-            forfeits[who] += x.forfeited
-            if rank_of[who] == 1:
-                firsts[who] += 1 / top
-            per_match[who].append(x.score / d)
-        for a in res:
-            for b in res:
-                if a == b:
-                    continue
-                pdiff[(a, b)][g] += score_of[a] - score_of[b]
-                pdeals[(a, b)][g] += d
-                if rank_of[a] < rank_of[b]:
-                    wins[(a, b)][g] += 1.0
-                elif rank_of[a] == rank_of[b]:
-                    wins[(a, b)][g] += 0.5
+        tally.add(r, gpos[r["group"]], usual, floor)
     # the point estimates and the bootstrap
     rng = random.Random(derive(seed, "bootstrap"))
-
-    def stats(weights: Sequence[int] | None) -> tuple[dict, dict, dict]:
-        means = {n: _ratio(score[n], deals[n], weights) for n in names}
-        diffs = {p: _ratio(pdiff[p], pdeals[p], weights) for p in pairs}
-        w = {
-            p: (sum(map(operator.mul, weights, wins[p])) if weights else sum(wins[p]))
-            for p in pairs
-        }
-        if len(names) > 1:
-            ratings = _elo(bradley_terry(names, w, start=warm.get("fit")))
-        else:
-            ratings = dict.fromkeys(names, 0.0)
-        return means, diffs, ratings
-
-    warm: dict[str, Any] = {}
-    means, diffs, ratings = stats(None)
-    warm["fit"] = {n: 10 ** (ratings[n] / 400) for n in names}  # resamples start from here
-    boot_means: dict[str, list[float]] = {n: [] for n in names}
-    boot_diffs: dict[tuple[str, str], list[float]] = {p: [] for p in pairs}
-    boot_ratings: dict[str, list[float]] = {n: [] for n in names}
-    boot_rdiffs: dict[tuple[str, str], list[float]] = {p: [] for p in pairs}
+    means, diffs, ratings = tally.stats(None)
+    fit = {n: 10 ** (ratings[n] / 400) for n in names}  # resamples start from here
+    boot = _Bootstrap(names, pairs)
     for _ in range(resamples if ng else 0):
         c = Counter(rng.randrange(ng) for _ in range(ng))
-        weights = [c.get(i, 0) for i in range(ng)]
-        m, dd, rt = stats(weights)
-        for n in names:
-            boot_means[n].append(m[n])
-            boot_ratings[n].append(rt[n])
-        for p in pairs:
-            boot_diffs[p].append(dd[p])
-            boot_rdiffs[p].append(rt[p[0]] - rt[p[1]])
+        boot.add(*tally.stats([c.get(i, 0) for i in range(ng)], fit))
     tail = expanded_tail(level, ng)
-    total_deals = {n: sum(deals[n]) for n in names}
     bots = [
         BotStanding(
             name=n,
-            matches=matches[n],
-            deals=round(total_deals[n]),
-            forfeits=forfeits[n],
-            wins=firsts[n] / matches[n] if matches[n] else math.nan,
-            mean=_interval(means[n], boot_means[n], tail),
-            rating=_interval(ratings[n], boot_ratings[n], tail),
-            scores=per_match[n],
+            matches=tally.matches[n],
+            deals=round(sum(tally.deals[n])),
+            forfeits=tally.forfeits[n],
+            wins=tally.firsts[n] / tally.matches[n] if tally.matches[n] else math.nan,
+            mean=_interval(means[n], boot.means[n], tail),
+            rating=_interval(ratings[n], boot.ratings[n], tail),
+            scores=tally.per_match[n],
         )
         for n in names
     ]
@@ -426,14 +448,14 @@ def compute_standings(
     pair_results = {}
     for a, b in pairs:
         met = sum(1 for r in done if a in r["seats"] and b in r["seats"])
-        ahead = sum(wins[(a, b)]) / met if met else math.nan
+        ahead = sum(tally.wins[(a, b)]) / met if met else math.nan
         pair_results[(a, b)] = PairResult(
             a,
             b,
             met,
-            _interval(diffs[(a, b)], boot_diffs[(a, b)], tail),
+            _interval(diffs[(a, b)], boot.diffs[(a, b)], tail),
             ahead,
-            _interval(ratings[a] - ratings[b], boot_rdiffs[(a, b)], tail),
+            _interval(ratings[a] - ratings[b], boot.rdiffs[(a, b)], tail),
         )
     return Standings(
         bots=bots,

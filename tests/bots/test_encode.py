@@ -1,4 +1,4 @@
-"""The wire encoder (``levata.bots.encode``) on the values games do not send every day: each
+"""The wire encoder (``levata.wire.encode``) on the values games do not send every day: each
 encoding, parsed, is the message protobuf itself builds from the same value."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import enum
 import pytest
 from google.protobuf import struct_pb2
 
-from levata.bots import encode
-from levata.bots.wire import _to_struct, event_to_pb, view_to_pb
 from levata.engine import Card, Event, SeatView, parse_cards
 from levata.v1 import game_pb2
+from levata.wire import encode
+from levata.wire.codec import _to_struct, event_to_pb, view_to_pb
 
 
 class Mode(enum.IntEnum):

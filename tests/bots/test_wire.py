@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from levata.bots.wire import (
+from levata.engine import all_games, game
+from levata.wire.codec import (
     action_from_pb,
     action_to_pb,
     event_bytes,
@@ -19,7 +20,6 @@ from levata.bots.wire import (
     view_from_pb,
     view_to_pb,
 )
-from levata.engine import all_games, game
 
 GAMES = [s.name for s in all_games()]
 

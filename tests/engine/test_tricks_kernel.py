@@ -451,7 +451,7 @@ def own_card_reference(rules, allowed, trick, need, left, last, style):
     return min(losers or allowed, key=weak)
 
 
-def line_reference(rules, hands, leader, trick, targets, seat, taken, style):
+def line_reference(rules, hands, leader, trick, targets, seat, taken, style):  # noqa: PLR0913  (the kernel call it checks, argument for argument)
     n = rules.seats
     held = [list(h) for h in hands]
     current, got, lead = list(trick), list(taken), leader

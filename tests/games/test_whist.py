@@ -291,8 +291,8 @@ def test_every_trump_suit_reaches_the_view_the_wire_and_the_bots():
     """Clubs is suit 0: a trump tested for truth would read as no trump. Each of the four
     suits turned for trump is the view's trump, survives the wire, and is the bots' trump."""
     from levata.bots.heuristic.whist import _suit
-    from levata.bots.wire import view_from_pb, view_to_pb
     from levata.engine.cards import Suit
+    from levata.wire.codec import view_from_pb, view_to_pb
 
     found: dict[Suit, WhistState] = {}
     for seed in range(500):

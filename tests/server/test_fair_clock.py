@@ -321,7 +321,9 @@ def test_a_request_still_queued_does_not_stop_the_referee(tmp_path):
     heartbeat task shows whether the loop runs.
     """
     from levata.engine import game
-    from levata.server.match.referee import DELIVERY_ALLOWANCE_S, Policy, Referee
+    from levata.server.match.clocks import Policy
+    from levata.server.match.referee import Referee
+    from levata.server.match.seats import DELIVERY_ALLOWANCE_S
     from levata.server.match.store import Store
 
     async def play() -> tuple[float, int, float]:
@@ -369,7 +371,8 @@ def test_a_reply_counts_by_when_it_was_read_not_when_it_was_judged(tmp_path):
     loop is held by hand (``time.sleep``) to put the match behind.
     """
     from levata.engine import game
-    from levata.server.match.referee import Policy, Referee
+    from levata.server.match.clocks import Policy
+    from levata.server.match.referee import Referee
     from levata.server.match.store import Store
     from levata.v1 import arena_pb2
 

@@ -281,7 +281,7 @@ asyncio.run(main())
 """
 
 
-def test_a_seated_bot_that_never_reads_is_cut_off_by_its_outbox_bound(tmp_path):
+def test_a_seated_bot_that_never_reads_is_cut_off_by_its_outbox_bound(tmp_path):  # noqa: PLR0915  (one scenario, read top to bottom)
     live = ServeProcess(tmp_path, "--outbox-mb", "0.25")
     procs: list[subprocess.Popen] = []
     try:

@@ -343,7 +343,7 @@ def test_batched_events_ride_in_requests_and_a_waiting_seat_is_told_soon(server)
     staller.close()
 
 
-def test_bundles_carry_what_is_ready_and_a_reply_bundle_counts_as_its_replies(server):
+def test_bundles_carry_what_is_ready_and_a_reply_bundle_counts_as_its_replies(server):  # noqa: PLR0915  (one scenario, read top to bottom)
     """A connection that said Hello.bundle gets what is ready for it at once as one Bundle
     (both its seats' MatchStarts); a ReplyBundle is handled reply by reply (one applied, one
     refused); an oversized one is refused whole; a connection that did not ask never gets a

@@ -29,7 +29,6 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from levata.bots.credentials import write_secret
 from levata.engine import BadConfig
 from levata.server.match.app import start_entrant_server
 from levata.server.match.store import Store
@@ -38,6 +37,7 @@ from levata.server.tournament.report import REPLY_TIMES
 from levata.server.tournament.sandbox import Sandbox
 from levata.server.tournament.store import TourneyStore
 from levata.v1 import admin_pb2, admin_pb2_grpc
+from levata.wire.credentials import write_secret
 
 from live import LiveServer, bot_process
 

@@ -115,7 +115,7 @@ def _watch(serve: ServeProcess, match_id: str, into: list) -> threading.Thread:
 
 
 @pytest.mark.parametrize("game_name", [s.name for s in all_games()])
-def test_no_hidden_card_is_reachable_while_a_match_runs(serve, game_name):
+def test_no_hidden_card_is_reachable_while_a_match_runs(serve, game_name):  # noqa: PLR0915  (one scenario, read top to bottom)
     """Seat 0 is a raw client that stops at its first decisions while every admin and watch
     call is tried; nothing seen before the end gives the seed, and from nothing seen can a
     deal be rebuilt; every event watched before the end was public in the record."""

@@ -13,10 +13,10 @@ import pytest
 
 from levata.bots import make_bot
 from levata.bots.sdk import BotClient
-from levata.bots.wire import card_from_pb
 from levata.engine import Action, all_games, game
 from levata.engine.seeds import derive
 from levata.v1 import arena_pb2, game_pb2
+from levata.wire.codec import card_from_pb
 
 from live import LiveServer
 
@@ -89,12 +89,12 @@ def test_no_card_leaks_on_the_wire(tmp_path, name):
 
 def test_the_check_catches_a_leaking_referee(tmp_path, monkeypatch):
     """Make the referee show every card in each request's view: the check must fail."""
-    import levata.server.match.referee as referee
-    from levata.bots.wire import card_to_pb
+    import levata.server.match.messages as messages
     from levata.engine import french_deck
     from levata.v1 import cards_pb2
+    from levata.wire.codec import card_to_pb
 
-    honest = referee.view_bytes
+    honest = messages.view_bytes
     peek = game_pb2.SeatView(
         zones=[cards_pb2.CardZone(name="peek", cards=[card_to_pb(c) for c in french_deck()])]
     ).SerializeToString()
@@ -102,7 +102,7 @@ def test_the_check_catches_a_leaking_referee(tmp_path, monkeypatch):
     def leaky(view):
         return honest(view) + peek  # one more zone: encodings of messages concatenate
 
-    monkeypatch.setattr(referee, "view_bytes", leaky)
+    monkeypatch.setattr(messages, "view_bytes", leaky)
     with pytest.raises(AssertionError, match="was sent"):
         check_wire(tmp_path, "whist")
 

@@ -5,7 +5,7 @@ The referee builds a ``SeatView`` and the events for every decision of every mat
 as protobuf messages field by field they cost tens of microseconds each, most of it in
 creating Python-level messages and filling maps and Structs. Here they are written straight
 to bytes in the wire format (``protobuf.dev/programming-guides/encoding``), the same bytes a
-parser reads as the message :mod:`levata.bots.wire` builds: the tests parse both and compare
+parser reads as the message :mod:`levata.wire.codec` builds: the tests parse both and compare
 them for every game (``tests/bots/test_wire.py``), so the messages stay the one definition.
 
 >>> from levata.engine import game

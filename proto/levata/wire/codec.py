@@ -17,10 +17,10 @@ from typing import Any, cast
 
 from google.protobuf import struct_pb2
 
-from levata.bots import encode
 from levata.engine import Action, BadConfig, Card, Event, Result, SeatView, Suit
 from levata.engine import game as find_game
 from levata.v1 import cards_pb2, game_pb2
+from levata.wire import encode
 
 __all__ = [
     "action_field",
@@ -289,7 +289,7 @@ def view_to_pb(
 #
 # A serialized message is the concatenation of its fields' encodings, in any order, and a
 # repeated field's encoding is its elements' one after another. Views and events are written
-# by the Cython encoder (:mod:`levata.bots.encode`); actions, few and repeated, are encoded
+# by the Cython encoder (:mod:`levata.wire.encode`); actions, few and repeated, are encoded
 # once by protobuf itself and kept as pieces. ``FromString`` of either equals the message
 # built here field by field (the tests compare them for every game).
 
@@ -298,7 +298,7 @@ _PIECES_MAX = 16384
 
 
 def view_bytes(view: SeatView) -> bytes:
-    """The view without its history, encoded as a ``SeatView`` (by :mod:`levata.bots.encode`,
+    """The view without its history, encoded as a ``SeatView`` (by :mod:`levata.wire.encode`,
     straight to the wire format).
 
     >>> from levata.engine import game
@@ -310,7 +310,7 @@ def view_bytes(view: SeatView) -> bytes:
 
 
 def event_bytes(ev: Event) -> bytes:
-    """An event encoded as an ``Event`` (by :mod:`levata.bots.encode`).
+    """An event encoded as an ``Event`` (by :mod:`levata.wire.encode`).
 
     >>> from levata.engine import game
     >>> ev = game("whist").new_match(players=4, seed=2).events(since=0)[0]
@@ -356,7 +356,7 @@ def legal_bytes(actions: Iterable[Action], number: int = 6) -> bytes:
 
 field_bytes = encode.field
 """``data`` (an encoded message) as the length-delimited field ``number`` of another
-(:func:`levata.bots.encode.field`).
+(:func:`levata.wire.encode.field`).
 
 >>> game_pb2.SeatView.FromString(field_bytes(12, b"")).HasField("facts")
 True
