@@ -13,7 +13,7 @@ from rich.table import Table
 
 from levata.bots import make_bot, play_match
 from levata.bots.base import parse_bot
-from levata.engine import BadConfig, GameSpec, GameState, game
+from levata.engine import BadConfig, GameSpec, GameState, Result, game
 from levata.engine.options import parse_options
 from levata.engine.seeds import derive
 from levata.server.cli.common import (
@@ -162,13 +162,18 @@ def play(
         cursor = len(state.events())
 
     result = play_match(state, seated, on_action=None if quiet else show)
+    _print_standings(result, [b.name for b in seated])
+
+
+def _print_standings(result: Result, names: list[str]) -> None:
+    """The final standings, best first, and why the match stopped if it stopped early."""
     table = Table(title="final standings")
     for col in ("rank", "seat", "bot", "score", ""):
         table.add_column(col)
-    order = sorted(range(state.players), key=lambda s: (result.ranks[s], s))
+    order = sorted(range(len(names)), key=lambda s: (result.ranks[s], s))
     for s in order:
         mark = "winner" if s in result.winners else ""
-        table.add_row(str(result.ranks[s]), str(s), seated[s].name, f"{result.scores[s]:g}", mark)
+        table.add_row(str(result.ranks[s]), str(s), names[s], f"{result.scores[s]:g}", mark)
     out.print(table)
     if result.reason != "complete":
         out.print(f"match stopped early: {result.reason}")
