@@ -138,12 +138,28 @@ class SearchStats:
         return self.rollouts / self.seconds if self.seconds else 0.0
 
 
+def _outcome(
+    world: GameState, me: int, per_deal: bool, base: tuple[float, ...]
+) -> tuple[float, ...]:
+    """What an iteration backs up: the result at the end; with ``per_deal`` the points the
+    deal moved; cut short at the horizon, the game's estimate."""
+    if world.is_over():
+        scores = world.result().scores
+    elif per_deal:
+        scores = world.view(me, False).scores
+    else:
+        scores = world.estimate()  # type: ignore[attr-defined]  # checked before the cut
+    if per_deal:
+        scores = tuple(s - b for s, b in zip(scores, base, strict=True))
+    return tuple(scores)
+
+
 class IsmctsBot:
     """Information-set MCTS over worlds rebuilt from the view; see the module."""
 
     name = "ismcts"
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  (the bot's options, keywords a bot entry sets: pimc:worlds=40)
         self,
         game: str = "",
         seed: int = 0,
@@ -374,19 +390,7 @@ class IsmctsBot:
         base = view.scores
         steps = 0
         if realtime:  # flat: only this decision is searched, then the clock runs
-            action, child, _ = self._select(root, world, me, rng, c, first)
-            path.append((child, me))
-            world._apply(me, action)
-            steps = 1
-            clock = int(view.counters.get("clock_ms", 0))
-            while not world.is_over():
-                world.advance_clock(clock + steps * CLOCK_STEP_MS)
-                seats = world.to_act()
-                if world.is_over() or not seats:
-                    break
-                seat = seats[steps % len(seats)]
-                world._apply(seat, policy(world, seat))
-                steps += 1
+            steps = self._realtime_start(root, world, view, policy, first, path)
         horizon = self.horizon + steps if self.horizon else 0
         while not world.is_over():
             if horizon and steps >= horizon and node is None and hasattr(world, "estimate"):
@@ -409,15 +413,34 @@ class IsmctsBot:
                 steps += 1
             if per_deal and world.view(me, history=False).scores != base:
                 break  # the deal is over: its points are the reward
-        if world.is_over():
-            scores = world.result().scores
-        elif per_deal:
-            scores = world.view(me, False).scores
-        else:
-            scores = world.estimate()  # type: ignore[attr-defined]  # checked before the cut
-        if per_deal:
-            scores = tuple(s - b for s, b in zip(scores, base, strict=True))
-        self._back_up(path, scores)
+        self._back_up(path, _outcome(world, me, per_deal, base))
+        return steps
+
+    def _realtime_start(
+        self,
+        root: Node,
+        world: GameState,
+        view: SeatView,
+        policy: Policy,
+        first: Action | None,
+        path: list[tuple[Node, int]],
+    ) -> int:
+        """A real-time iteration's start: this seat's decision from the tree, then every
+        seat by the policy as the clock runs, to the end. Returns the actions taken."""
+        me = view.seat
+        action, child, _ = self._select(root, world, me, self.rng, self.c, first)
+        path.append((child, me))
+        world._apply(me, action)
+        steps = 1
+        clock = int(view.counters.get("clock_ms", 0))
+        while not world.is_over():
+            world.advance_clock(clock + steps * CLOCK_STEP_MS)
+            seats = world.to_act()
+            if world.is_over() or not seats:
+                break
+            seat = seats[steps % len(seats)]
+            world._apply(seat, policy(world, seat))
+            steps += 1
         return steps
 
     def _iterate_fast(

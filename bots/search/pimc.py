@@ -103,7 +103,7 @@ class PimcBot:
 
     name = "pimc"
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  (the bot's options, keywords a bot entry sets: pimc:worlds=40)
         self,
         game: str = "whist",
         seed: int = 0,
@@ -135,6 +135,7 @@ class PimcBot:
         #: Worlds searched for the last decision, how many of them were solved exactly and
         #: how many were drawn (for benchmarks and tests).
         self.last_worlds = self.last_solved = self.last_draws = 0
+        self._draws = 0  # worlds drawn this decision, those thrown back included
         self._tries = self._misses = 0
         self._guess: dict[int, int] | None = None  # the last world's values: the next's guess
 
@@ -161,45 +162,23 @@ class PimcBot:
         start = time.perf_counter()
         budget = self.time_ms / 1000 if self.time_ms > 0 else float("inf")
         score: dict[Action, float] = {}
+        line_sums: dict[Action, list[float]] = {}
         solver: Solver | None = None
         n = 0
         self.last_solved = self._tries = self._misses = 0
         self._guess = None
-        draws, most = 0, self.resample * self.worlds
-        line_sums: dict[Action, list[float]] = {}
-        strategy = self.strategy
+        self._draws = 0
         while n < self.worlds:
-            world = self.spec.world_from_view(view, self.rng)
-            assert isinstance(world, TrickGame)
-            w = strategy.plausibility(world, view.seat) if self.infer else 1.0
-            draws += 1
-            if w < 1.0 and draws <= most and time.perf_counter() - start < budget:
-                if self.rng.random() >= w:  # kept in proportion to it, then at full weight
-                    continue
-                w = 1.0
+            drawn = self._draw(view, start, budget)
+            if drawn is None:
+                continue
+            world, w = drawn
             if solver is None:  # one solver per decision: every world has the view's rules
                 solver = Solver(world.rules)
             if cards:
-                values, lines = self._card_values(world, view.seat, solver)
-                for i, v in values.items():
-                    if i in cards:
-                        score[cards[i]] = score.get(cards[i], 0.0) + w * v
-                for i, vs in lines.items():
-                    if i in cards:
-                        sums = line_sums.setdefault(cards[i], [0.0] * len(vs))
-                        for k, v in enumerate(vs):
-                            sums[k] += w * v
+                self._rate_cards(world, view.seat, solver, cards, w, score, line_sums)
             if calls:
-                call_lines = (
-                    strategy.rate_call_lines(world, view.seat, calls, solver) if self.lines else {}
-                )
-                for a, vs in call_lines.items():
-                    sums = line_sums.setdefault(a, [0.0] * len(vs))
-                    for k, v in enumerate(vs):
-                        sums[k] += w * v
-                if not call_lines:
-                    for a, v in strategy.rate_calls(world, view.seat, calls, solver).items():
-                        score[a] = score.get(a, 0.0) + w * v
+                self._rate_calls(world, view.seat, solver, calls, w, score, line_sums)
             n += 1
             if not score and not line_sums:  # the game rates none: the fallback decides, at once
                 break
@@ -209,8 +188,61 @@ class PimcBot:
         weight = self.blend if cards else 1.0  # card lines beside the solve, as rate_cards
         for a, sums in line_sums.items():  # worth its best line over the worlds
             score[a] = score.get(a, 0.0) + weight * max(sums)
-        self.last_worlds, self.last_draws = n, draws
+        self.last_worlds, self.last_draws = n, self._draws
         return score
+
+    def _draw(self, view: SeatView, start: float, budget: float) -> tuple[TrickGame, float] | None:
+        """One world of ``view`` and its weight, or ``None`` when it is thrown back: while
+        there is time, a world the bids make unlikely is kept in proportion to its
+        likelihood (then at full weight)."""
+        world = self.spec.world_from_view(view, self.rng)
+        assert isinstance(world, TrickGame)
+        w = self.strategy.plausibility(world, view.seat) if self.infer else 1.0
+        self._draws += 1
+        most = self.resample * self.worlds
+        if w < 1.0 and self._draws <= most and time.perf_counter() - start < budget:
+            if self.rng.random() >= w:
+                return None
+            w = 1.0
+        return world, w
+
+    def _rate_cards(
+        self,
+        world: TrickGame,
+        seat: int,
+        solver: Solver,
+        cards: dict[int, Action],
+        w: float,
+        score: dict[Action, float],
+        line_sums: dict[Action, list[float]],
+    ) -> None:
+        """Add one world's card values (and card lines) at weight ``w``."""
+        values, lines = self._card_values(world, seat, solver)
+        for i, v in values.items():
+            if i in cards:
+                score[cards[i]] = score.get(cards[i], 0.0) + w * v
+        for i, vs in lines.items():
+            if i in cards:
+                _add_line(line_sums, cards[i], vs, w)
+
+    def _rate_calls(
+        self,
+        world: TrickGame,
+        seat: int,
+        solver: Solver,
+        calls: list[Action],
+        w: float,
+        score: dict[Action, float],
+        line_sums: dict[Action, list[float]],
+    ) -> None:
+        """Add one world's call values (or call lines) at weight ``w``."""
+        strategy = self.strategy
+        call_lines = strategy.rate_call_lines(world, seat, calls, solver) if self.lines else {}
+        for a, vs in call_lines.items():
+            _add_line(line_sums, a, vs, w)
+        if not call_lines:
+            for a, v in strategy.rate_calls(world, seat, calls, solver).items():
+                score[a] = score.get(a, 0.0) + w * v
 
     def _card_values(
         self, world: TrickGame, seat: int, solver: Solver
@@ -256,6 +288,13 @@ class PimcBot:
         """Still worth trying exact solves this decision: fewer than half of the tries so
         far ran out of nodes (judged after three)."""
         return self._tries < 3 or 2 * self._misses < self._tries
+
+
+def _add_line(line_sums: dict[Action, list[float]], a: Action, vs: list[float], w: float) -> None:
+    """Add one world's values of ``a`` on each line, at weight ``w``."""
+    sums = line_sums.setdefault(a, [0.0] * len(vs))
+    for k, v in enumerate(vs):
+        sums[k] += w * v
 
 
 def rollout_values(
