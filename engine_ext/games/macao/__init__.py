@@ -377,6 +377,9 @@ class MacaoState(DrawPile, SeatHistories):
     ) -> MacaoState:
         """A position set up directly (for tests and puzzles).
 
+        A different thing from :meth:`GameSpec.from_position`, which reads back the whole
+        position's text that :meth:`position` writes.
+
         ``discard`` lists the cards under ``top`` (bottom first), ``stock`` the stock (top
         first). Cards named nowhere go to ``rest``: the bottom of the ``stock``, under the
         ``discard``, or into the hand of the seat numbered ``rest``. ``pending`` and
@@ -836,7 +839,7 @@ class MacaoState(DrawPile, SeatHistories):
         state.group = pos.cards("group")
         check_deck([*state.hands, state.stock, state.discard, state.group], french_deck())
         if not state.discard:
-            raise BadConfig("position: the discard pile has a top card")
+            raise BadConfig("position: the discard pile needs its top card")
         declared.load(cls.FIELDS, state, pos.values(declared.names(cls.FIELDS)))
         state.active = [s not in state.finished for s in range(n)]
         # A position has no history: every hand card was had before it, in reshuffle epoch

@@ -318,6 +318,9 @@ class RepezitaState(Simultaneous, GameState):
     ) -> RepezitaState:
         """Set up a position directly (tests, puzzles). Cards are lists or strings.
 
+        A different thing from :meth:`GameSpec.from_position`, which reads back the whole
+        position's text that :meth:`position` writes.
+
         ``aside`` defaults to every card of the deck not placed elsewhere, so the table still
         holds exactly the deck. ``finished`` lists finished seats in finish order (their hands
         must be empty). In realtime mode the pile is taken to have last changed at ``clock_ms``.
