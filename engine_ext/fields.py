@@ -69,6 +69,9 @@ class _Omit:
 OMIT: Any = _Omit()
 
 
+_SCALARS = frozenset({int, str, bool, float})
+
+
 def plain(value: Any) -> Any:
     """``value`` as JSON-able plain data, freshly copied: tuples and lists as lists, sets as
     sorted lists, mappings as dicts (what a view's facts and a position hold).
@@ -76,6 +79,8 @@ def plain(value: Any) -> Any:
     >>> plain({"calls": [(1, 0), (2, 9)], "seen": {3, 1}})
     {'calls': [[1, 0], [2, 9]], 'seen': [1, 3]}
     """
+    if value is None or type(value) in _SCALARS:  # the common case, before the ABC check
+        return value
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     if isinstance(value, (set, frozenset)):

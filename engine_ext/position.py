@@ -25,13 +25,14 @@ its shuffles come from the seed the reader gives.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from levata.engine.cards import Card
 
-__all__ = ["Position", "parse", "write"]
+__all__ = ["Position", "check_deck", "parse", "write"]
 
 SEPARATOR = "; "
 EMPTY = "-"
@@ -137,3 +138,25 @@ def parse(text: str) -> Position:
             raise PositionError("options must be a JSON object")
         pos.options = options
     return pos
+
+
+def check_deck(places: Iterable[Iterable[Card]], deck: Iterable[Card]) -> None:
+    """Every card of ``deck`` lies in exactly one of ``places`` (a position names every card,
+    hidden ones included): what a game reading a position checks once its places are set.
+
+    >>> from levata.engine.cards import parse_cards
+    >>> check_deck([parse_cards("AS 2D"), []], parse_cards("2D AS"))
+    >>> try:
+    ...     check_deck([parse_cards("AS AS")], parse_cards("AS KS"))
+    ... except PositionError as err:
+    ...     print(err)
+    every card of the deck must lie in one place: extra AS, missing KS
+    """
+    placed = Counter(c for place in places for c in place)
+    full = Counter(deck)
+    if placed != full:
+        extra = " ".join(map(str, sorted((placed - full).elements()))) or "-"
+        missing = " ".join(map(str, sorted((full - placed).elements()))) or "-"
+        raise PositionError(
+            f"every card of the deck must lie in one place: extra {extra}, missing {missing}"
+        )

@@ -18,7 +18,11 @@ The base keeps the tick mechanism; the game keeps its rules:
 * a real-time mode (``realtime = True``): no ticks, any seat in play acts at any moment through
   :meth:`_act_now`, judged at ``clock_ms``, the referee's clock; :meth:`advance_clock` fires
   the game's timers (:meth:`_next_timer`, :meth:`_fire_timer`) and the time cap in order;
-* :meth:`stamp`: when an outcome happened, for its event (the tick, or the clock).
+* :meth:`stamp`: when an outcome happened, for its event (the tick, or the clock);
+* in a position (:mod:`levata.engine.position`): the buffer as :data:`SUBMISSIONS` (a
+  :class:`~levata.engine.fields.Kept` field the game declares, with ``tick`` and ``clock_ms``
+  among its counters), and :meth:`_resume_ticks` once a state is read back, since who is
+  still to submit follows from the buffer.
 
 Hooks a game writes: :meth:`seats_in_play` (who submits each tick), :meth:`_resolve` (apply
 the submissions in the given order), and when it has them :meth:`_after_tick` (what happens
@@ -51,8 +55,9 @@ from collections.abc import Sequence
 from typing import Any, Self
 
 from levata.engine.contract import Action, GameState
+from levata.engine.fields import Field, Kept
 
-__all__ = ["SIMULTANEOUS_COUNTERS", "SIMULTANEOUS_FACTS", "Simultaneous"]
+__all__ = ["SIMULTANEOUS_COUNTERS", "SIMULTANEOUS_FACTS", "SUBMISSIONS", "Simultaneous"]
 
 #: The names a simultaneous game's views use (see :class:`Vocabulary`); a game with a
 #: real-time mode says which mode each applies to.
@@ -63,6 +68,24 @@ SIMULTANEOUS_COUNTERS = {
 SIMULTANEOUS_FACTS = {
     "priority": "the seats in play in this tick's resolution order",
 }
+
+
+def _submissions_shown(submissions: Sequence[Action | None]) -> list[str | None]:
+    return [None if a is None else str(a) for a in submissions]
+
+
+def _submissions_read(shown: Sequence[str | None]) -> list[Action | None]:
+    return [None if a is None else Action.parse(a) for a in shown]
+
+
+#: The tick buffer as a position writes it: each seat's submission this tick, ``null`` until
+#: it is in (``submissions=[null,"play 7D"]``). Views never show it.
+SUBMISSIONS: Field = Kept(
+    "submissions",
+    "each seat's submission this tick, hidden until the tick resolves (null: not in yet)",
+    show=_submissions_shown,
+    read=_submissions_read,
+)
 
 
 class Simultaneous(GameState):
@@ -115,6 +138,15 @@ class Simultaneous(GameState):
         """Open tick ``tick`` (call once the game's state is in place, and again to restart)."""
         self.tick = tick
         self._open_tick()
+
+    def _resume_ticks(self) -> None:
+        """A state read from a position, ``submissions`` set: the seats in play that are not
+        in yet are to act (every seat in play, in real time), nobody once the match is over."""
+        if self.is_over():
+            self._waiting = ()
+        else:
+            subs = self.submissions
+            self._waiting = tuple(s for s in self.seats_in_play() if subs[s] is None)
 
     def _stop_ticks(self) -> None:
         """The match is over: nobody is to act any more."""

@@ -60,9 +60,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from levata.engine import actions, events, phases
+from levata.engine import fields as declared
 from levata.engine.cards import FRENCH_RANKS, Card, Suit, french_deck, parse_cards
 from levata.engine.contract import (
     Action,
@@ -78,8 +79,10 @@ from levata.engine.contract import (
 from levata.engine.deal import shuffled
 from levata.engine.family.seen import SeatHistories
 from levata.engine.family.shedding import DrawPile, ranks_by_finish
+from levata.engine.fields import Counter, Declared, Fact, Kept, Seats
 from levata.engine.games.macao.world import Rules, world_from_view
 from levata.engine.macao_playouts import MacaoPlayout
+from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
 from levata.engine.vocabulary import Vocabulary
 
@@ -140,6 +143,11 @@ class Pending:
             "last": self.last,
         }
 
+    @classmethod
+    def read(cls, facts: dict[str, Any] | None) -> Pending | None:
+        """The penalty that :meth:`facts` shows (``None``: none)."""
+        return None if facts is None else cls(**facts)
+
 
 @dataclass(frozen=True, slots=True)
 class Request:
@@ -162,6 +170,13 @@ class Request:
             "requester": self.requester,
             "unserved": sorted(self.unserved),
         }
+
+    @classmethod
+    def read(cls, facts: dict[str, Any] | None) -> Request | None:
+        """The request that :meth:`facts` shows (``None``: none)."""
+        if facts is None:
+            return None
+        return cls(facts["kind"], facts["value"], facts["requester"], frozenset(facts["unserved"]))
 
 
 def stacks(card: Card, top: Card) -> bool:
@@ -209,8 +224,65 @@ def _cards(value: str | Card | Sequence[Card | str] | None) -> list[Card]:
     return [c if isinstance(c, Card) else Card.parse(c) for c in value]
 
 
+def _facts_of(item: Pending | Request | None) -> dict[str, Any] | None:
+    return None if item is None else item.facts()
+
+
+def _card_or_none(card: Card | None) -> str | None:
+    return None if card is None else str(card)
+
+
+def _read_card(text: str | None) -> Card | None:
+    return None if text is None else Card.parse(text)
+
+
 class MacaoState(DrawPile, SeatHistories):
     """A Macao match in progress (one deal)."""
+
+    #: The state beyond the cards, declared once (:mod:`levata.engine.fields`): the view's
+    #: counters and facts in the order views show them, then what only a position writes
+    #: down. The drawn card is shown to the seat that drew it alone (see :meth:`view`).
+    FIELDS: ClassVar[tuple[Declared, ...]] = (
+        Seats(Counter("skips", "turns the seat still has to lose (from 4s it accepted)")),
+        Counter(
+            "pending_amount",
+            "cards to draw, or turns to lose, of the pending penalty (0: none)",
+            derived=True,
+        ),
+        Counter(
+            "actions",
+            "atomic actions taken so far in the match (the action_cap option ends it)",
+            attr="actions_taken",
+        ),
+        Fact(
+            "pending",
+            "the penalty waiting (null: none): `kind` (draw or skip), `amount`, `target` (the"
+            " seat it hits), `dir` (fwd: the next seat, back: the previous, for a black K),"
+            " `last` (the seat that played its last card)",
+            show=_facts_of,
+            read=Pending.read,
+        ),
+        Fact(
+            "request",
+            "the J's or A's request in force (null: none): `kind` (rank or suit), `value`"
+            " (5-10, Q; or C, D, H, S), `requester`, `unserved` (the seats it still binds)",
+            show=_facts_of,
+            read=Request.read,
+        ),
+        Fact("finished", "the seats that emptied their hands, in order"),
+        Fact("turn", "the seat whose normal turn it is (a penalty's target may act out of turn)"),
+        Fact("cursor", "the seat that most recently acted in turn (penalties count from it)"),
+        Fact("dealer", "the dealer (the seat after it played first)"),
+        Kept("actor", "the one seat to act (a penalty's target may act out of turn)"),
+        Kept(
+            "drawn",
+            "the playable card just drawn, awaiting play or end_turn (null: none)",
+            show=_card_or_none,
+            read=_read_card,
+        ),
+        Kept("passed", "the seats that passed since the last play", read=set),
+        Kept("reason", "why the match ended (null while it runs)"),
+    )
 
     def __init__(
         self,
@@ -304,6 +376,9 @@ class MacaoState(DrawPile, SeatHistories):
         seed: int = 0,
     ) -> MacaoState:
         """A position set up directly (for tests and puzzles).
+
+        A different thing from :meth:`GameSpec.from_position`, which reads back the whole
+        position's text that :meth:`position` writes.
 
         ``discard`` lists the cards under ``top`` (bottom first), ``stock`` the stock (top
         first). Cards named nowhere go to ``rest``: the bottom of the ``stock``, under the
@@ -407,6 +482,11 @@ class MacaoState(DrawPile, SeatHistories):
     @property
     def top(self) -> Card:
         return self.discard[-1]
+
+    @property
+    def pending_amount(self) -> int:
+        """Cards to draw, or turns to lose, of the pending penalty (0: none)."""
+        return self.pending.amount if self.pending else 0
 
     def to_act(self) -> tuple[int, ...]:
         return () if self.phase == phases.OVER else (self.actor,)
@@ -646,20 +726,10 @@ class MacaoState(DrawPile, SeatHistories):
 
     def view(self, seat: int, history: bool = True) -> SeatView:
         n = self.players
-        counters = {f"skips:{s}": self.skips[s] for s in range(n)}
-        counters["pending_amount"] = self.pending.amount if self.pending else 0
-        counters["actions"] = self.actions_taken
         counts = {f"hand:{s}": len(self.hands[s]) for s in range(n)}
         counts["stock"] = len(self.stock)
         counts["discard"] = len(self.discard)
-        facts: dict[str, Any] = {
-            "pending": self.pending.facts() if self.pending else None,
-            "request": self.request.facts() if self.request else None,
-            "finished": list(self.finished),
-            "turn": self.turn,
-            "cursor": self.cursor,
-            "dealer": self.dealer,
-        }
+        facts = declared.shown_facts(self.FIELDS, self)
         if self.drawn is not None and seat == self.actor:
             facts["drawn"] = str(self.drawn)
         over = self.phase == phases.OVER
@@ -676,7 +746,7 @@ class MacaoState(DrawPile, SeatHistories):
                 "group": tuple(self.group),
             },
             counts=counts,
-            counters=counters,
+            counters=declared.shown_counters(self.FIELDS, self, n),
             trump=None,
             scores=self.result().scores if over else (0.0,) * n,
             facts=facts,
@@ -742,6 +812,41 @@ class MacaoState(DrawPile, SeatHistories):
             "options": {o.name: self.options[o.name] for o in SPEC.options},
         }
 
+    # -- positions: the whole state as text ----------------------------------------------------
+
+    def _position(self) -> tuple[dict[str, Any], set[str]]:
+        """The cards of :meth:`_fields` (each hand, the stock bottom first, the discard pile,
+        the group), then every declared field: all that play reads, and the dealer."""
+        play = self._fields()
+        places = {f"hand:{s}": hand for s, hand in enumerate(play["hands"])}
+        places.update(stock=play["stock"], discard=play["discard"], group=play["group"])
+        values: dict[str, Any] = {"phase": play["phase"], **places}
+        values.update(declared.stored(self.FIELDS, self))
+        return values, set(places)
+
+    @classmethod
+    def _from_position(
+        cls, spec: GameSpec, pos: Position, options: dict[str, Any], seed: int
+    ) -> MacaoState:
+        state = cls.__new__(cls)
+        GameState.__init__(state, spec, pos.players, options, seed)
+        state._reset()
+        n = pos.players
+        state.phase = pos.value("phase")
+        state.hands = [sorted(pos.cards(f"hand:{s}")) for s in range(n)]
+        state.stock = pos.cards("stock")
+        state.discard = pos.cards("discard")
+        state.group = pos.cards("group")
+        check_deck([*state.hands, state.stock, state.discard, state.group], french_deck())
+        if not state.discard:
+            raise BadConfig("position: the discard pile needs its top card")
+        declared.load(cls.FIELDS, state, pos.values(declared.names(cls.FIELDS)))
+        state.active = [s not in state.finished for s in range(n)]
+        # A position has no history: every hand card was had before it, in reshuffle epoch
+        # 0, and no event names it (-1).
+        state._acq = {c: (0, -1) for hand in state.hands for c in hand}
+        return state
+
     def playout_state(self, seed: int) -> MacaoPlayout:
         """A copy for playouts (the search's fast path): this position in C, play only, with
         no events, views or history; its random stream (reshuffles, ties, random moves)
@@ -801,7 +906,8 @@ class MacaoState(DrawPile, SeatHistories):
         for old, new in moved.items():
             if old in acq:  # a hand card (not a stock card): the event that gave it changes
                 new_acq[new] = acq[old]
-                swaps.setdefault(acq[old][1], {})[old] = new
+                if acq[old][1] >= 0:  # -1: held since a position was read, named by no event
+                    swaps.setdefault(acq[old][1], {})[old] = new
         self._acq = new_acq
         owners: set[int] = set()
         for seq, swap in swaps.items():
@@ -871,22 +977,9 @@ VOCABULARY = Vocabulary(
         " when it runs out)",
         "discard": "cards in the discard pile",
     },
-    counters={
-        "skips:SEAT": "turns the seat still has to lose (from 4s it accepted)",
-        "pending_amount": "cards to draw, or turns to lose, of the pending penalty (0: none)",
-        "actions": "atomic actions taken so far in the match (the action_cap option ends it)",
-    },
+    counters=declared.described(MacaoState.FIELDS, "counters"),
     facts={
-        "pending": "the penalty waiting (null: none): `kind` (draw or skip), `amount`,"
-        " `target` (the seat it hits), `dir` (fwd: the next seat, back: the previous, for a"
-        " black K), `last` (the seat that played its last card)",
-        "request": "the J's or A's request in force (null: none): `kind` (rank or suit),"
-        " `value` (5-10, Q; or C, D, H, S), `requester`, `unserved` (the seats it still"
-        " binds)",
-        "finished": "the seats that emptied their hands, in order",
-        "turn": "the seat whose normal turn it is (a penalty's target may act out of turn)",
-        "cursor": "the seat that most recently acted in turn (penalties count from it)",
-        "dealer": "the dealer (the seat after it played first)",
+        **declared.described(MacaoState.FIELDS, "facts"),
         "drawn": "only for the seat that just drew, in the drawn phase: the drawn card",
     },
     actions={

@@ -53,9 +53,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from levata.engine import actions, events, phases
+from levata.engine import fields as declared
 from levata.engine.cards import Card, french_deck, parse_cards
 from levata.engine.contract import (
     Action,
@@ -70,8 +71,11 @@ from levata.engine.contract import (
 )
 from levata.engine.deal import deal_hidden, shuffled
 from levata.engine.family.shedding import ranks_by_finish
-from levata.engine.family.simultaneous import Simultaneous
+from levata.engine.family.simultaneous import SUBMISSIONS, Simultaneous
+from levata.engine.fields import Counter as Count
+from levata.engine.fields import Declared, Fact, Field, Kept
 from levata.engine.games.repezita.world import world_from_view
+from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
 from levata.engine.vocabulary import Vocabulary
 
@@ -131,12 +135,93 @@ def deck_count(players: int, decks: Any = "auto") -> int:
     return int(decks)
 
 
+def _cards_shown(cards: Sequence[Sequence[Card]]) -> list[list[str]]:
+    return [[str(c) for c in k] for k in cards]
+
+
+def _cards_read(shown: Sequence[Sequence[str]]) -> list[list[Card]]:
+    return [[Card.parse(c) for c in k] for k in shown]
+
+
+def _pile_states_shown(states: Sequence[tuple[int, Card | None, bool]]) -> list[list[Any]]:
+    return [[ms, None if top is None else str(top), opened] for ms, top, opened in states]
+
+
+def _pile_states_read(shown: Sequence[Sequence[Any]]) -> list[tuple[int, Card | None, bool]]:
+    return [(ms, None if top is None else Card.parse(top), opened) for ms, top, opened in shown]
+
+
+#: ``submitted`` depends on the seat, so the declaration leaves it out: views show it just
+#: before ``clock_ms``, where they always have.
+_BEFORE_SUBMITTED = "clock_ms"
+_SUBMITTED_HELP = "tick mode: 1 once you have submitted this tick (you wait for the others)"
+
+
+def _with_submitted(counters: dict[str, Any], value: Any) -> dict[str, Any]:
+    """``counters`` with ``submitted`` (which depends on the seat) in its place."""
+    out: dict[str, Any] = {}
+    for name, v in counters.items():
+        if name == _BEFORE_SUBMITTED:
+            out["submitted"] = value
+        out[name] = v
+    return out
+
+
 class RepezitaState(Simultaneous, GameState):
     """A Repezita match in progress (tick or real-time mode).
 
     Hands are lists (two decks mean duplicate cards). ``known[s]`` is the part of seat ``s``'s
     hand everybody knows: cards it picked up face up with a wrong card and has not played since.
     """
+
+    #: The state beyond the cards, declared once (:mod:`levata.engine.fields`): the view's
+    #: counters and facts in the order views show them (``submitted``, the seat's own, is
+    #: added by :meth:`view`), then what only a position writes down: the tick buffer and the
+    #: real-time clock state the rules read later.
+    FIELDS: ClassVar[tuple[Declared, ...]] = (
+        Count("tick", "tick mode: the tick being played, from 0"),
+        Count(
+            "idle",
+            "ticks (tick mode) or ms (realtime) since the pile last changed",
+            attr="idle_shown",
+            derived=True,
+        ),
+        Field(
+            "open_start",
+            "1 while the pile is open: any card may start it until one lands",
+            section="counters",
+            show=int,
+            read=bool,
+        ),
+        Count("clock_ms", "realtime: the referee's clock the state was judged at, in ms"),
+        Fact("mode", "the mode option: tick or realtime", derived=True),
+        Fact(
+            "priority",
+            "tick mode: the unfinished seats in this tick's resolution order",
+            attr="priority_shown",
+            derived=True,
+        ),
+        Fact("finished", "the seats that emptied their hands, in order"),
+        Fact(
+            "known",
+            "per seat, the cards it picked up with a pile in public (still in its hand)",
+            show=_cards_shown,
+            read=_cards_read,
+        ),
+        # The raw stall counter (tick mode); the view's ``idle`` is worked out from it, or in
+        # real time from ``last_change_ms``.
+        Kept("idle", "tick mode: ticks since the pile last changed (realtime: 0)"),
+        Kept("last_change_ms", "realtime: the clock when the pile last changed"),
+        Kept(
+            "pile_states",
+            "realtime: the race window, each pile state [start_ms, top (null: empty), open]",
+            show=_pile_states_shown,
+            read=_pile_states_read,
+        ),
+        SUBMISSIONS,
+        Kept("reason", "why the match ended (empty while it runs)"),
+        Kept("ranks", "the final ranks (empty while the match runs)"),
+    )
 
     def __init__(
         self,
@@ -232,6 +317,9 @@ class RepezitaState(Simultaneous, GameState):
         seed: int = 0,
     ) -> RepezitaState:
         """Set up a position directly (tests, puzzles). Cards are lists or strings.
+
+        A different thing from :meth:`GameSpec.from_position`, which reads back the whole
+        position's text that :meth:`position` writes.
 
         ``aside`` defaults to every card of the deck not placed elsewhere, so the table still
         holds exactly the deck. ``finished`` lists finished seats in finish order (their hands
@@ -481,8 +569,6 @@ class RepezitaState(Simultaneous, GameState):
         n = self.players
         counts = {f"hand:{s}": len(self.hands[s]) for s in range(n)}
         counts.update(pile=len(self.pile), dead=len(self.dead), aside=len(self.aside))
-        # Realtime has no ticks: "idle" is then the ms since the pile last changed.
-        idle = self.clock_ms - self.last_change_ms if self.realtime else self.idle
         return SeatView(
             game=self.game,
             seat=seat,
@@ -492,24 +578,26 @@ class RepezitaState(Simultaneous, GameState):
             hand=tuple(sorted(self.hands[seat], key=_by_rank)),
             zones={"pile": tuple(self.pile), "dead": tuple(self.dead)},
             counts=counts,
-            counters={
-                "tick": self.tick,
-                "idle": idle,
-                "open_start": int(self.open_start),
-                "submitted": self.submitted(seat),
-                "clock_ms": self.clock_ms,
-            },
+            counters=_with_submitted(
+                declared.shown_counters(self.FIELDS, self, n), self.submitted(seat)
+            ),
             trump=None,
             scores=self._scores(),
-            facts={
-                "mode": self.mode,
-                "priority": [] if self.over else self.priority(),
-                "finished": list(self.finished),
-                "known": [[str(c) for c in k] for k in self.known],
-            },
+            facts=declared.shown_facts(self.FIELDS, self),
             history=(self.history(seat)) if history else (),
             options=self.options,
         )
+
+    @property
+    def idle_shown(self) -> int:
+        """What a view's ``idle`` says: ticks since the pile last changed, or in real time (no
+        ticks) the ms since then."""
+        return self.clock_ms - self.last_change_ms if self.realtime else self.idle
+
+    @property
+    def priority_shown(self) -> list[int]:
+        """``P_t`` while the match runs (none once it is over)."""
+        return [] if self.over else self.priority()
 
     def table(self) -> tuple[Zone, ...]:
         zones = [
@@ -567,6 +655,34 @@ class RepezitaState(Simultaneous, GameState):
         other.pile_states = list(self.pile_states)
         other._plays = list(self._plays)  # the inner lists are replaced, never mutated
         return other
+
+    # -- positions: the whole state as text ----------------------------------------------------
+
+    def _position(self) -> tuple[dict[str, Any], set[str]]:
+        """Each hand (in the order it is held), the pile, the dead area and the cards set
+        aside, then every declared field: the tick buffer and the clock state included."""
+        places = {f"hand:{s}": h for s, h in enumerate(self.hands)}
+        places.update(pile=self.pile, dead=self.dead, aside=self.aside)
+        values: dict[str, Any] = {"phase": phases.OVER if self.over else RACING, **places}
+        values.update(declared.stored(self.FIELDS, self))
+        return values, set(places)
+
+    @classmethod
+    def _from_position(
+        cls, spec: GameSpec, pos: Position, options: dict[str, Any], seed: int
+    ) -> RepezitaState:
+        state = cls.__new__(cls)
+        state._configure(spec, pos.players, options, seed)
+        hands = [pos.cards(f"hand:{s}") for s in range(pos.players)]
+        pile, dead, aside = pos.cards("pile"), pos.cards("dead"), pos.cards("aside")
+        check_deck([*hands, pile, dead, aside], state.deck())
+        state._place(hands=hands, aside=aside, pile=pile, dead=dead)
+        declared.load(cls.FIELDS, state, pos.values(declared.names(cls.FIELDS)))
+        if any(Counter(k) - Counter(h) for k, h in zip(state.known, hands, strict=True)):
+            raise BadConfig("position: a seat's known cards must be in its hand")
+        state.over = pos.value("phase") == phases.OVER
+        state._resume_ticks()
+        return state
 
     @classmethod
     def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> RepezitaState:
@@ -654,19 +770,8 @@ VOCABULARY = Vocabulary(
         "dead": "cards in the dead area",
         "aside": "cards set aside unseen at the deal (the deck does not divide evenly)",
     },
-    counters={
-        "tick": "tick mode: the tick being played, from 0",
-        "idle": "ticks (tick mode) or ms (realtime) since the pile last changed",
-        "open_start": "1 while the pile is open: any card may start it until one lands",
-        "submitted": "tick mode: 1 once you have submitted this tick (you wait for the others)",
-        "clock_ms": "realtime: the referee's clock the state was judged at, in ms",
-    },
-    facts={
-        "mode": "the mode option: tick or realtime",
-        "priority": "tick mode: the unfinished seats in this tick's resolution order",
-        "finished": "the seats that emptied their hands, in order",
-        "known": "per seat, the cards it picked up with a pile in public (still in its hand)",
-    },
+    counters=_with_submitted(declared.described(RepezitaState.FIELDS, "counters"), _SUBMITTED_HELP),
+    facts=declared.described(RepezitaState.FIELDS, "facts"),
     actions={
         actions.PLAY: "play `card` on the pile: it lands if one rank above or below the top"
         " (A-2 and K-A wrap; suits do not matter), or an A on an empty pile",
