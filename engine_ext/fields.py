@@ -38,6 +38,7 @@ down, since the rest of the state gives it back.
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -79,8 +80,11 @@ def plain(value: Any) -> Any:
     >>> plain({"calls": [(1, 0), (2, 9)], "seen": {3, 1}})
     {'calls': [[1, 0], [2, 9]], 'seen': [1, 3]}
     """
-    if value is None or type(value) in _SCALARS:  # the common case, before the ABC check
+    kind = type(value)
+    if value is None or kind in _SCALARS:  # the common cases first: a view is built per decision
         return value
+    if kind is list or kind is tuple:
+        return [v if v is None or type(v) in _SCALARS else plain(v) for v in value]
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     if isinstance(value, (set, frozenset)):
@@ -206,27 +210,80 @@ def _flat(declared: Iterable[Declared]) -> Iterator[Field]:
             yield d
 
 
+#: Per-seat keys made once (``score:0``...), for seats 0 to 63.
+_SEAT_KEYS = 64
+
+# A declaration compiled for views, by the id of its tuple (kept alive beside it): the
+# functions that build its counters and its facts.
+_COMPILED: dict[int, tuple[Sequence[Declared], Any, Any]] = {}
+
+
+def _compiled(declared: Sequence[Declared]) -> tuple[Any, Any]:
+    """The view's counters and facts of ``declared`` as two functions, generated once.
+
+    A view is built for every decision a bot makes and every search iteration that reads
+    one, so, as :mod:`dataclasses` does for ``__init__``, the declaration is turned into
+    straight-line code: one attribute read and one store per field, no loop over the
+    declaration, no dispatch on its kind."""
+    kept = _COMPILED.get(id(declared))
+    if kept is not None and kept[0] is declared:
+        return kept[1], kept[2]
+    env: dict[str, Any] = {"OMIT": OMIT, "plain": plain}
+    lines = ["def counters(state, players):", "    out = {}"]
+    for i, d in enumerate(declared):
+        if isinstance(d, Seats):
+            names = [f"v{i}_{j}" for j in range(len(d.fields))]
+            for name, f in zip(names, d.fields, strict=True):
+                lines.append(f"    {name} = {_read(f.attribute)}")
+            size = "players" if d.count == "seat" else f"len({names[0]})"
+            lines.append(f"    for s in range({size}):")
+            for j, (name, f) in enumerate(zip(names, d.fields, strict=True)):
+                env[f"keys{i}_{j}"] = tuple(f"{f.name}:{s}" for s in range(_SEAT_KEYS))
+                value = f"{name}[s]"
+                if f.show is not None:
+                    env[f"show{i}_{j}"] = f.show
+                    value = f"show{i}_{j}({value})"
+                lines += [
+                    f"        v = {value}",
+                    "        if v is not None and v is not OMIT:",
+                    f"            out[keys{i}_{j}[s]] = v",
+                ]
+        elif d.section == "counters":
+            value = _read(d.attribute)
+            if d.show is not None:
+                env[f"show{i}"] = d.show
+                value = f"show{i}({value})"
+            lines += [f"    v = {value}", "    if v is not None:", f"        out[{d.name!r}] = v"]
+    lines += ["    return out", "", "def facts(state):", "    return {"]
+    for i, f in enumerate(_flat(declared)):
+        if f.section == "facts":
+            wrap = "plain"
+            if f.show is not None:
+                env[f"fact{i}"], wrap = f.show, f"fact{i}"
+            lines.append(f"        {f.name!r}: {wrap}({_read(f.attribute)}),")
+    lines.append("    }")
+    exec("\n".join(lines), env)  # generated from the declaration alone, never from input
+    _COMPILED[id(declared)] = (declared, env["counters"], env["facts"])
+    return env["counters"], env["facts"]
+
+
+def _read(attribute: str) -> str:
+    """The code that reads ``attribute`` of ``state``."""
+    if attribute.isidentifier() and not keyword.iskeyword(attribute):
+        return f"state.{attribute}"
+    return f"getattr(state, {attribute!r})"
+
+
 def shown_counters(declared: Sequence[Declared], state: Any, players: int) -> dict[str, int]:
     """The view's counters the declaration gives, in declaration order."""
-    out: dict[str, int] = {}
-    for d in declared:
-        if isinstance(d, Seats):
-            lists = [(f, getattr(state, f.attribute)) for f in d.fields]
-            for s in range(d.size(state, players)):
-                for f, values in lists:
-                    value = values[s] if f.show is None else f.show(values[s])
-                    if value is not OMIT and value is not None:
-                        out[f"{f.name}:{s}"] = value
-        elif d.section == "counters":
-            value = d.get(state)
-            if value is not None:
-                out[d.name] = value
-    return out
+    counters: dict[str, int] = _compiled(declared)[0](state, players)
+    return counters
 
 
 def shown_facts(declared: Sequence[Declared], state: Any) -> dict[str, Any]:
     """The view's facts the declaration gives, in declaration order."""
-    return {f.name: f.get(state) for f in _flat(declared) if f.section == "facts"}
+    facts: dict[str, Any] = _compiled(declared)[1](state)
+    return facts
 
 
 def restore(
