@@ -53,7 +53,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any
 
 from levata.engine import actions, events, phases
 from levata.engine.cards import Card, Suit, french_deck
@@ -77,11 +77,10 @@ from levata.engine.family.tricks import (
     TRICK_EVENTS,
     TRICK_FACTS,
     TRICK_ZONES,
-    TrickGame,
 )
 from levata.engine.games.banking import rules as br
 from levata.engine.games.banking import search as banking_search
-from levata.engine.games.banking.worlds import rebuild
+from levata.engine.games.banking.worlds import BankingWorlds
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Objective, Solver
@@ -139,7 +138,7 @@ def practice_previous(players: int, dealer: int, credits: int, rng: random.Rando
     return quota_family.practice_previous(players, dealer, credits, rng)
 
 
-class BankingState(TrickGame):
+class BankingState(BankingWorlds):
     """A Banking Cards match (a Tour, or one session): the trick play is :class:`TrickGame`'s."""
 
     def __init__(
@@ -658,11 +657,6 @@ class BankingState(TrickGame):
         return banking_search.rate_calls(self, seat, calls)
 
     # -- a world rebuilt from a view ------------------------------------------------------------
-
-    @classmethod
-    def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> Self:
-        world: Self = rebuild(cls, spec, view, rng)
-        return world
 
     def _restore_from_view(self, view: SeatView) -> None:
         c, f, n = view.counters, view.facts, self.players

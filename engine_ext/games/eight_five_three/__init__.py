@@ -45,9 +45,8 @@ Decisions beyond the rules' own [D1]..[D7] (which are implemented as written):
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Iterable, Sequence
-from typing import Any, Self
+from typing import Any
 
 from levata.engine import events, phases
 from levata.engine.cards import Card, Suit, french_deck, parse_cards  # noqa: F401  (examples)
@@ -70,8 +69,8 @@ from levata.engine.family.tricks import (
     TRICK_EVENTS,
     TRICK_FACTS,
     TRICK_ZONES,
-    TrickGame,
 )
+from levata.engine.games.eight_five_three.worlds import EightFiveThreeWorlds
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Objective, Solver
@@ -162,7 +161,7 @@ def previous_first(first: int, players: int, rotation: str = "seed") -> int:
 # -- the match ---------------------------------------------------------------------------------
 
 
-class EightFiveThreeState(TrickGame):
+class EightFiveThreeState(EightFiveThreeWorlds):
     """A match of 8-5-3 / 6-3-2-1 (``match_deals`` deals, or one): the card play is the
     trick base's."""
 
@@ -461,13 +460,6 @@ class EightFiveThreeState(TrickGame):
         return eight_five_three_search.rate_calls(self, seat, calls)
 
     # -- a world rebuilt from a view ------------------------------------------------------------
-
-    @classmethod
-    def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> Self:
-        from levata.engine.games.eight_five_three.worlds import rebuild
-
-        world: Self = rebuild(cls, spec, view, rng)
-        return world
 
     def _restore_from_view(self, view: SeatView) -> None:
         c, f, n = view.counters, view.facts, self.players

@@ -42,9 +42,8 @@ Decisions beyond the rules' [D1]..[D9] (all implemented as written):
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any
 
 from levata.engine import events, phases
 from levata.engine.cards import Card, Suit, french_deck
@@ -67,11 +66,10 @@ from levata.engine.family.tricks import (
     TRICK_EVENTS,
     TRICK_FACTS,
     TRICK_ZONES,
-    TrickGame,
 )
 from levata.engine.games.three_five_eight import rules as tr
 from levata.engine.games.three_five_eight import search as three_five_eight_search
-from levata.engine.games.three_five_eight.worlds import rebuild
+from levata.engine.games.three_five_eight.worlds import ThreeFiveEightWorlds
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Objective, Solver
@@ -103,7 +101,7 @@ def _parse_draw(choice: str) -> tuple[int, Suit]:
     return int(seat), Suit.parse(letter)
 
 
-class ThreeFiveEightState(TrickGame):
+class ThreeFiveEightState(ThreeFiveEightWorlds):
     """A 3-5-8 match (15 counted deals, or one): the trick play is :class:`TrickGame`'s."""
 
     def __init__(
@@ -396,11 +394,6 @@ class ThreeFiveEightState(TrickGame):
         return three_five_eight_search.rate_calls(self, seat, calls)
 
     # -- a world rebuilt from a view -----------------------------------------------------------
-
-    @classmethod
-    def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> Self:
-        world: Self = rebuild(cls, spec, view, rng)
-        return world
 
     def _restore_from_view(self, view: SeatView) -> None:
         c, f, n = view.counters, view.facts, self.players
