@@ -61,7 +61,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", action="append", help="a game's name (default: every game)")
-    parser.add_argument("--json", action="store_true", help="one JSON line: name -> [first, further]")
+    parser.add_argument(
+        "--json", action="store_true", help="one JSON line: game -> [first, further]"
+    )
     args = parser.parse_args()
     specs = [game(name) for name in args.game] if args.game else all_games()
     figures: dict[str, list[float]] = {}

@@ -48,12 +48,16 @@ class BankingWorlds(TrickGame):
     """The world-rebuilding half of a Banking match: its places are the seats' hands,
     ``N`` the face-down Surpriza and ``N + 1`` the Gunoi (see the module's rules)."""
 
-    declarant: int
     turned: list[Card]
     kitty: list[Card]
     gunoi: list[Card]
     protected: set[Card]
     committed: dict[int, Card]
+
+    @property
+    def declarant(self) -> int:
+        """``K``, who takes the Surpriza (the match says who)."""
+        raise NotImplementedError
 
     def _places_at_deal(self) -> list[int]:
         return [self.players]  # the Surpriza
