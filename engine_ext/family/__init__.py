@@ -4,8 +4,6 @@
   8-5-3, 3-5-8, Tarneeb, Rentz, Sixty-six, Filcau, Bestia).
 * :mod:`levata.engine.family.quotas`: quotas 8-5-3 / 6-3-2-1, the deal's score row, credits
   and debts carried into exchanges (Banking Cards, 8-5-3 / 6-3-2-1, 3-5-8).
-* :mod:`levata.engine.family.places`: search worlds dealt by places (hands, a kitty, discards)
-  from one seat's view (Banking Cards, 8-5-3, 3-5-8).
 * :mod:`levata.engine.family.shedding`: finish-order ranking, the stock and its reshuffle
   (Macao, Repezita; later Huzur, Trombon, Toci).
 * :mod:`levata.engine.family.seen`: per-seat histories kept as events are emitted.

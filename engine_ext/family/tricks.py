@@ -27,11 +27,9 @@ hooks: see ``docs/writing-a-trick-game.md``.
 
 from __future__ import annotations
 
-import copy
 import functools
 import operator
 import random
-import weakref
 from abc import abstractmethod
 from collections import Counter as Multiset
 from collections.abc import Sequence
@@ -46,8 +44,16 @@ from levata.engine.contract import Action, BadConfig, Event, GameSpec, GameState
 from levata.engine.fields import Counter, Declared, Seats
 from levata.engine.position import Position
 from levata.engine.rules import TRUMP_SUIT, TrickRules
-from levata.engine.sampler import Sampler
 from levata.engine.vocabulary import Vocabulary
+from levata.engine.worlds import (
+    DealPlan,
+    PlaceSets,
+    ViewCache,
+    copy_state,
+    plan_deal,
+    reseed,
+    seen_log,
+)
 
 __all__ = [
     "PLAY",
@@ -500,20 +506,26 @@ class TrickGame(GameState):
 
         The base restores the card play from the view (trump, trick, played cards, tricks and
         cards won, voids), the game restores its own state in :meth:`_restore_from_view`
-        (bids, scores, where the match stands), the hidden cards are dealt by the exact
-        :class:`~levata.engine.sampler.Sampler` under the view's hand sizes and voids, and the
-        event log is rebuilt: the seat's own events as it saw them, the other seats' private
-        deal events naming the cards of this world. Everything random comes from ``rng``.
+        (bids, scores, where the match stands), every unseen card gets the places it may be
+        in (:mod:`levata.engine.worlds`: a hidden hand or the undealt rest, narrowed by the
+        voids; a game whose cards change hands before the play narrows them further, see
+        :meth:`_narrow_places`), the exact :class:`~levata.engine.sampler.Sampler` deals
+        them, and the event log is rebuilt: the seat's own events as it saw them, the other
+        seats' private deal events naming the cards of this world. Everything random comes
+        from ``rng``.
 
         What does not depend on the hidden cards is worked out once per view object and
         kept (a search bot draws many worlds from one view; a view is never changed).
         """
-        plan = _plan_for(cls, spec, view)
-        world = _copy_state(plan.proto)
-        world.seed = rng.getrandbits(63)
-        world.rng = random.Random(world.seed)
-        world._deal_hidden(plan, rng)
-        world._finish_log(plan)
+        plan = _PLANS.get(view, (cls, spec), lambda: _make_plan(cls, spec, view))
+        world = copy_state(plan.proto)
+        if plan.walked:  # the draws in the order the place-walking games always made them
+            world._deal_places(plan, view, rng)
+            reseed(world, rng)
+        else:
+            reseed(world, rng)
+            world._deal_hidden(plan, rng)
+            world._finish_log(plan)
         return world  # type: ignore[return-value]  # the plan's prototype is of this class
 
     def sample_world(self, seat: int, rng: random.Random) -> Self:
@@ -623,6 +635,36 @@ class TrickGame(GameState):
             events={**TRICK_EVENTS, **events},
         )
 
+    # Narrowing hooks of a game whose cards change hands before the play (exchanges, a kitty,
+    # discards). Overriding :meth:`_narrow_places` makes the base walk the seat's history of
+    # the deal: every card not its own starts in every other hand and in
+    # :meth:`_places_at_deal`; each event of the deal (a play aside: the card is gone) goes
+    # to :meth:`_narrow_places`; :meth:`_plan_places` adds the game's places and sizes; the
+    # seat's hand and the voids narrow last. Places are numbered: seats ``0..N-1``, the
+    # game's own places from ``N``.
+
+    def _narrow_places(self, ev: Event, sets: PlaceSets, view: SeatView) -> None:
+        """What ``ev`` (an event of the deal in progress, as the viewing seat saw it) tells
+        of where cards are: :class:`~levata.engine.worlds.PlaceSets` ``put`` a card known to
+        be somewhere, ``not_at`` for "holds none of these", ``spread`` for a move that may
+        have happened. Called on the prototype world, restored from the view."""
+
+    def _places_at_deal(self) -> list[int]:
+        """The game's places dealt face down with the hands (a kitty: ``[self.players]``)."""
+        return []
+
+    def _plan_places(self, view: SeatView, sets: PlaceSets) -> dict[int, int]:
+        """After the walk: the game's own hidden places (from ``N``) with the cards each
+        holds, and what the view shows of them (``sets.put``). Set here, on the prototype,
+        what every world of the view shares."""
+        return {}
+
+    def _settle_places(
+        self, view: SeatView, dealt: dict[int, list[Card]], rng: random.Random
+    ) -> None:
+        """Put the cards ``dealt`` to the game's own places where the game keeps them (the
+        hands are done)."""
+
     def _is_hand_event(self, event: Event) -> bool:
         """Is ``event`` a seat's share of :meth:`show_hands` (the private deal events)?"""
         return event.kind == events.HAND
@@ -662,15 +704,22 @@ class TrickGame(GameState):
 
     def _deal_hidden(self, plan: _Plan, rng: random.Random) -> None:
         """Deal the cards the view does not show, by the plan's exact sampler."""
-        if plan.sampler is None:
+        if plan.deal.sampler is None:
             return
-        italian = self.deck[0].suit.italian
-        dealt = plan.sampler.sample(rng.getrandbits(64))
-        for t, m in zip(plan.hidden, dealt, strict=False):
-            self.hands[t] = cards_of(m, italian)
-        if len(dealt) > len(plan.hidden):
-            left = cards_of(dealt[-1], italian)
+        dealt = plan.deal.deal(rng, self.deck[0].suit.italian)
+        for t in plan.hidden:
+            self.hands[t] = dealt[t]
+        left = dealt.get(self.players)  # the undealt rest, in an order of this world
+        if left is not None:
             self.undealt = rng.sample(left, len(left))
+
+    def _deal_places(self, plan: _Plan, view: SeatView, rng: random.Random) -> None:
+        """Deal the places walked from the view, then let the game settle its own."""
+        dealt = plan.deal.deal(rng)
+        for t in range(self.players):
+            if t != plan.seat:
+                self.hands[t] = sorted(dealt.get(t, []))
+        self._settle_places(view, dealt, rng)
 
     def _finish_log(self, plan: _Plan) -> None:
         """Name this world's hands in the other seats' deal events of the deal in progress."""
@@ -692,24 +741,15 @@ class _Plan:
     proto: TrickGame  # every field set, hidden hands empty, deal events of this deal left out
     seat: int
     hidden: list[int]  # the seats whose hands are dealt at random
-    sampler: Sampler | None  # their hands (and the undealt rest, if any), exactly uniform
-    own: Event | None  # the seat's deal event of the deal in progress
+    deal: DealPlan  # their hands (and the undealt rest, or the game's places), exactly uniform
+    walked: bool = False  # the places were walked through the game's narrowing hooks
+    own: Event | None = None  # the seat's deal event of the deal in progress
     first: int = 0  # its seq minus the seat: where that deal's private events start
     played: list[list[Card]] = field(default_factory=list)  # what each seat played since
 
 
-_last_plan: list[tuple[weakref.ref[SeatView], type, GameSpec, _Plan]] = []
-
-
-def _plan_for(cls: type[TrickGame], spec: GameSpec, view: SeatView) -> _Plan:
-    """The plan of ``view`` for ``cls``: the one kept when it is the same view object."""
-    if _last_plan:
-        ref, kind, known, plan = _last_plan[0]
-        if ref() is view and kind is cls and known is spec:
-            return plan
-    plan = _make_plan(cls, spec, view)
-    _last_plan[:] = [(weakref.ref(view), cls, spec, plan)]
-    return plan
+#: The plan of the last view (a search draws many worlds of one view in a row).
+_PLANS: ViewCache[_Plan] = ViewCache()
 
 
 def _make_plan(cls: type[TrickGame], spec: GameSpec, view: SeatView) -> _Plan:
@@ -720,26 +760,61 @@ def _make_plan(cls: type[TrickGame], spec: GameSpec, view: SeatView) -> _Plan:
     world._restore_from_view(view)
     world._restore_card_play(view)
     world._rules_changed()
+    if cls._narrow_places is not TrickGame._narrow_places:
+        return _walked_plan(world, view)
     n, seat = world.players, view.seat
     hidden = [t for t in range(n) if view.counts[f"hand:{t}"] and not world.hands[t]]
     shown = mask_of(view.hand) | mask_of(c for cards in view.zones.values() for c in cards)
-    unseen = mask_of(world.deck) & ~shown
-    pool = cards_of(unseen, world.deck[0].suit.italian)
-    sizes = [view.counts[f"hand:{t}"] for t in hidden]
-    rest = len(pool) - sum(sizes)
+    pool = cards_of(mask_of(world.deck) & ~shown, world.deck[0].suit.italian)
+    sizes = {t: view.counts[f"hand:{t}"] for t in hidden}
+    rest = len(pool) - sum(sizes.values())
     if rest < 0:
-        raise ValueError(f"the view's hands need {sum(sizes)} unseen cards, not {len(pool)}")
-    allowed = []
+        raise ValueError(
+            f"the view's hands need {sum(sizes.values())} unseen cards, not {len(pool)}"
+        )
+    if rest:
+        sizes[n] = rest  # the undealt rest: place N
+    sets = PlaceSets(pool, sizes)
     for t in hidden:
         void = world.voids[t]
-        allowed.append(mask_of(c for c in pool if suit_of(world.rules, c) not in void))
-    if rest:
-        sizes.append(rest)
-        allowed.append(unseen)
-    sampler = _sampler(unseen, tuple(sizes), tuple(allowed)) if sizes else None
-    plan = _Plan(world, seat, hidden, sampler, None)
+        if void:
+            sets.not_at(t, [c for c in pool if suit_of(world.rules, c) in void])
+    plan = _Plan(world, seat, hidden, plan_deal(sets, sizes, pin=False))
     _plan_log(world, view, plan)
     return plan
+
+
+def _walked_plan(world: TrickGame, view: SeatView) -> _Plan:
+    """The plan of a game whose cards change hands before the play: its places walked
+    through the game's narrowing hooks over the seat's history of the deal."""
+    n, seat = world.players, view.seat
+    world.hands[seat] = list(view.hand)
+    start = max((i for i, e in enumerate(view.history) if e.kind == events.HAND), default=0)
+    history = view.history[start:]
+    sets = PlaceSets(world.deck, [t for t in range(n) if t != seat] + world._places_at_deal())
+    if history and history[0].kind == events.HAND:
+        for c in history[0].cards:
+            sets.put(c, seat)
+    for ev in history[1:]:
+        if ev.kind == events.PLAY:
+            sets.gone(ev.cards[0])
+        else:
+            world._narrow_places(ev, sets, view)
+    sizes = {t: view.counts[f"hand:{t}"] for t in range(n) if t != seat}
+    sizes.update(world._plan_places(view, sets))
+    sets.hand(seat, view.hand)
+    for t in range(n):
+        void = world.voids[t]
+        if void:
+            sets.not_at(t, [c for c in sets if suit_of(world.rules, c) in void])
+    try:
+        deal = plan_deal(sets, sizes, mine=seat)
+    except ValueError as e:
+        raise ValueError(f"{world.game}: {e}") from None
+    world._log = seen_log(view)
+    first = max((e.seq for e in view.history if e.kind == events.HAND), default=seat) - seat
+    world._hand_events = [first + t for t in range(n)]
+    return _Plan(world, seat, [t for t in range(n) if t != seat], deal, walked=True)
 
 
 def _plan_log(world: TrickGame, view: SeatView, plan: _Plan) -> None:
@@ -770,35 +845,6 @@ def _plan_log(world: TrickGame, view: SeatView, plan: _Plan) -> None:
     if own:
         plan.own, plan.first, plan.played = own[-1], own[-1].seq - seat, dealt[-1]
     world._hand_events = [plan.first + t for t in range(n)]
-
-
-def _copy_state(state: TrickGame) -> TrickGame:
-    """A copy whose containers, and the containers in them, are its own (events, cards and
-    rules are immutable and shared): what a world needs, far cheaper than a deep copy."""
-    other = copy.copy(state)
-    for name, value in vars(state).items():
-        if isinstance(value, list):
-            nested = value and isinstance(value[0], (list, dict, set))  # hands, not the log
-            setattr(other, name, [_copy_one(v) for v in value] if nested else list(value))
-        elif isinstance(value, (dict, set)):
-            setattr(other, name, _copy_one(value))
-    return other
-
-
-def _copy_one(value: Any) -> Any:
-    if isinstance(value, list):
-        return list(value)
-    if isinstance(value, dict):
-        return dict(value)
-    if isinstance(value, set):
-        return set(value)
-    return value
-
-
-@functools.lru_cache(maxsize=8)
-def _sampler(unseen: int, sizes: tuple[int, ...], allowed: tuple[int, ...]) -> Sampler:
-    """The exact sampler of one set of constraints, kept: building it counts every deal."""
-    return Sampler(unseen, sizes, allowed)
 
 
 def _suit_named(letter: str) -> int:

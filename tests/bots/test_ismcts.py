@@ -3,6 +3,8 @@ budgets, and a match over real gRPC (the view's options arrive through MatchStar
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from levata.bots import bot_names, make_bot, play_match
@@ -19,6 +21,28 @@ def test_ismcts_is_listed_for_every_game_that_rebuilds_worlds() -> None:
         assert ("ismcts" in bot_names(spec.name)) == rebuilds_worlds(spec)
     assert "ismcts" in bot_names("macao") and "ismcts" in bot_names("repezita")
     assert isinstance(make_bot("ismcts", "macao", seed=1), IsmctsBot)
+
+
+def test_every_registered_game_rebuilds_worlds_and_ismcts_plays_it() -> None:
+    """``world_from_view`` exists for every game (the worlds module), so ismcts is listed for
+    each and makes legal choices at positions of a seeded random match of each."""
+    for spec in all_games():
+        assert rebuilds_worlds(spec), spec.name
+        assert "ismcts" in bot_names(spec.name), spec.name
+        state = spec.new_match(players=spec.players[0], seed=3)
+        rng = random.Random(3)
+        bot = IsmctsBot(spec.name, seed=1, iterations=3, time_ms=0, horizon=8)
+        asked = 0
+        for step in range(60):
+            if state.is_over():
+                break
+            seat = rng.choice(state.to_act())
+            legal = state.legal_actions(seat)
+            if step % 6 == 0 and len(legal) > 1:
+                assert bot.act(state.view(seat), legal) in legal
+                asked += 1
+            state.apply(seat, rng.choice(legal))
+        assert asked >= 2, spec.name
 
 
 def test_bad_options_are_refused() -> None:

@@ -53,7 +53,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any
 
 from levata.engine import actions, events, phases
 from levata.engine.cards import Card, Suit, french_deck
@@ -73,7 +73,7 @@ from levata.engine.family.quotas import parse_row
 from levata.engine.family.tricks import PLAY, TRICK_COUNTS, TRICK_ZONES, TrickGame
 from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.banking import rules as br
-from levata.engine.games.banking.worlds import rebuild
+from levata.engine.games.banking.worlds import BankingWorlds
 from levata.engine.position import Position
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
@@ -136,7 +136,7 @@ def practice_previous(players: int, dealer: int, credits: int, rng: random.Rando
     return quota_family.practice_previous(players, dealer, credits, rng)
 
 
-class BankingState(TrickGame):
+class BankingState(BankingWorlds):
     """A Banking Cards match (a Tour, or one session): the trick play is :class:`TrickGame`'s."""
 
     def __init__(
@@ -707,11 +707,6 @@ class BankingState(TrickGame):
         return tuple(float(p) for p in self._points())
 
     # -- a world rebuilt from a view ------------------------------------------------------------
-
-    @classmethod
-    def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> Self:
-        world: Self = rebuild(cls, spec, view, rng)
-        return world
 
     def _settle(self) -> None:
         self.deck = french_deck()

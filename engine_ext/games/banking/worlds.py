@@ -19,9 +19,10 @@ Surpriza, the Gunoi):
 * card play: played cards are gone, and a seat that showed out of a suit holds none of it.
 
 Each rule only ever widens a place set by a move that may have happened, or narrows it by a
-fact the seat saw, so the true place is always in the set; the exact
-:class:`~levata.engine.sampler.Sampler` then deals the hidden cards uniformly among the deals
-that respect every set and every size.
+fact the seat saw, so the true place is always in the set; the trick base walks the history,
+and :mod:`levata.engine.worlds` deals the hidden cards uniformly among the deals that respect
+every set and every size (the exact :class:`~levata.engine.sampler.Sampler`). These are the
+game's narrowing hooks; the match class inherits them.
 
 >>> import random
 >>> from levata.engine import game
@@ -34,178 +35,101 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any
 
-from levata.engine import events, phases
-from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card
-from levata.engine.contract import Event, GameSpec, GameState, SeatView
-from levata.engine.family.places import PlacePlan, deal_places, plan_for, reseed
-from levata.engine.family.tricks import TrickGame, _sampler, suit_of
+from levata.engine.contract import Event, SeatView
+from levata.engine.family.tricks import TrickGame
+from levata.engine.worlds import PlaceSets
 
-#: A Banking match (``levata.engine.games.banking.BankingState``, which imports this module:
-#: named loosely here so that the two do not import each other).
-BankingState = Any
-
-__all__ = ["places", "rebuild"]
-
-HIDDEN = "hidden"  # a placeholder for an event the viewing seat never saw
+__all__ = ["BankingWorlds"]
 
 
-@dataclass
-class _Plan(PlacePlan):
-    pending: list[int]  # other seats that committed a Final Exchange card (which: unknown)
+class BankingWorlds(TrickGame):
+    """The world-rebuilding half of a Banking match: its places are the seats' hands,
+    ``N`` the face-down Surpriza and ``N + 1`` the Gunoi (see the module's rules)."""
 
+    turned: list[Card]
+    kitty: list[Card]
+    gunoi: list[Card]
+    protected: set[Card]
+    committed: dict[int, Card]
 
-def rebuild(cls: type[TrickGame], spec: GameSpec, view: SeatView, rng: random.Random) -> Any:
-    """A world whose ``view(view.seat)`` is ``view``, hidden cards dealt from ``rng``."""
-    plan = plan_for(cls, view, lambda: _make_plan(cls, spec, view))
-    world, dealt = deal_places(plan, rng)
-    n = world.players
-    kitty, gunoi = n, n + 1
-    world.kitty = dealt.get(kitty, [])
-    if plan.seat != world.declarant:
-        world.gunoi = dealt.get(gunoi, [])
-    k = world.declarant
-    if plan.seat != k:  # the protection is K's to see; in a world, the Surpriza K still holds
-        world.protected = {c for c in world.turned if c in world.hands[k]}
-    for s in plan.pending:  # committed others: some card of theirs
-        world.committed[s] = rng.choice(sorted(world.hands[s]))
-    return reseed(world, rng)
+    @property
+    def declarant(self) -> int:
+        """``K``, who takes the Surpriza (the match says who)."""
+        raise NotImplementedError
 
+    def _places_at_deal(self) -> list[int]:
+        return [self.players]  # the Surpriza
 
-def _make_plan(cls: type[TrickGame], spec: GameSpec, view: SeatView) -> _Plan:
-    world: BankingState = cls.__new__(cls)
-    GameState.__init__(world, spec, view.players, dict(view.options), 0)
-    world.phase = view.phase
-    world.over = view.phase == phases.OVER
-    world._restore_from_view(view)
-    world._restore_card_play(view)
-    world._rules_changed()
-    n, seat = world.players, view.seat
-    world.hands[seat] = list(view.hand)
-    # Who committed a Final Exchange card is public, which card is not (its own seat is no
-    # longer to act, so the card it chose does not matter to a search): one of theirs.
-    pending = list(view.facts["committed"])
-    where = places(world, view)
-    sizes = {t: view.counts[f"hand:{t}"] for t in range(n) if t != seat}
-    sizes[n] = view.counts["surpriza"]
-    if seat != world.declarant:
-        sizes[n + 1] = view.counts["gunoi"]
-    fixed: dict[int, list[Card]] = {}
-    loose: dict[Card, set[int]] = {}
-    for card, options in where.items():
-        if seat in options:
-            continue
-        if len(options) == 1:
-            fixed.setdefault(next(iter(options)), []).append(card)
-        else:
-            loose[card] = options
-    names = [p for p in sizes if sizes[p] - len(fixed.get(p, [])) > 0]
-    want = [sizes[p] - len(fixed.get(p, [])) for p in names]
-    if sum(want) != len(loose):
-        raise ValueError(f"banking: {sum(want)} hidden places for {len(loose)} unknown cards")
-    sampler = None
-    if loose:
-        unseen = mask_of(loose)
-        allowed = [mask_of(c for c, o in loose.items() if p in o) for p in names]
-        sampler = _sampler(unseen, tuple(want), tuple(allowed))
-    world._log = _log(view)
-    start = max((e.seq for e in view.history if e.kind == events.HAND), default=seat)
-    world._hand_events = [start - seat + t for t in range(n)]
-    return _Plan(world, seat, fixed, names, sampler, pending)
-
-
-def _log(view: SeatView) -> list[Event]:
-    """The seat's events at their places; the ones it never saw as empty placeholders."""
-    seen = {e.seq: e for e in view.history}
-    size = max(seen, default=-1) + 1
-    return [seen.get(q) or Event(q, HIDDEN, frozenset()) for q in range(size)]
-
-
-def places(world: BankingState, view: SeatView) -> dict[Card, set[int]]:
-    """Where each card not yet played may be, for the seat of ``view``: seats ``0..N-1``,
-    ``N`` the face-down Surpriza, ``N + 1`` the Gunoi (see the module's rules)."""
-    n, seat = world.players, view.seat
-    kitty, gunoi = n, n + 1
-    k = world.declarant
-    start = max((i for i, e in enumerate(view.history) if e.kind == events.HAND), default=0)
-    history = view.history[start:]
-    own = list(history[0].cards) if history and history[0].kind == events.HAND else []
-    others = {t for t in range(n) if t != seat} | {kitty}
-    where: dict[Card, set[int]] = {c: set(others) for c in world.deck}
-    for c in own:
-        where[c] = {seat}
-
-    def spread(moves: dict[int, int]) -> None:
-        """Any card at ``a`` may now be at ``moves[a]``."""
-        for options in where.values():
-            options.update([moves[a] for a in list(options) if a in moves])
-
-    def not_at(t: int, cards: list[Card]) -> None:
-        for c in cards:
-            o = where.get(c)
-            if o is not None and t in o and len(o) > 1:
-                o.discard(t)
-
-    for ev in history[1:]:
+    def _narrow_places(self, ev: Event, sets: PlaceSets, view: SeatView) -> None:
+        seat, k = view.seat, self.declarant
+        kitty, gunoi = self.players, self.players + 1
         kind, d, by = ev.kind, ev.data, ev.seat if ev.seat is not None else -1
         if kind == "exchange" and seat not in (by, d["target"]):
-            r, t = by, d["target"]
-            spread({r: t, t: r})
+            sets.swap(by, d["target"])
         elif kind == "exchanged":
             r, t = by, d["target"]
             offered = ev.cards[0]
             back = ev.cards[1] if len(ev.cards) > 1 else None
             if seat == r:
                 # A Perechiuța does not see the Surpriza in K's hand: nothing learnt of it.
-                blind = set(world.turned) if d["stage"] == "perechiuta" and t == k else set()
+                blind = set(self.turned) if d["stage"] == "perechiuta" and t == k else set()
                 suit = [
                     c
-                    for c in world.deck
+                    for c in self.deck
                     if c.suit == offered.suit and c != offered and c not in blind
                 ]
                 if back is None:
-                    where[offered] = {seat}
-                    not_at(t, suit)
+                    sets.put(offered, seat)
+                    sets.not_at(t, suit)
                 else:
-                    where[offered], where[back] = {t}, {seat}
+                    sets.put(offered, t)
+                    sets.put(back, seat)
                     if d["case"] == "a":
-                        not_at(t, [c for c in suit if c.rank > back.rank])
+                        sets.not_at(t, [c for c in suit if c.rank > back.rank])
                     else:
-                        not_at(t, [c for c in suit if c.rank > offered.rank or c.rank < back.rank])
+                        sets.not_at(
+                            t, [c for c in suit if c.rank > offered.rank or c.rank < back.rank]
+                        )
             else:
-                where[offered] = {r} if back is None else {seat}
+                sets.put(offered, r if back is None else seat)
                 if back is not None:
-                    where[back] = {r}
+                    sets.put(back, r)
         elif kind == "surpriza":
-            for options in where.values():
-                options.discard(kitty)
+            sets.close(kitty)
             for c in ev.cards:
-                where[c] = {k}
+                sets.put(c, k)
         elif kind == "declare":
             for c in ev.cards:
-                where[c] = {by}
+                sets.put(c, by)
         elif kind == "final":
             people = list(d["participants"])
             to = {p: people[(i + 1) % len(people)] for i, p in enumerate(people)}
-            spread({a: b for a, b in to.items() if seat not in (a, b)})
+            sets.spread({a: b for a, b in to.items() if seat not in (a, b)})
         elif kind == "passed":
-            where[ev.cards[0]] = {seat} if d["to"] == seat else {d["to"]}
+            sets.put(ev.cards[0], seat if d["to"] == seat else d["to"])
         elif kind == "buried" and seat != k:
-            spread({k: gunoi})  # the sizes say how many went
+            sets.spread({k: gunoi})  # the sizes say how many went
         elif kind == "discard":
-            where[ev.cards[0]] = {gunoi}
-        elif kind == events.PLAY:
-            where.pop(ev.cards[0], None)
-    for c in view.hand:
-        where[c] = {seat}
-    for options_card in [c for c, o in where.items() if seat in o and c not in view.hand]:
-        where[options_card].discard(seat)
-    rules = world.rules
-    for t in range(n):
-        void = world.voids[t]
-        if void:
-            not_at(t, [c for c in where if suit_of(rules, c) in void])
-    return where
+            sets.put(ev.cards[0], gunoi)
+
+    def _plan_places(self, view: SeatView, sets: PlaceSets) -> dict[int, int]:
+        sizes = {self.players: view.counts["surpriza"]}
+        if view.seat != self.declarant:
+            sizes[self.players + 1] = view.counts["gunoi"]
+        return sizes
+
+    def _settle_places(
+        self, view: SeatView, dealt: dict[int, list[Card]], rng: random.Random
+    ) -> None:
+        n, k = self.players, self.declarant
+        self.kitty = dealt.get(n, [])
+        if view.seat != k:
+            self.gunoi = dealt.get(n + 1, [])
+            # The protection is K's to see; in a world, the Surpriza K still holds.
+            self.protected = {c for c in self.turned if c in self.hands[k]}
+        # Who committed a Final Exchange card is public, which card is not (its own seat is
+        # no longer to act, so the card it chose does not matter to a search): one of theirs.
+        for s in view.facts["committed"]:
+            self.committed[s] = rng.choice(sorted(self.hands[s]))

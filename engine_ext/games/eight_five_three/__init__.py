@@ -45,9 +45,8 @@ Decisions beyond the rules' own [D1]..[D7] (which are implemented as written):
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Iterable, Sequence
-from typing import Any, Self
+from typing import Any
 
 from levata.engine import events, phases
 from levata.engine.cards import Card, Suit, french_deck, parse_cards  # noqa: F401  (examples)
@@ -65,6 +64,7 @@ from levata.engine.deal import shuffled
 from levata.engine.family import quotas as qf
 from levata.engine.family.tricks import PLAY, TRICK_COUNTS, TRICK_ZONES, TrickGame
 from levata.engine.fields import Counter, Fact, Kept, Seats
+from levata.engine.games.eight_five_three.worlds import EightFiveThreeWorlds
 from levata.engine.position import Position
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
@@ -153,7 +153,7 @@ def previous_first(first: int, players: int, rotation: str = "seed") -> int:
 # -- the match ---------------------------------------------------------------------------------
 
 
-class EightFiveThreeState(TrickGame):
+class EightFiveThreeState(EightFiveThreeWorlds):
     """A match of 8-5-3 / 6-3-2-1 (``match_deals`` deals, or one): the card play is the
     trick base's."""
 
@@ -465,13 +465,6 @@ class EightFiveThreeState(TrickGame):
         return tuple(float(p) for p in self.points)
 
     # -- a world rebuilt from a view ------------------------------------------------------------
-
-    @classmethod
-    def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> Self:
-        from levata.engine.games.eight_five_three.worlds import rebuild
-
-        world: Self = rebuild(cls, spec, view, rng)
-        return world
 
     def _settle(self) -> None:
         o = self.options

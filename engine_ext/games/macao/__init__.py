@@ -80,7 +80,8 @@ from levata.engine.deal import shuffled
 from levata.engine.family.seen import SeatHistories
 from levata.engine.family.shedding import DrawPile, ranks_by_finish
 from levata.engine.fields import Counter, Declared, Fact, Kept, Seats
-from levata.engine.games.macao.world import Rules, world_from_view
+from levata.engine.games.macao.world import Rules
+from levata.engine.games.macao.world import deal as deal_world
 from levata.engine.macao_playouts import MacaoPlayout
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
@@ -864,8 +865,40 @@ class MacaoState(DrawPile, SeatHistories):
     def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> MacaoState:
         """A state whose ``view(view.seat)`` is ``view``, hidden cards dealt from ``rng`` under
         what the history implies (see :mod:`levata.engine.games.macao.world`)."""
-        world: MacaoState = world_from_view(cls, spec, view, rng, WORLD_RULES)
-        return world
+        hidden = deal_world(view, rng, WORLD_RULES)
+        n = view.players
+        state = cls.__new__(cls)
+        GameState.__init__(state, spec, n, dict(view.options), rng.getrandbits(32))
+        state._reset()
+        state.rng = random.Random(rng.getrandbits(64))
+        state.hands, state.stock = hidden.hands, hidden.stock
+        state.discard = list(view.zones["discard"])
+        state.group = list(view.zones["group"])
+        facts = view.facts
+        state.finished = list(facts["finished"])
+        state.active = [s not in state.finished for s in range(n)]
+        state.skips = [view.counters[f"skips:{s}"] for s in range(n)]
+        pend = facts["pending"]
+        state.pending = Pending(**pend) if pend else None
+        req = facts["request"]
+        if req:
+            state.request = Request(
+                req["kind"], req["value"], req["requester"], frozenset(req["unserved"])
+            )
+        state.phase = view.phase
+        state.actor = view.to_act[0] if view.to_act else 0
+        state.turn, state.cursor, state.dealer = facts["turn"], facts["cursor"], facts["dealer"]
+        state.drawn = Card.parse(facts["drawn"]) if "drawn" in facts else hidden.drawn
+        state.actions_taken = view.counters["actions"]
+        state.passed = hidden.passed
+        state.epoch = hidden.epoch
+        state._acq = hidden.acquired
+        log = state._log = hidden.log
+        me = view.seat
+        state._seen = [
+            list(view.history) if s == me else [e for e in log if e.visible_to(s)] for s in range(n)
+        ]
+        return state
 
     def sample_world(self, seat: int, rng: random.Random) -> MacaoState:
         """Redeal every card ``seat`` cannot see, keeping what public history fixes.
@@ -919,7 +952,7 @@ class MacaoState(DrawPile, SeatHistories):
             self.drawn = moved[self.drawn]
 
 
-#: What rebuilding a world from a view needs of these rules (:mod:`.macao_world`).
+#: What rebuilding a world from a view needs of these rules (:mod:`.world`).
 WORLD_RULES = Rules(matches=matches, pending=Pending, request=Request, drawn_phase=DRAWN)
 
 

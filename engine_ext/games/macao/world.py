@@ -1,4 +1,4 @@
-"""Macao worlds rebuilt from one seat's view: what :meth:`MacaoState.from_view` deals.
+"""Macao worlds rebuilt from one seat's view: the hidden cards :meth:`MacaoState.from_view` deals.
 
 A seat's history names every public card movement (plays, the discard, each reshuffle) and
 its own private cards; what it cannot see is which cards the others drew. The hidden cards
@@ -19,7 +19,10 @@ the free slots of its player before the play; then the slots of matching draws; 
 shuffled into what is left. Without a draw constraint this is exactly uniform (the
 eligible slots of successive cards are nested); with one it retries from scratch when it gets
 stuck, and after :data:`TRIES` failures it drops the draw constraints (a valid world, less
-informed). The walk over the history is done once per view and cached.
+informed). The walk over the history is done once per view and kept (a
+:class:`~levata.engine.worlds.ViewCache`). These constraints tie cards to single slots and to
+the table a draw met, so the deal is this walk's own, not the exact sampler's (whose tables
+count deals by how many cards each place gets: dozens of one-card slots would swamp them).
 
 >>> from levata.engine import game
 >>> from levata.engine.games.macao import MacaoState
@@ -33,16 +36,16 @@ informed). The walk over the history is done once per view and cached.
 from __future__ import annotations
 
 import random
-from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from levata.engine import events
 from levata.engine.cards import Card, french_deck
-from levata.engine.contract import Event, GameSpec, GameState, SeatView
+from levata.engine.contract import Event, SeatView
+from levata.engine.worlds import ViewCache
 
-__all__ = ["TRIES", "Rules", "Skeleton", "skeleton", "world_from_view"]
+__all__ = ["TRIES", "Dealt", "Rules", "Skeleton", "deal", "skeleton"]
 
 
 @dataclass(frozen=True)
@@ -98,20 +101,13 @@ class Skeleton:
     rules: Rules
 
 
-_CACHE: OrderedDict[int, Skeleton] = OrderedDict()
+#: The walks of the last few views (a search asks many worlds of one view).
+_WALKS: ViewCache[Skeleton] = ViewCache(size=8)
 
 
 def skeleton(view: SeatView, rules: Rules) -> Skeleton:
-    """The walk over ``view``'s history, cached for the last few views (a search asks many
-    worlds of one view)."""
-    hit = _CACHE.get(id(view))
-    if hit is not None and hit.view is view:
-        return hit
-    skel = _walk(view, rules)
-    _CACHE[id(view)] = skel
-    while len(_CACHE) > 8:
-        _CACHE.popitem(last=False)
-    return skel
+    """The walk over ``view``'s history, kept per view object."""
+    return _WALKS.get(view, rules, lambda: _walk(view, rules))
 
 
 def _walk(view: SeatView, rules: Rules) -> Skeleton:
@@ -295,11 +291,24 @@ def _deal_epoch(
     return out
 
 
-def world_from_view(
-    cls: Any, spec: GameSpec, view: SeatView, rng: random.Random, rules: Rules
-) -> Any:
-    """A Macao state that ``view.seat`` cannot tell from the real one (see the module)."""
-    Pending, Request = rules.pending, rules.request
+@dataclass
+class Dealt:
+    """The hidden part of one world: what each seat holds, the stock, and the log with every
+    other seat's private event naming this world's cards; the game restores the rest of its
+    state from the view."""
+
+    hands: list[list[Card]]
+    stock: list[Card]  # top card last
+    log: list[Event]
+    acquired: dict[Card, tuple[int, int]]  # every held card -> (epoch, seq) it was dealt
+    drawn: Card | None  # the card another actor holds to play now, if any
+    passed: set[int]
+    epoch: int
+
+
+def deal(view: SeatView, rng: random.Random, rules: Rules) -> Dealt:
+    """The hidden cards of a Macao world that ``view.seat`` cannot tell from the real one
+    (see the module), dealt from ``rng``."""
     skel = skeleton(view, rules)
     me, n = view.seat, view.players
     dealt: dict[int, Card] = {}
@@ -312,10 +321,6 @@ def world_from_view(
         if got is None:
             raise ValueError("no deal of the hidden cards fits the view")
         dealt.update(got)
-    state = cls.__new__(cls)
-    GameState.__init__(state, spec, n, dict(view.options), rng.getrandbits(32))
-    state._reset()
-    state.rng = random.Random(rng.getrandbits(64))
     log = list(skel.log)
     hands: list[list[Card]] = [[] for _ in range(n)]
     acq: dict[Card, tuple[int, int]] = {c: skel.acquired[c] for c in view.hand}
@@ -339,35 +344,14 @@ def world_from_view(
                 f"seat {s} would hold {len(hands[s])} cards, not {view.counts[f'hand:{s}']}"
             )
     stock_slots = [i for i in skel.epochs[skel.epoch].slots if skel.slots[i].owner == STOCK]
-    state.hands = hands
-    state.stock = [dealt[i] for i in stock_slots]
-    state.discard = list(view.zones["discard"])
-    state.group = list(view.zones["group"])
-    facts: Mapping[str, Any] = view.facts
-    state.finished = list(facts["finished"])
-    state.active = [s not in state.finished for s in range(n)]
-    state.skips = [view.counters[f"skips:{s}"] for s in range(n)]
-    pend = facts["pending"]
-    state.pending = Pending(**pend) if pend else None
-    req = facts["request"]
-    if req:
-        state.request = Request(
-            req["kind"], req["value"], req["requester"], frozenset(req["unserved"])
-        )
-    state.phase = view.phase
-    state.actor = view.to_act[0] if view.to_act else 0
-    state.turn, state.cursor, state.dealer = facts["turn"], facts["cursor"], facts["dealer"]
-    if "drawn" in facts:
-        state.drawn = Card.parse(facts["drawn"])
-    elif skel.drawn_slot is not None:
-        state.drawn = dealt[skel.drawn_slot]
-    state.actions_taken = view.counters["actions"]
-    state.passed = set(skel.passed)
-    state.epoch = skel.epoch
-    state._acq = {c: acq[c] for h in hands for c in h}
+    drawn = dealt[skel.drawn_slot] if skel.drawn_slot is not None else None
     full: list[Event] = log  # type: ignore[assignment]  # every gap is filled above
-    state._log = full
-    state._seen = [
-        list(view.history) if s == me else [e for e in full if e.visible_to(s)] for s in range(n)
-    ]
-    return state
+    return Dealt(
+        hands=hands,
+        stock=[dealt[i] for i in stock_slots],
+        log=full,
+        acquired={c: acq[c] for h in hands for c in h},
+        drawn=drawn,
+        passed=set(skel.passed),
+        epoch=skel.epoch,
+    )

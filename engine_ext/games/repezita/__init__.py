@@ -74,7 +74,7 @@ from levata.engine.family.shedding import ranks_by_finish
 from levata.engine.family.simultaneous import SUBMISSIONS, Simultaneous
 from levata.engine.fields import Counter as Count
 from levata.engine.fields import Declared, Fact, Field, Kept
-from levata.engine.games.repezita.world import world_from_view
+from levata.engine.games.repezita.world import deal as deal_world
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
 from levata.engine.vocabulary import Vocabulary
@@ -688,8 +688,31 @@ class RepezitaState(Simultaneous, GameState):
     def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> RepezitaState:
         """A state whose ``view(view.seat)`` is ``view``, hidden cards dealt from ``rng`` under
         what the history implies (see :mod:`levata.engine.games.repezita.world`)."""
-        world: RepezitaState = world_from_view(cls, spec, view, rng)
-        return world
+        state = cls.__new__(cls)
+        state._configure(spec, view.players, dict(view.options), rng.getrandbits(32))
+        hidden = deal_world(view, state.deck(), rng)
+        counters = view.counters
+        realtime = view.facts["mode"] == "realtime"
+        state._place(
+            hands=hidden.hands,
+            aside=hidden.aside,
+            pile=view.zones["pile"],
+            dead=view.zones["dead"],
+            known=hidden.known,
+            finished=view.facts["finished"],
+            tick=counters["tick"],
+            idle=0 if realtime else counters["idle"],
+            open_start=bool(counters["open_start"]),
+            clock_ms=counters["clock_ms"],
+        )
+        if realtime:
+            state.last_change_ms = counters["clock_ms"] - counters["idle"]
+        state.pile_states = hidden.pile_states
+        # Seats already in this tick: what they chose is hidden, so a pass.
+        state._restore_submissions(view.to_act, Action(actions.PASS))
+        state._log = list(view.history)
+        state.rng = random.Random(rng.getrandbits(64))
+        return state
 
     def sample_world(self, seat: int, rng: random.Random) -> RepezitaState:
         world = self.clone()

@@ -1,4 +1,5 @@
-"""Repezita worlds rebuilt from one seat's view: what :meth:`RepezitaState.from_view` deals.
+"""Repezita worlds rebuilt from one seat's view: the hidden cards :meth:`RepezitaState.from_view`
+deals.
 
 Every Repezita event is public; hidden are the others' hands (less the cards they picked up
 face up, ``facts["known"]``) and the cards set aside. Those are dealt at random under the
@@ -12,7 +13,10 @@ same tick, and plays on an open start, imply nothing.
 
 The deal is uniform over the deals that meet those constraints (whole-deal rejection); if
 :data:`TRIES` shuffles all miss, each unmet constraint is first given one card of its ranks,
-chosen at random, and the rest is dealt uniformly (valid, not exactly uniform).
+chosen at random, and the rest is dealt uniformly (valid, not exactly uniform). "Holds some
+card of these ranks" is a constraint on a whole hand, not a set of places per card, so the
+deal is this rejection, not the exact sampler's; the walk is kept per view object (a
+:class:`~levata.engine.worlds.ViewCache`).
 
 >>> from levata.engine import game
 >>> from levata.engine.games.repezita import RepezitaState
@@ -26,19 +30,18 @@ chosen at random, and the rest is dealt uniformly (valid, not exactly uniform).
 from __future__ import annotations
 
 import random
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from levata.engine import actions, events
+from levata.engine import events
 from levata.engine.cards import Card
-from levata.engine.contract import Action, GameSpec, SeatView
+from levata.engine.contract import SeatView
+from levata.engine.worlds import ViewCache
 
-__all__ = ["TRIES", "Skeleton", "skeleton", "world_from_view"]
+__all__ = ["TRIES", "Dealt", "Skeleton", "deal", "skeleton"]
 
 TRIES = 200
-_PASS = Action(actions.PASS)
 ACE = 14
 ALL_RANKS = frozenset(range(2, 15))
 NOT_ACE = ALL_RANKS - {ACE}
@@ -65,19 +68,13 @@ class Skeleton:
     pile_states: list[tuple[int, Card | None, bool]]
 
 
-_CACHE: OrderedDict[int, Skeleton] = OrderedDict()
+#: The walks of the last few views (a search asks many worlds of one view).
+_WALKS: ViewCache[Skeleton] = ViewCache(size=8)
 
 
 def skeleton(view: SeatView, deck: Sequence[Card]) -> Skeleton:
-    """The walk over ``view``, cached for the last few views."""
-    hit = _CACHE.get(id(view))
-    if hit is not None and hit.view is view:
-        return hit
-    skel = _walk(view, deck)
-    _CACHE[id(view)] = skel
-    while len(_CACHE) > 8:
-        _CACHE.popitem(last=False)
-    return skel
+    """The walk over ``view``, kept per view object (its options fix the deck)."""
+    return _WALKS.get(view, None, lambda: _walk(view, deck))
 
 
 def _walk(view: SeatView, deck: Sequence[Card]) -> Skeleton:
@@ -241,33 +238,22 @@ def _deal(skel: Skeleton, rng: random.Random) -> dict[int | str, list[Card]]:
     raise AssertionError("unreachable")
 
 
-def world_from_view(cls: Any, spec: GameSpec, view: SeatView, rng: random.Random) -> Any:
-    """A Repezita state that ``view.seat`` cannot tell from the real one (see the module)."""
-    state = cls.__new__(cls)
-    state._configure(spec, view.players, dict(view.options), rng.getrandbits(32))
-    skel = skeleton(view, state.deck())
+@dataclass
+class Dealt:
+    """The hidden part of one world: every seat's hand and the cards set aside; the game
+    restores the rest of its state from the view."""
+
+    hands: list[list[Card]]
+    aside: list[Card]
+    known: list[list[Card]]  # per seat, the cards it is publicly known to hold
+    pile_states: list[tuple[int, Card | None, bool]]  # the race window's pile states
+
+
+def deal(view: SeatView, deck: Sequence[Card], rng: random.Random) -> Dealt:
+    """The hidden cards of a Repezita world that ``view.seat`` cannot tell from the real one
+    (see the module), dealt from ``rng``; ``deck``: the match's cards."""
+    skel = skeleton(view, deck)
     dealt = _deal(skel, rng)
     me, n = view.seat, view.players
     hands = [list(view.hand) if s == me else [*skel.known[s], *dealt[s]] for s in range(n)]
-    counters = view.counters
-    realtime = view.facts["mode"] == "realtime"
-    state._place(
-        hands=hands,
-        aside=dealt["aside"],
-        pile=view.zones["pile"],
-        dead=view.zones["dead"],
-        known=skel.known,
-        finished=view.facts["finished"],
-        tick=counters["tick"],
-        idle=0 if realtime else counters["idle"],
-        open_start=bool(counters["open_start"]),
-        clock_ms=counters["clock_ms"],
-    )
-    if realtime:
-        state.last_change_ms = counters["clock_ms"] - counters["idle"]
-    state.pile_states = list(skel.pile_states)
-    # Seats already in this tick: what they chose is hidden, so a pass.
-    state._restore_submissions(view.to_act, _PASS)
-    state._log = list(view.history)
-    state.rng = random.Random(rng.getrandbits(64))
-    return state
+    return Dealt(hands, dealt["aside"], skel.known, list(skel.pile_states))

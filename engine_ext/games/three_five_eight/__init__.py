@@ -42,9 +42,8 @@ Decisions beyond the rules' [D1]..[D9] (all implemented as written):
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any
 
 from levata.engine import events, phases
 from levata.engine.cards import Card, Suit, french_deck
@@ -63,7 +62,7 @@ from levata.engine.family import quotas as quota_family
 from levata.engine.family.tricks import PLAY, TRICK_COUNTS, TRICK_ZONES, TrickGame
 from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.three_five_eight import rules as tr
-from levata.engine.games.three_five_eight.worlds import rebuild
+from levata.engine.games.three_five_eight.worlds import ThreeFiveEightWorlds
 from levata.engine.position import Position
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
@@ -93,7 +92,7 @@ def _parse_draw(choice: str) -> tuple[int, Suit]:
     return int(seat), Suit.parse(letter)
 
 
-class ThreeFiveEightState(TrickGame):
+class ThreeFiveEightState(ThreeFiveEightWorlds):
     """A 3-5-8 match (15 counted deals, or one): the trick play is :class:`TrickGame`'s."""
 
     def __init__(
@@ -410,11 +409,6 @@ class ThreeFiveEightState(TrickGame):
         return tuple(float(p) for p in self.scores)
 
     # -- a world rebuilt from a view -----------------------------------------------------------
-
-    @classmethod
-    def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> Self:
-        world: Self = rebuild(cls, spec, view, rng)
-        return world
 
     def _settle(self) -> None:
         self.deck = french_deck()

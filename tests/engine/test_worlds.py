@@ -1,0 +1,131 @@
+"""The worlds module (``levata.engine.worlds``): place sets and their narrowing, exact deals
+that respect every set and size, the plan kept per view object, and the sampler used from
+the engine's core only."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from levata.engine import game
+from levata.engine.cards import Card, parse_cards
+from levata.engine.family import tricks
+from levata.engine.worlds import PlaceSets, ViewCache, plan_deal, sampler
+
+ROOT = Path(__file__).resolve().parents[2]
+CARDS = parse_cards("AS KS QS JS AH KH QH")
+
+
+def _sets() -> PlaceSets:
+    sets = PlaceSets(CARDS, places=(0, 1, 2))
+    sets.put(Card.parse("AS"), 2)  # passed to seat 2
+    sets.not_at(0, parse_cards("KS QS JS"))  # seat 0 showed out of spades
+    sets.not_at(1, parse_cards("AH KH"))  # seat 1 holds no heart above the queen
+    return sets
+
+
+def test_narrowing_keeps_a_last_place_and_spreading_adds_reachable_ones() -> None:
+    sets = PlaceSets(parse_cards("AS KS"), places=(0, 1))
+    sets.not_at(0, parse_cards("AS"))
+    sets.not_at(1, parse_cards("AS"))  # would leave the ace nowhere: not about it
+    assert sets.options(Card.parse("AS")) == {1}
+    sets.put(Card.parse("KS"), 0)
+    sets.spread({0: 3})
+    assert sets.options(Card.parse("KS")) == {0, 3} and sets.options(Card.parse("AS")) == {1}
+    sets.swap(1, 2)
+    assert sets.options(Card.parse("AS")) == {1, 2}
+    sets.move(3, 4)
+    sets.close(2)
+    assert sets.options(Card.parse("KS")) == {0, 4} and sets.options(Card.parse("AS")) == {1}
+    sets.hand(1, parse_cards("KS"))
+    assert sets.options(Card.parse("KS")) == {1} and sets.options(Card.parse("AS")) == set()
+    sets.gone(Card.parse("KS"))
+    assert Card.parse("KS") not in set(sets)
+
+
+@pytest.mark.parametrize("pin", [True, False])
+def test_every_deal_that_fits_comes_up_about_equally_often(pin: bool) -> None:
+    sets = _sets()
+    sizes = {0: 2, 1: 3, 2: 2}
+    plan = plan_deal(sets, sizes, pin=pin)
+    fits = set()
+    for order in itertools.permutations(CARDS):
+        cut = {0: order[:2], 1: order[2:5], 2: order[5:]}
+        if all(p in sets.options(c) for p, cs in cut.items() for c in cs):
+            fits.add(tuple(frozenset(cut[p]) for p in (0, 1, 2)))
+    rng = random.Random(4)
+    seen: Counter[tuple[frozenset[Card], ...]] = Counter()
+    draws = 200 * len(fits)
+    for _ in range(draws):
+        dealt = plan.deal(rng)
+        assert {p: len(cs) for p, cs in dealt.items()} == sizes
+        seen[tuple(frozenset(dealt[p]) for p in (0, 1, 2))] += 1
+    assert set(seen) == fits
+    assert max(seen.values()) < 1.5 * min(seen.values())
+
+
+def test_a_known_card_is_pinned_and_the_viewing_seats_own_cards_are_not_dealt() -> None:
+    sets = _sets()
+    sets.hand(0, parse_cards("AH"))
+    plan = plan_deal(sets, {1: 3, 2: 3}, mine=0)
+    assert plan.fixed[2][0] == Card.parse("AS")
+    assert all(Card.parse("AH") not in cs for cs in plan.deal(random.Random(1)).values())
+    with pytest.raises(ValueError, match="hidden places"):
+        plan_deal(sets, {1: 3, 2: 2}, mine=0)
+
+
+def test_the_sampler_of_one_set_of_constraints_is_built_once() -> None:
+    assert sampler(0b1111, (2, 2), (0b1111, 0b1111)) is sampler(0b1111, (2, 2), (0b1111, 0b1111))
+
+
+def test_a_plan_is_kept_per_view_object() -> None:
+    cache: ViewCache[list[int]] = ViewCache(size=2)
+    state = game("whist").new_match(players=3, seed=1)
+    a, b, c = state.view(0), state.view(1), state.view(2)
+    made: list[int] = []
+
+    def make(k: int) -> list[int]:
+        made.append(k)
+        return [k]
+
+    assert cache.get(a, "x", lambda: make(1)) == [1]
+    assert cache.get(a, "x", lambda: make(2)) == [1]  # kept
+    assert cache.get(a, "y", lambda: make(3)) == [3]  # another key
+    assert cache.get(state.view(0), "x", lambda: make(4)) == [4]  # an equal view, not this one
+    cache.get(b, "x", lambda: make(5))
+    cache.get(c, "x", lambda: make(6))
+    assert cache.get(a, "x", lambda: make(7)) == [7]  # fell out: two kept
+    assert made == [1, 3, 4, 5, 6, 7]
+
+
+def test_many_worlds_of_one_view_plan_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = game("banking")
+    state = spec.new_match(players=4, options={"previous": "2,-1,1,-2"}, seed=2)
+    calls = []
+    real = tricks._make_plan
+    monkeypatch.setattr(tricks, "_make_plan", lambda *a: calls.append(a) or real(*a))
+    view = state.view(1)
+    worlds = [spec.world_from_view(view, random.Random(k)) for k in range(5)]
+    assert len(calls) == 1
+    assert all(w.view(1) == view for w in worlds)
+    assert len({tuple(map(tuple, w.hands)) for w in worlds}) > 1
+
+
+def test_no_module_outside_the_engines_core_deals_with_a_private_sampler() -> None:
+    """The games and families narrow place sets; only the core builds samplers."""
+    outside = [
+        *(ROOT / "engine_ext" / "games").rglob("*.py"),
+        *(ROOT / "engine_ext" / "family").rglob("*.py"),
+        *(ROOT / "bots").rglob("*.py"),
+        *(ROOT / "server").rglob("*.py"),
+    ]
+    assert outside
+    for path in outside:
+        text = path.read_text()
+        assert "_sampler" not in text, path
+        assert not re.search(r"levata\.engine\.sampler import|import sampler", text), path
