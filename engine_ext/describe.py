@@ -18,7 +18,7 @@ import random
 from collections.abc import Iterable
 
 from levata.engine.cards import Suit
-from levata.engine.contract import GameSpec, _describe_counts
+from levata.engine.contract import GameSpec, GameState, _describe_counts
 from levata.engine.testing import CLOCK_STEP_MS, MAX_ACTIONS, new_random_match
 from levata.engine.vocabulary import PASS, Observed
 
@@ -115,36 +115,53 @@ def observe(
     spec: GameSpec, matches: int = 24, seed: int = 0, until: Iterable[str] | None = None
 ) -> Observed:
     """Play ``matches`` seeded random matches (players and options varying as in the
-    conformance suite: every choice and flag gets its turn) and record everything each
-    seat was shown: its views, its legal actions, its events. With ``until`` (action
-    kinds), stop as soon as each of them has an example."""
+    conformance suite: every choice and flag gets its turn), and one more read from a
+    position midway, and record everything each seat was shown: its views, its legal
+    actions, its events. With ``until`` (action kinds), stop as soon as each of them has an
+    example."""
     wanted = set(until) if until is not None else None
     seen = Observed()
     for i in range(matches):
         if wanted is not None and wanted <= set(seen.examples):
-            break
+            return seen
         state, _ = new_random_match(spec, i, seed + i)
-        rng = random.Random(seed + i)
-        for seat in range(state.players):
-            seen.add_view(state.view(seat, history=False))
-        for step in range(MAX_ACTIONS):
-            if state.is_over():
-                break
-            if state.realtime:
-                state.advance_clock(step * CLOCK_STEP_MS)
-                if state.is_over():
-                    continue
-            seats = state.to_act()
-            for seat in seats:
-                seen.add_actions(state.legal_actions(seat))
-            seat = rng.choice(seats)
-            seen.add_view(state.view(seat, history=False))  # the view a request carries
-            legal = state.legal_actions(seat)
-            # Every other pair of matches a lazy player, who passes when it may: what only a quiet
-            # table shows (a pile left alone until it dies) shows up too.
-            lazy = [a for a in legal if a.kind == PASS] if i // 2 % 2 else []
-            state.apply(seat, lazy[0] if lazy and rng.random() < 0.8 else rng.choice(legal))
-        for seat in range(state.players):
-            seen.add_view(state.view(seat, history=False))
-        seen.add_events(state.events())
+        _record(seen, state, random.Random(seed + i), lazy=bool(i // 2 % 2))
+    state, _ = new_random_match(spec, 0, seed)
+    rng = random.Random(seed)
+    for _ in range(7):
+        if state.is_over():
+            break
+        seat = rng.choice(state.to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    try:
+        again = spec.from_position(state.position(), seed=seed)
+    except NotImplementedError:  # a game that writes no positions yet
+        return seen
+    _record(seen, again, rng, lazy=False)
     return seen
+
+
+def _record(seen: Observed, state: GameState, rng: random.Random, lazy: bool) -> None:
+    """Play ``state`` out at random, recording what every seat is shown."""
+    for seat in range(state.players):
+        seen.add_view(state.view(seat, history=False))
+    for step in range(MAX_ACTIONS):
+        if state.is_over():
+            break
+        if state.realtime:
+            state.advance_clock(step * CLOCK_STEP_MS)
+            if state.is_over():
+                continue
+        seats = state.to_act()
+        for seat in seats:
+            seen.add_actions(state.legal_actions(seat))
+        seat = rng.choice(seats)
+        seen.add_view(state.view(seat, history=False))  # the view a request carries
+        legal = state.legal_actions(seat)
+        # A lazy player passes when it may: what only a quiet table shows (a pile left alone
+        # until it dies) shows up too.
+        passes = [a for a in legal if a.kind == PASS] if lazy else []
+        state.apply(seat, passes[0] if passes and rng.random() < 0.8 else rng.choice(legal))
+    for seat in range(state.players):
+        seen.add_view(state.view(seat, history=False))
+    seen.add_events(state.events())

@@ -30,6 +30,7 @@ __all__ = [
     "PLACE",
     "PLAY",
     "POINTS",
+    "POSITION",
     "RANK",
     "RANKS",
     "REASON",
@@ -47,6 +48,9 @@ __all__ = [
 
 #: Cards are dealt (public); ``cards`` shows what is turned up (a trump, a starter).
 DEAL = "deal"
+#: The match was read from a position (public): the history starts here, as at a deal, each
+#: seat's ``HAND`` follows; the game's own data says what the table showed before it.
+POSITION = "position"
 #: One seat's hand, seen by that seat only (``seat``, ``cards``).
 HAND = "hand"
 #: A seat bids ``NUMBER``.
@@ -67,7 +71,7 @@ FINISH = "finish"
 END = "end"
 
 #: Every shared kind, in the order a match usually meets them.
-KINDS = (DEAL, HAND, BID, PLAY, DRAW, PASS, TRICK, SCORE, FINISH, END)
+KINDS = (DEAL, POSITION, HAND, BID, PLAY, DRAW, PASS, TRICK, SCORE, FINISH, END)
 
 # -- payload names (keys of Event.data) ----------------------------------------------------------
 

@@ -252,7 +252,11 @@ class IsmctsBot:
         actions = 0
         paired: dict[Action, list[float]] = {a: [] for a in legal}
         while True:
-            dealt = spec.world_from_view(view, self.rng)
+            try:
+                dealt = spec.world_from_view(view, self.rng)
+            except NotImplementedError:  # no worlds of this view (read from a position)
+                usual = self._usual(view, legal, game)
+                return usual if usual is not None else legal[0]
             if not done and set(dealt.legal_actions(view.seat)) != set(legal):
                 raise RuntimeError(  # a world under other rules than the match's: say so
                     f"a world rebuilt from the view of seat {view.seat} disagrees with the "

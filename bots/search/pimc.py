@@ -146,7 +146,10 @@ class PimcBot:
         calls = [a for a in legal if a.kind != actions.PLAY or a.card is None]
         if cards and calls:  # a call beside card play (66's close): values not comparable
             calls = []
-        score = self._search(view, cards, calls)
+        try:
+            score = self._search(view, cards, calls)
+        except NotImplementedError:  # no worlds of this view (read from a position): as usual
+            score = {}
         if not score:
             return self.fallback.act(view, legal)
         best = max(score.values())

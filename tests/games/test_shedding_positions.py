@@ -87,7 +87,8 @@ def test_macao_position_reads_and_rejects():
     text = state.position()
     full = MACAO.from_position(text)
     assert full.view(0, history=False) == state.view(0, history=False)
-    assert not full.events()  # a position carries no history
+    # A position carries no history: it opens one, as a deal does (the pile, each hand).
+    assert [e.kind for e in full.events()] == ["position", "hand", "hand"]
     with pytest.raises(BadConfig, match="missing"):
         MACAO.from_position(text.replace("hand:0=", "hand:0=-; x:0="))
     with pytest.raises(BadConfig, match="unknown field"):

@@ -843,9 +843,12 @@ class MacaoState(DrawPile, SeatHistories):
             raise BadConfig("position: the discard pile needs its top card")
         declared.load(cls.FIELDS, state, pos.values(declared.names(cls.FIELDS)))
         state.active = [s not in state.finished for s in range(n)]
-        # A position has no history: every hand card was had before it, in reshuffle epoch
-        # 0, and no event names it (-1).
-        state._acq = {c: (0, -1) for hand in state.hands for c in hand}
+        # A position has no history: it opens one as a deal does (the pile, each hand), so a
+        # seat's view of it is enough to rebuild worlds.
+        state._acq = {}
+        hands = [len(h) for h in state.hands]
+        state._emit(events.POSITION, cards=tuple(state.discard), hands=hands)
+        state._emit_hands()
         return state
 
     def playout_state(self, seed: int) -> MacaoPlayout:
@@ -1030,7 +1033,9 @@ VOCABULARY = Vocabulary(
     events={
         events.DEAL: "the deal: `cards` is the starter (face up, no effect); `data.dealer`,"
         " `first`, `hands` (cards each), `stock`",
-        events.HAND: "your five cards (seen by you alone)",
+        events.HAND: "your five cards (seen by you alone); after a `position`, the cards you hold",
+        events.POSITION: "the match was read from a position: `cards` is the discard pile"
+        " (bottom first), `data.hands` the cards each seat holds; each `hand` follows",
         events.PLAY: "`seat` played `cards` (`data.first`: it started a group; `data.drawn`:"
         " the card it had just drawn)",
         DONE_KIND: "`seat` ended its group `cards`",

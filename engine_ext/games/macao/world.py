@@ -113,8 +113,10 @@ def skeleton(view: SeatView, rules: Rules) -> Skeleton:
 def _walk(view: SeatView, rules: Rules) -> Skeleton:
     me, n = view.seat, view.players
     history = view.history
-    if not history or history[0].kind not in (events.DEAL, "position"):
+    if not history or history[0].kind not in (events.DEAL, events.POSITION):
         raise ValueError("a Macao world needs the view's history from the deal")
+    if history[0].kind == events.POSITION and view.zones.get("group") and len(history) <= n + 1:
+        raise NotImplementedError("a Macao position read mid-group rebuilds worlds once it ends")
     wild = bool(view.options.get("wild_changers", False))
     length = max(history[-1].seq + 1, n + 1)  # the hand events follow the deal
     slots: list[_Slot] = []

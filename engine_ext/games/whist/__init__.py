@@ -212,7 +212,8 @@ class WhistState(TrickGame):
     def _show_hand(self, seat: int) -> Event:
         if not self.forehead:
             return super()._show_hand(seat)
-        others = [t for t in range(self.players) if t != seat]  # seat sees all but its own
+        # The seat sees all cards but its own (read from a position mid-trick, those still held)
+        others = [t for t in range(self.players) if t != seat and self.hands[t]]
         cards = [self.hands[t][0] for t in others]
         return self._emit(FOREHEADS, audience={seat}, cards=cards, seats=others)
 
@@ -411,7 +412,7 @@ class WhistState(TrickGame):
     def _hidden_hand_event(self, seq: int, seat: int, own: Event, dealt: list[list[Card]]) -> Event:
         if own.kind != FOREHEADS:
             return super()._hidden_hand_event(seq, seat, own, dealt)
-        others = [t for t in range(self.players) if t != seat]
+        others = [t for t in range(self.players) if t != seat and dealt[t]]
         cards = tuple(dealt[t][0] for t in others)
         return Event(seq, FOREHEADS, frozenset({seat}), None, cards, {"seats": others})
 
