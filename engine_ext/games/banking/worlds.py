@@ -69,33 +69,7 @@ class BankingWorlds(TrickGame):
         if kind == "exchange" and seat not in (by, d["target"]):
             sets.swap(by, d["target"])
         elif kind == "exchanged":
-            r, t = by, d["target"]
-            offered = ev.cards[0]
-            back = ev.cards[1] if len(ev.cards) > 1 else None
-            if seat == r:
-                # A Perechiuța does not see the Surpriza in K's hand: nothing learnt of it.
-                blind = set(self.turned) if d["stage"] == "perechiuta" and t == k else set()
-                suit = [
-                    c
-                    for c in self.deck
-                    if c.suit == offered.suit and c != offered and c not in blind
-                ]
-                if back is None:
-                    sets.put(offered, seat)
-                    sets.not_at(t, suit)
-                else:
-                    sets.put(offered, t)
-                    sets.put(back, seat)
-                    if d["case"] == "a":
-                        sets.not_at(t, [c for c in suit if c.rank > back.rank])
-                    else:
-                        sets.not_at(
-                            t, [c for c in suit if c.rank > offered.rank or c.rank < back.rank]
-                        )
-            else:
-                sets.put(offered, r if back is None else seat)
-                if back is not None:
-                    sets.put(back, r)
+            self._narrow_exchanged(ev, sets, seat)
         elif kind == "surpriza":
             sets.close(kitty)
             for c in ev.cards:
@@ -113,6 +87,36 @@ class BankingWorlds(TrickGame):
             sets.spread({k: gunoi})  # the sizes say how many went
         elif kind == "discard":
             sets.put(ev.cards[0], gunoi)
+
+    def _narrow_exchanged(self, ev: Event, sets: PlaceSets, seat: int) -> None:
+        """An exchange answered: what ``seat`` learns of where its cards went (see the
+        module's rules, cases a, b and c)."""
+        d, r, t, k = (
+            ev.data,
+            ev.seat if ev.seat is not None else -1,
+            ev.data["target"],
+            self.declarant,
+        )
+        offered = ev.cards[0]
+        back = ev.cards[1] if len(ev.cards) > 1 else None
+        if seat != r:
+            sets.put(offered, r if back is None else seat)
+            if back is not None:
+                sets.put(back, r)
+            return
+        # A Perechiuța does not see the Surpriza in K's hand: nothing learnt of it.
+        blind = set(self.turned) if d["stage"] == "perechiuta" and t == k else set()
+        suit = [c for c in self.deck if c.suit == offered.suit and c != offered and c not in blind]
+        if back is None:
+            sets.put(offered, seat)
+            sets.not_at(t, suit)
+            return
+        sets.put(offered, t)
+        sets.put(back, seat)
+        if d["case"] == "a":
+            sets.not_at(t, [c for c in suit if c.rank > back.rank])
+        else:
+            sets.not_at(t, [c for c in suit if c.rank > offered.rank or c.rank < back.rank])
 
     def _plan_places(self, view: SeatView, sets: PlaceSets) -> dict[int, int]:
         sizes = {self.players: view.counts["surpriza"]}

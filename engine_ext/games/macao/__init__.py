@@ -358,7 +358,7 @@ class MacaoState(DrawPile, SeatHistories):
                 self._acq[c] = (0, ev.seq)
 
     @classmethod
-    def from_position(
+    def from_position(  # noqa: PLR0913  (a hand-made position: every part a keyword)
         cls,
         players: int,
         hands: Sequence[str | Sequence[Card | str]],

@@ -110,7 +110,10 @@ def skeleton(view: SeatView, rules: Rules) -> Skeleton:
     return _WALKS.get(view, rules, lambda: _walk(view, rules))
 
 
-def _walk(view: SeatView, rules: Rules) -> Skeleton:
+def _walk(view: SeatView, rules: Rules) -> Skeleton:  # noqa: C901, PLR0915  (see below)
+    # One pass over the history as a state machine on the event kinds: its dozen pieces of
+    # state (slots, epochs, the request, the penalty seat...) would travel through every
+    # helper if it were split.
     me, n = view.seat, view.players
     history = view.history
     if not history or history[0].kind not in (events.DEAL, events.POSITION):

@@ -260,7 +260,7 @@ class RepezitaState(Simultaneous, GameState):
         """Every card of this table's deck(s), in a fixed order."""
         return list(french_deck()) * self.decks
 
-    def _place(
+    def _place(  # noqa: PLR0913  (every place of a position, as from_position takes them)
         self,
         hands: Sequence[Sequence[Card]],
         aside: Sequence[Card],
@@ -299,7 +299,7 @@ class RepezitaState(Simultaneous, GameState):
         self._start_ticks(tick)
 
     @classmethod
-    def from_position(
+    def from_position(  # noqa: PLR0913  (a hand-made position: every part a keyword)
         cls,
         players: int,
         hands: Sequence[str | Iterable[Card]],

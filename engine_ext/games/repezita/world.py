@@ -77,7 +77,9 @@ def skeleton(view: SeatView, deck: Sequence[Card]) -> Skeleton:
     return _WALKS.get(view, None, lambda: _walk(view, deck))
 
 
-def _walk(view: SeatView, deck: Sequence[Card]) -> Skeleton:
+def _walk(view: SeatView, deck: Sequence[Card]) -> Skeleton:  # noqa: C901, PLR0915  (see below)
+    # One pass over the history as a state machine on the event kinds (as Macao's walk):
+    # split, its state would travel through every helper.
     me, n = view.seat, view.players
     known = [[Card.parse(c) for c in k] for k in view.facts["known"]]
     pool = Counter(deck)
