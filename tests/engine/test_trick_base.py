@@ -13,7 +13,7 @@ from levata.engine.cards import Suit, french_deck, parse_cards
 from levata.engine.contract import Action, GameSpec
 from levata.engine.deal import shuffled
 from levata.engine.family.tricks import PLAY, TrickGame
-from levata.engine.testing import play_checked
+from levata.engine.testing import check_positions, play_checked
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,6 +61,7 @@ def spec_of(factory, players=(4,)):
 def test_the_documented_example_passes_the_conformance_checks():
     for i in range(3):
         play_checked(spec_of(MostTricks), i, seed=i, sample_every=4)
+    assert check_positions(spec_of(MostTricks), matches=2) > 0  # its positions, for free
 
 
 def test_teams_points_layout_and_head_duty():
