@@ -52,6 +52,7 @@ __all__ = [
     "Seats",
     "described",
     "load",
+    "misfit",
     "names",
     "plain",
     "restore",
@@ -110,6 +111,10 @@ class Field:
     show: Callable[[Any], Any] | None = None
     read: Callable[[Any], Any] | None = None
     section: str = "facts"
+    #: Its value names seats (a seat, or lists of them): a position read back is checked.
+    seats: bool = False
+    #: Its value is a list with one entry per seat: a position read back is checked.
+    each_seat: bool = False
 
     @property
     def attribute(self) -> str:
@@ -130,13 +135,16 @@ def Counter(
     attr: str = "",
     none: int | None = None,
     derived: bool = False,
+    seat: bool = False,
 ) -> Field:
     """An integer in ``view.counters``. ``none``: the number shown for ``None`` (-1, say), or
-    :data:`OMIT` to leave the key out while the value is ``None``."""
+    :data:`OMIT` to leave the key out while the value is ``None``. ``seat``: it is a seat."""
     if none is None:
-        return Field(name, help, attr, derived, section="counters")
+        return Field(name, help, attr, derived, section="counters", seats=seat)
     if none is OMIT:
-        return Field(name, help, attr, derived, section="counters", show=_same, read=_same)
+        return Field(
+            name, help, attr, derived, section="counters", show=_same, read=_same, seats=seat
+        )
     return Field(
         name,
         help,
@@ -145,10 +153,11 @@ def Counter(
         section="counters",
         show=lambda v: none if v is None else v,
         read=lambda v: None if v == none else v,
+        seats=seat,
     )
 
 
-def Fact(
+def Fact(  # noqa: PLR0913  (a declaration: every part but the name a keyword)
     name: str,
     help: str,
     *,
@@ -156,10 +165,13 @@ def Fact(
     derived: bool = False,
     show: Callable[[Any], Any] | None = None,
     read: Callable[[Any], Any] | None = None,
+    seats: bool = False,
+    each_seat: bool = False,
 ) -> Field:
     """A small JSON-able value in ``view.facts`` (``read`` rebuilds the attribute's own type
-    from the shown value: tuples, a set, a card...)."""
-    return Field(name, help, attr, derived, show, read, section="facts")
+    from the shown value: tuples, a set, a card...). ``seats``: every number in it is a seat
+    (``[[requester, target], ...]``); ``each_seat``: a list with one entry per seat."""
+    return Field(name, help, attr, derived, show, read, "facts", seats, each_seat)
 
 
 def Kept(
@@ -169,9 +181,10 @@ def Kept(
     attr: str = "",
     show: Callable[[Any], Any] | None = None,
     read: Callable[[Any], Any] | None = None,
+    seats: bool = False,
 ) -> Field:
     """State the rules need and no view shows: written in a position, never in a view."""
-    return Field(name, help, attr, False, show, read, section="kept")
+    return Field(name, help, attr, False, show, read, "kept", seats)
 
 
 def _same(value: Any) -> Any:
@@ -354,6 +367,43 @@ def names(declared: Sequence[Declared]) -> list[str]:
         elif not d.derived:
             out.append(d.name)
     return out
+
+
+def misfit(declared: Sequence[Declared], state: Any, players: int) -> str | None:
+    """What does not fit ``players`` seats in the fields of ``state`` (read from a
+    position): a per-seat list of another length, a seat number out of range; ``None`` when
+    all fit.
+
+    >>> class Two:
+    ...     scores, declarer = [1, 2, 3], 5
+    >>> misfit((Seats(Counter("score", "", attr="scores")),), Two(), 2)
+    'score needs one value per seat (2), not [1, 2, 3]'
+    >>> misfit((Counter("declarer", "", none=-1, seat=True),), Two(), 2)
+    'declarer: a seat number is not one of the 2 seats'
+    """
+    for d in declared:
+        fields = d.fields if isinstance(d, Seats) else (d,)
+        for f in fields:
+            if f.derived:
+                continue
+            value = getattr(state, f.attribute)
+            per_seat = f.each_seat or (isinstance(d, Seats) and d.count == "seat")
+            if per_seat and len(value) != players:
+                return f"{f.name} needs one value per seat ({players}), not {value}"
+            if f.seats and any(not 0 <= s < players for s in _numbers(value)):
+                return f"{f.name}: a seat number is not one of the {players} seats"
+    return None
+
+
+def _numbers(value: Any) -> list[int]:
+    """Every integer in ``value`` (nested lists, tuples and sets), ``None`` left out."""
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [n for v in value for n in _numbers(v)]
+    return []
 
 
 def described(declared: Sequence[Declared], section: str) -> dict[str, str]:

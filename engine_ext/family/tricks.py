@@ -228,7 +228,7 @@ class TrickGame(GameState):
     #: are derived from it. A game lists the base's fields and its own:
     #: ``FIELDS = (*TrickGame.FIELDS, Counter("deal", ...), ...)``.
     FIELDS: ClassVar[tuple[Declared, ...]] = (
-        Counter("leader", TRICK_COUNTERS["leader"]),
+        Counter("leader", TRICK_COUNTERS["leader"], seat=True),
         Seats(Counter("tricks", TRICK_COUNTERS["tricks:SEAT"])),
     )
     #: This deal's card-play rules, from :meth:`card_rules` (set with the trump).
@@ -597,6 +597,7 @@ class TrickGame(GameState):
         state._hand_events = []
         state._settle()
         state._rules_changed()
+        state._check_position()
         state._check_deck()
         state._open_log()
         return state
@@ -610,6 +611,20 @@ class TrickGame(GameState):
             events.POSITION, tricks=list(self.tricks), taken=taken, last_taker=self.last_taker
         )
         self.show_hands()
+
+    def _check_position(self) -> None:
+        """A position read back must fit the rules: a phase of the game, one value per seat
+        where the rules keep one, seat numbers that exist. A game with more to check (a step
+        within what its phase goes through) adds it, calling ``super()`` first."""
+        phases_known = self.spec.vocabulary.phases
+        if phases_known and self.phase not in phases_known:
+            known = ", ".join(phases_known)
+            raise BadConfig(f"position: phase {self.phase!r} is not one of {known}")
+        problem = declared.misfit(self.FIELDS, self, self.players)
+        if problem is None and len(self.voids) != self.players:
+            problem = f"voids needs one value per seat ({self.players}), not {self.voids}"
+        if problem is not None:
+            raise BadConfig(f"position: {problem}")
 
     def _check_deck(self) -> None:
         """Every card of the deck lies in exactly one place (a position names them all)."""

@@ -108,7 +108,7 @@ def test_credits_carried_in_a_position_make_the_exchanges():
         (("tour_points=[12,-3,-4,-5]", "tour_points=[12,-3]"), "tour_points needs one value"),
         (("dealer=1", "dealer=4"), "a seat number is not one of the 4 seats"),
         (("step=0", "step=9"), "step 9 is past what phase play goes through"),
-        (('phase="play"', 'phase="bidding"'), "phase 'bidding' is not one of Banking's"),
+        (('phase="play"', 'phase="bidding"'), "phase 'bidding' is not one of refuse_a, exchange"),
         (("; tops=[1,0,0,0]", ""), "the position has no field 'tops'"),
         (("hand:0=JD", "hand:0=ZZ"), "field hand:0"),
         (("banking/4", "whist/4"), "the position is of 'whist', not 'banking'"),

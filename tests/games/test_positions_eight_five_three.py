@@ -59,7 +59,10 @@ def test_a_mid_match_position_plays_to_the_end(kind, seed):
         (("eight-five-three/3", "eight-five-three/4"), "the position has no field 'hand:3'"),
         (("target=0", "target=3"), "a seat number is not one of the 3 seats"),
         (("credit=[0,2,2]", "credit=[0,0,0]"), "phase exchange with no request due"),
-        (('phase="exchange"', 'phase="gunoi"'), "phase 'gunoi' is not one of 8-5-3's"),
+        (
+            ('phase="exchange"', 'phase="gunoi"'),
+            "phase 'gunoi' is not one of exchange, trump, discard",
+        ),
     ],
 )
 def test_a_bad_position_is_refused_with_a_clear_reason(edit, says):

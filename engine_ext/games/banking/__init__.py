@@ -608,13 +608,13 @@ class BankingState(BankingWorlds):
             "deals so far in the match, redeals included (capped by max_sessions)",
             attr="sessions",
         ),
-        Counter("dealer", "the seat that deals this deal: the Dealer of this session"),
+        Counter("dealer", "the seat that deals this deal: the Dealer of this session", seat=True),
         Counter(
             "declarant",
             "the Declarant K (the seat after the Dealer): names trump, leads",
             derived=True,
         ),
-        Counter("kickoff", "the kick-off Declarant of the round in progress"),
+        Counter("kickoff", "the kick-off Declarant of the round in progress", seat=True),
         Counter(
             "threshold",
             "round points that end the round (9 or 11, +2 per MAL this round)",
@@ -637,8 +637,9 @@ class BankingState(BankingWorlds):
             "requests",
             "the penalty exchanges of this session, in order: [requester, target]",
             read=_tuples,
+            seats=True,
         ),
-        Fact("finals", "the seats whose credit obliges a Final Exchange, in order"),
+        Fact("finals", "the seats whose credit obliges a Final Exchange, in order", seats=True),
         Fact(
             "perechiute",
             "the Perechiuța requests, in order: [holder, target, rank]",
@@ -661,14 +662,23 @@ class BankingState(BankingWorlds):
             "cancelled",
             "true when a refusal after the exchanges cancelled this session's exchanges",
         ),
-        Fact("tour_points", "each seat's Tour points", attr="tour_pts"),
+        Fact("tour_points", "each seat's Tour points", attr="tour_pts", each_seat=True),
         Fact(
             "start_points",
             "each seat's points when the match began (one-session matches)",
             attr="start_pts",
+            each_seat=True,
         ),
-        Fact("tops", "rounds each seat finished with the highest round points (a tie-break)"),
-        Fact("last_round", "each seat's points in the last finished round (a tie-break)"),
+        Fact(
+            "tops",
+            "rounds each seat finished with the highest round points (a tie-break)",
+            each_seat=True,
+        ),
+        Fact(
+            "last_round",
+            "each seat's points in the last finished round (a tie-break)",
+            each_seat=True,
+        ),
         Fact(
             "strain",
             "the trump named: C, D, H or S, or NT for no trump; null before it is named (the"
@@ -742,33 +752,13 @@ class BankingState(BankingWorlds):
         self.turned = pos.cards("surpriza_taken")
         self.protected = set(pos.cards("protected"))
 
-    def _check_deck(self) -> None:
-        """A position read back is checked here (the base's last word on it): its fields
-        first, then that every card lies in one place."""
-        self._check_position()
-        super()._check_deck()
-
     def _check_position(self) -> None:
-        """What the rules read later must make sense: a known phase, one value per seat,
-        seats that exist, a step within what the phase goes through."""
+        """Beyond the base's checks: the seats named beside ranks, and a step within what the
+        phase goes through."""
+        super()._check_position()
         n, p = self.players, self.phase
-        if p not in (*SESSION, phases.OVER):
-            raise BadConfig(f"position: phase {p!r} is not one of Banking's")
-        per_seat = [f for d in self.FIELDS if isinstance(d, Seats) for f in d.fields]
-        rows = {
-            **{f.name: getattr(self, f.attribute) for f in per_seat},
-            "tour_points": self.tour_pts,
-            "start_points": self.start_pts,
-            "tops": self.tops,
-            "last_round": self.last_round,
-            "voids": self.voids,
-        }
-        for name, row in rows.items():
-            if len(row) != n:
-                raise BadConfig(f"position: {name} needs one value per seat ({n}), not {row}")
-        seats = [self.dealer, self.kickoff, self.leader, *self.finals, *self.committed]
-        seats += [s for row in (*self.requests, *self.asks) for s in row[:2]]
-        seats += [s for s, _ in (*self.declared, *self.lapsed)]
+        seats = [*self.committed, *(row[0] for row in (*self.asks, *self.declared, *self.lapsed))]
+        seats += [row[1] for row in self.asks]
         if any(not 0 <= s < n for s in seats):
             raise BadConfig(f"position: a seat number is not one of the {n} seats")
         due = {EXCHANGE: len(self.requests), PERECHIUTA: len(self.asks), FINAL: len(self.finals)}

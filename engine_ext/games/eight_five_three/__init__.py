@@ -419,6 +419,7 @@ class EightFiveThreeState(EightFiveThreeWorlds):
             "first",
             "the seat that acts first this deal: F, the seat after the dealer; it names trump"
             " and leads",
+            seat=True,
         ),
         Counter(
             "dealer",
@@ -430,6 +431,7 @@ class EightFiveThreeState(EightFiveThreeWorlds):
             "target",
             "the seat the requester has named and not yet offered a card to (-1: none)",
             none=-1,
+            seat=True,
         ),
         Seats(
             Counter("quota", "the seat's quota of tricks this deal"),
@@ -447,9 +449,14 @@ class EightFiveThreeState(EightFiveThreeWorlds):
                 " before)",
             ),
         ),
-        Fact("requesters", "the seats with credit this deal, in the order they ask", attr="order"),
-        Fact("asked", "every request made this deal, in order: [requester, target]"),
-        Fact("stopped", "the requesters that gave up the rest of their requests"),
+        Fact(
+            "requesters",
+            "the seats with credit this deal, in the order they ask",
+            attr="order",
+            seats=True,
+        ),
+        Fact("asked", "every request made this deal, in order: [requester, target]", seats=True),
+        Fact("stopped", "the requesters that gave up the rest of their requests", seats=True),
         Fact(
             "strain",
             "the trump named: C, D, H or S, or NT for no trump; null before it is named (F"
@@ -458,7 +465,11 @@ class EightFiveThreeState(EightFiveThreeWorlds):
             derived=True,
             show=lambda trump: None if trump is None else trump.letter,
         ),
-        Kept("champion", "the seat that took 12 tricks in one deal (win_at_12); null: none"),
+        Kept(
+            "champion",
+            "the seat that took 12 tricks in one deal (win_at_12); null: none",
+            seats=True,
+        ),
     )
 
     def _view_scores(self) -> tuple[float, ...]:
@@ -494,30 +505,10 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         self.discards = pos.cards("discards")
         self.surpriza = pos.cards("surpriza_taken")
 
-    def _check_deck(self) -> None:
-        """A position read back is checked here (the base's last word on it): its fields
-        first, then that every card lies in one place."""
-        self._check_position()
-        super()._check_deck()
-
     def _check_position(self) -> None:
-        """What the rules read later must make sense: a known phase, one value per seat,
-        seats that exist, a request due in the exchange."""
-        n, p = self.players, self.phase
-        if p not in (EXCHANGE, TRUMP, DISCARD, PLAY, phases.OVER):
-            raise BadConfig(f"position: phase {p!r} is not one of 8-5-3's")
-        per_seat = [f for d in self.FIELDS if isinstance(d, Seats) for f in d.fields]
-        rows = {**{f.name: getattr(self, f.attribute) for f in per_seat}, "voids": self.voids}
-        for name, row in rows.items():
-            if len(row) != n:
-                raise BadConfig(f"position: {name} needs one value per seat ({n}), not {row}")
-        seats = [self.first, self.leader, *self.order, *self.stopped]
-        seats += [s for pair in self.asked for s in pair]
-        seats += [self.target] if self.target is not None else []
-        seats += [self.champion] if self.champion is not None else []
-        if any(not 0 <= s < n for s in seats):
-            raise BadConfig(f"position: a seat number is not one of the {n} seats")
-        if p == EXCHANGE and self.requester() is None:
+        """Beyond the base's checks: a request due in the exchange."""
+        super()._check_position()
+        if self.phase == EXCHANGE and self.requester() is None:
             raise BadConfig("position: phase exchange with no request due (no credit left)")
 
 

@@ -354,7 +354,7 @@ class WhistState(TrickGame):
             "the seat that deals this deal: it bids last (the seat before `first`)",
             derived=True,
         ),
-        Counter("leader", TRICK_COUNTERS["leader"]),
+        Counter("leader", TRICK_COUNTERS["leader"], seat=True),
         Seats(
             Counter(
                 "bid", "the seat's bid this deal (present once it has bid)", attr="bids", none=OMIT
