@@ -683,6 +683,16 @@ class TrickGame(GameState):
         """The game's places dealt face down with the hands (a kitty: ``[self.players]``)."""
         return []
 
+    def _places_at_position(self, view: SeatView) -> list[int]:
+        """The game's places where an unseen card may lie when the match was read from a
+        position (its history then starts there, without the deal's moves): by default those
+        of the deal."""
+        return self._places_at_deal()
+
+    def _narrow_position(self, view: SeatView, sets: PlaceSets) -> None:
+        """What ``view`` itself tells of where cards lie when the match was read from a
+        position (cards a zone shows that are in a hand or a place of the game)."""
+
     def _plan_places(self, view: SeatView, sets: PlaceSets) -> dict[int, int]:
         """After the walk: the game's own hidden places (from ``N``) with the cards each
         holds, and what the view shows of them (``sets.put``). Set here, on the prototype,
@@ -826,12 +836,13 @@ def _walked_plan(world: TrickGame, view: SeatView) -> _Plan:
     world.hands[seat] = list(view.hand)
     start = max((i for i, e in enumerate(view.history) if e.kind == events.HAND), default=0)
     history = view.history[start:]
-    if start and view.history[start - 1].kind == events.POSITION:
-        # The walk needs the deal's moves, which a position does not carry.
-        raise NotImplementedError(
-            f"{world.game}: a match read from a position rebuilds worlds from its next deal on"
-        )
-    sets = PlaceSets(world.deck, [t for t in range(n) if t != seat] + world._places_at_deal())
+    opened = bool(start) and view.history[start - 1].kind == events.POSITION
+    places = world._places_at_position(view) if opened else world._places_at_deal()
+    sets = PlaceSets(world.deck, [t for t in range(n) if t != seat] + places)
+    if opened:  # read from a position: what went before it is the view's, not the history's
+        for c in (*view.zones.get("played", ()), *view.zones.get("trick", ())):
+            sets.gone(c)
+        world._narrow_position(view, sets)
     if history and history[0].kind == events.HAND:
         for c in history[0].cards:
             sets.put(c, seat)

@@ -1,7 +1,7 @@
 """Search bots play on from a position (``levata play --position``): where the view of a
 match read from a position is enough to rebuild worlds they search as usual; where a game
-needs the deal's moves to place hidden cards (the quota games' exchanges), they play their
-fallback until the next deal, and never fail."""
+needs the deal's moves to place hidden cards (Banking's exchanges, 3-5-8's kitty swaps for
+the 8-seat), they play their fallback until the next deal, and never fail."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def _midway(name: str, players: int, options: dict, steps: int, seed: int = 3):
     return spec.from_position(state.position(), seed=seed)
 
 
-@pytest.mark.parametrize("name", ["tarneeb", "whist"])
+@pytest.mark.parametrize("name", ["tarneeb", "whist", "eight-five-three", "three-five-eight"])
 def test_worlds_of_a_match_read_from_a_position_keep_the_contract(name):
     spec = game(name)
     checked = 0
@@ -33,7 +33,11 @@ def test_worlds_of_a_match_read_from_a_position_keep_the_contract(name):
             if k % 9 == 4 and not state.is_over():
                 again = spec.from_position(state.position(), seed=k)
                 for seat in range(again.players):
-                    check_world_from_view(again, seat, random.Random(seat), 12)
+                    try:
+                        check_world_from_view(again, seat, random.Random(seat), 12)
+                    except NotImplementedError:  # 3-5-8's 8-seat in the kitty: said so
+                        assert name == "three-five-eight" and again.phase == "kitty"
+                        continue
                     checked += 1
             if k > 120:
                 break

@@ -62,6 +62,13 @@ class BankingWorlds(TrickGame):
     def _places_at_deal(self) -> list[int]:
         return [self.players]  # the Surpriza
 
+    def _narrow_position(self, view: SeatView, sets: PlaceSets) -> None:
+        # The exchanges, Perechiuțe and Final Exchange before the position decide where the
+        # cards went; a position does not carry them.
+        raise NotImplementedError(
+            "banking: a match read from a position has worlds from its next deal"
+        )
+
     def _narrow_places(self, ev: Event, sets: PlaceSets, view: SeatView) -> None:
         seat, k = view.seat, self.declarant
         kitty, gunoi = self.players, self.players + 1

@@ -53,6 +53,18 @@ class EightFiveThreeWorlds(TrickGame):
     def _places_at_deal(self) -> list[int]:
         return [self.players]  # the Surpriza
 
+    def _places_at_position(self, view: SeatView) -> list[int]:
+        n = self.players
+        return [n] if view.seat == self.first else [n, n + 1]  # F sees its own discards
+
+    def _narrow_position(self, view: SeatView, sets: PlaceSets) -> None:
+        n, f = self.players, self.first
+        for c in view.zones.get("surpriza", ()):  # taken up by F, or discarded since
+            for p in {*range(n), n} - {f}:
+                sets.not_at(p, [c])
+        for c in view.zones.get("discards", ()):  # F's own
+            sets.put(c, n + 1)
+
     def _narrow_places(self, ev: Event, sets: PlaceSets, view: SeatView) -> None:
         seat, f = view.seat, self.first
         kitty, discards = self.players, self.players + 1

@@ -53,6 +53,12 @@ class ThreeFiveEightWorlds(TrickGame):
     def _places_at_deal(self) -> list[int]:
         return [self.players]  # the kitty
 
+    def _narrow_position(self, view: SeatView, sets: PlaceSets) -> None:
+        if view.seat == self.eight and view.phase == "kitty":
+            # Which kitty cards it took before the position (and may not give back) is not
+            # in the view: its legal swaps could not be rebuilt.
+            raise NotImplementedError("three-five-eight: the 8-seat's kitty from the next deal on")
+
     def _narrow_places(self, ev: Event, sets: PlaceSets, view: SeatView) -> None:
         seat, k, kitty = view.seat, self.eight, self.players
         kind, d, by = ev.kind, ev.data, ev.seat if ev.seat is not None else -1
