@@ -48,6 +48,7 @@ __all__ = [
     "bury_order",
     "gunoi_value",
     "playout_tricks",
+    "rate_taking_up",
     "strategy_for",
     "trump_score",
 ]
@@ -202,6 +203,39 @@ def playout_tricks(
         seed=seed,
     )
     return float(got["tricks"][seat])
+
+
+def rate_taking_up(
+    world: TrickGame,
+    taker: int,
+    calls: Sequence[Action],
+    taken: Sequence[Card],
+    buried: Sequence[Card],
+    left_over: int,
+    must_trump: bool,
+) -> dict[Action, float]:
+    """The mean tricks of ``taker``, the seat that names trump and takes the ``taken`` cards
+    up (Banking's Declarant and Surpriza, 8-5-3's F and Surpriza), after each ``trump`` or
+    ``discard`` of ``calls``: the rest of ``left_over`` cards buried by :func:`bury_order`
+    (``buried`` already are), then :func:`playout_tricks` from ``taker``'s lead."""
+    n, seed = world.players, world.seed & 0xFFFFFFFF
+    out: dict[Action, float] = {}
+    for action in calls:
+        hands = [list(h) for h in world.hands]
+        if action.kind == "trump" and action.choice:
+            suit = Suit.parse(action.choice)
+            hands[taker] = hands[taker] + list(taken)
+            bury = bury_order(hands[taker], suit)[:left_over]
+            rules = TrickRules(n, suit, must_trump=must_trump)
+        elif action.kind == "discard" and action.card is not None:
+            hands[taker] = [c for c in hands[taker] if c != action.card]
+            bury = bury_order(hands[taker], world.trump)[: left_over - len(buried) - 1]
+            rules = world.rules
+        else:
+            continue
+        hands[taker] = [c for c in hands[taker] if c not in bury]
+        out[action] = playout_tricks(rules, hands, taker, taker, seed)
+    return out
 
 
 def aim_playout(

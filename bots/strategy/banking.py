@@ -25,13 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from levata.bots.strategy import Strategy, bury_order, playout_tricks
-from levata.engine.cards import Suit
+from levata.bots.strategy import Strategy, rate_taking_up
 from levata.engine.contract import Action
 from levata.engine.family.tricks import TrickGame
 from levata.engine.games.banking import BankingState
 from levata.engine.games.banking import rules as br
-from levata.engine.rules import TrickRules
 from levata.engine.solver import Solver
 
 __all__ = ["BankingStrategy"]
@@ -47,26 +45,9 @@ class BankingStrategy(Strategy):
         ``calls``; ``{}`` for every other call. ``solver`` is not needed: 48 cards are too
         many to solve."""
         assert isinstance(world, BankingState)
-        k, n = world.declarant, world.players
+        k = world.declarant
         if seat != k:
             return {}
-        seed = world.seed & 0xFFFFFFFF
-        out: dict[Action, float] = {}
-        for action in calls:
-            hands = [list(h) for h in world.hands]
-            if action.kind == "trump" and action.choice:
-                suit = Suit.parse(action.choice)
-                hands[k] = hands[k] + list(world.kitty)
-                buried = bury_order(hands[k], suit)[: br.SURPRIZA]
-                hands[k] = [c for c in hands[k] if c not in buried]
-                rules = TrickRules(n, suit, must_trump=True)
-            elif action.kind == "discard" and action.card is not None:
-                rest = [c for c in hands[k] if c != action.card]
-                more = br.SURPRIZA - len(world.gunoi) - 1
-                buried = bury_order(rest, world.trump)[:more]
-                hands[k] = [c for c in rest if c not in buried]
-                rules = world.rules
-            else:
-                continue
-            out[action] = playout_tricks(rules, hands, k, k, seed)
-        return out
+        return rate_taking_up(
+            world, k, calls, world.kitty, world.gunoi, br.SURPRIZA, must_trump=True
+        )

@@ -25,13 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from levata.bots.strategy import Strategy, bury_order, playout_tricks
-from levata.engine.cards import Suit
+from levata.bots.strategy import Strategy, rate_taking_up
 from levata.engine.contract import Action
 from levata.engine.family import quotas as qf
 from levata.engine.family.tricks import TrickGame
 from levata.engine.games.eight_five_three import EightFiveThreeState
-from levata.engine.rules import TrickRules
 from levata.engine.solver import Solver
 
 __all__ = ["EightFiveThreeStrategy"]
@@ -46,26 +44,9 @@ class EightFiveThreeStrategy(Strategy):
         """F's mean tricks in ``world`` after each trump or discard of ``calls``; ``{}``
         for every other call."""
         assert isinstance(world, EightFiveThreeState)
-        f, n = world.first, world.players
+        f = world.first
         if seat != f:
             return {}
-        seed = world.seed & 0xFFFFFFFF
-        out: dict[Action, float] = {}
-        for action in calls:
-            hands = [list(h) for h in world.hands]
-            if action.kind == "trump" and action.choice:
-                suit = Suit.parse(action.choice)
-                hands[f] = hands[f] + list(world.kitty)
-                buried = bury_order(hands[f], suit)[: qf.LEFT_OVER]
-                hands[f] = [c for c in hands[f] if c not in buried]
-                rules = TrickRules(n, suit)
-            elif action.kind == "discard" and action.card is not None:
-                rest = [c for c in hands[f] if c != action.card]
-                more = qf.LEFT_OVER - len(world.discards) - 1
-                buried = bury_order(rest, world.trump)[:more]
-                hands[f] = [c for c in rest if c not in buried]
-                rules = world.rules
-            else:
-                continue
-            out[action] = playout_tricks(rules, hands, f, f, seed)
-        return out
+        return rate_taking_up(
+            world, f, calls, world.kitty, world.discards, qf.LEFT_OVER, must_trump=False
+        )
