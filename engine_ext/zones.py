@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from levata.engine.cards import Card
-from levata.engine.contract import Event, GameState, Zone
+from levata.engine.contract import Event, GameState, SeatView, Zone
 
 __all__ = [
     "FACE_DOWN",
@@ -327,6 +327,14 @@ class Zoned(GameState):
     def place_values(self) -> dict[str, list[Card]]:
         """Every place's cards by name, for a position."""
         return {p.key(i): cards for p, i, cards in self._places() if not p.momentary}
+
+    def restore_places(self, view: SeatView) -> None:
+        """Set every place but those per seat (hands) from a seat's view: the cards it shows
+        of a shown place, else none (a world rebuilt from the view deals the hidden ones)."""
+        for p in self.PLACES:
+            if not p.per_seat:
+                shown = p.shown and not p.momentary
+                setattr(self, p.attribute, list(view.zones.get(p.name, ())) if shown else [])
 
     def load_places(self, cards: Any) -> None:
         """Set every place from ``cards(name)`` (a position read back)."""

@@ -40,7 +40,7 @@ from levata.engine import actions, events, phases
 from levata.engine import fields as declared
 from levata.engine.cardmask import cards_of, mask_of
 from levata.engine.cards import Card, Suit
-from levata.engine.contract import Action, BadConfig, Event, GameSpec, GameState, SeatView
+from levata.engine.contract import Action, BadConfig, Event, GameSpec, GameState, Result, SeatView
 from levata.engine.fields import Counter, Declared, Seats
 from levata.engine.position import Position
 from levata.engine.rules import TRUMP_SUIT, TrickRules
@@ -253,6 +253,8 @@ class TrickGame(Zoned):
     )
     #: This deal's card-play rules, from :meth:`card_rules` (set with the trump).
     rules: TrickRules
+    #: The end event tells the result's ``reason`` (a game whose match can end early).
+    END_TELLS_REASON: ClassVar[bool] = False
     #: In a world rebuilt from a view: each seat's hand as dealt for the deal in progress
     #: (what it holds and what it played of it); ``None`` in a real match.
     dealt_hands: list[list[Card]] | None = None
@@ -263,6 +265,36 @@ class TrickGame(Zoned):
         self.phase = PLAY
         self.trump: Suit | None = None
         self.trump_shown: list[Card] = []
+        #: The deals scored so far, as their ``score`` events told them (the result's deals).
+        self.deal_log: list[dict[str, Any]] = []
+
+    def _check_order(self, deal: Sequence[Card] | None) -> list[Card] | None:
+        """The first deal's deck order a caller gave (``None``: shuffle): the game's deck."""
+        if deal is not None and sorted(deal) != sorted(self.deck):
+            raise BadConfig(f"the deal must be the {len(self.deck)}-card deck {self.game} uses")
+        return None if deal is None else list(deal)
+
+    def result(self) -> Result:
+        if not self.over:
+            raise RuntimeError("the match is not over")
+        return self._result()
+
+    def _result(self) -> Result:
+        """The end of the match (asked only once it is over): the game writes it."""
+        raise NotImplementedError(f"{type(self).__name__} writes _result()")
+
+    def _scored(self, record: dict[str, Any]) -> None:
+        """Keep a scored deal's record and tell it (the ``score`` event)."""
+        self.deal_log.append(record)
+        self._emit(events.SCORE, **record)
+
+    def _end(self) -> None:
+        """The match is over: tell its result (``end``: scores, winners, and the reason where
+        :attr:`END_TELLS_REASON`)."""
+        self.over, self.phase = True, phases.OVER
+        res = self.result()
+        why: dict[str, Any] = {"reason": res.reason} if self.END_TELLS_REASON else {}
+        self._emit(events.END, scores=list(res.scores), winners=list(res.winners), **why)
 
     @property
     def trump_card(self) -> Card | None:
@@ -566,7 +598,10 @@ class TrickGame(Zoned):
         fields from its counters and facts, then :meth:`_settle` and :meth:`_after_restore`.
         The base restores the cards (:meth:`_restore_card_play`)."""
         declared.restore(self.FIELDS, self, view.counters, view.facts, self.players)
+        self.trump_shown = []  # a game whose trump is named has no place for a turned card
+        self.restore_places(view)
         self._settle()
+        self.deal_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
         self._after_restore(view)
 
     # -- positions: the whole state as text ---------------------------------------------------
@@ -602,6 +637,8 @@ class TrickGame(Zoned):
         state.phase = pos.value("phase")
         state.over = state.phase == phases.OVER
         state.trump_shown = []  # a game whose trump is named has no place for a turned card
+        if pos.has("trump") and all(p.name != "trump" for p in cls.PLACES) and pos.cards("trump"):
+            raise BadConfig("position: this game turns no card for trump (trump= must be empty)")
         state.load_places(pos.cards)
         declared.load(cls.FIELDS, state, pos.values(declared.names(cls.FIELDS)))
         suit = pos.value("trump_suit")
@@ -611,6 +648,7 @@ class TrickGame(Zoned):
         state.last_taker = pos.value("last_taker")
         state._load_places(pos)
         state._hand_events = []
+        state.deal_log = []  # a position carries no history: the deals scored from it on
         state._settle()
         state._rules_changed()
         state._check_position()
@@ -734,11 +772,7 @@ class TrickGame(Zoned):
     def _restore_card_play(self, view: SeatView) -> None:
         n = self.players
         self.trump = Suit.parse(view.trump) if view.trump else None
-        turned = view.zones.get("trump", ())
-        self.trump_card = turned[0] if turned else None
-        self.hands = [[] for _ in range(n)]
-        self.trick = list(view.zones["trick"])
-        self.played = list(view.zones["played"])
+        self.hands = [[] for _ in range(n)]  # the other places: restore_places
         self.tricks = [0] * n
         self.taken = [[] for _ in range(n)]
         self.last_taker = None
@@ -756,7 +790,6 @@ class TrickGame(Zoned):
         self.leader = view.counters["leader"]
         voids = view.facts["voids"]
         self.voids = [{_suit_named(x) for x in voids[str(s)]} for s in range(n)]
-        self.undealt = []
         n, seat = self.players, view.seat
         for t in range(n):
             if t == seat and len(view.hand) == view.counts[f"hand:{t}"]:

@@ -50,7 +50,7 @@ class PartnersFor66Points(MostTricks):
     def card_rules(self):
         return trick_rules("sixty-six", self.trump, 4, teams=(0, 1, 0, 1))
 
-    def _restore_from_view(self, view):
+    def _settle(self):
         self.deck = tuple(c for c in french_deck() if c.rank >= 10)
 
 

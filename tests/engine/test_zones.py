@@ -8,6 +8,7 @@ import pytest
 
 from levata.engine import all_games, game
 from levata.engine.cards import Card
+from levata.engine.contract import BadConfig
 from levata.engine.testing import ConformanceError, MoveWatch, new_random_match, random_steps
 from levata.engine.zones import Zoned, described
 
@@ -102,3 +103,13 @@ def test_a_card_moved_behind_moves_back_is_caught():
     state.hands[0].append(stolen)
     with pytest.raises(ConformanceError, match=f"without a move: \\['{stolen}'\\]"):
         watch.observe()
+
+
+def test_a_position_written_before_places_were_declared_still_reads_back():
+    """Positions of games whose trump is named carried an always-empty ``trump=`` field."""
+    spec = game("tarneeb")
+    text = spec.new_match(players=4, seed=3).position()
+    older = text.replace("; taken:0=", "; trump=-; taken:0=")
+    assert older != text and spec.from_position(older).position() == text
+    with pytest.raises(BadConfig, match="turns no card for trump"):
+        spec.from_position(text.replace("; taken:0=", "; trump=AS; taken:0="))

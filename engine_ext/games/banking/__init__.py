@@ -150,8 +150,7 @@ class BankingState(BankingWorlds):
         super().__init__(spec, players, options, seed)
         n = players
         self.deck = french_deck()
-        if deal is not None and sorted(deal) != sorted(self.deck):
-            raise BadConfig("the deal must be the 52-card deck")
+        order = self._check_order(deal)
         self.single = options["session"] > 0
         self.rounds = options["rounds"] or n
         chosen = options["dealer"]
@@ -180,8 +179,7 @@ class BankingState(BankingWorlds):
         self.credit = [max(0, d) for d in prev]
         self.debt = [max(0, -d) for d in prev]
         self.reason = "complete"
-        self.session_log: list[dict[str, Any]] = []
-        self._start_session(list(deal) if deal is not None else None, cancelled=False)
+        self._start_session(order, cancelled=False)
 
     def card_rules(self) -> TrickRules:
         """Follow suit, else trump if you can (no duty to over-trump or to beat)."""
@@ -206,7 +204,6 @@ class BankingState(BankingWorlds):
         deck = order if order is not None else shuffled(self.deck, self.rng)
         rest = self.deal_round_robin(deck, k, br.HAND_SIZE[n])
         self.move(rest[: br.SURPRIZA], "undealt", "surpriza")
-        self.kitty_up = False
         self.turned: list[Card] = []
         self.protected: set[Card] = set()
         self.set_trump(None)
@@ -463,8 +460,7 @@ class BankingState(BankingWorlds):
             "round_points": list(self.round_pts),
             "totals": list(self.tour_pts),
         }
-        self.session_log.append(record)
-        self._emit(events.SCORE, **record)
+        self._scored(record)
         if self.single:
             self._end()
             return
@@ -492,25 +488,18 @@ class BankingState(BankingWorlds):
         self.round_pts = [0] * n
         self.mals = 0
 
+    END_TELLS_REASON = True
+
     def _end(self) -> None:
-        self.over, self.phase = True, phases.OVER
         if self.reason == "cap" and not self.single:
             self.last_round = list(self.round_pts)  # D23: the round in progress is the last
-        res = self.result()
-        self._emit(
-            events.END,
-            scores=list(res.scores),
-            winners=list(res.winners),
-            reason=self.reason,
-        )
+        super()._end()
 
     def _points(self) -> list[int]:
         """What this match has scored per seat: Tour points (one session: its own)."""
         return [t - s for t, s in zip(self.tour_pts, self.start_pts, strict=True)]
 
-    def result(self) -> Result:
-        if not self.over:
-            raise RuntimeError("the match is not over")
+    def _result(self) -> Result:
         pts = self._points()
         if self.single:
             keys: list[tuple[int, ...]] = [(p,) for p in pts]
@@ -521,7 +510,7 @@ class BankingState(BankingWorlds):
             scores=tuple(float(p) for p in pts),
             ranks=tuple(1 + sum(1 for o in keys if o > k) for k in keys),
             winners=tuple(s for s, k in enumerate(keys) if k == best),
-            deals=tuple(self.session_log),
+            deals=tuple(self.deal_log),
             reason=self.reason,
         )
 
@@ -564,6 +553,7 @@ class BankingState(BankingWorlds):
     def _kitty_seen_by(self, _: int | None) -> frozenset[int] | None:
         return None if self.kitty_up else frozenset()  # face up only while K takes it
 
+    kitty_up = False  # the Surpriza lies face up only within the action naming trump
     PLACES = (
         *without(TrickGame.PLACES, "trump"),  # trump is named, never turned
         Place(
@@ -715,18 +705,13 @@ class BankingState(BankingWorlds):
     def _settle(self) -> None:
         self.deck = french_deck()
         self.single = self.options["session"] > 0
-        self.kitty_up = False  # face up only while K takes it, within one action
-        self.session_log = []  # a position carries no history: the sessions scored from it on
 
     def _after_restore(self, view: SeatView) -> None:
         self.committed = {}  # who committed is public, which card is not: the worlds choose
         self.turned = list(view.zones.get("surpriza", ()))
-        self.kitty = []  # face down: the worlds deal it
         self.gunoi = list(view.zones.get("gunoi", ()))
-        self.shown_cards = []
         self.protected = {Card.parse(x) for x in view.facts.get("protected", ())}
         self.reason = "complete"
-        self.session_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
 
     # -- a position -----------------------------------------------------------------------------
 

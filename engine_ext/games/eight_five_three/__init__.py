@@ -168,8 +168,7 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         super().__init__(spec, players, options, seed)
         n = players
         self.deck = french_deck()
-        if deal is not None and sorted(deal) != sorted(self.deck):
-            raise BadConfig("the deal must be the 52-card deck")
+        order = self._check_order(deal)
         self.single = options["deal"] > 0
         self.deals = 1 if self.single else options["match_deals"] or 4 * n
         self.rotation = options["rotation"]
@@ -190,8 +189,7 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         self.points = [0] * n
         self.deal_no = 0
         self.champion: int | None = None  # a seat that took 12 tricks (win_at_12)
-        self.deal_log: list[dict[str, Any]] = []
-        self._start_deal(list(deal) if deal is not None else None)
+        self._start_deal(order)
 
     def card_rules(self) -> TrickRules:
         """Follow suit, else any card: no duty to trump."""
@@ -345,8 +343,7 @@ class EightFiveThreeState(EightFiveThreeWorlds):
             "points": delta,
             "totals": list(self.points),
         }
-        self.deal_log.append(record)
-        self._emit(events.SCORE, **record)
+        self._scored(record)
         if self.options["win_at_12"] and n == 3 and max(self.tricks) >= 12:
             self.champion = self.tricks.index(max(self.tricks))
         if self.champion is not None or self.deal_no >= self.deals:
@@ -355,15 +352,9 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         self.first = next_first(self.first, n, self.rotation)
         self._start_deal(None)
 
-    def _end(self) -> None:
-        self.over, self.phase = True, phases.OVER
-        res = self.result()
-        reason = "twelve" if self.champion is not None else "complete"
-        self._emit(events.END, scores=list(res.scores), winners=list(res.winners), reason=reason)
+    END_TELLS_REASON = True
 
-    def result(self) -> Result:
-        if not self.over:
-            raise RuntimeError("the match is not over")
+    def _result(self) -> Result:
         keys = [(s == self.champion, p) for s, p in enumerate(self.points)]
         best = max(keys)
         return Result(
@@ -480,15 +471,11 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         self.single = o["deal"] > 0
         self.rotation = o["rotation"]
         self.kitty_seen = frozenset()  # F sees the Surpriza only within the action taking it
-        self.deal_log = []  # a position carries no history: the deals scored from it on
 
     def _after_restore(self, view: SeatView) -> None:
         self.surpriza = list(view.zones.get("surpriza", ()))
-        self.kitty = []  # face down: the worlds deal it
         self.discards = list(view.zones.get("discards", ()))
-        self.shown_cards = []
         self.champion = None
-        self.deal_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
 
     # -- a position -----------------------------------------------------------------------------
 

@@ -44,7 +44,7 @@ from levata.engine.contract import (
     SeatView,
 )
 from levata.engine.deal import shuffled
-from levata.engine.family.tricks import PLAY, TRICK_ZONES, TrickGame
+from levata.engine.family.tricks import PLAY, TrickGame
 from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.tarneeb.rules import (  # noqa: F401  (re-exported)
     DEFEAT_BONUS,
@@ -70,6 +70,7 @@ from levata.engine.games.tarneeb.rules import (  # noqa: F401  (re-exported)
 )
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
+from levata.engine.zones import without
 
 __all__ = [
     "SPEC",
@@ -99,8 +100,7 @@ class TarneebState(TrickGame):
         if players != PLAYERS:
             raise BadConfig("Tarneeb is played by exactly 4 players")
         self.deck = french_deck()
-        if deal is not None and sorted(deal) != sorted(self.deck):
-            raise BadConfig("the deal must be the 52-card deck")
+        order = self._check_order(deal)
         chosen = options["shuffler"]
         if chosen >= players:
             raise BadConfig(f"option shuffler: seat {chosen} does not exist")
@@ -114,8 +114,7 @@ class TarneebState(TrickGame):
             self.idle, _ = idle_after(self.idle, self.rng.randrange(2))
         self.deal_no = 0
         self.winner: int | None = None  # the winning team, None for a draw
-        self.deal_log: list[dict[str, Any]] = []
-        self._start_deal(list(deal) if deal is not None else None)
+        self._start_deal(order)
 
     def card_rules(self) -> TrickRules:
         """Follow suit, else any card: no duty to trump [D5]; partners pool their tricks."""
@@ -231,8 +230,7 @@ class TarneebState(TrickGame):
             "totals": list(self.scores),
             "idle": list(self.idle),
         }
-        self.deal_log.append(record)
-        self._emit(events.SCORE, **record)
+        self._scored(record)
         if self._decided():
             self._end()
             return
@@ -248,19 +246,12 @@ class TarneebState(TrickGame):
             return True
         return False
 
-    def _end(self) -> None:
-        self.over, self.phase = True, phases.OVER
-        res = self.result()
-        self._emit(
-            events.END, scores=list(res.scores), winners=list(res.winners), reason=res.reason
-        )
+    END_TELLS_REASON = True
 
     def _seat_scores(self) -> tuple[float, ...]:
         return tuple(float(self.scores[TEAMS[s]]) for s in range(self.players))
 
-    def result(self) -> Result:
-        if not self.over:
-            raise RuntimeError("the match is not over")
+    def _result(self) -> Result:
         a, b = self.scores
         reached = max(a, b) >= TARGET and a != b
         ranks = tuple(1 + (self.scores[1 - TEAMS[s]] > self.scores[TEAMS[s]]) for s in range(4))
@@ -275,6 +266,7 @@ class TarneebState(TrickGame):
 
     # -- what a seat may know -------------------------------------------------------------------
 
+    PLACES = without(TrickGame.PLACES, "trump")  # trump is named, never turned
     FIELDS = (
         *TrickGame.FIELDS,
         Counter("deal", "the deal in progress, from 1", attr="deal_no"),
@@ -329,11 +321,9 @@ class TarneebState(TrickGame):
         if self.over:
             a, b = self.scores
             self.winner = None if a == b else (0 if a > b else 1)
-        self.deal_log = []  # a position carries no history: the deals scored from it on
 
     def _after_restore(self, view: SeatView) -> None:
         self.bidder = view.to_act[0] if view.phase == phases.BIDDING else self.first
-        self.deal_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
 
 
 def narrate(ev: Event) -> str | None:
@@ -366,7 +356,6 @@ VOCABULARY = TarneebState.vocabulary(
         PLAY: "the cards are played to tricks, the declarer leading the first",
         phases.OVER: "the match is over",
     },
-    zones={k: v for k, v in TRICK_ZONES.items() if k != "trump"},  # trump is named, not turned
     actions={
         actions.BID: "bid `number` tricks for your team (7..13, above the highest bid)",
         actions.PASS: "pass: you call no more this deal",

@@ -105,8 +105,7 @@ class ThreeFiveEightState(ThreeFiveEightWorlds):
         if players != tr.PLAYERS:
             raise BadConfig("3-5-8 is played by exactly 3 players")
         self.deck = french_deck()
-        if deal is not None and sorted(deal) != sorted(self.deck):
-            raise BadConfig("the deal must be the 52-card deck")
+        order = self._check_order(deal)
         chosen = options["first"]
         if chosen >= players:
             raise BadConfig(f"option first: seat {chosen} does not exist")
@@ -126,8 +125,7 @@ class ThreeFiveEightState(ThreeFiveEightWorlds):
         self.debt = [max(0, -d) for d in prev]
         self.scores = [0] * players
         self.dealt = 0  # deals so far, Pas redeals included
-        self.deal_log: list[dict[str, Any]] = []
-        self._start_deal(list(deal) if deal is not None else None)
+        self._start_deal(order)
 
     def card_rules(self) -> TrickRules:
         """Follow suit if you can, else any card: no duty to trump [D7]."""
@@ -313,22 +311,14 @@ class ThreeFiveEightState(ThreeFiveEightWorlds):
             "points": row,
             "totals": list(self.scores),
         }
-        self.deal_log.append(record)
-        self._emit(events.SCORE, **record)
+        self._scored(record)
         if self.counted >= self.last_deal:
             self._end()
             return
         self.eight = tr.next_eight(self.eight)
         self._start_deal(None)
 
-    def _end(self) -> None:
-        self.over, self.phase = True, phases.OVER
-        res = self.result()
-        self._emit(events.END, scores=list(res.scores), winners=list(res.winners))
-
-    def result(self) -> Result:
-        if not self.over:
-            raise RuntimeError("the match is not over")
+    def _result(self) -> Result:
         pts = self.scores
         return Result(
             scores=tuple(float(p) for p in pts),
@@ -405,12 +395,9 @@ class ThreeFiveEightState(ThreeFiveEightWorlds):
     def _settle(self) -> None:
         self.deck = french_deck()
         self.single = self.options["deal"] > 0
-        self.deal_log = []  # a position carries no history: the deals scored from it on
 
     def _after_restore(self, view: SeatView) -> None:
-        self.kitty = list(view.zones.get("kitty", ()))  # the worlds deal it when unseen
         self.from_kitty = set()
-        self.deal_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
 
 
 def narrate(ev: Event) -> str | None:

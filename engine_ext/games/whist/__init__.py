@@ -37,7 +37,6 @@ from levata.engine import actions, events, phases
 from levata.engine.cards import Card, Suit, french_deck
 from levata.engine.contract import (
     Action,
-    BadConfig,
     Event,
     GameSpec,
     Option,
@@ -143,15 +142,13 @@ class WhistState(TrickGame):
         size = options["deal_size"]
         self.schedule = [size] if size else schedule(players)
         self.deck = whist_deck(players)
-        if deal is not None and sorted(deal) != sorted(self.deck):
-            raise BadConfig(f"the deal must be the {len(self.deck)}-card deck 'whist' uses")
+        order = self._check_order(deal)
         self.deal_index = -1
         self.first = self.rng.randrange(players)  # F of deal 1; F moves on each deal
         self.totals = [0] * players
         self.hits = [0] * players
         self.misses = [0] * players
-        self.deal_log: list[dict[str, Any]] = []
-        self._start_deal(list(deal) if deal is not None else None)
+        self._start_deal(order)
 
     def card_rules(self) -> TrickRules:
         return whist_rules(self.players, self.trump, self.options["must_trump"])
@@ -277,13 +274,9 @@ class WhistState(TrickGame):
             "points": points,
             "totals": list(self.totals),
         }
-        self.deal_log.append(record)
-        self._emit(events.SCORE, **record)
+        self._scored(record)
         if self.deal_index + 1 == len(self.schedule):
-            self.over = True
-            self.phase = phases.OVER
-            res = self.result()
-            self._emit(events.END, scores=list(res.scores), winners=list(res.winners))
+            self._end()
         else:
             self._start_deal(None)
 
@@ -300,9 +293,7 @@ class WhistState(TrickGame):
                 return -STREAK_POINTS
         return 0
 
-    def result(self) -> Result:
-        if not self.over:
-            raise RuntimeError("the match is not over")
+    def _result(self) -> Result:
         best = max(self.totals)
         winners = [
             s
@@ -391,11 +382,9 @@ class WhistState(TrickGame):
         size = self.options["deal_size"]
         self.schedule = [size] if size else schedule(self.players)
         self.deck = whist_deck(self.players)
-        self.deal_log = []  # a position carries no history: the deals scored from it on
 
     def _after_restore(self, view: SeatView) -> None:
         self.totals = [int(t) for t in view.scores]  # a view shows them as its scores
-        self.deal_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
 
     def _is_hand_event(self, event: Event) -> bool:
         return event.kind == FOREHEADS or super()._is_hand_event(event)
