@@ -194,12 +194,12 @@ class Spawned:
             self.cgroup.remove()
 
 
-#: Run (by root) as ``python -I -S -c AS_USER UID ARGV...``: become user and group UID with no
-#: supplementary group, give back the signals Python ignores, and ``exec`` ARGV.
+#: Run (by root) as ``python -I -S -c AS_USER UID PROGRAM ARGV...``: become user and group
+#: UID with no supplementary group, give back the signals Python ignores, and ``exec``
+#: PROGRAM (a path: looking it up would import modules UID may not be able to read).
 AS_USER = """
-import os, shutil, signal, sys
-uid, argv = int(sys.argv[1]), sys.argv[2:]
-path = shutil.which(argv[0]) or argv[0]  # now: UID may not reach this Python's own files
+import os, signal, sys
+uid, path, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 os.setgroups([])
 os.setgid(uid)
 os.setuid(uid)
@@ -225,10 +225,11 @@ def as_user(argv: Sequence[str], uid: int) -> list[str]:
     starts, and its seats are forfeited for not connecting (now and then, more often on a
     busy machine). A ``vfork`` runs no fork handler: the child only ``exec``-s.
 
-    >>> as_user(["bwrap", "--args", "4"], 420_000)[-4:]
-    ['420000', 'bwrap', '--args', '4']
+    >>> as_user(["/bin/sh", "-c", "exit"], 420_000)[-5:]
+    ['420000', '/bin/sh', '/bin/sh', '-c', 'exit']
     """
-    return [sys.executable, "-I", "-S", "-c", AS_USER, str(uid), *argv]
+    path = shutil.which(argv[0], path="/usr/bin:/bin") or argv[0]  # the PATH it is given
+    return [sys.executable, "-I", "-S", "-c", AS_USER, str(uid), path, *argv]
 
 
 def user_namespace(uid: int) -> int:
