@@ -611,8 +611,8 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
     ) -> Connection | None:
         """A new stream, counted among the arena's streams, up to its Hello: refused while the
         referee stops or is full; None when the client went away before its first message.
-        Only a connection returned keeps the count (given back when it closes): a stream
-        ended before its Hello, however, gives it back here."""
+        A stream that ends before its Hello gives its count back here, however it ends; a
+        connection returned keeps it until it closes (``Connection.on_close``)."""
         arena, limits = self.arena, self.arena.limits
         if arena.stopping:
             await context.abort(grpc.StatusCode.UNAVAILABLE, "the referee is stopping; reconnect")
