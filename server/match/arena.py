@@ -610,21 +610,24 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
         self, request_iterator: AsyncIterator[arena_pb2.PlayRequest], context: Any
     ) -> Connection | None:
         """A new stream, counted among the arena's streams, up to its Hello: refused while the
-        referee stops or is full; None when the client went away before its first message."""
+        referee stops or is full; None when the client went away before its first message.
+        A stream that ends before its Hello gives its count back here, however it ends; a
+        connection returned keeps it until it closes (``Connection.on_close``)."""
         arena, limits = self.arena, self.arena.limits
         if arena.stopping:
             await context.abort(grpc.StatusCode.UNAVAILABLE, "the referee is stopping; reconnect")
         if arena.streams >= limits.streams_total:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "the referee is full")
         arena.streams += 1
+        conn = None
         try:
             first = await self._first(request_iterator, context)
-            if first is None:
-                return None
-            return await self._hello(first, context)
-        except BaseException:
-            arena.streams -= 1
-            raise
+            if first is not None:
+                conn = await self._hello(first, context)
+            return conn
+        finally:
+            if conn is None:  # no connection to give the count back when it closes
+                arena.streams -= 1
 
     async def _write(self, conn: Connection, context: Any) -> None:
         """Write what the connection's queue holds, in order, until its end (``None``); a

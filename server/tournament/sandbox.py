@@ -13,13 +13,13 @@ hostname shared with anyone, and an environment of its own (``--clearenv``, then
 
 Nothing in the sandbox ever holds a privilege on the host. Run by root, each entry has a
 user and group of its own (:data:`UID_BASE` plus its slot, no supplementary groups), and
-``bwrap`` itself is started as that user (``subprocess`` sets the ids in C, between fork and
-exec): it builds the sandbox inside a user namespace, where its capabilities count for
-nothing outside. That namespace (:func:`user_namespace`) is made by the runner, maps the
-entry's user to itself and also root to root: so ``bwrap``, while it builds the sandbox,
-may reach folders only root can traverse (a Python under ``/root``) to bind them; the
-entry itself never can. Then ``bwrap`` drops every capability (``--cap-drop ALL``, the
-bounding set too), sets ``no_new_privs`` and loads a seccomp filter
+``bwrap`` itself is started as that user (by :func:`as_user`, which sets the ids and then
+execs it, so the runner never forks): it builds the sandbox inside a user namespace, where
+its capabilities count for nothing outside. That namespace (:func:`user_namespace`) is made
+by the runner, maps the entry's user to itself and also root to root: so ``bwrap``, while it
+builds the sandbox, may reach folders only root can traverse (a Python under ``/root``) to
+bind them; the entry itself never can. Then ``bwrap`` drops every capability
+(``--cap-drop ALL``, the bounding set too), sets ``no_new_privs`` and loads a seccomp filter
 (:mod:`levata.server.tournament.syscall_filter`: no ``open_by_handle_at``, ``mount``,
 ``ptrace``, namespaces, ...) before anything of the entry runs. Run by anybody else,
 ``bwrap`` makes its user namespace itself (``--unshare-user --disable-userns``) and the
@@ -194,6 +194,44 @@ class Spawned:
             self.cgroup.remove()
 
 
+#: Run (by root) as ``python -I -S -c AS_USER UID PROGRAM ARGV...``: become user and group
+#: UID with no supplementary group, give back the signals Python ignores, and ``exec``
+#: PROGRAM (a path: looking it up would import modules UID may not be able to read).
+AS_USER = """
+import os, signal, sys
+uid, path, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+os.setgroups([])
+os.setgid(uid)
+os.setuid(uid)
+for name in ("SIGPIPE", "SIGXFSZ"):  # as subprocess's restore_signals does
+    signal.signal(getattr(signal, name), signal.SIG_DFL)
+try:
+    os.execv(path, argv)
+except OSError as exc:
+    print(f"cannot run {argv[0]}: {exc.strerror}", file=sys.stderr)
+    sys.exit(127)
+"""
+
+
+def as_user(argv: Sequence[str], uid: int) -> list[str]:
+    """``argv`` run as user and group ``uid`` (no supplementary group), the ids set after an
+    ``exec`` (:data:`AS_USER`), not by ``subprocess.Popen(user=, group=)``.
+
+    Why: with ids to set, ``subprocess`` must ``fork`` the runner instead of ``vfork``-ing
+    it, and the runner is a gRPC server. A fork runs gRPC's fork handlers, which restart its
+    poller thread in the child; the child then closes the descriptors it does not pass on
+    (``close_fds``), the poller's epoll descriptor among them, and gRPC aborts it before its
+    ``exec`` ("epoll_wait error: Bad file descriptor", in the entry's log): the entry never
+    starts, and its seats are forfeited for not connecting (now and then, more often on a
+    busy machine). A ``vfork`` runs no fork handler: the child only ``exec``-s.
+
+    >>> as_user(["/bin/sh", "-c", "exit"], 420_000)[-5:]
+    ['420000', '/bin/sh', '/bin/sh', '-c', 'exit']
+    """
+    path = shutil.which(argv[0], path="/usr/bin:/bin") or argv[0]  # the PATH it is given
+    return [sys.executable, "-I", "-S", "-c", AS_USER, str(uid), path, *argv]
+
+
 def user_namespace(uid: int) -> int:
     """A new user namespace owned by ``uid`` that maps ``uid`` and root (user and group) to
     themselves, as a descriptor (close-on-exec) for bwrap's ``--userns``. Made by a short
@@ -201,15 +239,12 @@ def user_namespace(uid: int) -> int:
     only itself. Only root calls this."""
     unshare = shutil.which("unshare", path="/usr/bin:/bin") or "unshare"
     holder = subprocess.Popen(
-        [unshare, "--user", "--", "/bin/sh", "-c", "echo ready; read _"],
+        as_user([unshare, "--user", "--", "/bin/sh", "-c", "echo ready; read _"], uid),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         env={"PATH": "/usr/bin:/bin"},
         cwd="/",
-        user=uid,
-        group=uid,
-        extra_groups=[],
     )
     assert holder.stdin is not None and holder.stdout is not None
     try:
@@ -394,9 +429,8 @@ class Sandbox:
                 fds += [gate_r, gate_w]
                 command = ["/bin/sh", "-c", GATE, "levata-gate", *command]
                 stdin = gate_r
-            ids: dict[str, Any] = {}
             if uid is not None:
-                ids = {"user": uid, "group": uid, "extra_groups": []}
+                command = as_user(command, uid)
             proc = subprocess.Popen(
                 command,
                 pass_fds=tuple(fd for fd in fds if fd not in (gate_w, stdin)),
@@ -406,7 +440,6 @@ class Sandbox:
                 env={"PATH": "/usr/bin:/bin"},
                 cwd="/",
                 start_new_session=True,
-                **ids,
             )
             if cgroup is not None:
                 try:

@@ -14,7 +14,9 @@ clients written from the proto (raw gRPC stubs, not the SDK).
 
 from __future__ import annotations
 
+import collections
 import json
+import queue
 import shutil
 import sqlite3
 import subprocess
@@ -22,9 +24,10 @@ import sys
 import time
 from pathlib import Path
 
+import grpc
 import pytest
 
-from levata.v1 import admin_pb2
+from levata.v1 import admin_pb2, arena_pb2, arena_pb2_grpc
 
 from live import ServeProcess, bot_env
 
@@ -151,6 +154,47 @@ def test_an_entry_flooding_streams_without_hello_starves_nobody(tmp_path):
     assert len(flooded) == 12
     assert all(not r[4] and not any(r[5]) for r in flooded), flooded  # no forfeit, no strike
     assert flooded == honest  # the standings do not notice the flood
+
+
+# -- streams that end before their Hello ------------------------------------------------------
+
+
+def test_streams_ended_before_hello_give_their_place_back(tmp_path):
+    """A raw client's streams that end without a message, or are cancelled, before Hello: each
+    gives back its place among the referee's streams (a place kept for good each time made
+    the referee "full" for every bot once there were ``streams_total`` of them)."""
+    # 384 open files: room for 64 streams in all (Limits.for_open_files)
+    live = ServeProcess(tmp_path, prefix=("prlimit", "--nofile=384:384"))
+    try:
+        token = live.register("honest")
+        ended = collections.Counter()
+        with grpc.insecure_channel(live.address) as ch:
+            stub = arena_pb2_grpc.ArenaServiceStub(ch)
+            for k in range(120):
+                if k % 4 == 3:  # cancelled while the referee waits for its first message
+                    waiting: queue.Queue = queue.Queue()
+                    call = stub.Play(iter(waiting.get, None))
+                    time.sleep(0.01)
+                    call.cancel()
+                    waiting.put(None)
+                    ended["cancelled"] += 1
+                    continue
+                try:  # half-closed at once: no message at all
+                    ended["OK"] += 1 + len(list(stub.Play(iter([]), timeout=10)))
+                except grpc.RpcError as exc:
+                    ended[exc.code().name] += 1
+            hello = arena_pb2.PlayRequest(hello=arena_pb2.Hello(token=token, protocol_version="1"))
+            call = stub.Play(iter([hello]), timeout=10)
+            try:
+                first = next(call).WhichOneof("message")
+            except grpc.RpcError as exc:
+                first = f"{exc.code().name}: {exc.details()}"
+            call.cancel()
+        assert ended == {"OK": 90, "cancelled": 30}, ended  # not RESOURCE_EXHAUSTED: full
+        assert first == "welcome", first
+        assert live.proc.poll() is None
+    finally:
+        live.stop()
 
 
 # -- a token holder that never reads ------------------------------------------------------------

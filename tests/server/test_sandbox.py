@@ -12,6 +12,7 @@ records hold the tokens' digests.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import hashlib
 import json
 import os
@@ -34,7 +35,7 @@ from levata.server.match.app import start_entrant_server
 from levata.server.match.store import Store
 from levata.server.tournament.entries import Entry, launch, parse_manifest
 from levata.server.tournament.report import REPLY_TIMES
-from levata.server.tournament.sandbox import Sandbox
+from levata.server.tournament.sandbox import UID_BASE, Sandbox
 from levata.server.tournament.store import TourneyStore
 from levata.v1 import admin_pb2, admin_pb2_grpc
 from levata.wire.credentials import write_secret
@@ -901,6 +902,45 @@ def test_every_descriptor_of_the_referee_is_close_on_exec(tmp_path):
     assert proc.returncode == 0, out
     assert str(tmp_path / "t.db") in seen  # it was watched while the database was open
     assert not leaked, leaked
+
+
+# -- starting an entry: the runner never forks ---------------------------------------------------
+
+#: argv: MEMORY_MB. Makes every fork of this process abort in the child, as gRPC's fork
+#: handlers do now and then to a fork of the runner (the poller thread they restart in the child
+#: loses its epoll descriptor when the child closes what it does not pass on: "epoll_wait error:
+#: Bad file descriptor"), then starts a sandboxed entry, which must run all the same: a
+#: ``vfork`` runs no fork handler. Prints its status, its stderr and whether it had a cgroup.
+FORK_ABORTS = r"""
+import ctypes, json, subprocess, sys
+from levata.server.tournament.sandbox import Sandbox
+
+libc = ctypes.CDLL(None)
+libc.__register_atfork(None, None, ctypes.cast(libc.abort, ctypes.c_void_p), None)
+said = "import os, sys; print('ran as', os.getuid(), file=sys.stderr)"
+argv = [sys.executable, "-I", "-S", "-c", said]
+started = Sandbox().spawn(argv, {}, None, 0, subprocess.DEVNULL, subprocess.PIPE, int(sys.argv[1]))
+_, err = started.proc.communicate(timeout=60)
+started.release()
+print(json.dumps([started.proc.returncode, err.decode().strip(), started.cgroup is not None]))
+"""
+
+
+@pytest.mark.skipif(not hasattr(ctypes.CDLL(None), "__register_atfork"), reason="needs glibc")
+@pytest.mark.parametrize("memory_mb", [0, 64], ids=["plain", "memory-cgroup"])
+def test_an_entry_starts_where_a_fork_of_the_runner_would_die(memory_mb):
+    """The runner (a gRPC process) starts each sandboxed entry without forking itself, even as
+    root with a user to set for it (``subprocess`` forks to set ids): else, now and then, gRPC
+    aborted the forked child before its exec, and the entry never came (its seats forfeited)."""
+    run = subprocess.run(
+        [sys.executable, "-c", FORK_ABORTS, str(memory_mb)], capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr  # as root, the old code died here: no user namespace
+    status, said, cgroup = json.loads(run.stdout.splitlines()[-1])
+    user = UID_BASE if ROOT else os.getuid()  # as root: the entry's own user
+    assert (status, said) == (0, f"ran as {user}"), (run.stdout, run.stderr)
+    assert cgroup or not memory_mb or not ROOT, run.stdout  # it passed the cgroup's gate
 
 
 # -- memory: a cgroup, or a capped /tmp ----------------------------------------------------------
