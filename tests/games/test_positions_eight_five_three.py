@@ -21,8 +21,8 @@ MID_MATCH = (
     '"shuffler":0,"surpriza_shown":false,"win_at_12":false}; phase="exchange"; '
     "hand:0=9D QS 10S 2S JH 10C KS AD QD AH 7H KH JD 4H 8D 5S; "
     "hand:1=3H 2C 9H 10D 2D 10H 4C AC 8S 8C 9C 5H KD QH 5C 7S; "
-    "hand:2=3S KC JS 6S 5D 2H 3D 4D 8H JC 9S QC 3C 7D 4S AS; trick=-; played=-; trump=-; "
-    "undealt=-; taken:0=-; taken:1=-; taken:2=-; surpriza=6H 6D 7C 6C; discards=-; "
+    "hand:2=3S KC JS 6S 5D 2H 3D 4D 8H JC 9S QC 3C 7D 4S AS; trick=-; played=-; "
+    "undealt=-; surpriza=6H 6D 7C 6C; discards=-; taken:0=-; taken:1=-; taken:2=-; "
     "surpriza_taken=-; trump_suit=null; voids=[[],[],[]]; last_taker=null; leader=2; "
     "tricks=[0,0,0]; deal=3; deals=12; first=2; target=0; quota=[5,3,8]; score=[-10,7,3]; "
     "credit=[0,2,2]; debt=[4,0,0]; requesters=[2,1]; asked=[]; stopped=[]; champion=null"
