@@ -73,7 +73,7 @@ def test_the_heuristic_plays_to_win_even_past_its_quota():
     to_phase(state, "play", trump="H")
     state.tricks = [0, 9, 0]  # far past its quota of 5: every trick is still a point
     state.hands[0] = [c for c in state.hands[0] if c.suit != Suit.SPADES] + [Card.parse("KS")]
-    state.current = [(0, Card.parse("KS"))]
+    state.leader, state.trick = 0, [Card.parse("KS")]  # seat 0 led the king
     state.hands[0].remove(Card.parse("KS"))
     seat = state.to_act()[0]
     assert seat == 1
