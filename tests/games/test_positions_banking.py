@@ -23,9 +23,9 @@ MID_TOUR = (
     '"max_sessions":400,"previous":"","round_points":"","rounds":0,"session":0}; phase="play"; '
     "hand:0=JD 4D 5S QC 7D 8S 8D KS 4S 10C; hand:1=9S 7C QS QH 6C 9D AS 6D AD 2D; "
     "hand:2=7H 10S 6H 9H 10H 9C 8C 8H AC KC; hand:3=3S QD 5D 10D JC 3D 5C 3C KD JS; "
-    "trick=-; played=JH 2H AH 3H KH 4H 5H 2C; trump=-; undealt=-; "
-    "taken:0=JH 2H AH 3H KH 4H 5H 2C; taken:1=-; taken:2=-; taken:3=-; surpriza=-; "
-    'gunoi=2S 4C 6S 7S; surpriza_taken=AC JH 6S KC; protected=KC AC; trump_suit="H"; '
+    "trick=-; played=JH 2H AH 3H KH 4H 5H 2C; undealt=-; surpriza=-; gunoi=2S 4C 6S 7S; "
+    "taken:0=JH 2H AH 3H KH 4H 5H 2C; taken:1=-; taken:2=-; taken:3=-; "
+    'surpriza_taken=AC JH 6S KC; protected=KC AC; trump_suit="H"; '
     'voids=[[],[],[],["H"]]; last_taker=0; leader=0; tricks=[2,0,0,0]; round=2; rounds=4; '
     "session=3; dealer=1; kickoff=2; mals=0; step=0; quota=[2,1,6,3]; "
     "round_points=[3,-1,0,-2]; credit=[4,1,0,0]; debt=[0,0,4,1]; "
