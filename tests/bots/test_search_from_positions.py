@@ -1,13 +1,14 @@
-"""Search bots play on from a position (``levata play --position``): where the view of a
-match read from a position is enough to rebuild worlds they search as usual; where a game
-needs the deal's moves to place hidden cards (Banking's exchanges, 3-5-8's kitty swaps for
-the 8-seat), they play their fallback until the next deal, and never fail."""
+"""Search bots play on from a position (``levata play --position``): the view of a match read
+from a position is enough to rebuild worlds in every trick game (Banking from the session's
+plan it shows, 3-5-8's 8-seat in the kitty from the cards its ``hand`` event says it took), so
+``pimc`` and ``ismcts`` search at once, and play such a match to its end."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from games.test_positions_banking import MID_TOUR
 
 from levata.bots import make_bot, play_match
 from levata.engine import game
@@ -23,7 +24,9 @@ def _midway(name: str, players: int, options: dict, steps: int, seed: int = 3):
     return spec.from_position(state.position(), seed=seed)
 
 
-@pytest.mark.parametrize("name", ["tarneeb", "whist", "eight-five-three", "three-five-eight"])
+@pytest.mark.parametrize(
+    "name", ["tarneeb", "whist", "eight-five-three", "three-five-eight", "banking"]
+)
 def test_worlds_of_a_match_read_from_a_position_keep_the_contract(name):
     spec = game(name)
     checked = 0
@@ -33,15 +36,67 @@ def test_worlds_of_a_match_read_from_a_position_keep_the_contract(name):
             if k % 9 == 4 and not state.is_over():
                 again = spec.from_position(state.position(), seed=k)
                 for seat in range(again.players):
-                    try:
-                        check_world_from_view(again, seat, random.Random(seat), 12)
-                    except NotImplementedError:  # 3-5-8's 8-seat in the kitty: said so
-                        assert name == "three-five-eight" and again.phase == "kitty"
-                        continue
+                    check_world_from_view(again, seat, random.Random(seat), 12)
                     checked += 1
             if k > 120:
                 break
     assert checked > 20
+
+
+def test_the_eight_seat_searches_during_the_kitty_swaps_from_a_position():
+    """The 8-seat swapped a kitty card before the position: its worlds keep that card its own
+    (it may not give it back), so the search bots search rather than fall back."""
+    spec = game("three-five-eight")
+    state = spec.new_match(players=3, options={"first": 0}, seed=5)
+    state.apply(0, next(a for a in state.legal_actions(0) if a.kind == "contract"))
+    state.apply(0, state.legal_actions(0)[0])  # swap the first kitty card
+    again = spec.from_position(state.position(), seed=1)
+    assert again.phase == "kitty" and again.from_kitty
+    for k in range(5):
+        world = check_world_from_view(again, 0, random.Random(k), moves=6)
+        assert world.from_kitty == again.from_kitty
+    ismcts = make_bot("ismcts", "three-five-eight", seed=0, iterations=10)
+    legal = again.legal_actions(0)
+    assert ismcts.act(again.view(0), legal) in legal
+    assert ismcts.stats.decisions == 1 and ismcts.stats.iterations > 0  # searched
+
+
+#: The mid-Tour Banking position of the positions tests, its Tour cut to the round in
+#: progress and seat 0 a point short of ending it (the sessions after it are the same rules).
+MID_TOUR_LAST_ROUND = (
+    MID_TOUR.replace('"max_sessions":400', '"max_sessions":6')
+    .replace("rounds=4", "rounds=2")
+    .replace("round_points=[3,-1,0,-2]", "round_points=[8,-1,0,-2]")
+)
+
+
+def test_search_bots_decide_by_search_from_a_mid_tour_banking_position():
+    spec = game("banking")
+    state = spec.from_position(MID_TOUR, seed=2)
+    seat = state.to_act()[0]
+    view, legal = state.view(seat), state.legal_actions(seat)
+    pimc = make_bot("pimc", "banking", seed=0, worlds=4, time_ms=0)
+    assert pimc.act(view, legal) in legal
+    assert pimc.last_worlds == 4  # the worlds were searched, not the heuristic fallback
+    ismcts = make_bot("ismcts", "banking", seed=0, iterations=16)
+    assert ismcts.act(view, legal) in legal
+    assert ismcts.stats.decisions == 1 and ismcts.stats.iterations > 0  # (the fallback: 0)
+
+
+def test_search_bots_play_a_banking_match_from_a_mid_tour_position_to_the_end():
+    spec = game("banking")
+    state = spec.from_position(MID_TOUR_LAST_ROUND, seed=4)
+    bots = [
+        make_bot("pimc", "banking", seed=0, worlds=2, time_ms=0),
+        make_bot("ismcts", "banking", seed=1, iterations=8),
+        make_bot("pimc", "banking", seed=2, worlds=2, time_ms=0),
+        make_bot("ismcts", "banking", seed=3, iterations=8),
+    ]
+    result = play_match(state, bots)
+    assert state.is_over() and result.reason == "complete"  # the round ended, not the cap
+    assert bots[1].stats.decisions > 10 and bots[1].stats.iterations >= bots[1].stats.decisions
+    assert bots[0].last_worlds == 2
+    assert len(result.scores) == 4 and result.deals[0]["round"] == 2
 
 
 @pytest.mark.parametrize(

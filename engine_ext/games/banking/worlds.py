@@ -24,21 +24,48 @@ and :mod:`levata.engine.worlds` deals the hidden cards uniformly among the deals
 every set and every size (the exact :class:`~levata.engine.sampler.Sampler`). These are the
 game's narrowing hooks; the match class inherits them.
 
+**A match read from a position** has no history of the session before it, only the view: the
+seat's hand, the Surpriza cards turned up, its counts, and the session's public plan with how
+far it has gone (``requests``, ``perechiute``, ``finals``, ``step``, ``declared``). What
+went before the position is then replayed from that plan, each move as one the seat did not
+see (it does not remember its own part either):
+
+* before the Surpriza is turned up, every unseen card is in another hand or the Surpriza (the
+  penalty exchanges move cards between hands nobody knew);
+* once it is, its cards went to the Declarant, and each Perechiuța shown was in its holder's
+  hand;
+* each Perechiuța request made: a card of the offered suit may have gone either way between
+  holder and target, never a trump (no offer in trump, and the answer is of the offered
+  suit), nor a Surpriza card that has never had a chance to leave the Declarant when the
+  Declarant is asked (it is protected);
+* each Final Exchange made: any card may have moved one participant on;
+* the Gunoi begun: any card the Declarant may hold may be buried (the Declarant sees it).
+
+The events since the position then narrow as above. The one thing no view says, with a
+history or without, is which card another seat committed to a Final Exchange in progress:
+a world picks one of its cards.
+
 >>> import random
 >>> from levata.engine import game
 >>> state = game("banking").new_match(players=4, options={"previous": "2,-1,1,-2"}, seed=2)
 >>> world = game("banking").world_from_view(state.view(1), random.Random(0))
 >>> world.view(1) == state.view(1)
 True
+>>> again = game("banking").from_position(state.position())  # no history: the plan's moves
+>>> game("banking").world_from_view(again.view(1), random.Random(0)).view(1) == again.view(1)
+True
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
-from levata.engine.cards import Card
+from levata.engine import events
+from levata.engine.cards import Card, Suit
 from levata.engine.contract import Event, SeatView
 from levata.engine.family.tricks import TrickGame
+from levata.engine.games.banking import rules as br
 from levata.engine.worlds import PlaceSets
 
 __all__ = ["BankingWorlds"]
@@ -53,6 +80,11 @@ class BankingWorlds(TrickGame):
     gunoi: list[Card]
     protected: set[Card]
     committed: dict[int, Card]
+    step: int
+    declared: list[tuple[int, int]]
+    asks: list[tuple[int, int, int]]
+    finals: list[int]
+    trump: Suit | None
 
     @property
     def declarant(self) -> int:
@@ -62,12 +94,43 @@ class BankingWorlds(TrickGame):
     def _places_at_deal(self) -> list[int]:
         return [self.players]  # the Surpriza
 
+    def _places_at_position(self, view: SeatView) -> list[int]:
+        # The Surpriza is a place while it lay face down when the position was written.
+        return [] if _before_position(self, view).turned else [self.players]
+
     def _narrow_position(self, view: SeatView, sets: PlaceSets) -> None:
-        # The exchanges, Perechiuțe and Final Exchange before the position decide where the
-        # cards went; a position does not carry them.
-        raise NotImplementedError(
-            "banking: a match read from a position has worlds from its next deal"
-        )
+        n, k = self.players, self.declarant
+        before = _before_position(self, view)
+        if not before.turned:  # every unseen card is in another hand or the Surpriza
+            return
+        for c in self.turned:
+            if sets.options(c):  # not played yet
+                sets.put(c, k)
+        for holder, rank in before.declared:
+            for c in self.deck:
+                if c.rank == rank and sets.options(c):
+                    sets.put(c, holder)
+        for holder, target, _ in before.asks:
+            self._asked_unseen(sets, holder, target)
+        for q in before.finals:
+            sets.spread(br.receivers([(q + i) % n for i in range(1, n)]))
+        if view.seat == k:  # its own Gunoi
+            for c in view.zones.get("gunoi", ()):
+                sets.put(c, n + 1)
+        elif before.burying:
+            sets.spread({k: n + 1})  # the sizes say how many went
+
+    def _asked_unseen(self, sets: PlaceSets, holder: int, target: int) -> None:
+        """A Perechiuța request made before the position: cards of one suit, never trump, may
+        have changed hands between ``holder`` and ``target``; when the Declarant is asked, a
+        Surpriza card that can only be with it has never left it: it is protected."""
+        k, turned, trump = self.declarant, set(self.turned), self.trump
+        pair = {holder, target}
+        for c, o in sets.items():
+            if c.suit == trump or (target == k and c in turned and o == {k}):
+                continue
+            if not pair.isdisjoint(o):
+                o.update(pair)
 
     def _narrow_places(self, ev: Event, sets: PlaceSets, view: SeatView) -> None:
         seat, k = view.seat, self.declarant
@@ -144,3 +207,46 @@ class BankingWorlds(TrickGame):
         # no longer to act, so the card it chose does not matter to a search): one of theirs.
         for s in view.facts["committed"]:
             self.committed[s] = rng.choice(sorted(self.hands[s]))
+
+
+#: The phases after the Final Exchange (the session's order: :data:`SESSION` of the match).
+_AFTER_FINAL = ("refuse_b", "gunoi", "play")
+
+
+@dataclass(frozen=True)
+class _Before:
+    """What of the session went before a match was read from a position (the view shows how
+    far the session is now; the events since the position say what came after it)."""
+
+    turned: bool  # the Surpriza had been turned up into the Declarant's hand
+    declared: list[tuple[int, int]]  # the Perechiuțe shown: (holder, rank)
+    asks: list[tuple[int, int, int]]  # the Perechiuța requests made or waived
+    finals: list[int]  # the Final Exchanges made (by qualifier)
+    burying: bool  # the Declarant had begun its Gunoi
+
+
+def _before_position(world: BankingWorlds, view: SeatView) -> _Before:
+    """The session's plan up to the position, from the view and the events since it.
+
+    >>> from levata.engine import game
+    >>> state = game("banking").new_match(players=3, seed=1)
+    >>> _before_position(state, state.view(0))
+    _Before(turned=False, declared=[], asks=[], finals=[], burying=False)
+    """
+    start = max((i for i, e in enumerate(view.history) if e.kind == events.HAND), default=0)
+    since = view.history[start + 1 :]
+
+    def made(kinds: tuple[str, ...], stage: str | None = None) -> int:
+        return sum(1 for e in since if e.kind in kinds and e.data.get("stage", stage) == stage)
+
+    phase, step = view.phase, world.step
+    asks = step if phase == "perechiuta" else len(world.asks)  # planned when they begin
+    finals = step if phase == "final" else len(world.finals) if phase in _AFTER_FINAL else 0
+    buried = view.counts["gunoi"] - made(("buried",))
+    return _Before(
+        turned=bool(world.turned) and not made(("surpriza",)),
+        declared=world.declared[: len(world.declared) - made(("declare",))],
+        asks=world.asks[: asks - made(("exchange", "waive"), "perechiuta")],
+        finals=world.finals[: finals - made(("final",))],
+        burying=buried > 0,
+    )

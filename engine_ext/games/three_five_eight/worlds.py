@@ -15,6 +15,11 @@ hand and the voids. Replaying its own history of the deal, each card gets the se
 * a draw between the two others: any card of either may now be with the other;
 * card play: played cards are gone, and a seat that showed out of a suit holds none of it.
 
+A match read from a position has no history of the deal before it. The kitty the 8-seat sees
+says where its cards lie, but not which of its own cards it took from the kitty (those it may
+not give back): a position written during the swaps tells the 8-seat in its ``hand`` event
+(``data.from_kitty``), as its own ``swap`` events would have.
+
 Each rule only widens a place set by a move that may have happened, or narrows it by a fact
 the seat saw, so the true place is always in the set; the trick base walks the history, and
 :mod:`levata.engine.worlds` deals the hidden cards uniformly among the deals that respect
@@ -26,6 +31,12 @@ game's narrowing hooks; the match class inherits them.
 >>> spec = game("three-five-eight")
 >>> state = spec.new_match(players=3, options={"previous": "2,-1,-1"}, seed=2)
 >>> spec.world_from_view(state.view(1), random.Random(0)).view(1) == state.view(1)
+True
+>>> state.apply(0, state.legal_actions(0)[0])  # the 8-seat names a contract
+>>> state.apply(0, state.legal_actions(0)[0])  # and swaps the first kitty card
+>>> again = spec.from_position(state.position())
+>>> world = spec.world_from_view(again.view(0), random.Random(0))
+>>> world.legal_actions(0) == again.legal_actions(0)  # the card it took stays its own
 True
 """
 
@@ -53,11 +64,15 @@ class ThreeFiveEightWorlds(TrickGame):
     def _places_at_deal(self) -> list[int]:
         return [self.players]  # the kitty
 
-    def _narrow_position(self, view: SeatView, sets: PlaceSets) -> None:
-        if view.seat == self.eight and view.phase == "kitty":
-            # Which kitty cards it took before the position (and may not give back) is not
-            # in the view: its legal swaps could not be rebuilt.
-            raise NotImplementedError("three-five-eight: the 8-seat's kitty from the next deal on")
+    def _show_hand(self, seat: int) -> Event:
+        # A deal starts with nothing taken from the kitty: only a match read from a position
+        # during the swaps opens with cards taken, which the 8-seat knows (it took them).
+        if seat != self.eight or self.phase != "kitty" or not self.from_kitty:
+            return super()._show_hand(seat)
+        taken = [str(c) for c in sorted(self.from_kitty)]
+        return self._emit(
+            events.HAND, audience={seat}, seat=seat, cards=self.hands[seat], from_kitty=taken
+        )
 
     def _narrow_places(self, ev: Event, sets: PlaceSets, view: SeatView) -> None:
         seat, k, kitty = view.seat, self.eight, self.players
@@ -108,6 +123,9 @@ class ThreeFiveEightWorlds(TrickGame):
 
 
 def _taken(view: SeatView) -> set[Card]:
-    """The kitty cards the 8-seat has taken this deal (its own ``swap`` events)."""
+    """The kitty cards the 8-seat has taken this deal: its own ``swap`` events, and those
+    its ``hand`` event names when the match was read from a position during the swaps."""
     start = max((i for i, e in enumerate(view.history) if e.kind == events.HAND), default=0)
-    return {e.cards[0] for e in view.history[start:] if e.kind == "swap" and e.seat == view.seat}
+    since = view.history[start:]
+    taken = {Card.parse(c) for c in since[0].data.get("from_kitty", ())} if since else set()
+    return taken | {e.cards[0] for e in since if e.kind == "swap" and e.seat == view.seat}
