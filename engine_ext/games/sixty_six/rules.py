@@ -15,6 +15,8 @@ in each phase, a seat's points and the game points a deal ends with
 
 from __future__ import annotations
 
+from typing import cast
+
 from levata.engine.card_orders import sixty_six_layout
 from levata.engine.cards import Card, Suit, french_deck
 from levata.engine.rules import TrickRules
@@ -62,14 +64,15 @@ def play_rules(trump: Suit, strict: bool, last_trick: bool = True) -> TrickRules
     >>> play_rules(Suit.CLUBS, strict=True).head, play_rules(Suit.CLUBS, strict=False).follow
     (True, False)
     """
-    points = {16 * s + r: p for s in range(4) for r, p in POINTS.items()}
+    points: dict[Card | int, int] = {16 * s + r: p for s in range(4) for r, p in POINTS.items()}
+    layout = cast("dict[Card | int, tuple[int, int]]", sixty_six_layout())  # indices as keys
     return TrickRules(
         PLAYERS,
         trump,
         follow=strict,
         must_trump=strict,
         head=strict,
-        layout=sixty_six_layout(),
+        layout=layout,
         points=points,
         last_trick_bonus=LAST_TRICK if last_trick else 0,
     )
