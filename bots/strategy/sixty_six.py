@@ -559,7 +559,7 @@ class SearchBot:
         mode: str = "presumed",
         time_ms: int = 300,
         worlds: int = 200,
-        min_worlds: int = 8,
+        min_worlds: int = 2,
         exact_cards: int = 5,
     ) -> None:
         if mode not in MODES:
