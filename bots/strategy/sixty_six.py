@@ -403,7 +403,7 @@ def deal_from_view(view: SeatView) -> Deal:
     d.trick = _int(trick[0]) if trick else -1
     for s in range(2):
         d.known[s] = {c for c in d.known[s] if c not in d.played}
-        d.known[s].update(_int(c) for c in view.zones.get(f"shown:{s}", ()))
+        d.known[s].update(_int(c) for c in view.zones.get(f"married:{s}", ()))
     d.known[me] = set()
     d.hands[1 - me] = sorted(d.known[1 - me])  # what it knows of the other hand
     return d
@@ -488,7 +488,7 @@ def deal_from_world(world: Any) -> Deal:
     d.trick = world.current[0][1].index if world.current else -1
     d.marrying = world.marrying.index if world.marrying is not None else -1
     d.played = {c.index for c in world.played} | {c.index for _, c in world.current}
-    d.known = [{c.index for c in world.shown[s]} for s in range(n)]
+    d.known = [{c.index for c in world.married[s]} for s in range(n)]
     d.schnapsen = world.schnapsen
     return d
 

@@ -43,7 +43,6 @@ from levata.engine.contract import (
     Option,
     Result,
     SeatView,
-    Zone,
 )
 from levata.engine.deal import shuffled
 from levata.engine.family.tricks import CARD_ORDER, PLAY, TRICK_ZONES, TrickGame
@@ -62,10 +61,10 @@ from levata.engine.games.sixty_six.rules import (
     false_claim_award,
     play_rules,
 )
-from levata.engine.position import Position
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
 from levata.engine.worlds import PlaceSets
+from levata.engine.zones import FACE_DOWN, SHOWN, Place, without
 
 __all__ = ["CLAIMING", "SPEC", "SixtySixState", "narrate"]
 
@@ -76,8 +75,6 @@ MARRY, EXCHANGE, CLOSE, CLAIM = "marry", "exchange", "close", "claim"
 MARRIAGE_EVENT = "marriage"
 #: The place of the stock among a world's places (the seats are 0 and 1).
 STOCK = PLAYERS
-
-_KEEP = object()  # move(): the event's audience is who sees the destination
 
 
 def _cards(shown: Any) -> list[Card]:
@@ -120,56 +117,28 @@ class SixtySixState(TrickGame):
         self.single = o["deal"] > 0
         self.deal_log: list[dict[str, Any]] = []
         self.duties_from = 0
+        self.shown_cards: list[Card] = []  # cards laid face up for one event (a marriage)
 
-    # -- cards in places --------------------------------------------------------------------
+    # -- cards in places ---------------------------------------------------------------------
 
-    def _place(self, name: str) -> list[Card]:
-        kind, _, seat = name.partition(":")
-        if kind == "hand":
-            return self.hands[int(seat)]
-        if kind == "taken":
-            return self.taken[int(seat)]
-        if kind in ("stock", "undealt", "played"):
-            held: list[Card] = getattr(self, kind)
-            return held
-        raise KeyError(name)
+    PLACES = (
+        *without(TrickGame.PLACES, "played", "trump", "undealt"),
+        Place("played", "the cards of finished tricks, face down", seen=FACE_DOWN, shown=False),
+        Place(
+            "trump",
+            TRICK_ZONES["trump"] + ", face up under the stock until it is closed or drawn",
+            attr="trump_shown",
+            seen="_turned_seen_by",
+            shown="nonempty",
+        ),
+        Place("stock", "the face-down stock, top first", seen=FACE_DOWN, shown=False),
+        Place("undealt", "cards nobody sees this deal", seen=FACE_DOWN, shown=False),
+        SHOWN,
+    )
 
-    def move(
-        self,
-        cards: Sequence[Card],
-        src: str,
-        dst: str,
-        *,
-        kind: str | None = None,
-        seen_by: Any = _KEEP,
-        seat: int | None = None,
-        **data: Any,
-    ) -> Event | None:
-        """Move ``cards`` from place ``src`` to ``dst`` (the end of it), and with ``kind``
-        write that event naming them (seen by ``seen_by``, default: who sees ``dst``).
-
-        The local stand-in of the zones base's ``move`` (``levata.engine.zones``), with its
-        signature, until that base is merged; ``trump`` is the turned card's place."""
-        for c in cards:
-            if src == "trump":
-                self.trump_card = None
-            else:
-                self._place(src).remove(c)
-            if dst == "trump":
-                self.trump_card = c
-            else:
-                self._place(dst).append(c)
-        if kind is None:
-            return None
-        audience = self._seen(dst) if seen_by is _KEEP else seen_by
-        return self._emit(kind, audience=audience, seat=seat, cards=tuple(cards), **data)
-
-    def _seen(self, place: str) -> frozenset[int] | None:
-        if place.startswith("hand:"):
-            return frozenset({int(place[5:])})
-        if place in ("trick", "trump"):
-            return None if place == "trick" or self.closed_by is None else frozenset()
-        return frozenset()
+    def _turned_seen_by(self, _: int | None) -> frozenset[int] | None:
+        """The turned trump is face up until the stock is closed (then face down on it)."""
+        return None if self.closed_by is None else frozenset()
 
     # -- the deal ---------------------------------------------------------------------------
 
@@ -179,23 +148,19 @@ class SixtySixState(TrickGame):
             self.first = 1 - self.first  # L alternates
         deck = order if order is not None else shuffled(self.deck, self.rng)
         lead, dealer = self.first, 1 - self.first
-        self._clear_deal(lead)
-        self.stock: list[Card] = []
-        self.trump_card = None
-        self.undealt = list(deck)
         self.closed_by: int | None = None
         self.close_tricks: int | None = None  # the other seat's tricks at the close
         self.marriages: list[list[Any]] = []  # [seat, suit letter, points] in order
-        self.shown: list[list[Card]] = [[], []]  # married cards still held
+        self.married: list[list[Card]] = [[], []]  # married cards still held, face up
         self.marrying: Card | None = None  # the married card its seat must lead now
         self.duties_from = 0
-        packets = ((lead, 3), (dealer, 3), (None, 1), (lead, 2), (dealer, 2))
-        for seat, size in packets:  # 3 each, the trump turned, 2 each (the seed's packets)
-            dst = "trump" if seat is None else f"hand:{seat}"
-            self.move(self.undealt[:size], "undealt", dst)
-        self.move(list(self.undealt), "undealt", "stock")
-        turned = self.trump_card
-        assert turned is not None
+        self.stock: list[Card] = []
+        self._clear_deal(lead, deck)
+        turned = deck[6]
+        for seat, cards in ((lead, deck[0:3]), (dealer, deck[3:6]), (lead, deck[7:9])):
+            self.move(cards, "undealt", f"hand:{seat}")  # 3 each, the trump turned, 2 each
+        self.move(deck[9:11], "undealt", f"hand:{dealer}")
+        self.move(deck[11:], "undealt", "stock")
         self.set_trump(turned.suit, turned)
         self.phase = PLAY
         self._emit(
@@ -313,21 +278,22 @@ class SixtySixState(TrickGame):
         old = self.trump_card
         assert old is not None
         jack = Card(old.suit, 11)
-        self.move([old], "trump", f"hand:{seat}")
-        self.move([jack], f"hand:{seat}", "trump")
+        self.move(old, "trump", f"hand:{seat}")
+        self.move(jack, f"hand:{seat}", "trump")
         self._emit(EXCHANGE, seat=seat, cards=(jack, old))  # both were face up
 
     def _marry(self, seat: int, card: Card) -> None:
         partner = Card(card.suit, 25 - card.rank)
         value = TRUMP_MARRIAGE if card.suit == self.trump else MARRIAGE
         self.marriages.append([seat, card.suit.letter, value])
-        self.shown[seat] += [card, partner]  # both shown, face up, before the lead
+        self.married[seat] += [card, partner]
         self.marrying = card
-        self._emit(MARRIAGE_EVENT, seat=seat, cards=(card, partner), points=value)
+        with self.showing([card, partner], f"hand:{seat}", None):  # both face up for a moment
+            self._emit(MARRIAGE_EVENT, seat=seat, cards=(card, partner), points=value)
 
     def play_card(self, seat: int, card: Card) -> None:
-        if card in self.shown[seat]:
-            self.shown[seat].remove(card)
+        if card in self.married[seat]:
+            self.married[seat].remove(card)
         self.marrying = None
         super().play_card(seat, card)
 
@@ -336,10 +302,10 @@ class SixtySixState(TrickGame):
             return
         for seat in (winner, 1 - winner):  # the winner draws first
             if self.stock:
-                self.move([self.stock[0]], "stock", f"hand:{seat}", kind=events.DRAW, seat=seat)
+                self.move(self.stock[0], "stock", f"hand:{seat}", kind=events.DRAW, seat=seat)
             elif self.trump_card is not None:  # the turned trump: the last card, face up
                 self.move(
-                    [self.trump_card],
+                    self.trump_card,
                     "trump",
                     f"hand:{seat}",
                     kind=events.DRAW,
@@ -468,7 +434,7 @@ class SixtySixState(TrickGame):
             read=_card_or_none,
         ),
         Kept(
-            "shown",
+            "married",
             "per seat, the married cards it still holds (face up)",
             show=lambda hands: [[str(c) for c in h] for h in hands],
             read=lambda hands: [_cards(h) for h in hands],
@@ -483,41 +449,17 @@ class SixtySixState(TrickGame):
         return out
 
     def _view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
-        zones: dict[str, tuple[Card, ...]] = {"trick": tuple(c for _, c in self.current)}
-        if self.played and not self.current:
+        zones = self.view_zones(seat)  # the trick, and the turned trump while face up
+        if self.played and not self.trick:
             zones["last"] = tuple(self.played[-PLAYERS:])
-        if self.trump_card is not None and self.closed_by is None:
-            zones["trump"] = (self.trump_card,)
         for s in range(PLAYERS):
-            if self.shown[s]:
-                zones[f"shown:{s}"] = tuple(self.shown[s])
+            if self.married[s]:
+                zones[f"married:{s}"] = tuple(self.married[s])
         return zones
 
     def view(self, seat: int, history: bool = True) -> SeatView:
         view = super().view(seat, history)
         return replace(view, counts={**view.counts, "stock": self.stock_count})
-
-    def table(self) -> tuple[Zone, ...]:
-        zones = []
-        for s in range(PLAYERS):
-            held = tuple(c for c in self.hands[s] if c not in self.shown[s])
-            zones.append(Zone(f"hand:{s}", held, frozenset({s}), owner=s))
-            zones.append(Zone(f"shown:{s}", tuple(self.shown[s]), None, owner=s))
-        zones.append(Zone("trick", tuple(c for _, c in self.current), None))
-        zones.append(Zone("played", tuple(self.played), frozenset()))  # face down
-        turned = (self.trump_card,) if self.trump_card is not None else ()
-        zones.append(Zone("trump", turned, self._seen("trump")))
-        zones.append(Zone("stock", tuple(self.stock), frozenset()))
-        zones.append(Zone("undealt", tuple(self.undealt), frozenset()))
-        return tuple(zones)
-
-    # -- positions --------------------------------------------------------------------------
-
-    def _position_places(self) -> dict[str, list[Card]]:
-        return {"stock": self.stock}
-
-    def _load_places(self, pos: Position) -> None:
-        self.stock = pos.cards("stock")
 
     # -- a world rebuilt from a view --------------------------------------------------------
 
@@ -547,7 +489,7 @@ class SixtySixState(TrickGame):
         super()._restore_card_play(replace(view, zones={**view.zones, "played": tuple(played)}))
         self.trump_card = _turned_card(view, deal)
         self.stock = []
-        self.shown = [list(view.zones.get(f"shown:{s}", ())) for s in range(PLAYERS)]
+        self.married = [list(view.zones.get(f"married:{s}", ())) for s in range(PLAYERS)]
 
     def _places_at_deal(self) -> list[int]:
         return [STOCK]
@@ -578,7 +520,7 @@ class SixtySixState(TrickGame):
             sets.gone(turned)  # it lies under the stock, known
         for s in range(PLAYERS):
             if s != view.seat:
-                for c in self.shown[s]:
+                for c in self.married[s]:
                     sets.put(c, s)
         return {STOCK: view.counts["stock"] - (turned is not None)}
 
@@ -652,7 +594,7 @@ VOCABULARY = SixtySixState.vocabulary(
         "last": "the last completed trick, until a card is led to the next (older tricks lie"
         " face down)",
         "trump": TRICK_ZONES["trump"] + ", face up under the stock until it is closed or drawn",
-        "shown:SEAT": "the married cards the seat has shown and still holds",
+        "married:SEAT": "the married cards the seat has shown and still holds",
     },
     counts={
         "hand:SEAT": "how many cards the seat holds",
