@@ -486,7 +486,8 @@ class TrickGame(Zoned):
         cards = list(self.trick)
         self.tricks[won_by] += 1
         self.taken[won_by].extend(cards)  # who won which cards: a record, not a place
-        self.move(cards, "trick", "played", kind=events.TRICK, seat=won_by)
+        # Everyone saw the trick taken, also where finished tricks lie face down (66).
+        self.move(cards, "trick", "played", kind=events.TRICK, seat=won_by, seen_by=None)
         self.leader = self.last_taker = won_by
         self._after_trick(won_by)
         if not self.hands[won_by]:

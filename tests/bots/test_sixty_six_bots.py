@@ -1,0 +1,77 @@
+"""Sixty-six's bots: the memory the heuristic counts with, the exact endgame, the search's
+claims and budget."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from levata.bots.heuristic.sixty_six import HeuristicBot
+from levata.bots.strategy.sixty_six import (
+    Deal,
+    SearchBot,
+    deal_from_view,
+    deal_from_world,
+    solve,
+)
+from levata.engine import Action, game
+from levata.engine.testing import random_steps
+
+SPEC = game("sixty-six")
+
+
+def test_the_memory_counts_both_seats_points_from_the_events_alone():
+    """What a seat reconstructs from its view (the trick zones show only the last trick) is
+    what the engine counts, for both seats, at every step of random matches."""
+    checked = 0
+    for seed in range(3):
+        state = SPEC.new_match(players=2, options={"max_deals": 2}, seed=seed)
+        for _ in random_steps(state, random.Random(seed)):
+            if state.is_over() or state.phase != "play":
+                continue
+            for seat in range(2):
+                d = deal_from_view(state.view(seat))
+                truth = deal_from_world(state)
+                assert [d.points(s) for s in range(2)] == [state.points(s) for s in range(2)]
+                assert d.played == truth.played and d.stock_count() == truth.stock_count()
+                assert d.unseen(seat) == truth.unseen(seat)
+                checked += 1
+    assert checked > 50
+
+
+def test_the_exact_endgame_wins_what_can_be_won():
+    # Trumps are clubs (slot 0). Seat 0 leads with A♣ 10♥ against K♣ A♥: leading the ace of
+    # trumps draws the king and the 10♥ then loses to the A♥; leading the 10♥ loses it to
+    # the A♥ and the K♣ is then led into the A♣. Seat 0 has 50, seat 1 40 (two tricks each).
+    d = Deal([[14, 32 + 10], [13, 32 + 14]], [], -1, 0, leader=0, last_taker=0)
+    d.pts, d.tricks = [50, 40], [2, 2]
+    after_ace = d.copy()
+    after_ace.apply(14)
+    after_ten = d.copy()
+    after_ten.apply(32 + 10)
+    # A♣ then K♣: 50 + 15 = 65, then 10♥ to the A♥: seat 1 has 40 + 21 + 10 = 71 and wins 1.
+    assert solve(after_ace, 0) == -1
+    # 10♥ to the A♥ (seat 1: 61), K♣ led into A♣: seat 0 65 + 10 = 75, claims: seat 1 has
+    # 61 points and tricks, so 1 game point.
+    assert solve(after_ten, 0) == 1
+    assert solve(d, 0) == 1
+
+
+def test_the_search_claims_with_66_and_stays_in_its_budget():
+    bot = SearchBot(seed=2, time_ms=150, min_worlds=2, worlds=10_000)  # the clock stops it
+    times = []
+    state = SPEC.new_match(players=2, options={"deal": 1}, seed=5)
+    other = HeuristicBot()
+    while not state.is_over():
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        if seat == 0:
+            start = time.perf_counter()
+            action = bot.act(state.view(seat), legal)
+            times.append(time.perf_counter() - start)
+            if Action("claim") in legal and state.points(0) >= 66:
+                assert action == Action("claim")
+        else:
+            action = other.act(state.view(seat), legal)
+        state.apply(seat, action)
+    assert times and sorted(times)[len(times) // 2] < 1.0  # a loaded machine: a loose bound
