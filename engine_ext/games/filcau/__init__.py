@@ -98,16 +98,12 @@ def trick_rules(slot: int | None, mode: str = "normal") -> TrickRules:
     """
     if slot is None:
         return TrickRules(PLAYERS, None, teams=TEAMS)
-    layout = filcau_layout(slot)
+    table: dict[str, Any] = {"layout": filcau_layout(slot), "points": POINTS, "teams": TEAMS}
     if mode == "fris":
-        return TrickRules(
-            PLAYERS, TRUMP_SUIT, teams=TEAMS, follow=False, layout=layout, points=POINTS
-        )
+        return TrickRules(PLAYERS, TRUMP_SUIT, follow=False, **table)
     if mode == "farba":
-        return TrickRules(PLAYERS, None, teams=TEAMS, layout=layout, points=POINTS)
-    return TrickRules(
-        PLAYERS, TRUMP_SUIT, teams=TEAMS, must_trump=True, layout=layout, points=POINTS
-    )
+        return TrickRules(PLAYERS, None, **table)
+    return TrickRules(PLAYERS, TRUMP_SUIT, must_trump=True, **table)
 
 
 def _card(text: str | None) -> Card | None:
@@ -318,7 +314,7 @@ class FilcauState(TrickGame):
             binds = [Action(BIND, choice=s.letter) for s in SUITS if self._can_bind(hand, s)]
             return [*binds, Action(actions.PASS)]
         if self.phase == TRUMP:
-            value = (self.bound, self._best_low())
+            value = (self.bound, self.best_low())
             named = [s for s in SUITS if binding_value(hand, s) == value]
             # A world rebuilt for another seat may give the binder a hand that fits no call:
             # it names any suit there (never in a real match: the hand did not change).
@@ -338,7 +334,7 @@ class FilcauState(TrickGame):
             return True
         return low > self.low
 
-    def _best_low(self) -> int:
+    def best_low(self) -> int:
         """The best binding's lowest trump (an unseen farbă's, in a world rebuilt for another
         seat, read off the binder's hand there)."""
         if self.low is not None:
@@ -400,7 +396,7 @@ class FilcauState(TrickGame):
             shown["low"] = LOW_NAMES[low]
         elif self.bound == 4:  # a challenge: both lows are told
             call = PATRU
-            standing = self._best_low()
+            standing = self.best_low()
             shown.update(low=LOW_NAMES[low], against=LOW_NAMES[standing])
             if low > standing:
                 self.binder = seat
@@ -612,7 +608,7 @@ class FilcauState(TrickGame):
         top filcăi (so it may overtake a Q♦ fris) when it holds them now."""
         world = super().from_view(spec, view, rng)
         if world.hidden_low is None and world.low is None and world.bound == 4:
-            world.hidden_low = world._best_low()
+            world.hidden_low = world.best_low()
         if world.fris_card == fr.FILCAI[3] and not world.played:
             top = set(fr.FILCAI[:3])
             others = [s for s in world.earlier if s != view.seat]

@@ -1,0 +1,268 @@
+"""Filcău's strategy: the hand strength both bots read, and what a cut, a fris, a binding, a
+pass or a trump is worth to a seat in one world (the search bot, ``levata.bots.search.pimc``,
+averages these over worlds rebuilt from its view). In card play a seat plays for its team's
+card points (aces and tens: six of the eight move the status).
+
+**Hand strength** (:func:`trump_strength`): each trump counts 1 plus its power over 7 (Q♠ 2,
+a J of trumps 1), each plain ace 0.5. A seat binds (:func:`wants_bind`) any four, or a three
+of strength :data:`BIND_AT` or more, never over its partner; it frises (:func:`wants_fris`)
+with two filcăi, or one at least as high as Q♣ (a fris shown with a low filcău is easily
+overtaken by the seats after it).
+
+**Calls in one world**: every seat's five cards are known there (the cards still to come are
+the world's), so the deal that follows a call is modelled, then played out:
+
+* who ends up with the trump: the seats still to be asked act as :func:`wants_fris` and
+  :func:`wants_bind` say (:func:`lap`), counts and lows compared openly;
+* the play: :data:`PLAYOUTS` greedy playouts in C (10% random cards) of the five tricks
+  with that trump, its binder leading (trick 1's own duties are not modelled);
+* the value: the deal's score difference, this seat's team minus the other, from the
+  rules' own status change (:func:`~levata.engine.games.filcau.rules.statuses_after`, the
+  Huda), plus half the change of status (a chief keeps scoring). Nobody binding is worth 0.
+
+>>> from levata.engine import game
+>>> import random
+>>> state = game("filcau").new_match(players=4, options={"dealer": 3}, seed=1)
+>>> world = state.sample_world(2, random.Random(2))
+>>> sorted(str(a) for a in FilcauStrategy().rate_calls(world, 2, world.legal_actions(2), None))
+['cut', 'knock']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from levata.bots.strategy import Strategy
+from levata.engine.cardmask import mask_of
+from levata.engine.cards import Card, Suit
+from levata.engine.contract import Action
+from levata.engine.family.tricks import TrickGame
+from levata.engine.games.filcau import BIND, CUT, FRIS, KNOCK, TRUMP, FilcauState, trick_rules
+from levata.engine.games.filcau import rules as fr
+from levata.engine.playouts import playout
+from levata.engine.solver import Objective, Solver
+from levata.engine.solver import points as card_points
+
+__all__ = [
+    "BIND_AT",
+    "PLAYOUTS",
+    "FilcauStrategy",
+    "best_binding",
+    "deal_value",
+    "lap",
+    "trump_strength",
+    "wants_bind",
+    "wants_fris",
+]
+
+#: Greedy playouts per call and world.
+PLAYOUTS = 8
+#: The strength of three trumps that binds (:func:`trump_strength`): Q♠ A 10 binds, Q♦ K J not.
+BIND_AT = 4.2
+#: A status is worth this much beside the deal's points (the chief scores on).
+STATUS_WORTH = {fr.SLUGA: -0.5, fr.EGAL: 0.0, fr.SEF: 0.5}
+
+Binding = tuple[int, Suit, tuple[int, int]]  # seat, suit, (count, low)
+
+
+def trump_strength(hand: Sequence[Card], suit: Suit) -> float:
+    """How good ``suit`` is as trump for ``hand``: each trump 1 + power/7, each plain ace 0.5.
+
+    >>> from levata.engine import parse_cards
+    >>> round(trump_strength(parse_cards("QS AH 10H JC AS"), Suit.HEARTS), 2)
+    5.21
+    """
+    trumps = fr.trumps_for(hand, suit)
+    aces = sum(1 for c in hand if c not in trumps and c.rank == 14)
+    return sum(1 + fr.trump_power(c) / 7 for c in trumps) + 0.5 * aces
+
+
+def best_binding(hand: Sequence[Card]) -> tuple[Suit, tuple[int, int]] | None:
+    """The hand's strongest bindable suit and its value, or ``None``."""
+    found = [(s, v) for s in fr.SUITS if (v := fr.binding_value(hand, s)) is not None]
+    if not found:
+        return None
+    return max(found, key=lambda sv: (sv[1][0], trump_strength(hand, sv[0])))
+
+
+def wants_bind(hand: Sequence[Card], suit: Suit) -> bool:
+    """Four trumps always; three when strong enough (:data:`BIND_AT`)."""
+    value = fr.binding_value(hand, suit)
+    return value is not None and (value[0] == 4 or trump_strength(hand, suit) >= BIND_AT)
+
+
+def wants_fris(three: Sequence[Card]) -> Card | None:
+    """The filcău to fris with (the highest allowed), or ``None``: two filcăi or more, or one
+    at least as high as Q♣.
+
+    >>> from levata.engine import parse_cards
+    >>> str(wants_fris(parse_cards("QC KH JH"))), wants_fris(parse_cards("QD KH JH"))
+    ('QC', None)
+    """
+    shown = fr.fris_cards(three)
+    if not shown:
+        return None
+    top = max(shown, key=fr.trump_power)
+    return top if len(shown) >= 2 or fr.trump_power(top) >= 6 else None
+
+
+def lap(
+    hands: Sequence[Sequence[Card]], seats: Sequence[int], best: Binding | None
+) -> Binding | None:
+    """The best binding after ``seats`` (in order) act as :func:`wants_bind` says: each binds
+    its strongest suit that beats the best, unless its partner holds the best."""
+    for seat in seats:
+        hand = hands[seat]
+        if fr.closed(hand) or (best is not None and fr.TEAMS[best[0]] == fr.TEAMS[seat]):
+            continue
+        options = [
+            (s, v)
+            for s in fr.SUITS
+            if (v := fr.binding_value(hand, s)) is not None
+            and (best is None or v > best[2])
+            and wants_bind(hand, s)
+        ]
+        if options:
+            suit, value = max(options, key=lambda sv: (sv[1], trump_strength(hand, sv[0])))
+            best = (seat, suit, value)
+    return best
+
+
+def deal_value(
+    hands: Sequence[Sequence[Card]],
+    trump: Suit,
+    leader: int,
+    team: int,
+    status: Sequence[str],
+    seed: int,
+) -> float:
+    """The mean over :data:`PLAYOUTS` playouts of the deal's score difference for ``team``
+    (the rules' status change and Huda), plus half its change of status; ``leader`` binds."""
+    rules = trick_rules(trump.slot)
+    masks = [mask_of(h) for h in hands]
+    bound = fr.TEAMS[leader]
+    total = 0.0
+    for i in range(PLAYOUTS):
+        tricks, pts = playout(rules, masks, leader, policy="greedy", epsilon=0.1, seed=seed + i)
+        total += outcome(
+            [pts[0] + pts[2], pts[1] + pts[3]],
+            [tricks[0] + tricks[2], tricks[1] + tricks[3]],
+            bound,
+            team,
+            status,
+        )
+    return total / PLAYOUTS
+
+
+def outcome(
+    points: Sequence[int], tricks: Sequence[int], bound: int, team: int, status: Sequence[str]
+) -> float:
+    """One deal's worth to ``team``: its score minus the other's, plus half the status change.
+
+    >>> outcome([6, 2], [3, 2], 0, 0, [fr.EGAL, fr.EGAL])   # chief: +1, and the status
+    1.5
+    >>> outcome([8, 0], [5, 0], 1, 0, [fr.EGAL, fr.EGAL])   # Huda over the bound team
+    4.5
+    """
+    huda = next((t for t in (0, 1) if tricks[t] == fr.HAND), None)
+    gained = [0, 0]
+    if huda is not None:
+        after = [fr.SEF, fr.SLUGA] if huda == 0 else [fr.SLUGA, fr.SEF]
+        gained[huda] = fr.HUDA_POINTS
+        if bound != huda:
+            gained[bound] = fr.HUDA_BOUND
+    else:
+        after = fr.statuses_after(status, points)
+        gained = [1 if s == fr.SEF else 0 for s in after]
+    other = 1 - team
+    moved = (STATUS_WORTH[after[team]] - STATUS_WORTH[status[team]]) - (
+        STATUS_WORTH[after[other]] - STATUS_WORTH[status[other]]
+    )
+    return gained[team] - gained[other] + moved / 2
+
+
+def full_hands(world: FilcauState) -> list[list[Card]]:
+    """Every seat's five cards in ``world`` (before or during the fris window, the cards
+    still to come as the world's deck order deals them)."""
+    hands = [list(h) for h in world.hands]
+    left = list(world.undealt)
+    if not left:
+        return hands
+    each = len(left) // fr.PLAYERS
+    for k, seat in enumerate(world.deal_order()):
+        hands[seat] += left[k * each : (k + 1) * each]
+    return hands
+
+
+class FilcauStrategy(Strategy):
+    """Filcău for the search bots: card points in play; calls by modelled deals."""
+
+    def goal(self, world: TrickGame, seat: int) -> Objective:
+        return card_points(team=world.team_of(seat))
+
+    def rate_calls(
+        self, world: TrickGame, seat: int, calls: Sequence[Action], solver: Solver | None
+    ) -> dict[Action, float]:
+        assert isinstance(world, FilcauState)
+        deal = _Deal(world, seat)
+        return {a: deal.value(deal.after(a)) for a in calls}
+
+
+class _Deal:
+    """One world's deal as a seat about to call sees it: every seat's five cards."""
+
+    def __init__(self, world: FilcauState, seat: int) -> None:
+        self.world, self.seat = world, seat
+        self.team, self.seed = fr.TEAMS[seat], world.seed & 0xFFFFFFFF
+        self.hands = full_hands(world)
+        self.order = world.deal_order()
+        self.later = self.order[self.order.index(seat) + 1 :]
+
+    def value(self, best: Binding | None) -> float:
+        if best is None:
+            return 0.0  # a redeal
+        status = self.world.status
+        return deal_value(self.hands, best[1], best[0], self.team, status, self.seed)
+
+    def after(self, a: Action) -> Binding | None:
+        """Who binds, with which trump, after the call ``a``."""
+        world, seat, hands = self.world, self.seat, self.hands
+        if a.kind == TRUMP and a.choice:
+            return (seat, Suit.parse(a.choice), (0, 0))
+        if a.kind == KNOCK:
+            return lap(hands, self.order, None)
+        if a.kind == CUT:
+            return self.window(self.order)
+        if a.kind == FRIS:
+            trump = fr.fris_trump(world.hands[seat])
+            assert trump is not None
+            return (seat, trump, (0, 0))
+        if a.kind == BIND and a.choice:
+            suit = Suit.parse(a.choice)
+            mine = fr.binding_value(hands[seat], suit)
+            assert mine is not None
+            return lap(hands, self.later, (seat, suit, mine))
+        if world.phase == FRIS:  # no fris: the seats after may, else the lap
+            return self.window(self.later)
+        return lap(hands, self.later, _standing(world, hands))  # pass, or închis
+
+    def window(self, asked: Sequence[int]) -> Binding | None:
+        """A fris by the first of ``asked`` who wants one, else the binding lap."""
+        for s in asked:
+            three = self.world.hands[s] if self.world.phase == FRIS else self.hands[s][:3]
+            if wants_fris(three) is not None:
+                trump = fr.fris_trump(three)
+                assert trump is not None
+                return (s, trump, (0, 0))
+        return lap(self.hands, self.order, None)
+
+
+def _standing(world: FilcauState, hands: Sequence[Sequence[Card]]) -> Binding | None:
+    """The best binding so far, with the binder's strongest suit of that value in the world."""
+    if world.binder is None:
+        return None
+    value = (world.bound, world.best_low())
+    hand = hands[world.binder]
+    suits = [s for s in fr.SUITS if fr.binding_value(hand, s) == value]
+    suit = max(suits or fr.SUITS, key=lambda s: trump_strength(hand, s))
+    return (world.binder, suit, value)
