@@ -33,11 +33,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from levata.bots.strategy import Strategy
+from levata.engine.actions import PASS
 from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card, Suit
 from levata.engine.contract import Action
 from levata.engine.family.tricks import TrickGame
-from levata.engine.games.filcau import BIND, CUT, FRIS, KNOCK, TRUMP, FilcauState, trick_rules
+from levata.engine.games.filcau import (
+    BIND,
+    CLOSED,
+    CUT,
+    FARBA,
+    FRIS,
+    KNOCK,
+    PATRU,
+    TREI,
+    TRUMP,
+    FilcauState,
+    trick_rules,
+)
 from levata.engine.games.filcau import rules as fr
 from levata.engine.playouts import playout
 from levata.engine.solver import Objective, Solver
@@ -62,7 +75,31 @@ BIND_AT = 4.2
 #: A status is worth this much beside the deal's points (the chief scores on).
 STATUS_WORTH = {fr.SLUGA: -0.5, fr.EGAL: 0.0, fr.SEF: 0.5}
 
+#: A world where another seat made a call its hand could not make weighs this much...
+UNFIT = 0.02
+#: ...and one where it passed over a binding it would have made, this much.
+SHY = 0.4
+
 Binding = tuple[int, Suit, tuple[int, int]]  # seat, suit, (count, low)
+
+
+def _bindings(hand: Sequence[Card]) -> list[tuple[Suit, tuple[int, int]]]:
+    return [(s, v) for s in fr.SUITS if (v := fr.binding_value(hand, s)) is not None]
+
+
+def _fit(hand: Sequence[Card], call: str, low: str | None, best: tuple[int, int]) -> float:
+    """How likely a seat dealt ``hand`` made ``call`` (``low`` told, ``best`` the binding to
+    beat): :data:`UNFIT` for a call it could not make, :data:`SHY` for a pass over a binding
+    it would have made, else 1."""
+    if call in (TREI, PATRU, FARBA):
+        count = 3 if call == TREI else 4
+        lows = {v[1] for _, v in _bindings(hand) if v[0] == count}
+        told = low is None or fr.LOW_NAMES.index(low) in lows
+        return 1.0 if lows and told else UNFIT
+    if call == CLOSED:
+        return 1.0 if fr.closed(hand) else UNFIT
+    eager = any(v > best and wants_bind(hand, s) for s, v in _bindings(hand))
+    return SHY if call == PASS and eager and not fr.closed(hand) else 1.0
 
 
 def trump_strength(hand: Sequence[Card], suit: Suit) -> float:
@@ -199,6 +236,30 @@ class FilcauStrategy(Strategy):
 
     def goal(self, world: TrickGame, seat: int) -> Objective:
         return card_points(team=world.team_of(seat))
+
+    def plausibility(self, world: TrickGame, seat: int) -> float:
+        """How well the world's hands fit the other seats' binding calls this deal: a call
+        ("trei K", "farbă", the trump named, închis) the hand could not have made makes the
+        world nearly impossible; a pass over a binding :func:`wants_bind` would have made,
+        less likely."""
+        assert isinstance(world, FilcauState)
+        dealt = world.dealt_hands
+        if dealt is None or world.fris_card is not None:
+            return 1.0
+        window = fr.PLAYERS if world.cut == CUT else 0  # the fris window's passes first
+        weight, best = 1.0, (0, -1)
+        for s, call, low in world.calls_made[window:]:
+            if s != seat:
+                weight *= _fit(dealt[s], call, low, best)
+            if call in (TREI, PATRU) and low is not None:
+                best = max(best, (3 if call == TREI else 4, fr.LOW_NAMES.index(low)))
+            elif call == FARBA:
+                best = max(best, (4, -1))
+        binder, trump = world.binder, world.trump
+        named = binder is not None and trump is not None and binder != seat
+        if named and fr.binding_value(dealt[binder], trump) is None:  # type: ignore[index,arg-type]
+            weight *= UNFIT
+        return weight
 
     def rate_calls(
         self, world: TrickGame, seat: int, calls: Sequence[Action], solver: Solver | None
