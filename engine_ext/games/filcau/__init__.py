@@ -597,7 +597,7 @@ class FilcauState(TrickGame):
     @staticmethod
     def _first_three(view: SeatView) -> tuple[Card, ...]:
         """The seat's first packet this deal, from its own hand events."""
-        start = max(i for i, ev in enumerate(view.history) if ev.kind == events.DEAL)
+        start = max((i for i, ev in enumerate(view.history) if ev.kind == events.DEAL), default=0)
         packets = [ev.cards for ev in view.history[start:] if ev.kind == events.HAND]
         return next((p for p in packets if len(p) == fr.FIRST_PACKET), ())
 
