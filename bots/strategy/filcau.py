@@ -37,7 +37,7 @@ from levata.engine.actions import PASS
 from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card, Suit
 from levata.engine.contract import Action
-from levata.engine.family.tricks import TrickGame
+from levata.engine.family.tricks import PLAY, TrickGame, beats, power, suit_of, winning_card
 from levata.engine.games.filcau import (
     BIND,
     CLOSED,
@@ -46,6 +46,7 @@ from levata.engine.games.filcau import (
     FRIS,
     KNOCK,
     PATRU,
+    POINTS,
     TREI,
     TRUMP,
     FilcauState,
@@ -53,6 +54,7 @@ from levata.engine.games.filcau import (
 )
 from levata.engine.games.filcau import rules as fr
 from levata.engine.playouts import playout
+from levata.engine.rules import TRUMP_SUIT
 from levata.engine.solver import Objective, Solver
 from levata.engine.solver import points as card_points
 
@@ -62,6 +64,7 @@ __all__ = [
     "FilcauStrategy",
     "best_binding",
     "deal_value",
+    "finish_card",
     "lap",
     "trump_strength",
     "wants_bind",
@@ -261,6 +264,34 @@ class FilcauStrategy(Strategy):
             weight *= UNFIT
         return weight
 
+    def rate_cards(self, world: TrickGame, seat: int) -> dict[int, float]:
+        """On trick 1 after a fris or a farbă lead (whose duties and winner are that trick's
+        own, which the solver would read for the whole deal): each card's team points when
+        the others finish the trick as :func:`finish_card` says and tricks 2 to 5 are solved
+        under the deal's usual rules. Elsewhere nothing: the solver is right."""
+        assert isinstance(world, FilcauState)
+        if world.phase != PLAY or world.played or world.trump is None:
+            return {}
+        usual = trick_rules(world.trump.slot)
+        if world.rules is usual:
+            return {}
+        team = fr.TEAMS[seat]
+        solver = Solver(usual)
+        out: dict[int, float] = {}
+        for card in world.playable(seat):
+            w = world.clone()
+            assert isinstance(w, FilcauState)
+            w.play_card(seat, card)
+            while not w.played:
+                s = w.player_to_play()
+                w.play_card(s, finish_card(w, s))
+            taker = w.last_taker
+            assert taker is not None
+            first = sum(POINTS.get(c.index, 0) for c in w.played) if fr.TEAMS[taker] == team else 0
+            rest = solver.solve(w.hands, w.leader, (), card_points(team=team))
+            out[card.index] = float(first + rest)
+        return out
+
     def rate_calls(
         self, world: TrickGame, seat: int, calls: Sequence[Action], solver: Solver | None
     ) -> dict[Action, float]:
@@ -316,6 +347,23 @@ class _Deal:
                 assert trump is not None
                 return (s, trump, (0, 0))
         return lap(self.hands, self.order, None)
+
+
+def finish_card(world: FilcauState, seat: int) -> Card:
+    """How a seat finishes trick 1 in the search's model: under a winning partner its
+    cheapest card; else the cheapest card that takes the trick, or its cheapest card."""
+    rules, trick = world.rules, [c for _, c in world.current]
+    cards = world.playable(seat)
+    best = winning_card(rules, trick)
+    holder = world.current[trick.index(best)][0]
+
+    def cost(c: Card) -> tuple[int, bool, int]:
+        return (POINTS.get(c.index, 0), suit_of(rules, c) == TRUMP_SUIT, power(rules, c))
+
+    winners = [c for c in cards if beats(rules, c, best)]
+    if fr.TEAMS[holder] != fr.TEAMS[seat] and winners:
+        return min(winners, key=cost)
+    return min(cards, key=cost)
 
 
 def _standing(world: FilcauState, hands: Sequence[Sequence[Card]]) -> Binding | None:

@@ -94,3 +94,18 @@ def test_pimc_plays_a_deal_within_its_budget():
         assert action in legal
         state.apply(seat, action)
     assert slowest < 2.0  # a loaded machine's margin over 80 ms
+
+
+def test_trick_1_after_a_fris_is_rated_by_its_own_rules():
+    state = dealt(
+        {0: "10H JH KD AD 10D", 1: "QC 10C JD KC AC", 2: "QH KS JS AS 10S", 3: "QS AH KH QD JC"}
+    )
+    for seat, text in ((2, "cut"), (0, "pass"), (1, "pass"), (2, "fris QH")):
+        state.apply(seat, Action.parse(text))
+    rated = STRATEGY.rate_cards(state, 3)
+    assert sorted(rated) == sorted(c.index for c in state.playable(3))
+    assert all(0 <= v <= 8 for v in rated.values())
+    state.apply(3, Action.parse("play QS"))
+    state.apply(0, Action.parse("play 10H"))
+    state.apply(1, Action.parse("play AC"))
+    assert STRATEGY.rate_cards(state, 3) == {}  # trick 2: the solver's rules are right
