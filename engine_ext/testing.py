@@ -42,6 +42,7 @@ from levata.engine import (
     events,
 )
 from levata.engine.family.tricks import TrickGame, duty_cards
+from levata.engine.zones import Zoned
 
 __all__ = [
     "CLOCK_STEP_MS",
@@ -49,6 +50,7 @@ __all__ = [
     "ConformanceError",
     "ConformanceReport",
     "LeakWatch",
+    "MoveWatch",
     "check_clone_independent",
     "check_game",
     "check_illegal_changes_nothing",
@@ -141,6 +143,58 @@ def table_cards(state: GameState) -> Counter[Card]:
     return Counter(c for z in state.table() for c in z.cards)
 
 
+def placed(state: GameState) -> Counter[tuple[str, Card]]:
+    """Every card with the place it lies in."""
+    return Counter((z.name, c) for z in state.table() for c in z.cards)
+
+
+@dataclass
+class MoveWatch:
+    """Holds a game with declared places (:class:`~levata.engine.zones.Zoned`) to its one
+    move: after each action, every card that arrived in a place must have been named by a
+    :meth:`~levata.engine.zones.Zoned.move` during it (a list edited by hand is caught).
+
+    >>> from levata.engine import game
+    >>> state = game("whist").new_match(players=3, seed=1)
+    >>> watch = MoveWatch(state)
+    >>> state.apply(state.to_act()[0], state.legal_actions(state.to_act()[0])[0])
+    >>> watch.observe()
+    >>> state.hands[0].append(state.hands[1].pop())  # a card moved behind move()'s back
+    >>> watch.observe()
+    Traceback (most recent call last):
+    ...
+    levata.engine.testing.ConformanceError: whist: cards changed place without a move: ...
+    """
+
+    state: GameState
+    before: Counter[tuple[str, Card]] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        self._start()
+
+    def _start(self) -> None:
+        self.before = placed(self.state)
+        if isinstance(self.state, Zoned):
+            self.state._moved = []
+
+    def observe(self) -> None:
+        """After an action: what arrived anywhere was moved by ``move``."""
+        state = self.state
+        if isinstance(state, Zoned) and state._moved is not None:
+            arrived = Counter(c for _, c in (placed(state) - self.before).elements())
+            unmoved = arrived - Counter(state._moved)
+            _require(
+                not unmoved,
+                f"{state.game}: cards changed place without a move: "
+                f"{sorted(str(c) for c in unmoved.elements())}",
+            )
+        self._start()
+
+    def close(self) -> None:
+        if isinstance(self.state, Zoned):
+            self.state._moved = None
+
+
 @dataclass
 class LeakWatch:
     """Tracks what each seat is entitled to know and checks every message against it.
@@ -222,9 +276,11 @@ def play_checked(spec: GameSpec, i: int, seed: int, sample_every: int = 0) -> Ga
     deck_count = Counter(deck)
     _require(table_cards(state) == deck_count, "the table does not hold the deck")
     watch = LeakWatch(state)
+    moves = MoveWatch(state)
     for step, _ in enumerate(random_steps(state, rng)):
         _require(table_cards(state) == deck_count, f"cards not conserved at step {step}")
         watch.observe()
+        moves.observe()
         if state.is_over():
             break
         if step % 7 == 0:
@@ -234,6 +290,7 @@ def play_checked(spec: GameSpec, i: int, seed: int, sample_every: int = 0) -> Ga
         if sample_every and step % sample_every == 0:
             check_sample(state, rng.randrange(state.players), rng)
     watch.close()
+    moves.close()
     state.result()
     return state
 

@@ -40,7 +40,7 @@ from levata.engine import actions, events, phases
 from levata.engine import fields as declared
 from levata.engine.cardmask import cards_of, mask_of
 from levata.engine.cards import Card, Suit
-from levata.engine.contract import Action, BadConfig, Event, GameSpec, GameState, SeatView, Zone
+from levata.engine.contract import Action, BadConfig, Event, GameSpec, GameState, SeatView
 from levata.engine.fields import Counter, Declared, Seats
 from levata.engine.position import Position
 from levata.engine.rules import TRUMP_SUIT, TrickRules
@@ -54,6 +54,8 @@ from levata.engine.worlds import (
     reseed,
     seen_log,
 )
+from levata.engine.zones import FACE_DOWN, Place, Zoned
+from levata.engine.zones import described as zone_names
 
 __all__ = [
     "PLAY",
@@ -107,7 +109,6 @@ def _play_action(card: Card) -> Action:
 
 #: Names of the per-seat entries of a view, made once (a view is built for every decision).
 SEAT_NAMES = tuple(str(s) for s in range(16))
-HAND_COUNTS = tuple(f"hand:{s}" for s in range(16))
 #: Suit letters by effective suit, French and Italian decks.
 _SUIT_LETTERS = {it: tuple(Suit(s + 4 * it).letter for s in range(4)) for it in (False, True)}
 
@@ -203,11 +204,13 @@ def _above(rules: TrickRules, cards: list[Card], best: Card) -> list[Card]:
 # The base state
 
 
-class TrickGame(GameState):
+class TrickGame(Zoned):
     """A trick-taking match. The base plays the cards; the game writes its own rules.
 
-    State the base keeps for the deal in progress (games read it freely): ``hands``,
-    ``current`` (``(seat, card)`` on the trick), ``played`` (cards of finished tricks),
+    Cards lie in the places of :attr:`PLACES` (``hands``, ``trick``, ``played``, the turned
+    ``trump_shown``, ``undealt``, and the game's own) and move only by :meth:`move`. State the
+    base keeps for the deal in progress (games read it freely): ``hands``, ``trick`` (its
+    cards; ``current`` pairs them with the seats), ``played`` (cards of finished tricks),
     ``taken`` (cards each seat won), ``tricks`` (tricks per seat), ``leader``, ``last_taker``,
     ``voids`` (effective suits each seat has shown out of, public), ``trump`` (the printed
     suit or ``None``), ``trump_card`` (the turned card, if one lies face up), ``undealt``
@@ -231,6 +234,23 @@ class TrickGame(GameState):
         Counter("leader", TRICK_COUNTERS["leader"], seat=True),
         Seats(Counter("tricks", TRICK_COUNTERS["tricks:SEAT"])),
     )
+    #: Where cards lie (:mod:`levata.engine.zones`): a game adds its own places after these,
+    #: ``PLACES = (*TrickGame.PLACES, Place("kitty", ...))``.
+    PLACES: ClassVar[tuple[Place, ...]] = (
+        Place(
+            "hand",
+            "the seat's cards",
+            attr="hands",
+            per_seat=True,
+            seen="_hand_seen_by",
+            shown="nonempty",
+            counted=TRICK_COUNTS["hand:SEAT"],
+        ),
+        Place("trick", TRICK_ZONES["trick"]),
+        Place("played", TRICK_ZONES["played"]),
+        Place("trump", TRICK_ZONES["trump"], attr="trump_shown", shown="nonempty"),
+        Place("undealt", "cards nobody sees this deal", seen=FACE_DOWN, shown=False),
+    )
     #: This deal's card-play rules, from :meth:`card_rules` (set with the trump).
     rules: TrickRules
     #: In a world rebuilt from a view: each seat's hand as dealt for the deal in progress
@@ -242,7 +262,23 @@ class TrickGame(GameState):
         self.over = False
         self.phase = PLAY
         self.trump: Suit | None = None
-        self.trump_card: Card | None = None
+        self.trump_shown: list[Card] = []
+
+    @property
+    def trump_card(self) -> Card | None:
+        """The card turned for trump, face up, if one lies there."""
+        return self.trump_shown[0] if self.trump_shown else None
+
+    @trump_card.setter
+    def trump_card(self, card: Card | None) -> None:  # a world or a position being set up
+        self.trump_shown = [] if card is None else [card]
+
+    @property
+    def current(self) -> list[tuple[int, Card]]:
+        """The trick in progress as ``(seat, card)``: seats play in number order from the
+        leader."""
+        n, lead = self.players, self.leader
+        return [((lead + i) % n, c) for i, c in enumerate(self.trick)]
 
     # -- hooks the game writes ----------------------------------------------------------------
 
@@ -304,32 +340,41 @@ class TrickGame(GameState):
     # -- dealing ------------------------------------------------------------------------------
 
     def deal_round_robin(self, order: Sequence[Card], first: int, each: int) -> list[Card]:
-        """Deal ``each`` cards to every seat, one at a time from ``first``; clear the tricks.
+        """Gather the cards in ``order`` and deal ``each`` to every seat, one at a time from
+        ``first``; clear the tricks.
 
-        Returns the cards left in ``order`` (for a trump card, a stock or the undealt rest).
-        Games that deal in packets deal themselves and call :meth:`_clear_deal`.
+        Returns the cards left in ``order``, which stay ``undealt`` (a game moves a trump card
+        or a stock out of them). Games that deal in packets call :meth:`_clear_deal` with the
+        order and move the packets themselves.
         """
         n = self.players
-        self._clear_deal(first)
-        for i in range(each * n):
-            self.hands[(first + i) % n].append(order[i])
-        return list(order[each * n :])
+        self._clear_deal(first, order)
+        dealt = each * n
+        for s in range(n):
+            k = (s - first) % n
+            self.move(order[k:dealt:n], "undealt", f"hand:{s}")
+        return list(order[dealt:])
 
-    def _clear_deal(self, leader: int) -> None:
+    def _clear_deal(self, leader: int, order: Sequence[Card] = ()) -> None:
+        """A new deal: every card back into ``undealt`` in ``order``, the tricks cleared."""
         n = self.players
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.hands: list[list[Card]]
+        self.trick: list[Card]
+        self.played: list[Card]
+        self.undealt: list[Card]
+        self.collect(order)
         self.tricks = [0] * n
         self.taken: list[list[Card]] = [[] for _ in range(n)]
-        self.played: list[Card] = []
-        self.current: list[tuple[int, Card]] = []
         self.leader = leader
         self.last_taker: int | None = None
         self.voids: list[set[int]] = [set() for _ in range(n)]
-        self.undealt: list[Card] = []
 
-    def set_trump(self, suit: Suit | None, card: Card | None = None) -> None:
-        """Name the trump (``card``: the card turned for it, which lies face up)."""
-        self.trump, self.trump_card = suit, card
+    def set_trump(self, suit: Suit | None, card: Card | None = None, src: str = "undealt") -> None:
+        """Name the trump (``card``: the card turned for it, moved from ``src`` to lie face
+        up; the game's deal event shows it)."""
+        self.trump = suit
+        if card is not None and card not in self.trump_shown:
+            self.move(card, src, "trump")
         self._rules_changed()
 
     def rules_of_trick(self, played: int) -> TrickRules:
@@ -354,7 +399,7 @@ class TrickGame(GameState):
 
     def player_to_play(self) -> int:
         """The seat whose card goes on the trick next (seats play in number order)."""
-        return (self.leader + len(self.current)) % self.players
+        return (self.leader + len(self.trick)) % self.players
 
     def to_act(self) -> tuple[int, ...]:
         if self.over:
@@ -369,7 +414,7 @@ class TrickGame(GameState):
 
     def duty_cards(self, seat: int) -> list[Card]:
         """What the trick duties alone allow ``seat`` (the part the kernel also computes)."""
-        return duty_cards(self.rules, self.hands[seat], [c for _, c in self.current])
+        return duty_cards(self.rules, self.hands[seat], self.trick)
 
     def playable(self, seat: int) -> list[Card]:
         """The cards ``seat`` may play now, sorted: the duties, then the game's own limits."""
@@ -394,18 +439,16 @@ class TrickGame(GameState):
     def play_card(self, seat: int, card: Card) -> None:
         """Put ``card`` on the trick; take the trick when everyone has played."""
         self._note_voids(seat, card)
-        self.hands[seat].remove(card)
-        self.current.append((seat, card))
-        self._emit(events.PLAY, seat=seat, cards=(card,))
-        if len(self.current) == self.players:
+        self.move(card, f"hand:{seat}", "trick", kind=events.PLAY, seat=seat)
+        if len(self.trick) == self.players:
             self._take_trick()
 
     def _note_voids(self, seat: int, card: Card) -> None:
         """What a seat fails to follow (or to trump, when it must) is public knowledge."""
         rules = self.rules
-        if not self.current or not rules.follow:
+        if not self.trick or not rules.follow:
             return
-        led, mine = suit_of(rules, self.current[0][1]), suit_of(rules, card)
+        led, mine = suit_of(rules, self.trick[0]), suit_of(rules, card)
         if mine != led:
             self.voids[seat].add(led)
             trump = rules.trump
@@ -414,12 +457,10 @@ class TrickGame(GameState):
 
     def _take_trick(self) -> None:
         won_by = trick_taker(self.rules, self.current)
-        cards = [c for _, c in self.current]
+        cards = list(self.trick)
         self.tricks[won_by] += 1
-        self.played.extend(cards)
-        self.taken[won_by].extend(cards)
-        self._emit(events.TRICK, seat=won_by, cards=cards)
-        self.current = []
+        self.taken[won_by].extend(cards)  # who won which cards: a record, not a place
+        self.move(cards, "trick", "played", kind=events.TRICK, seat=won_by)
         self.leader = self.last_taker = won_by
         self._after_trick(won_by)
         if not self.hands[won_by]:
@@ -458,10 +499,7 @@ class TrickGame(GameState):
         return tuple(sorted(self.hands[seat], key=CARD_ORDER))
 
     def _view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
-        zones = {"trick": tuple(c for _, c in self.current), "played": tuple(self.played)}
-        if self.trump_card is not None:
-            zones["trump"] = (self.trump_card,)
-        return zones
+        return self.view_zones(seat)
 
     def view(self, seat: int, history: bool = True) -> SeatView:
         n = self.players
@@ -477,32 +515,19 @@ class TrickGame(GameState):
             to_act=self.to_act(),
             hand=self._view_hand(seat),
             zones=self._view_zones(seat),
-            counts={HAND_COUNTS[s]: len(hand) for s, hand in enumerate(self.hands)},
+            counts=self.view_counts(),
             counters=self._view_counters(seat),
             trump=self.trump.letter if self.trump is not None else None,
             scores=self._view_scores(),
-            facts={"trick_seats": [s for s, _ in self.current], **self._view_facts(seat)}
-            | {"voids": voids},
+            facts={"trick_seats": self.trick_seats(), **self._view_facts(seat)} | {"voids": voids},
             history=self.history(seat) if history else (),
             options=self.options,
         )
 
-    def _table_zones(self) -> list[Zone]:
-        """Zones beyond hands, trick, played, trump and undealt (a talon, a kitty...)."""
-        return []
-
-    def table(self) -> tuple[Zone, ...]:
-        n = self.players
-        zones = [
-            Zone(f"hand:{s}", tuple(self.hands[s]), self._hand_seen_by(s), owner=s)
-            for s in range(n)
-        ]
-        zones.append(Zone("trick", tuple(c for _, c in self.current), None))
-        zones.append(Zone("played", tuple(self.played), None))
-        zones.append(Zone("trump", (self.trump_card,) if self.trump_card else (), None))
-        zones.append(Zone("undealt", tuple(self.undealt), frozenset()))
-        zones.extend(self._table_zones())
-        return tuple(zones)
+    def trick_seats(self) -> list[int]:
+        """The seats that played to the trick in progress, in order."""
+        n, lead = self.players, self.leader
+        return [(lead + i) % n for i in range(len(self.trick))]
 
     def is_over(self) -> bool:
         return self.over
@@ -553,30 +578,25 @@ class TrickGame(GameState):
     # -- positions: the whole state as text ---------------------------------------------------
 
     def _position(self) -> tuple[dict[str, Any], set[str]]:
-        n = self.players
         values: dict[str, Any] = {"phase": self.phase}
-        places = [*(f"hand:{s}" for s in range(n)), "trick", "played", "trump", "undealt"]
-        places += [f"taken:{s}" for s in range(n)]
-        values.update({f"hand:{s}": self.hands[s] for s in range(n)})
-        values["trick"] = [c for _, c in self.current]
-        values["played"] = self.played
-        values["trump"] = [self.trump_card] if self.trump_card is not None else []
-        values["undealt"] = self.undealt
-        values.update({f"taken:{s}": self.taken[s] for s in range(n)})
-        extra = self._position_places()
-        values.update(extra)
+        values.update(self.place_values())
+        won = {f"taken:{s}": cards for s, cards in enumerate(self.taken)}  # who won what
+        values.update(won)
+        kept = self._position_places()
+        values.update(kept)
         values["trump_suit"] = self.trump.letter if self.trump is not None else None
         values["voids"] = [sorted(self.suit_letter(v) for v in void) for void in self.voids]
         values["last_taker"] = self.last_taker
         values.update(declared.stored(self.FIELDS, self))
-        return values, {*places, *extra}
+        return values, {*self.place_values(), *won, *kept}
 
     def _position_places(self) -> dict[str, list[Card]]:
-        """Places of cards beyond the base's (a kitty, a Surpriza...), by name."""
+        """Card lists the game keeps beyond its places, by name: records of cards that lie
+        in a place of their own now (the Surpriza cards taken into a hand)."""
         return {}
 
     def _load_places(self, pos: Position) -> None:
-        """Read the places of :meth:`_position_places` back."""
+        """Read the lists of :meth:`_position_places` back."""
 
     @classmethod
     def _from_position(
@@ -587,15 +607,11 @@ class TrickGame(GameState):
         n = pos.players
         state.phase = pos.value("phase")
         state.over = state.phase == phases.OVER
-        state.hands = [pos.cards(f"hand:{s}") for s in range(n)]
+        state.trump_shown = []  # a game whose trump is named has no place for a turned card
+        state.load_places(pos.cards)
         declared.load(cls.FIELDS, state, pos.values(declared.names(cls.FIELDS)))
-        state.current = [((state.leader + i) % n, c) for i, c in enumerate(pos.cards("trick"))]
-        state.played = pos.cards("played")
-        turned = pos.cards("trump")
-        state.trump_card = turned[0] if turned else None
         suit = pos.value("trump_suit")
         state.trump = Suit.parse(suit) if suit else None
-        state.undealt = pos.cards("undealt")
         state.taken = [pos.cards(f"taken:{s}") for s in range(n)]
         state.voids = [{_suit_named(x) for x in void} for void in pos.value("voids")]
         state.last_taker = pos.value("last_taker")
@@ -657,10 +673,11 @@ class TrickGame(GameState):
         """The game's vocabulary: the base's names and every declared field's meaning, with
         the game's phases, actions and events (and zones, counts, seat-dependent facts or
         counters the declaration does not hold)."""
+        shown, sized = zone_names(cls.PLACES)
         return Vocabulary(
             phases=phases,
-            zones=zones if zones is not None else TRICK_ZONES,
-            counts=counts if counts is not None else TRICK_COUNTS,
+            zones=zones if zones is not None else shown,
+            counts=counts if counts is not None else sized,
             counters={**declared.described(cls.FIELDS, "counters"), **(counters or {})},
             facts={
                 **TRICK_FACTS,
@@ -726,7 +743,7 @@ class TrickGame(GameState):
         turned = view.zones.get("trump", ())
         self.trump_card = turned[0] if turned else None
         self.hands = [[] for _ in range(n)]
-        self.current = list(zip(view.facts["trick_seats"], view.zones["trick"], strict=True))
+        self.trick = list(view.zones["trick"])
         self.played = list(view.zones["played"])
         self.tricks = [0] * n
         self.taken = [[] for _ in range(n)]

@@ -50,9 +50,9 @@ Decisions beyond the rules' own [D1]..[D23] (all of which are implemented as wri
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from levata.engine import actions, events, phases
@@ -65,18 +65,18 @@ from levata.engine.contract import (
     Option,
     Result,
     SeatView,
-    Zone,
 )
 from levata.engine.deal import shuffled
 from levata.engine.family import quotas as quota_family
 from levata.engine.family.quotas import parse_row
-from levata.engine.family.tricks import PLAY, TRICK_COUNTS, TRICK_ZONES, TrickGame
+from levata.engine.family.tricks import PLAY, TRICK_ZONES, TrickGame
 from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.banking import rules as br
 from levata.engine.games.banking.worlds import BankingWorlds
 from levata.engine.position import Position
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
+from levata.engine.zones import OWNER, SHOWN, Place, without
 
 __all__ = ["SPEC", "BankingState", "parse_row"]
 
@@ -181,7 +181,6 @@ class BankingState(BankingWorlds):
         self.debt = [max(0, -d) for d in prev]
         self.reason = "complete"
         self.session_log: list[dict[str, Any]] = []
-        self._showing: tuple[tuple[Card, ...], frozenset[int] | None, int | None] | None = None
         self._start_session(list(deal) if deal is not None else None, cancelled=False)
 
     def card_rules(self) -> TrickRules:
@@ -206,11 +205,10 @@ class BankingState(BankingWorlds):
         self.cancelled = cancelled
         deck = order if order is not None else shuffled(self.deck, self.rng)
         rest = self.deal_round_robin(deck, k, br.HAND_SIZE[n])
-        self.kitty: list[Card] = rest[: br.SURPRIZA]
+        self.move(rest[: br.SURPRIZA], "undealt", "surpriza")
         self.kitty_up = False
         self.turned: list[Card] = []
         self.protected: set[Card] = set()
-        self.gunoi: list[Card] = []
         self.set_trump(None)
         plan = not cancelled
         self.requests = br.requests(self.credit, self.debt, k) if plan else []
@@ -369,21 +367,20 @@ class BankingState(BankingWorlds):
         self._emit(EXCHANGE_EV, seat=seat, target=target, stage=stage)
         shown = (card,) if back is None else (card, back)
         # A card that comes back was still shown to the target: it sees it for a moment.
-        self._showing = ((card,), frozenset({seat, target}), seat) if back is None else None
-        self._emit(
-            EXCHANGED,
-            audience={seat, target},
-            seat=seat,
-            cards=shown,
-            target=target,
-            case=case,
-            stage=stage,
-        )
-        self._showing = None
+        at_target = self.showing((card,), f"hand:{seat}", {seat, target})
+        with at_target if back is None else nullcontext():
+            self._emit(
+                EXCHANGED,
+                audience={seat, target},
+                seat=seat,
+                cards=shown,
+                target=target,
+                case=case,
+                stage=stage,
+            )
 
     def _move(self, giver: int, receiver: int, card: Card) -> None:
-        self.hands[giver].remove(card)
-        self.hands[receiver].append(card)
+        self.move(card, f"hand:{giver}", f"hand:{receiver}")  # the game's event tells them
         self.protected.discard(card)  # a Surpriza card that leaves K is protected no more
 
     # -- S3, S4: trump and Surpriza -------------------------------------------------------------
@@ -393,9 +390,10 @@ class BankingState(BankingWorlds):
         self._emit(NAME_TRUMP, seat=self.declarant, trump=suit.letter)
         self.kitty_up = True  # S4: face up for everyone, then into K's hand
         self._emit(SURPRIZA_EV, seat=self.declarant, cards=self.kitty)
-        self.hands[self.declarant].extend(self.kitty)
-        self.protected = set(self.kitty)
-        self.turned, self.kitty, self.kitty_up = list(self.kitty), [], False
+        self.turned = list(self.kitty)
+        self.move(self.turned, "surpriza", f"hand:{self.declarant}")
+        self.protected = set(self.turned)
+        self.kitty_up = False
         self._advance()
 
     # -- S5: Perechiuțe -------------------------------------------------------------------------
@@ -403,9 +401,8 @@ class BankingState(BankingWorlds):
     def _declare(self, seat: int, rank: int) -> None:
         cards = tuple(sorted(c for c in self.hands[seat] if c.rank == rank))
         self.declared.append((seat, rank))
-        self._showing = (cards, None, seat)  # shown face up, then back in the hand
-        self._emit(DECLARE_KIND, seat=seat, cards=cards, rank=rank)
-        self._showing = None
+        with self.showing(cards, f"hand:{seat}", None):  # face up, then back in the hand
+            self._emit(DECLARE_KIND, seat=seat, cards=cards, rank=rank)
 
     def _plan_perechiute(self) -> None:
         self.asks = []
@@ -425,11 +422,8 @@ class BankingState(BankingWorlds):
         if len(self.committed) < len(people):
             return
         to = br.receivers(people)
-        for giver, card in self.committed.items():
-            self.hands[giver].remove(card)
-            self.protected.discard(card)
-        for giver, card in self.committed.items():
-            self.hands[to[giver]].append(card)
+        for giver, card in self.committed.items():  # PASSED tells each pair
+            self._move(giver, to[giver], card)
         self._emit(FINAL_EV, seat=self.finals[self.step], participants=people)
         for giver in people:
             card = self.committed[giver]
@@ -443,10 +437,8 @@ class BankingState(BankingWorlds):
 
     def _bury(self, card: Card) -> None:
         k = self.declarant
-        self.hands[k].remove(card)
         self.protected.discard(card)
-        self.gunoi.append(card)
-        self._emit(DISCARD, audience={k}, seat=k, cards=(card,))
+        self.move(card, f"hand:{k}", "gunoi", kind=DISCARD, seat=k)
         self._emit(BURIED, seat=k, count=len(self.gunoi))
         if len(self.gunoi) == br.SURPRIZA:
             self._advance()
@@ -569,22 +561,29 @@ class BankingState(BankingWorlds):
 
     # -- what a seat may know -------------------------------------------------------------------
 
-    def _hand_cards(self, seat: int) -> tuple[Card, ...]:
-        shown = self._showing
-        if shown is not None and shown[2] == seat:
-            return tuple(c for c in self.hands[seat] if c not in shown[0])
-        return tuple(self.hands[seat])
+    def _kitty_seen_by(self, _: int | None) -> frozenset[int] | None:
+        return None if self.kitty_up else frozenset()  # face up only while K takes it
 
-    def table(self) -> tuple[Zone, ...]:
-        n = self.players
-        zones = [Zone(f"hand:{s}", self._hand_cards(s), frozenset({s}), owner=s) for s in range(n)]
-        zones.append(Zone("trick", tuple(c for _, c in self.current), None))
-        zones.append(Zone("played", tuple(self.played), None))
-        zones.append(Zone("surpriza", tuple(self.kitty), None if self.kitty_up else frozenset()))
-        zones.append(Zone("gunoi", tuple(self.gunoi), frozenset({self.declarant})))
-        shown = self._showing
-        zones.append(Zone("shown", shown[0] if shown else (), shown[1] if shown else None))
-        return tuple(zones)
+    PLACES = (
+        *without(TrickGame.PLACES, "trump"),  # trump is named, never turned
+        Place(
+            "surpriza",
+            "the four Surpriza cards, face down until trump is named",
+            attr="kitty",
+            seen="_kitty_seen_by",
+            shown=False,  # the view shows the cards K took: _view_zones
+            counted="cards still face down in the Surpriza (4 until trump is named)",
+        ),
+        Place(
+            "gunoi",
+            "the Declarant's buried cards (the Declarant alone sees it)",
+            seen=OWNER,
+            owner="declarant",
+            shown=False,  # shown by _view_zones, after the Surpriza
+            counted="cards the Declarant has buried",
+        ),
+        SHOWN,
+    )
 
     def _view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
         zones = super()._view_zones(seat)
@@ -593,11 +592,6 @@ class BankingState(BankingWorlds):
         if seat == self.declarant and self.gunoi:
             zones["gunoi"] = tuple(self.gunoi)
         return zones
-
-    def view(self, seat: int, history: bool = True) -> SeatView:
-        v = super().view(seat, history)
-        counts = {**v.counts, "surpriza": len(self.kitty), "gunoi": len(self.gunoi)}
-        return dataclasses.replace(v, counts=counts)
 
     FIELDS = (
         *TrickGame.FIELDS,
@@ -722,7 +716,6 @@ class BankingState(BankingWorlds):
         self.deck = french_deck()
         self.single = self.options["session"] > 0
         self.kitty_up = False  # face up only while K takes it, within one action
-        self._showing = None
         self.session_log = []  # a position carries no history: the sessions scored from it on
 
     def _after_restore(self, view: SeatView) -> None:
@@ -730,6 +723,7 @@ class BankingState(BankingWorlds):
         self.turned = list(view.zones.get("surpriza", ()))
         self.kitty = []  # face down: the worlds deal it
         self.gunoi = list(view.zones.get("gunoi", ()))
+        self.shown_cards = []
         self.protected = {Card.parse(x) for x in view.facts.get("protected", ())}
         self.reason = "complete"
         self.session_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
@@ -737,18 +731,14 @@ class BankingState(BankingWorlds):
     # -- a position -----------------------------------------------------------------------------
 
     def _position_places(self) -> dict[str, list[Card]]:
-        """The face-down Surpriza and the Gunoi; and, written as cards though they lie in hands,
-        the Surpriza turned up this session and the Declarant's cards still protected."""
+        """Written as cards though they lie in hands: the Surpriza turned up this session and
+        the Declarant's cards still protected."""
         return {
-            "surpriza": self.kitty,
-            "gunoi": self.gunoi,
             "surpriza_taken": self.turned,
             "protected": sorted(self.protected),
         }
 
     def _load_places(self, pos: Position) -> None:
-        self.kitty = pos.cards("surpriza")
-        self.gunoi = pos.cards("gunoi")
         self.turned = pos.cards("surpriza_taken")
         self.protected = set(pos.cards("protected"))
 
@@ -846,11 +836,6 @@ VOCABULARY = BankingState.vocabulary(
         **{k: v for k, v in TRICK_ZONES.items() if k != "trump"},  # trump is named, not turned
         "surpriza": "the four Surpriza cards, turned face up for the Declarant (from trump on)",
         "gunoi": "the Declarant's buried cards (the Declarant alone sees it)",
-    },
-    counts={
-        **TRICK_COUNTS,
-        "surpriza": "cards still face down in the Surpriza (4 until trump is named)",
-        "gunoi": "cards the Declarant has buried",
     },
     facts={
         "protected": "the Declarant's Surpriza cards, which a Perechiuța cannot take (to the"

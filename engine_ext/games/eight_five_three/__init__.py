@@ -44,8 +44,8 @@ Decisions beyond the rules' own [D1]..[D7] (which are implemented as written):
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from levata.engine import events, phases
@@ -58,16 +58,16 @@ from levata.engine.contract import (
     Option,
     Result,
     SeatView,
-    Zone,
 )
 from levata.engine.deal import shuffled
 from levata.engine.family import quotas as qf
-from levata.engine.family.tricks import PLAY, TRICK_COUNTS, TRICK_ZONES, TrickGame
+from levata.engine.family.tricks import PLAY, TRICK_ZONES, TrickGame
 from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.eight_five_three.worlds import EightFiveThreeWorlds
 from levata.engine.position import Position
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
+from levata.engine.zones import OWNER, SHOWN, Place, without
 
 __all__ = [
     "SPEC",
@@ -191,7 +191,6 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         self.deal_no = 0
         self.champion: int | None = None  # a seat that took 12 tricks (win_at_12)
         self.deal_log: list[dict[str, Any]] = []
-        self._showing: tuple[tuple[Card, ...], frozenset[int], int] | None = None
         self._start_deal(list(deal) if deal is not None else None)
 
     def card_rules(self) -> TrickRules:
@@ -212,10 +211,9 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         self.quota = qf.quotas(n, f)
         deck = order if order is not None else shuffled(self.deck, self.rng)
         rest = self.deal_round_robin(deck, f, qf.HAND_SIZE[n])
-        self.kitty: list[Card] = rest[: qf.LEFT_OVER]
+        self.move(rest[: qf.LEFT_OVER], "undealt", "surpriza")
         self.kitty_seen: frozenset[int] | None = frozenset()  # nobody, until F takes it
         self.surpriza: list[Card] = []  # the Surpriza cards once F has taken them
-        self.discards: list[Card] = []
         self.set_trump(None)
         self.order = requesters(self.credit, f)
         self.asked: list[list[int]] = []  # [requester, target] of every request made
@@ -283,27 +281,24 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         t = self.target
         assert t is not None
         back = answer(card, self.hands[t])
-        if back is not None:
-            self.hands[seat].remove(card)
-            self.hands[t].append(card)
-            self.hands[t].remove(back)
-            self.hands[seat].append(back)
+        if back is not None:  # EXCHANGED tells the two seats
+            self.move(card, f"hand:{seat}", f"hand:{t}")
+            self.move(back, f"hand:{t}", f"hand:{seat}")
         self.credit[seat] -= 1  # D3: a card that comes back uses the request up too
         self.debt[t] -= 1
         self.asked.append([seat, t])
         self.target = None
         shown = (card,) if back is None else (card, back)
         # A card that comes back was still shown to the target: it sees it for a moment.
-        self._showing = ((card,), frozenset({seat, t}), seat) if back is None else None
-        self._emit(
-            EXCHANGED,
-            audience={seat, t},
-            seat=seat,
-            cards=shown,
-            target=t,
-            swap=back is not None,
-        )
-        self._showing = None
+        with self.showing((card,), f"hand:{seat}", {seat, t}) if back is None else nullcontext():
+            self._emit(
+                EXCHANGED,
+                audience={seat, t},
+                seat=seat,
+                cards=shown,
+                target=t,
+                swap=back is not None,
+            )
         self._after_request()
 
     def _after_request(self) -> None:
@@ -321,15 +316,14 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         self._emit(SURPRIZA_EV, audience=None if shown else {f}, seat=f, cards=self.kitty)
         if not shown:  # the others are told that F took it, not what it holds
             self._emit(SURPRIZA_EV, audience=set(range(self.players)) - {f}, seat=f)
-        self.hands[f].extend(self.kitty)
-        self.surpriza, self.kitty, self.kitty_seen = list(self.kitty), [], frozenset()
+        self.surpriza = list(self.kitty)
+        self.move(self.surpriza, "surpriza", f"hand:{f}")
+        self.kitty_seen = frozenset()
         self.phase = DISCARD
 
     def _bury(self, card: Card) -> None:
         f = self.first
-        self.hands[f].remove(card)
-        self.discards.append(card)
-        self._emit(BURY, audience={f}, seat=f, cards=(card,))
+        self.move(card, f"hand:{f}", "discards", kind=BURY, seat=f)
         self._emit(BURIED, seat=f, count=len(self.discards))
         if len(self.discards) == qf.LEFT_OVER:
             self.phase, self.leader = PLAY, f
@@ -382,21 +376,29 @@ class EightFiveThreeState(EightFiveThreeWorlds):
 
     # -- what a seat may know -------------------------------------------------------------------
 
-    def _hand_cards(self, seat: int) -> tuple[Card, ...]:
-        shown = self._showing
-        if shown is not None and shown[2] == seat:
-            return tuple(c for c in self.hands[seat] if c not in shown[0])
-        return tuple(self.hands[seat])
+    def _kitty_seen_by(self, _: int | None) -> frozenset[int] | None:
+        return self.kitty_seen
 
-    def table(self) -> tuple[Zone, ...]:
-        n, shown = self.players, self._showing
-        zones = [Zone(f"hand:{s}", self._hand_cards(s), frozenset({s}), owner=s) for s in range(n)]
-        zones.append(Zone("trick", tuple(c for _, c in self.current), None))
-        zones.append(Zone("played", tuple(self.played), None))
-        zones.append(Zone("surpriza", tuple(self.kitty), self.kitty_seen))
-        zones.append(Zone("discards", tuple(self.discards), frozenset({self.first})))
-        zones.append(Zone("shown", shown[0] if shown else (), shown[1] if shown else None))
-        return tuple(zones)
+    PLACES = (
+        *without(TrickGame.PLACES, "trump"),  # trump is named, never turned
+        Place(
+            "surpriza",
+            "the four Surpriza cards, face down until F takes them",
+            attr="kitty",
+            seen="_kitty_seen_by",
+            shown=False,
+            counted="cards still face down in the Surpriza (4 until trump is named)",
+        ),
+        Place(
+            "discards",
+            "the first player's discards (the first player alone sees them)",
+            seen=OWNER,
+            owner="first",
+            shown=False,  # shown by _view_zones, after the Surpriza F took
+            counted="cards the first player has discarded",
+        ),
+        SHOWN,
+    )
 
     def _view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
         zones = super()._view_zones(seat)
@@ -405,11 +407,6 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         if seat == self.first and self.discards:
             zones["discards"] = tuple(self.discards)
         return zones
-
-    def view(self, seat: int, history: bool = True) -> SeatView:
-        v = super().view(seat, history)
-        counts = {**v.counts, "surpriza": len(self.kitty), "discards": len(self.discards)}
-        return dataclasses.replace(v, counts=counts)
 
     FIELDS = (
         *TrickGame.FIELDS,
@@ -483,26 +480,23 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         self.single = o["deal"] > 0
         self.rotation = o["rotation"]
         self.kitty_seen = frozenset()  # F sees the Surpriza only within the action taking it
-        self._showing = None
         self.deal_log = []  # a position carries no history: the deals scored from it on
 
     def _after_restore(self, view: SeatView) -> None:
         self.surpriza = list(view.zones.get("surpriza", ()))
         self.kitty = []  # face down: the worlds deal it
         self.discards = list(view.zones.get("discards", ()))
+        self.shown_cards = []
         self.champion = None
         self.deal_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
 
     # -- a position -----------------------------------------------------------------------------
 
     def _position_places(self) -> dict[str, list[Card]]:
-        """The face-down Surpriza and the discards; and, written as cards though they lie in
-        F's hand now, the Surpriza cards F took this deal."""
-        return {"surpriza": self.kitty, "discards": self.discards, "surpriza_taken": self.surpriza}
+        """Written as cards though they lie in F's hand now: the Surpriza cards F took."""
+        return {"surpriza_taken": self.surpriza}
 
     def _load_places(self, pos: Position) -> None:
-        self.kitty = pos.cards("surpriza")
-        self.discards = pos.cards("discards")
         self.surpriza = pos.cards("surpriza_taken")
 
     def _check_position(self) -> None:
@@ -571,11 +565,6 @@ VOCABULARY = EightFiveThreeState.vocabulary(
         "surpriza": "the four Surpriza cards the first player took (to it alone, or to all with"
         " surpriza_shown)",
         "discards": "the first player's discards (the first player alone sees them)",
-    },
-    counts={
-        **TRICK_COUNTS,
-        "surpriza": "cards still face down in the Surpriza (4 until trump is named)",
-        "discards": "cards the first player has discarded",
     },
     actions={
         ASK: "name the seat (`number`) the next request goes to: any seat with debt left",

@@ -41,7 +41,6 @@ Decisions beyond the rules' [D1]..[D9] (all implemented as written):
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -55,17 +54,16 @@ from levata.engine.contract import (
     Option,
     Result,
     SeatView,
-    Zone,
 )
 from levata.engine.deal import shuffled
 from levata.engine.family import quotas as quota_family
-from levata.engine.family.tricks import PLAY, TRICK_COUNTS, TRICK_ZONES, TrickGame
+from levata.engine.family.tricks import PLAY, TrickGame
 from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.three_five_eight import rules as tr
 from levata.engine.games.three_five_eight.worlds import ThreeFiveEightWorlds
-from levata.engine.position import Position
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
+from levata.engine.zones import Place, without
 
 __all__ = ["SPEC", "ThreeFiveEightState", "draw_choice"]
 
@@ -163,7 +161,7 @@ class ThreeFiveEightState(ThreeFiveEightWorlds):
         self.dealt += 1
         deck = order if order is not None else shuffled(self.deck, self.rng)
         rest = self.deal_round_robin(deck, self.eight, tr.HAND_SIZE)
-        self.kitty: list[Card] = sorted(rest[: tr.KITTY])
+        self.move(sorted(rest[: tr.KITTY]), "undealt", "kitty")
         self.from_kitty: set[Card] = set()  # kitty cards the 8-seat took (not to give back)
         self.step = 0  # the kitty card offered
         self.contract: str | None = None
@@ -251,10 +249,8 @@ class ThreeFiveEightState(ThreeFiveEightWorlds):
         if card is None:
             self._emit(KEEP, audience={seat}, seat=seat, cards=(offered,))
         else:
-            hand = self.hands[seat]
-            hand.remove(card)
-            hand.append(offered)
-            self.kitty[self.step] = card
+            self.move(offered, "kitty", f"hand:{seat}")
+            self.move(card, f"hand:{seat}", "kitty", at=self.step)
             self.from_kitty.add(offered)
             self._emit(SWAP, audience={seat}, seat=seat, cards=(offered, card))
         self.step += 1
@@ -272,11 +268,9 @@ class ThreeFiveEightState(ThreeFiveEightWorlds):
 
     def _draw(self, seat: int, opponent: int, suit: Suit) -> None:
         given, got = tr.draw_exchange(self.hands[seat], self.hands[opponent], suit)
-        if given is not None and got is not None:
-            self.hands[seat].remove(given)
-            self.hands[opponent].append(given)
-            self.hands[opponent].remove(got)
-            self.hands[seat].append(got)
+        if given is not None and got is not None:  # DRAWN tells the two seats
+            self.move(given, f"hand:{seat}", f"hand:{opponent}")
+            self.move(got, f"hand:{opponent}", f"hand:{seat}")
         self.credit[seat] -= 1
         self.debt[opponent] -= 1
         self.draws.append((seat, opponent))
@@ -345,22 +339,20 @@ class ThreeFiveEightState(ThreeFiveEightWorlds):
 
     # -- what a seat may know ------------------------------------------------------------------
 
-    def _kitty_seen_by(self) -> frozenset[int]:
+    def _kitty_seen_by(self, _: int | None = None) -> frozenset[int]:
         """The 8-seat sees the kitty once it has announced; nobody ever sees the final kitty."""
         return frozenset() if self.phase == ANNOUNCE else frozenset({self.eight})
 
-    def table(self) -> tuple[Zone, ...]:
-        return (*super().table(), Zone("kitty", tuple(self.kitty), self._kitty_seen_by()))
-
-    def _view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
-        zones = super()._view_zones(seat)
-        if seat in self._kitty_seen_by():
-            zones["kitty"] = tuple(self.kitty)
-        return zones
-
-    def view(self, seat: int, history: bool = True) -> SeatView:
-        v = super().view(seat, history)
-        return dataclasses.replace(v, counts={**v.counts, "kitty": len(self.kitty)})
+    PLACES = (
+        *without(TrickGame.PLACES, "trump"),  # trump is named, never turned
+        Place(
+            "kitty",
+            "the four kitty cards, in their fixed order (the 8-seat alone sees them, from"
+            " its announcement on)",
+            seen="_kitty_seen_by",
+            counted="cards in the kitty (always 4)",
+        ),
+    )
 
     FIELDS = (
         *TrickGame.FIELDS,
@@ -420,14 +412,6 @@ class ThreeFiveEightState(ThreeFiveEightWorlds):
         self.from_kitty = set()
         self.deal_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
 
-    # -- a position: the kitty is a place of its own --------------------------------------------
-
-    def _position_places(self) -> dict[str, list[Card]]:
-        return {"kitty": self.kitty}
-
-    def _load_places(self, pos: Position) -> None:
-        self.kitty = pos.cards("kitty")
-
 
 def narrate(ev: Event) -> str | None:
     """Lines for 3-5-8's own event kinds.
@@ -479,12 +463,6 @@ VOCABULARY = ThreeFiveEightState.vocabulary(
         PLAY: "the cards are played to tricks, the 8-seat leading the first",
         phases.OVER: "the match is over",
     },
-    zones={
-        **{k: v for k, v in TRICK_ZONES.items() if k != "trump"},  # trump is named, not turned
-        "kitty": "the four kitty cards, in their fixed order (the 8-seat alone sees them, from"
-        " its announcement on)",
-    },
-    counts={**TRICK_COUNTS, "kitty": "cards in the kitty (always 4)"},
     actions={
         CONTRACT: "name the contract `choice`: C, D, H, S (trump) or NT (no trump)",
         PAS: "say Pas: the cards are dealt again with the same targets",

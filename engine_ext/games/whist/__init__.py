@@ -194,8 +194,7 @@ class WhistState(TrickGame):
         deck = order if order is not None else shuffled(self.deck, self.rng)
         rest = self.deal_round_robin(deck, self.first, c)
         turned = rest[0] if c < 8 else None  # below eight cards the next card is trump
-        self.set_trump(turned.suit if turned else None, turned)
-        self.undealt = rest[1:] if turned else rest
+        self.set_trump(turned.suit if turned else None, turned)  # turned: face up from undealt
         self.bids: list[int | None] = [None] * n
         self.phase = phases.BIDDING
         self._emit(
@@ -326,14 +325,6 @@ class WhistState(TrickGame):
 
     def _view_hand(self, seat: int) -> tuple[Card, ...]:
         return () if self.forehead else super()._view_hand(seat)
-
-    def _view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
-        zones = super()._view_zones(seat)
-        if self.forehead:
-            for t in range(self.players):
-                if t != seat and self.hands[t]:
-                    zones[f"hand:{t}"] = tuple(self.hands[t])
-        return zones
 
     # In the order views show them: the deal's numbers (the base's ``leader`` after the
     # dealer), then each seat's bid, tricks and streaks together, seat by seat.

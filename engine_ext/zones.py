@@ -1,0 +1,339 @@
+"""Where cards lie, declared once, and the one move that changes it.
+
+A game declares its **places** (a hand per seat, the trick, a stock, a kitty...) as
+:class:`Place` values in ``PLACES``: the attribute that holds the cards, who sees their faces,
+whether a view shows them and counts them. From that one declaration :class:`Zoned` derives
+the table (:meth:`Zoned.table`, the truth the conformance suite checks views against), the
+zones and counts a seat's view shows, the places a position writes down and reads back, and
+the zones and counts ``levata describe`` explains.
+
+A card changes place only through :meth:`Zoned.move`, which takes it from one place, puts it in
+another and, when the move tells anyone something, writes the event naming the cards with its
+audience. The conformance suite holds every game to it: after each action, every card whose
+place changed must have been named by a move (:func:`levata.engine.testing.check_moves`).
+
+>>> from levata.engine import game
+>>> state = game("whist").new_match(players=3, seed=1)
+>>> [p.shown_as() for p in state.PLACES]
+['hand:SEAT', 'trick', 'played', 'trump', 'undealt']
+>>> seat = state.to_act()[0]
+>>> state.apply(seat, state.legal_actions(seat)[0])  # a bid: no card moves
+>>> card = state.hands[1][0]
+>>> event = state.move(card, "hand:1", "trick", kind="play", seat=1)  # what play_card does
+>>> event.cards == (card,), event.audience, state.trick == [card]
+(True, None, True)
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from levata.engine.cards import Card
+from levata.engine.contract import Event, GameState, Zone
+
+__all__ = [
+    "FACE_DOWN",
+    "FACE_UP",
+    "OWNER",
+    "SHOWN",
+    "Place",
+    "Zoned",
+    "described",
+    "without",
+]
+
+#: Everyone sees the faces (a trick, a discard pile).
+FACE_UP = "face up"
+#: The seat the place belongs to sees them (a hand).
+OWNER = "owner"
+#: Nobody sees them (a stock, the undealt rest).
+FACE_DOWN = "face down"
+
+
+@dataclass(frozen=True)
+class Place:
+    """One place cards can lie in, as a game declares it.
+
+    ``attr``: the state attribute holding the cards, a ``list[Card]`` (per seat: a list of
+    them), ``name`` by default. ``seen``: :data:`FACE_UP`, :data:`OWNER`, :data:`FACE_DOWN`,
+    or the name of a state method ``(index) -> frozenset[int] | None`` when it depends on the
+    state (a kitty its taker has seen; ``None`` is everyone). ``shown``: a seat that sees the
+    place finds it in ``view.zones`` (hands are ``view.hand``; a hand another seat sees shows
+    as ``hand:SEAT``); ``"nonempty"`` shows it only while it holds cards (the turned trump).
+    ``counted``: its size is in ``view.counts``; a text is what ``describe`` says of the count.
+    ``sorted``: cards moved in keep it sorted (a hand the game keeps in order).
+    ``owner``: for a place of one seat that is not per seat, the attribute naming that seat.
+    ``momentary``: cards lie there only while one event is told (a card shown to two seats
+    and taken back): a position never holds it.
+
+    >>> Place("hand", "the seat's cards", per_seat=True, seen=OWNER).key(2)
+    'hand:2'
+    """
+
+    name: str
+    help: str
+    attr: str = ""
+    per_seat: bool = False
+    seen: str = FACE_UP
+    shown: bool | str = True
+    counted: bool | str = False
+    sorted: bool = False
+    owner: str = ""
+    momentary: bool = False
+
+    @property
+    def attribute(self) -> str:
+        return self.attr or self.name
+
+    def key(self, index: int | None) -> str:
+        """The name of the place (``hand:2`` for seat 2's hand)."""
+        return self.name if index is None else f"{self.name}:{index}"
+
+    def shown_as(self) -> str:
+        """How views and ``describe`` name it (``hand:SEAT`` for a place per seat)."""
+        return f"{self.name}:SEAT" if self.per_seat else self.name
+
+
+def described(places: Iterable[Place]) -> tuple[dict[str, str], dict[str, str]]:
+    """The zones and counts sections of a vocabulary, from the declaration.
+
+    >>> described([Place("stock", "the face-down stock", seen=FACE_DOWN, shown=False,
+    ...                  counted="cards left in the stock")])
+    ({}, {'stock': 'cards left in the stock'})
+    """
+    zones, counts = {}, {}
+    for p in places:
+        if p.shown and p.seen != FACE_DOWN and p.name != "hand":  # a seat's own: view.hand
+            zones[p.shown_as()] = p.help
+        if p.counted:
+            counts[p.shown_as()] = p.counted if isinstance(p.counted, str) else p.help
+    return zones, counts
+
+
+def without(places: Iterable[Place], *names: str) -> tuple[Place, ...]:
+    """``places`` but those named (a game whose trump is named, never turned, has no
+    ``trump`` place).
+
+    >>> [p.name for p in without((Place("trick", "."), Place("trump", ".")), "trump")]
+    ['trick']
+    """
+    return tuple(p for p in places if p.name not in names)
+
+
+_EVERYONE = None
+
+#: Cards a seat lays face up for a moment and takes back (:meth:`Zoned.showing`): a game that
+#: shows cards declares this place.
+SHOWN = Place(
+    "shown",
+    "cards shown for a moment (to the seats told of them), then taken back",
+    attr="shown_cards",
+    seen="_shown_seen_by",
+    shown=False,
+    momentary=True,
+)
+
+
+class Zoned(GameState):
+    """A game state whose cards lie in declared places (mix in before ``GameState``).
+
+    A game sets ``PLACES``; the places' attributes hold lists of cards. :meth:`collect` gathers
+    every card into ``undealt`` (a new deal), :meth:`move` moves cards, :meth:`table`,
+    :meth:`view_zones`, :meth:`view_counts` and :meth:`place_values` read the declaration.
+    """
+
+    #: Where cards can lie, in the order tables, views and positions list them.
+    PLACES: ClassVar[tuple[Place, ...]] = ()
+    #: Cards named by a move since the conformance suite last looked (``None``: not watched).
+    _moved: list[Card] | None = None
+    #: Who sees the cards :meth:`showing` lays face up (``None``: everyone).
+    _shown_to: frozenset[int] | None = frozenset()
+    #: name -> place, per class (filled on first use).
+    _by_name: ClassVar[dict[str, Place]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._by_name = {}
+
+    # -- the cards of a place ---------------------------------------------------------------
+
+    def _place(self, name: str) -> tuple[Place, int | None]:
+        base, _, seat = name.partition(":")
+        by_name = type(self)._by_name
+        place = by_name.get(base)
+        if place is None:
+            for p in self.PLACES:
+                by_name[p.name] = p
+            place = by_name.get(base)
+            if place is None:
+                raise KeyError(f"{self.game} has no place {name!r}")
+        return place, (int(seat) if seat else None)
+
+    def cards_at(self, name: str) -> list[Card]:
+        """The cards of the place ``name`` (``"stock"``, ``"hand:1"``): the list itself."""
+        place, index = self._place(name)
+        held = getattr(self, place.attribute)
+        return held if index is None else held[index]
+
+    def seen_by(self, place: Place, index: int | None) -> frozenset[int] | None:
+        """Who sees the faces of ``place`` (seat ``index``'s, for a place per seat)."""
+        seen = place.seen
+        if seen == FACE_UP:
+            return _EVERYONE
+        if seen == FACE_DOWN:
+            return frozenset()
+        if seen == OWNER:
+            if index is None:
+                index = getattr(self, place.owner)
+            return frozenset() if index is None else frozenset({index})
+        result: frozenset[int] | None = getattr(self, seen)(index)
+        return result
+
+    # -- moving cards -------------------------------------------------------------------------
+
+    def move(
+        self,
+        cards: Card | Sequence[Card],
+        src: str,
+        dst: str,
+        /,
+        *,
+        kind: str | None = None,
+        seen_by: Iterable[int] | str | None = "dst",
+        seat: int | None = None,
+        at: int | None = None,
+        **data: Any,
+    ) -> Event | None:
+        """Move ``cards`` from the place ``src`` to ``dst`` (at its end, or at index ``at``)
+        and, with ``kind``, write the event naming them.
+
+        The event's audience is ``seen_by``: by default whoever sees ``dst`` (a card played to
+        the trick: everyone; a card drawn into a hand: its owner); ``None`` is everyone. A
+        move without ``kind`` must tell nobody anything (face down to face down, or into a
+        place its watchers saw the cards in); what else it means is told by the game's own
+        event. This is the only way a card changes place.
+        """
+        moving = (cards,) if isinstance(cards, Card) else tuple(cards)
+        taken, put = self.cards_at(src), self.cards_at(dst)
+        for c in moving:
+            if taken and taken[-1] == c:  # the top of a pile, or the card just dealt
+                taken.pop()
+            else:
+                taken.remove(c)
+        place = self._place(dst)[0]
+        if place.sorted:
+            for c in moving:
+                bisect.insort(put, c)
+        elif at is None:
+            put.extend(moving)
+        else:
+            put[at:at] = moving
+        if self._moved is not None:
+            self._moved.extend(moving)
+        if kind is None:
+            return None
+        if seen_by == "dst":
+            audience = self.seen_by(*self._place(dst))
+        else:
+            audience = None if seen_by is None else frozenset(seen_by)  # type: ignore[arg-type]
+        return self._emit(kind, audience=audience, seat=seat, cards=moving, **data)
+
+    @contextmanager
+    def showing(self, cards: Sequence[Card], src: str, to: Iterable[int] | None) -> Iterator[None]:
+        """While the block runs (the event that tells of them), ``cards`` of ``src`` lie face
+        up in :data:`SHOWN` for the seats ``to`` (``None``: everyone); then they go back where
+        they were, in the same order."""
+        held = self.cards_at(src)
+        before = list(held)
+        self._shown_to = None if to is None else frozenset(to)
+        self.move(cards, src, "shown")
+        try:
+            yield
+        finally:
+            self.shown_cards: list[Card] = []
+            held[:] = before  # back in place: the block only told of them
+            self._shown_to = frozenset()
+
+    def _shown_seen_by(self, _: int | None) -> frozenset[int] | None:
+        return self._shown_to
+
+    def collect(self, order: Sequence[Card]) -> None:
+        """Gather every card into ``undealt``, in ``order`` (a new deal, before dealing): the
+        other places are emptied."""
+        n = self.players
+        for p in self.PLACES:
+            setattr(self, p.attribute, [[] for _ in range(n)] if p.per_seat else [])
+        self.cards_at("undealt").extend(order)
+        if self._moved is not None:
+            self._moved.extend(order)
+
+    # -- what the declaration gives --------------------------------------------------------
+
+    def _places(self) -> Iterable[tuple[Place, int | None, list[Card]]]:
+        """Every place with its index and cards, in declaration order."""
+        for p in self.PLACES:
+            held = getattr(self, p.attribute)
+            if p.per_seat:
+                for s in range(self.players):
+                    yield p, s, held[s]
+            else:
+                yield p, None, held
+
+    def table(self) -> tuple[Zone, ...]:
+        """Every place, its cards and who sees them (never sent to a bot)."""
+        return tuple(
+            Zone(
+                p.key(i),
+                tuple(cards),
+                self.seen_by(p, i),
+                owner=i if p.per_seat else (getattr(self, p.owner) if p.owner else None),
+            )
+            for p, i, cards in self._places()
+        )
+
+    def view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
+        """The places ``seat`` sees and a view shows, by name: the places of the table first,
+        then those of seats (a hand it sees, as Whist's foreheads); its own hand is
+        ``view.hand``, never a zone."""
+        zones: dict[str, tuple[Card, ...]] = {}
+        seats: dict[str, tuple[Card, ...]] = {}
+        for p, i, cards in self._places():
+            if not p.shown or (p.shown == "nonempty" and not cards):
+                continue
+            if i == seat and p.name == "hand":
+                continue
+            audience = self.seen_by(p, i)
+            if audience is None or seat in audience:
+                (zones if i is None else seats)[p.key(i)] = tuple(cards)
+        return zones | seats
+
+    def view_counts(self) -> dict[str, int]:
+        """The sizes a view shows (``hand:2``, ``stock``)."""
+        counts: dict[str, int] = {}
+        for p in self.PLACES:
+            if p.counted:
+                held = getattr(self, p.attribute)
+                if p.per_seat:
+                    for s in range(self.players):
+                        counts[p.key(s)] = len(held[s])
+                else:
+                    counts[p.name] = len(held)
+        return counts
+
+    def place_values(self) -> dict[str, list[Card]]:
+        """Every place's cards by name, for a position."""
+        return {p.key(i): cards for p, i, cards in self._places() if not p.momentary}
+
+    def load_places(self, cards: Any) -> None:
+        """Set every place from ``cards(name)`` (a position read back)."""
+        for p in self.PLACES:
+            if p.momentary:
+                setattr(self, p.attribute, [])
+            elif p.per_seat:
+                setattr(self, p.attribute, [cards(p.key(s)) for s in range(self.players)])
+            else:
+                setattr(self, p.attribute, cards(p.name))
