@@ -49,7 +49,7 @@ from levata.engine.contract import (
     SeatView,
 )
 from levata.engine.deal import shuffled
-from levata.engine.family.tricks import PLAY, TRICK_ZONES, TrickGame
+from levata.engine.family.tricks import PLAY, TrickGame
 from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.filcau import rules as fr
 from levata.engine.games.filcau.rules import (
@@ -73,6 +73,8 @@ from levata.engine.games.filcau.rules import (
 )
 from levata.engine.registry import register
 from levata.engine.rules import TRUMP_SUIT, TrickRules
+from levata.engine.zones import described as zone_names
+from levata.engine.zones import without
 
 __all__ = ["SPEC", "FilcauState"]
 
@@ -189,7 +191,7 @@ class FilcauState(TrickGame):
         if played == 0:
             if self.fris_card is not None:
                 return trick_rules(slot, "fris")
-            cards = self.played or [c for _, c in self.current]
+            cards = self.played or self.trick
             if cards and self.bound == 4 and self._plain(cards[0]):
                 return trick_rules(slot, "farba")
         return trick_rules(slot)
@@ -203,16 +205,16 @@ class FilcauState(TrickGame):
                 f = trump_power(self.fris_card)
                 return [c for c in cards if not (is_filcau(c) and trump_power(c) > f)]
             return cards
-        if not self.played and self.current and self.rules.trump is None:
+        if not self.played and self.trick and self.rules.trump is None:
             return self._farba_duty(cards)
-        if len(self.played) == PLAYERS and not self.current:  # rule 6: trick 2's lead
+        if len(self.played) == PLAYERS and not self.trick:  # rule 6: trick 2's lead
             return [c for c in cards if self._plain(c)] or cards
         return cards
 
     def _farba_duty(self, cards: list[Card]) -> list[Card]:
         """Trick 1 led with the farbă [D6]: its suit; else a small plain card (K, J); else a
         big plain card (A, 10) or a filcău; else anything (trumps)."""
-        led = self.current[0][1].suit
+        led = self.trick[0].suit
         if any(self._plain(c) and c.suit == led for c in cards):
             return cards
         small = [c for c in cards if self._plain(c) and c.rank in (11, 13)]
@@ -221,10 +223,10 @@ class FilcauState(TrickGame):
         return [c for c in cards if self._plain(c) or is_filcau(c)] or cards
 
     def play_card(self, seat: int, card: Card) -> None:
-        if len(self.played) == PLAYERS and not self.current and not self._plain(card):
+        if len(self.played) == PLAYERS and not self.trick and not self._plain(card):
             plain = {s.slot for s in SUITS if s != self.trump}
             self.voids[seat] |= plain  # trick 2 led with a trump: it holds no plain card
-        first_lead = not self.played and not self.current
+        first_lead = not self.played and not self.trick
         super().play_card(seat, card)
         if first_lead and self.phase == PLAY:
             self._rules_changed()  # the farbă's trick, once its lead is known
@@ -235,37 +237,10 @@ class FilcauState(TrickGame):
 
     # -- the deal ------------------------------------------------------------------------------
 
-    def move(
-        self,
-        cards: Sequence[Card],
-        src: str,
-        dst: str,
-        *,
-        kind: str | None = None,
-        seat: int | None = None,
-        **data: Any,
-    ) -> Event | None:
-        """Stand-in for the zones base's ``move`` (silent moves between the undealt cards and
-        the hands) until ``levata.engine.zones`` is on main."""
-        for c in cards:
-            self._place(src).remove(c)
-            self._place(dst).append(c)
-        if kind is None:
-            return None
-        return self._emit(kind, seat=seat, cards=tuple(cards), **data)
-
-    def _place(self, name: str) -> list[Card]:
-        if name == "undealt":
-            return self.undealt
-        kind, _, seat = name.partition(":")
-        assert kind == "hand", name
-        return self.hands[int(seat)]
-
     def _start_deal(self, order: list[Card] | None) -> None:
         self.deal_no += 1
         deck = order if order is not None else shuffled(self.deck, self.rng)
-        self._clear_deal(self.cutter)
-        self.undealt = list(deck)
+        self._clear_deal(self.cutter, deck)  # every card back into the undealt pile
         self.set_trump(None)
         self.calls_made: list[list[Any]] = []  # [seat, call, low]: the fris and binding calls
         self.cut: str | None = None
@@ -492,6 +467,9 @@ class FilcauState(TrickGame):
 
     # -- what a seat may know ------------------------------------------------------------------
 
+    #: The base's places but the turned trump: Filcău's trump is named, never turned.
+    PLACES = without(TrickGame.PLACES, "trump")
+
     FIELDS = (
         *TrickGame.FIELDS,
         Counter("deal", "the deal in progress, from 1 (a redeal counts)", attr="deal_no"),
@@ -571,13 +549,6 @@ class FilcauState(TrickGame):
 
     def _hand_seen_by(self, seat: int) -> frozenset[int]:
         return frozenset(self._controllers(seat))
-
-    def _view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
-        zones = super()._view_zones(seat)
-        if self.two_player:
-            mate = partner(seat)
-            zones[f"hand:{mate}"] = self._view_hand(mate)
-        return zones
 
     def _view_scores(self) -> tuple[float, ...]:
         return self._seat_scores()
@@ -664,7 +635,7 @@ VOCABULARY = FilcauState.vocabulary(
         phases.OVER: "the match is over",
     },
     zones={
-        **{k: v for k, v in TRICK_ZONES.items() if k != "trump"},
+        **zone_names(FilcauState.PLACES)[0],
         "hand:SEAT": "two-player mode: your partner's hand, which you hold too",
     },
     facts={"farba_low": "your unchallenged farbă's lowest trump (you are its binder)"},
