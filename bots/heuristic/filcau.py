@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from levata.bots.strategy.filcau import trump_strength, wants_bind, wants_fris
 from levata.engine import Action, Card, SeatView, Suit, actions
 from levata.engine.family.tricks import beats, power, suit_of, winning_card
-from levata.engine.games.filcau import BIND, CUT, FRIS, TRUMP, trick_rules
 from levata.engine.games.filcau import rules as fr
+from levata.engine.games.filcau.table import BIND, CUT, FRIS, TRUMP, trick_rules
 from levata.engine.rules import TRUMP_SUIT, TrickRules
 
 __all__ = ["HeuristicBot", "current_rules"]

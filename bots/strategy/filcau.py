@@ -38,7 +38,9 @@ from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card, Suit
 from levata.engine.contract import Action
 from levata.engine.family.tricks import PLAY, TrickGame, beats, power, suit_of, winning_card
-from levata.engine.games.filcau import (
+from levata.engine.games.filcau import FilcauState
+from levata.engine.games.filcau import rules as fr
+from levata.engine.games.filcau.table import (
     BIND,
     CLOSED,
     CUT,
@@ -49,10 +51,8 @@ from levata.engine.games.filcau import (
     POINTS,
     TREI,
     TRUMP,
-    FilcauState,
     trick_rules,
 )
-from levata.engine.games.filcau import rules as fr
 from levata.engine.playouts import playout
 from levata.engine.rules import TRUMP_SUIT
 from levata.engine.solver import Objective, Solver

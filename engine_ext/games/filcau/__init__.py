@@ -31,18 +31,15 @@ its scores are that deal's points.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Sequence
 from typing import Any, Self
 
 from levata.engine import actions, events, phases
-from levata.engine.card_orders import filcau_layout
 from levata.engine.cards import Card, Suit
 from levata.engine.contract import (
     Action,
     BadConfig,
-    Event,
     GameSpec,
     Option,
     Result,
@@ -71,41 +68,26 @@ from levata.engine.games.filcau.rules import (
     statuses_after,
     trump_power,
 )
+from levata.engine.games.filcau.table import (
+    BIND,
+    CLOSED,
+    CUT,
+    FARBA,
+    FRIS,
+    KNOCK,
+    PATRU,
+    REDEAL,
+    TREI,
+    TRUMP,
+    narrate,
+    trick_rules,
+)
 from levata.engine.registry import register
-from levata.engine.rules import TRUMP_SUIT, TrickRules
+from levata.engine.rules import TrickRules
 from levata.engine.zones import described as zone_names
 from levata.engine.zones import without
 
-__all__ = ["SPEC", "FilcauState"]
-
-# Phases and the kinds of actions and events of the game's own.
-CUT, FRIS, BIND, TRUMP = "cut", "fris", "bind", "trump"
-KNOCK = "knock"
-CLOSED = "inchis"
-REDEAL = "redeal"
-#: The calls of the binding lap, as the calls fact and the bind events name them.
-TREI, FARBA, PATRU = "trei", "farba", "patru"
-#: A and 10 of each suit: one card point each.
-POINTS = {16 * s + r: 1 for s in range(4) for r in (10, 14)}
-
-
-@functools.cache
-def trick_rules(slot: int | None, mode: str = "normal") -> TrickRules:
-    """The card play under trump slot ``slot``: ``normal`` (follow, else trump), ``fris``
-    (trick 1 after a fris: any card, the highest trump wins) or ``farba`` (trick 1 led with a
-    four-binder's farbă: follow, else any card; only the led suit wins).
-
-    >>> trick_rules(2).must_trump, trick_rules(2, "fris").follow, trick_rules(2, "farba").trump
-    (True, False, None)
-    """
-    if slot is None:
-        return TrickRules(PLAYERS, None, teams=TEAMS)
-    table: dict[str, Any] = {"layout": filcau_layout(slot), "points": POINTS, "teams": TEAMS}
-    if mode == "fris":
-        return TrickRules(PLAYERS, TRUMP_SUIT, follow=False, **table)
-    if mode == "farba":
-        return TrickRules(PLAYERS, None, **table)
-    return TrickRules(PLAYERS, TRUMP_SUIT, must_trump=True, **table)
+__all__ = ["SPEC", "FilcauState", "narrate", "trick_rules"]
 
 
 def _card(text: str | None) -> Card | None:
@@ -585,41 +567,6 @@ class FilcauState(TrickGame):
             others = [s for s in world.earlier if s != view.seat]
             world.exempt = [*world.exempt, *(s for s in others if top <= set(world.hands[s]))]
         return world
-
-
-def narrate(ev: Event) -> str | None:
-    """Lines for Filcău's own events.
-
-    >>> narrate(Event(seq=1, kind="bind", seat=2, data={"call": "trei", "low": "10", "best": 2}))
-    'seat 2 binds: trei 10'
-    """
-    d = ev.data
-    if ev.kind == events.DEAL:
-        return (
-            f"-- deal {d['deal']}: dealer seat {d['dealer']}, cutter seat {d['cutter']},"
-            f" status {d['status']}"
-        )
-    if ev.kind == CUT:
-        return f"seat {ev.seat} {'cuts' if d.get('choice') == CUT else 'knocks'}"
-    if ev.kind == FRIS:
-        return f"seat {ev.seat} frises with {ev.cards[0]}: trump {d.get('trump')}"
-    if ev.kind == BIND:
-        low = f" {d['low']}" if d.get("low") else ""
-        against = f" against {d['against']}" if d.get("against") else ""
-        return f"seat {ev.seat} binds: {d.get('call')}{low}{against}"
-    if ev.kind == CLOSED:
-        return f"seat {ev.seat}: închis (five trumps)"
-    if ev.kind == TRUMP:
-        return f"seat {ev.seat} names trump {d.get('trump')}"
-    if ev.kind == REDEAL:
-        return "   nobody bound: the same dealer deals again"
-    if ev.kind == events.SCORE:
-        huda = " (huda)" if d.get("huda") is not None else ""
-        return (
-            f"   score{huda}: points {d['points']}, tricks {d['tricks']}, status {d['status']},"
-            f" gained {d['gained']}, totals {d['totals']}"
-        )
-    return None
 
 
 VOCABULARY = FilcauState.vocabulary(
