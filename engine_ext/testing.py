@@ -473,13 +473,16 @@ def _check_deal_replays(world: TrickGame) -> None:
     for ev in plays:
         hands[ev.seat].extend(ev.cards)  # type: ignore[index]  # play events name their seat
     played = {ev.seq for ev in plays}
+    before = len(world.played) - world.players * sum(ev.kind == events.TRICK for ev in log[start:])
     trick: list[Card] = []
     for ev in log[start:]:
         if ev.kind == events.TRICK:
             trick = []
+            before += world.players
         elif ev.seq in played:
             card = ev.cards[0]
-            allowed = duty_cards(world.rules, hands[ev.seat], trick)  # type: ignore[index]
+            rules = world.rules_of_trick(before)
+            allowed = duty_cards(rules, hands[ev.seat], trick)  # type: ignore[index]
             _require(
                 card in allowed,
                 f"in a rebuilt world of {world.game}, seat {ev.seat} played {card} while"

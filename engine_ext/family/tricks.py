@@ -409,6 +409,12 @@ class TrickGame(Zoned):
             self.move(card, src, "trump")
         self._rules_changed()
 
+    def rules_of_trick(self, played: int) -> TrickRules:
+        """The rules this deal's trick that starts after ``played`` cards is (or was) played
+        under: this deal's rules, unless the game changes duties for some tricks (Filcău's
+        first trick); a check replaying a deal reads each trick's duties here."""
+        return self.rules
+
     def _rules_changed(self) -> None:
         """Read :meth:`card_rules` again (the trump or a duty changed). Kept eagerly, never
         filled by a query, so that asking the state never changes it."""
