@@ -464,7 +464,6 @@ class SixtySixState(TrickGame):
     # -- a world rebuilt from a view --------------------------------------------------------
 
     def _after_restore(self, view: SeatView) -> None:
-        self.deal_log = [dict(ev.data) for ev in view.history if ev.kind == events.SCORE]
         if self.strict_in(view):
             deal = _this_deal(view)
             marks = [ev.seq for ev in deal if ev.kind in (CLOSE, events.DRAW)]
@@ -486,7 +485,8 @@ class SixtySixState(TrickGame):
         last = list(view.zones.get("last", ()))
         if last and played[-PLAYERS:] != last:  # a position keeps only the last trick's order
             played = [c for c in played if c not in last] + last
-        super()._restore_card_play(replace(view, zones={**view.zones, "played": tuple(played)}))
+        super()._restore_card_play(view)
+        self.played = played  # face down: the seat's memory of the tricks, not the view's zones
         self.trump_card = _turned_card(view, deal)
         self.stock = []
         self.married = [list(view.zones.get(f"married:{s}", ())) for s in range(PLAYERS)]
