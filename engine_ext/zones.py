@@ -30,7 +30,7 @@ import bisect
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from levata.engine.cards import Card
 from levata.engine.contract import Event, GameState, SeatView, Zone
@@ -152,6 +152,9 @@ class Zoned(GameState):
     _moved: list[Card] | None = None
     #: Who sees the cards :meth:`showing` lays face up (``None``: everyone).
     _shown_to: frozenset[int] | None = frozenset()
+    #: The deck holds equal cards (two decks): a move takes a card's first copy in its place,
+    #: as the rules' order of a hand says, never a later copy that happens to lie last.
+    copies: bool = False
     #: name -> place, per class (filled on first use).
     _by_name: ClassVar[dict[str, Place]]
 
@@ -220,7 +223,7 @@ class Zoned(GameState):
         moving = (cards,) if isinstance(cards, Card) else tuple(cards)
         taken, put = self.cards_at(src), self.cards_at(dst)
         for c in moving:
-            if taken and taken[-1] == c:  # the top of a pile, or the card just dealt
+            if taken and taken[-1] == c and not self.copies:  # a pile's top, a card just dealt
                 taken.pop()
             else:
                 taken.remove(c)
@@ -261,15 +264,21 @@ class Zoned(GameState):
     def _shown_seen_by(self, _: int | None) -> frozenset[int] | None:
         return self._shown_to
 
-    def collect(self, order: Sequence[Card]) -> None:
+    def collect(self, order: Sequence[Card], into: str = "undealt") -> None:
         """Gather every card into ``undealt``, in ``order`` (a new deal, before dealing): the
-        other places are emptied."""
+        other places are emptied. A game that deals from a place of its own (a shedding
+        game's stock) names it as ``into``."""
         n = self.players
         for p in self.PLACES:
             setattr(self, p.attribute, [[] for _ in range(n)] if p.per_seat else [])
-        self.cards_at("undealt").extend(order)
+        self.cards_at(into).extend(order)
         if self._moved is not None:
             self._moved.extend(order)
+
+    def _shallow_copy(self) -> Self:
+        other = super()._shallow_copy()
+        other.__dict__.pop("_moved", None)  # a copy is never watched: its moves are its own
+        return other
 
     # -- what the declaration gives --------------------------------------------------------
 

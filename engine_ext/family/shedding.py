@@ -8,12 +8,14 @@ Shared by Macao and Repezita now; Huzur, Trombon and Toci will use them too.
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import ClassVar
 
 from levata.engine import events
 from levata.engine.cards import Card
-from levata.engine.contract import GameState
+from levata.engine.contract import Zone
+from levata.engine.zones import FACE_DOWN, OWNER, Place, Zoned
 
 __all__ = ["DrawPile", "ranks_by_finish"]
 
@@ -40,17 +42,45 @@ def ranks_by_finish(
     return tuple(ranks)
 
 
-class DrawPile(GameState):
+class DrawPile(Zoned):
     """A face-down stock fed by reshuffling the discard pile but its top card (a base to mix
     into a game's state, before ``GameState``).
 
-    The game keeps ``stock`` (top card **last**, so a draw pops), ``discard`` (top card last),
-    ``hands`` (each kept sorted), ``epoch`` (reshuffles so far) and ``_acq`` (each hand card ->
-    the epoch it was drawn in and the private event naming it: after a reshuffle the new stock
-    is a publicly known set, which is what a determinized world must respect). Events: a
-    public ``draw`` with the count and a private ``drawn`` with the cards, and a public
+    Cards lie in the places of :attr:`PLACES`: ``hands`` (each kept sorted), ``stock`` (top
+    card **last**, so a draw pops) and ``discard`` (top card last); a game adds its own. The
+    game also keeps ``epoch`` (reshuffles so far) and ``_acq`` (each hand card -> the epoch
+    it was drawn in and the private event naming it: after a reshuffle the new stock is a
+    publicly known set, which is what a determinized world must respect). Events: a public
+    ``draw`` with the count and a private ``drawn`` with the cards, and a public
     ``reshuffle`` with the count.
     """
+
+    #: Where cards lie (:mod:`levata.engine.zones`); a game adds its own places after these.
+    PLACES: ClassVar[tuple[Place, ...]] = (
+        Place(
+            "hand",
+            "the seat's cards, kept sorted",
+            attr="hands",
+            per_seat=True,
+            seen=OWNER,
+            shown=False,  # a seat's own hand is view.hand; nobody sees another's
+            counted="how many cards the seat holds",
+            sorted=True,
+        ),
+        Place(
+            "stock",
+            "the face-down stock, top card last",
+            seen=FACE_DOWN,
+            shown=False,
+            counted="cards left to draw (the discard pile, but its top, is reshuffled into it"
+            " when it runs out)",
+        ),
+        Place(
+            "discard",
+            "the whole discard pile, bottom first (the top is last)",
+            counted="cards in the discard pile",
+        ),
+    )
 
     stock: list[Card]
     discard: list[Card]
@@ -65,38 +95,36 @@ class DrawPile(GameState):
     def draw(self, seat: int, n: int) -> list[Card]:
         """Move up to ``n`` stock cards to ``seat``, reshuffling when the stock runs out."""
         got: list[Card] = []
-        batch: list[Card] = []
-        for _ in range(n):
-            if not self.stock:
-                self._give(seat, batch)
-                batch = []
-                if not self._reshuffle():
-                    break
-            batch.append(self.stock.pop())
-            got.append(batch[-1])
-        self._give(seat, batch)
+        while len(got) < n:
+            if not self.stock and not self._reshuffle():
+                break
+            batch = self.stock[: -1 - min(n - len(got), len(self.stock)) : -1]  # from the top
+            self._give(seat, batch)
+            got += batch
         return got
 
     def _give(self, seat: int, cards: list[Card]) -> None:
-        """Put drawn cards in the hand: the count is public, the cards private."""
-        if not cards:
-            return
-        hand = self.hands[seat]
-        for c in cards:
-            bisect.insort(hand, c)
+        """Draw ``cards`` off the top of the stock into the hand: the count is public, the
+        cards private."""
         self._emit(events.DRAW, seat=seat, count=len(cards))
-        ev = self._emit("drawn", audience={seat}, seat=seat, cards=cards)
+        ev = self.move(cards, "stock", f"hand:{seat}", kind="drawn", seat=seat)
         for c in cards:
-            self._acq[c] = (self.epoch, ev.seq)
+            self._acq[c] = (self.epoch, ev.seq)  # type: ignore[union-attr]  # a kind: an event
 
     def _reshuffle(self) -> bool:
         """Turn the discard pile but its top into a new stock; False if nothing is there."""
         cards = self.discard[:-1]
         if not cards:
             return False
-        del self.discard[:-1]
-        self.rng.shuffle(cards)
-        self.stock = cards
+        self.move(cards, "discard", "stock")  # face down: the reshuffle event tells the count
+        self.rng.shuffle(self.stock)
         self.epoch += 1
         self._emit("reshuffle", count=len(cards))
         return True
+
+    def table(self) -> tuple[Zone, ...]:
+        # The table lists the stock top first, the order it is drawn in (the list keeps the
+        # top last, so that a draw pops).
+        return tuple(
+            replace(z, cards=z.cards[::-1]) if z.name == "stock" else z for z in super().table()
+        )

@@ -74,7 +74,6 @@ from levata.engine.contract import (
     Option,
     Result,
     SeatView,
-    Zone,
 )
 from levata.engine.deal import shuffled
 from levata.engine.family.seen import SeatHistories
@@ -86,6 +85,7 @@ from levata.engine.macao_playouts import MacaoPlayout
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
 from levata.engine.vocabulary import Vocabulary
+from levata.engine.zones import Place, described
 
 __all__ = ["SPEC", "MacaoState", "Pending", "Request", "matches", "stacks"]
 
@@ -240,6 +240,13 @@ def _read_card(text: str | None) -> Card | None:
 class MacaoState(DrawPile, SeatHistories):
     """A Macao match in progress (one deal)."""
 
+    #: Where cards lie (:mod:`levata.engine.zones`): the hands, the stock and the discard
+    #: pile of :class:`DrawPile`, and the group being put down.
+    PLACES: ClassVar[tuple[Place, ...]] = (
+        *DrawPile.PLACES,
+        Place("group", "the cards of the group being put down, in order", owner="actor"),
+    )
+
     #: The state beyond the cards, declared once (:mod:`levata.engine.fields`): the view's
     #: counters and facts in the order views show them, then what only a position writes
     #: down. The drawn card is shown to the seat that drew it alone (see :meth:`view`).
@@ -333,20 +340,18 @@ class MacaoState(DrawPile, SeatHistories):
         elif sorted(order) != sorted(french_deck()):
             raise BadConfig("the deal must be the 52-card French deck, each card once")
         first = (self.dealer + 1) % n
+        self.collect(order[::-1], into="stock")  # face down, the deal's first card on top
         for i in range(HAND_SIZE * n):  # one card at a time, from the dealer's left
-            self.hands[(first + i) % n].append(order[i])
-        starter = order[HAND_SIZE * n]
-        self.discard = [starter]
-        self.stock = order[HAND_SIZE * n + 1 :][::-1]
-        for hand in self.hands:
-            hand.sort()
-        self._emit(
-            events.DEAL,
-            cards=(starter,),
+            self.move(self.stock[-1], "stock", f"hand:{(first + i) % n}")  # told by `hand`
+        self.move(
+            self.stock[-1],
+            "stock",
+            "discard",
+            kind=events.DEAL,  # the starter, face up
             dealer=self.dealer,
             first=first,
             hands=[HAND_SIZE] * n,
-            stock=len(self.stock),
+            stock=len(self.stock) - 1,
         )
         self._emit_hands()
         self._start_turn(first)
@@ -571,16 +576,12 @@ class MacaoState(DrawPile, SeatHistories):
             data = {"first": True, "drawn": self.phase == DRAWN}
             self.phase, self.drawn = GROUPING, None
             self.passed.clear()
-        self.hands[seat].remove(card)
         del self._acq[card]
-        self.group.append(card)
-        self._emit(events.PLAY, seat=seat, cards=(card,), **data)
+        self.move(card, f"hand:{seat}", "group", kind=events.PLAY, seat=seat, **data)
 
     def _done(self, seat: int) -> None:
-        group = self.group
-        self.discard.extend(group)
-        self.group = []
-        self._emit(DONE_KIND, seat=seat, cards=group)
+        group = list(self.group)
+        self.move(group, "group", "discard", kind=DONE_KIND, seat=seat)
         if not self.hands[seat]:
             self._finish(seat)
             if self.phase == phases.OVER:
@@ -727,9 +728,6 @@ class MacaoState(DrawPile, SeatHistories):
 
     def view(self, seat: int, history: bool = True) -> SeatView:
         n = self.players
-        counts = {f"hand:{s}": len(self.hands[s]) for s in range(n)}
-        counts["stock"] = len(self.stock)
-        counts["discard"] = len(self.discard)
         facts = declared.shown_facts(self.FIELDS, self)
         if self.drawn is not None and seat == self.actor:
             facts["drawn"] = str(self.drawn)
@@ -741,12 +739,9 @@ class MacaoState(DrawPile, SeatHistories):
             phase=self.phase,
             to_act=self.to_act(),
             hand=tuple(self.hands[seat]),
-            zones={
-                "discard_top": (self.discard[-1],),
-                "discard": tuple(self.discard),
-                "group": tuple(self.group),
-            },
-            counts=counts,
+            # The top card is no place of its own: the view names it first, for bots.
+            zones={"discard_top": (self.discard[-1],), **self.view_zones(seat)},
+            counts=self.view_counts(),
             counters=declared.shown_counters(self.FIELDS, self, n),
             trump=None,
             scores=self.result().scores if over else (0.0,) * n,
@@ -754,15 +749,6 @@ class MacaoState(DrawPile, SeatHistories):
             history=(tuple(self._seen[seat])) if history else (),
             options=self.options,
         )
-
-    def table(self) -> tuple[Zone, ...]:
-        zones = [
-            Zone(f"hand:{s}", tuple(h), frozenset({s}), owner=s) for s, h in enumerate(self.hands)
-        ]
-        zones.append(Zone("stock", tuple(reversed(self.stock)), frozenset()))
-        zones.append(Zone("discard", tuple(self.discard), None))
-        zones.append(Zone("group", tuple(self.group), None, owner=self.actor))
-        return tuple(zones)
 
     # -- copies and determinization -----------------------------------------------------------
 
@@ -816,12 +802,10 @@ class MacaoState(DrawPile, SeatHistories):
     # -- positions: the whole state as text ----------------------------------------------------
 
     def _position(self) -> tuple[dict[str, Any], set[str]]:
-        """The cards of :meth:`_fields` (each hand, the stock bottom first, the discard pile,
-        the group), then every declared field: all that play reads, and the dealer."""
-        play = self._fields()
-        places = {f"hand:{s}": hand for s, hand in enumerate(play["hands"])}
-        places.update(stock=play["stock"], discard=play["discard"], group=play["group"])
-        values: dict[str, Any] = {"phase": play["phase"], **places}
+        """Every place (each hand, the stock bottom first, the discard pile, the group), then
+        every declared field: all that play reads, and the dealer."""
+        places = self.place_values()
+        values: dict[str, Any] = {"phase": self.phase, **places}
         values.update(declared.stored(self.FIELDS, self))
         return values, set(places)
 
@@ -834,11 +818,10 @@ class MacaoState(DrawPile, SeatHistories):
         state._reset()
         n = pos.players
         state.phase = pos.value("phase")
-        state.hands = [sorted(pos.cards(f"hand:{s}")) for s in range(n)]
-        state.stock = pos.cards("stock")
-        state.discard = pos.cards("discard")
-        state.group = pos.cards("group")
-        check_deck([*state.hands, state.stock, state.discard, state.group], french_deck())
+        state.load_places(pos.cards)
+        for hand in state.hands:
+            hand.sort()  # a hand written by hand may be in any order
+        check_deck(list(state.place_values().values()), french_deck())
         if not state.discard:
             raise BadConfig("position: the discard pile needs its top card")
         declared.load(cls.FIELDS, state, pos.values(declared.names(cls.FIELDS)))
@@ -991,6 +974,8 @@ def narrate(ev: Event) -> str | None:
     return None if line is None else line(ev)
 
 
+_ZONES, _COUNTS = described(MacaoState.PLACES)
+
 VOCABULARY = Vocabulary(
     phases={
         TURN: "a seat's normal turn: play a matching card, or draw (pass when nothing can be"
@@ -1004,15 +989,9 @@ VOCABULARY = Vocabulary(
     },
     zones={
         "discard_top": "the top card of the discard pile, the one a play must match",
-        "discard": "the whole discard pile, bottom first (the top is last)",
-        "group": "the cards of the group being put down, in order",
+        **_ZONES,
     },
-    counts={
-        "hand:SEAT": "how many cards the seat holds",
-        "stock": "cards left to draw (the discard pile, but its top, is reshuffled into it"
-        " when it runs out)",
-        "discard": "cards in the discard pile",
-    },
+    counts=_COUNTS,
     counters=declared.described(MacaoState.FIELDS, "counters"),
     facts={
         **declared.described(MacaoState.FIELDS, "facts"),

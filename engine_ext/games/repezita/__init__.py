@@ -63,11 +63,9 @@ from levata.engine.contract import (
     BadConfig,
     Event,
     GameSpec,
-    GameState,
     Option,
     Result,
     SeatView,
-    Zone,
 )
 from levata.engine.deal import deal_hidden, shuffled
 from levata.engine.family.shedding import ranks_by_finish
@@ -78,6 +76,7 @@ from levata.engine.games.repezita.world import deal as deal_world
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
 from levata.engine.vocabulary import Vocabulary
+from levata.engine.zones import FACE_DOWN, OWNER, Place, Zoned, described
 
 __all__ = ["PASS", "SPEC", "RepezitaState", "adjacent", "deck_count", "lands", "play"]
 
@@ -167,12 +166,43 @@ def _with_submitted(counters: dict[str, Any], value: Any) -> dict[str, Any]:
     return out
 
 
-class RepezitaState(Simultaneous, GameState):
+class RepezitaState(Simultaneous, Zoned):
     """A Repezita match in progress (tick or real-time mode).
 
     Hands are lists (two decks mean duplicate cards). ``known[s]`` is the part of seat ``s``'s
     hand everybody knows: cards it picked up face up with a wrong card and has not played since.
     """
+
+    #: Where cards lie (:mod:`levata.engine.zones`), in the order tables, views and positions
+    #: list them.
+    PLACES: ClassVar[tuple[Place, ...]] = (
+        Place(
+            "hand",
+            "the seat's cards, in the order it took them",
+            attr="hands",
+            per_seat=True,
+            seen=OWNER,
+            shown=False,  # a seat's own hand is view.hand; nobody sees another's
+            counted="how many cards the seat holds",
+        ),
+        Place(
+            "pile",
+            "the shared pile, bottom first (its last card is the top)",
+            counted="cards on the pile",
+        ),
+        Place(
+            "dead",
+            "cards of piles that died (face up, out of play)",
+            counted="cards in the dead area",
+        ),
+        Place(
+            "aside",
+            "cards set aside unseen at the deal",
+            seen=FACE_DOWN,
+            shown=False,
+            counted="cards set aside unseen at the deal (the deck does not divide evenly)",
+        ),
+    )
 
     #: The state beyond the cards, declared once (:mod:`levata.engine.fields`): the view's
     #: counters and facts in the order views show them (``submitted``, the seat's own, is
@@ -244,10 +274,10 @@ class RepezitaState(Simultaneous, GameState):
                 )
         per_seat = len(order) // players
         dealt = per_seat * players
-        self._place(
-            hands=[order[s:dealt:players] for s in range(players)],
-            aside=order[dealt:],
-        )
+        self.collect(order, into="aside")  # face down; what is not dealt stays aside
+        for s in range(players):
+            self.move(order[s:dealt:players], "aside", f"hand:{s}")  # told by no event
+        self._settle()
         self._emit(events.DEAL, hand=per_seat, aside=len(order) - dealt, decks=self.decks)
 
     def _configure(self, spec: GameSpec, players: int, options: dict[str, Any], seed: int) -> None:
@@ -255,17 +285,30 @@ class RepezitaState(Simultaneous, GameState):
         self.mode: str = options["mode"]
         self.realtime = self.mode == "realtime"
         self.decks = deck_count(players, options["decks"])
+        self.copies = self.decks > 1  # a hand may hold both copies: the first one is played
 
     def deck(self) -> list[Card]:
         """Every card of this table's deck(s), in a fixed order."""
         return list(french_deck()) * self.decks
 
-    def _place(  # noqa: PLR0913  (every place of a position, as from_position takes them)
+    def _lay(
         self,
         hands: Sequence[Sequence[Card]],
         aside: Sequence[Card],
         pile: Sequence[Card] = (),
         dead: Sequence[Card] = (),
+        **settled: Any,
+    ) -> None:
+        """Lay out a position's cards (set up by hand, or rebuilt from a view), then
+        :meth:`_settle` the rest."""
+        self.hands: list[list[Card]] = [list(h) for h in hands]
+        self.aside: list[Card] = list(aside)
+        self.pile: list[Card] = list(pile)
+        self.dead: list[Card] = list(dead)
+        self._settle(**settled)
+
+    def _settle(
+        self,
         known: Sequence[Sequence[Card]] | None = None,
         finished: Sequence[int] = (),
         tick: int = 0,
@@ -273,12 +316,9 @@ class RepezitaState(Simultaneous, GameState):
         open_start: bool = False,
         clock_ms: int = 0,
     ) -> None:
+        """Everything but the cards' places, once they lie where they do."""
         n = self.players
-        self.hands: list[list[Card]] = [list(h) for h in hands]
-        self.aside: list[Card] = list(aside)
-        self.pile: list[Card] = list(pile)
-        self.dead: list[Card] = list(dead)
-        self.known: list[list[Card]] = [list(k) for k in known] if known else [[] for _ in hands]
+        self.known: list[list[Card]] = [list(k) for k in known] if known else [[] for _ in range(n)]
         self.finished: list[int] = list(finished)
         self.idle = idle
         self.open_start = open_start
@@ -359,7 +399,7 @@ class RepezitaState(Simultaneous, GameState):
             raise ValueError("the finished seats must be exactly those with empty hands")
         if players - len(empty) < 2:
             raise ValueError("a position needs two seats still holding cards")
-        state._place(
+        state._lay(
             hands=hand_cards,
             aside=aside_cards,
             pile=pile_cards,
@@ -382,9 +422,7 @@ class RepezitaState(Simultaneous, GameState):
 
     def counts_of(self, zone: str) -> int:
         """Cards in a named zone: ``pile``, ``dead``, ``aside`` or ``hand:<seat>``."""
-        if zone.startswith("hand:"):
-            return len(self.hands[int(zone[5:])])
-        return len({"pile": self.pile, "dead": self.dead, "aside": self.aside}[zone])
+        return len(self.cards_at(zone))
 
     def _plays_of(self, seat: int) -> list[Action]:
         return [play(c) for c in sorted(set(self.hands[seat]), key=_by_rank)]
@@ -440,36 +478,29 @@ class RepezitaState(Simultaneous, GameState):
         self._end("cap")
 
     def _land(self, seat: int, card: Card) -> None:
-        self.hands[seat].remove(card)
+        self.move(card, f"hand:{seat}", "pile", kind="landed", seat=seat, **self.stamp())
         if card in self.known[seat]:
             self.known[seat].remove(card)
         self._hand_changed(seat)
-        self.pile.append(card)
         self.open_start = False
         self._pile_changed()
-        self._emit("landed", seat=seat, cards=(card,), **self.stamp())
 
     def _wrong_card(self, seat: int, card: Card) -> None:
         # The card is laid face up on the pile first (the event shows it there), then the seat
         # picks the whole pile up: every one of those cards is now known to be in its hand.
-        self.hands[seat].remove(card)
-        self.pile.append(card)
+        self.move(card, f"hand:{seat}", "pile")  # told by wrong_card, with the whole pile
         taken = tuple(self.pile)
         self._emit("wrong_card", seat=seat, cards=taken, card=str(card), **self.stamp())
         if card in self.known[seat]:
             self.known[seat].remove(card)
-        self.hands[seat].extend(taken)
+        self.move(taken, "pile", f"hand:{seat}")  # everyone saw them go
         self.known[seat].extend(taken)
         self._hand_changed(seat)
-        self.pile.clear()
         self._pile_changed()
 
     def _kill_pile(self) -> None:
-        self.dead.extend(self.pile)
-        dead = tuple(self.pile)
-        self.pile.clear()
+        self.move(self.pile, "pile", "dead", kind="pile_dead", **self.stamp())
         self._pile_changed()
-        self._emit("pile_dead", cards=dead, **self.stamp())
 
     def _start_open(self) -> None:
         self.open_start = True
@@ -567,8 +598,6 @@ class RepezitaState(Simultaneous, GameState):
 
     def view(self, seat: int, history: bool = True) -> SeatView:
         n = self.players
-        counts = {f"hand:{s}": len(self.hands[s]) for s in range(n)}
-        counts.update(pile=len(self.pile), dead=len(self.dead), aside=len(self.aside))
         return SeatView(
             game=self.game,
             seat=seat,
@@ -576,8 +605,8 @@ class RepezitaState(Simultaneous, GameState):
             phase=phases.OVER if self.over else RACING,
             to_act=self.to_act(),
             hand=tuple(sorted(self.hands[seat], key=_by_rank)),
-            zones={"pile": tuple(self.pile), "dead": tuple(self.dead)},
-            counts=counts,
+            zones=self.view_zones(seat),
+            counts=self.view_counts(),
             counters=_with_submitted(
                 declared.shown_counters(self.FIELDS, self, n), self.submitted(seat)
             ),
@@ -598,15 +627,6 @@ class RepezitaState(Simultaneous, GameState):
     def priority_shown(self) -> list[int]:
         """``P_t`` while the match runs (none once it is over)."""
         return [] if self.over else self.priority()
-
-    def table(self) -> tuple[Zone, ...]:
-        zones = [
-            Zone(f"hand:{s}", tuple(h), frozenset({s}), owner=s) for s, h in enumerate(self.hands)
-        ]
-        zones.append(Zone("pile", tuple(self.pile), None))
-        zones.append(Zone("dead", tuple(self.dead), None))
-        zones.append(Zone("aside", tuple(self.aside), frozenset()))
-        return tuple(zones)
 
     # -- outcome ----------------------------------------------------------------------------------
 
@@ -661,8 +681,7 @@ class RepezitaState(Simultaneous, GameState):
     def _position(self) -> tuple[dict[str, Any], set[str]]:
         """Each hand (in the order it is held), the pile, the dead area and the cards set
         aside, then every declared field: the tick buffer and the clock state included."""
-        places = {f"hand:{s}": h for s, h in enumerate(self.hands)}
-        places.update(pile=self.pile, dead=self.dead, aside=self.aside)
+        places = self.place_values()
         values: dict[str, Any] = {"phase": phases.OVER if self.over else RACING, **places}
         values.update(declared.stored(self.FIELDS, self))
         return values, set(places)
@@ -673,12 +692,11 @@ class RepezitaState(Simultaneous, GameState):
     ) -> RepezitaState:
         state = cls.__new__(cls)
         state._configure(spec, pos.players, options, seed)
-        hands = [pos.cards(f"hand:{s}") for s in range(pos.players)]
-        pile, dead, aside = pos.cards("pile"), pos.cards("dead"), pos.cards("aside")
-        check_deck([*hands, pile, dead, aside], state.deck())
-        state._place(hands=hands, aside=aside, pile=pile, dead=dead)
+        state.load_places(pos.cards)
+        check_deck(list(state.place_values().values()), state.deck())
+        state._settle()
         declared.load(cls.FIELDS, state, pos.values(declared.names(cls.FIELDS)))
-        if any(Counter(k) - Counter(h) for k, h in zip(state.known, hands, strict=True)):
+        if any(Counter(k) - Counter(h) for k, h in zip(state.known, state.hands, strict=True)):
             raise BadConfig("position: a seat's known cards must be in its hand")
         state.over = pos.value("phase") == phases.OVER
         state._resume_ticks()
@@ -693,7 +711,7 @@ class RepezitaState(Simultaneous, GameState):
         hidden = deal_world(view, state.deck(), rng)
         counters = view.counters
         realtime = view.facts["mode"] == "realtime"
-        state._place(
+        state._lay(
             hands=hidden.hands,
             aside=hidden.aside,
             pile=view.zones["pile"],
@@ -778,21 +796,15 @@ def narrate(ev: Event) -> str | None:
     return None if line is None else line(ev)
 
 
+_ZONES, _COUNTS = described(RepezitaState.PLACES)
+
 VOCABULARY = Vocabulary(
     phases={
         RACING: "every unfinished seat races to shed its cards",
         phases.OVER: "the match is over",
     },
-    zones={
-        "pile": "the shared pile, bottom first (its last card is the top)",
-        "dead": "cards of piles that died (face up, out of play)",
-    },
-    counts={
-        "hand:SEAT": "how many cards the seat holds",
-        "pile": "cards on the pile",
-        "dead": "cards in the dead area",
-        "aside": "cards set aside unseen at the deal (the deck does not divide evenly)",
-    },
+    zones=_ZONES,
+    counts=_COUNTS,
     counters=_with_submitted(declared.described(RepezitaState.FIELDS, "counters"), _SUBMITTED_HELP),
     facts=declared.described(RepezitaState.FIELDS, "facts"),
     actions={
