@@ -156,7 +156,7 @@ class Zoned(GameState):
     #: as the rules' order of a hand says, never a later copy that happens to lie last.
     copies: bool = False
     #: name -> place, per class (filled on first use).
-    _by_name: ClassVar[dict[str, Place]]
+    _by_name: ClassVar[dict[str, tuple[Place, int | None]]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -165,22 +165,24 @@ class Zoned(GameState):
     # -- the cards of a place ---------------------------------------------------------------
 
     def _place(self, name: str) -> tuple[Place, int | None]:
-        base, _, seat = name.partition(":")
-        by_name = type(self)._by_name
-        place = by_name.get(base)
-        if place is None:
-            for p in self.PLACES:
-                by_name[p.name] = p
-            place = by_name.get(base)
-            if place is None:
+        """The place ``name`` names and its seat: one dict lookup, per class (a move is made
+        at every card played, in search playouts too)."""
+        found = type(self)._by_name.get(name)
+        if found is None:
+            base, _, seat = name.partition(":")
+            place = next((p for p in self.PLACES if p.name == base), None)
+            if place is None or bool(seat) != place.per_seat:
                 raise KeyError(f"{self.game} has no place {name!r}")
-        return place, (int(seat) if seat else None)
+            found = type(self)._by_name[name] = (place, int(seat) if seat else None)
+        return found
+
+    def _cards_of(self, place: Place, index: int | None) -> list[Card]:
+        held = getattr(self, place.attribute)
+        return held if index is None else held[index]
 
     def cards_at(self, name: str) -> list[Card]:
         """The cards of the place ``name`` (``"stock"``, ``"hand:1"``): the list itself."""
-        place, index = self._place(name)
-        held = getattr(self, place.attribute)
-        return held if index is None else held[index]
+        return self._cards_of(*self._place(name))
 
     def seen_by(self, place: Place, index: int | None) -> frozenset[int] | None:
         """Who sees the faces of ``place`` (seat ``index``'s, for a place per seat)."""
@@ -221,14 +223,14 @@ class Zoned(GameState):
         event. This is the only way a card changes place.
         """
         moving = (cards,) if isinstance(cards, Card) else tuple(cards)
-        taken, put = self.cards_at(src), self.cards_at(dst)
+        to = self._place(dst)
+        taken, put = self.cards_at(src), self._cards_of(*to)
         for c in moving:
             if taken and taken[-1] == c and not self.copies:  # a pile's top, a card just dealt
                 taken.pop()
             else:
                 taken.remove(c)
-        place = self._place(dst)[0]
-        if place.sorted:
+        if to[0].sorted:
             for c in moving:
                 bisect.insort(put, c)
         elif at is None:
@@ -240,7 +242,7 @@ class Zoned(GameState):
         if kind is None:
             return None
         if seen_by == "dst":
-            audience = self.seen_by(*self._place(dst))
+            audience = self.seen_by(*to)
         else:
             audience = None if seen_by is None else frozenset(seen_by)  # type: ignore[arg-type]
         return self._emit(kind, audience=audience, seat=seat, cards=moving, **data)
@@ -307,18 +309,28 @@ class Zoned(GameState):
     def view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
         """The places ``seat`` sees and a view shows, by name: the places of the table first,
         then those of seats (a hand it sees, as Whist's foreheads); its own hand is
-        ``view.hand``, never a zone."""
+        ``view.hand``, never a zone. (Built at every decision: the common cases go first.)"""
         zones: dict[str, tuple[Card, ...]] = {}
         seats: dict[str, tuple[Card, ...]] = {}
-        for p, i, cards in self._places():
-            if not p.shown or (p.shown == "nonempty" and not cards):
+        for p in self.PLACES:
+            if not p.shown:
                 continue
-            if i == seat and p.name == "hand":
+            held = getattr(self, p.attribute)
+            if not p.per_seat:
+                if held or p.shown is True:
+                    audience = self.seen_by(p, None)
+                    if audience is None or seat in audience:
+                        zones[p.name] = tuple(held)
                 continue
-            audience = self.seen_by(p, i)
-            if audience is None or seat in audience:
-                (zones if i is None else seats)[p.key(i)] = tuple(cards)
-        return zones | seats
+            for i in range(self.players):  # only its owner sees an OWNER place
+                if (i == seat and p.name == "hand") or (p.seen == OWNER and i != seat):
+                    continue
+                cards = held[i]
+                if cards or p.shown is True:
+                    audience = self.seen_by(p, i)
+                    if audience is None or seat in audience:
+                        seats[p.key(i)] = tuple(cards)
+        return zones | seats if seats else zones
 
     def view_counts(self) -> dict[str, int]:
         """The sizes a view shows (``hand:2``, ``stock``)."""
@@ -327,8 +339,9 @@ class Zoned(GameState):
             if p.counted:
                 held = getattr(self, p.attribute)
                 if p.per_seat:
-                    for s in range(self.players):
-                        counts[p.key(s)] = len(held[s])
+                    name = p.name
+                    for s, cards in enumerate(held):
+                        counts[f"{name}:{s}"] = len(cards)
                 else:
                     counts[p.name] = len(held)
         return counts

@@ -54,7 +54,7 @@ from levata.engine.worlds import (
     reseed,
     seen_log,
 )
-from levata.engine.zones import FACE_DOWN, Place, Zoned
+from levata.engine.zones import FACE_DOWN, OWNER, Place, Zoned
 from levata.engine.zones import described as zone_names
 
 __all__ = [
@@ -242,7 +242,7 @@ class TrickGame(Zoned):
             "the seat's cards",
             attr="hands",
             per_seat=True,
-            seen="_hand_seen_by",
+            seen=OWNER,  # a game that shows a hand to others: seen="_hand_seen_by"
             shown="nonempty",
             counted=TRICK_COUNTS["hand:SEAT"],
         ),
@@ -525,7 +525,8 @@ class TrickGame(Zoned):
         return _SUIT_LETTERS[self.deck[0].suit.italian][suit]
 
     def _hand_seen_by(self, seat: int) -> frozenset[int]:
-        """Who sees the cards of ``seat``'s hand (its owner; Whist's forehead turns it)."""
+        """Who sees the cards of ``seat``'s hand (its owner; Whist's forehead turns it): read
+        where the game's ``hand`` place says ``seen="_hand_seen_by"``."""
         return frozenset({seat})
 
     def _view_hand(self, seat: int) -> tuple[Card, ...]:

@@ -31,6 +31,7 @@ its scores are that deal's points.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from typing import Any, Self
@@ -450,7 +451,11 @@ class FilcauState(TrickGame):
     # -- what a seat may know ------------------------------------------------------------------
 
     #: The base's places but the turned trump: Filcău's trump is named, never turned.
-    PLACES = without(TrickGame.PLACES, "trump")
+    # Two-player mode: a person sees its partner's hand too.
+    PLACES = (
+        dataclasses.replace(TrickGame.PLACES[0], seen="_hand_seen_by"),
+        *without(TrickGame.PLACES, "hand", "trump"),
+    )
 
     FIELDS = (
         *TrickGame.FIELDS,

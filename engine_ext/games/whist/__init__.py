@@ -30,6 +30,7 @@ duplicate-tournament unit), ``must_trump``, ``scoring``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -308,6 +309,12 @@ class WhistState(TrickGame):
         )
 
     # -- what a seat may know -----------------------------------------------------------------
+
+    # The forehead card is seen by the others: the hand's audience is the state's to say.
+    PLACES = (
+        dataclasses.replace(TrickGame.PLACES[0], seen="_hand_seen_by"),
+        *TrickGame.PLACES[1:],
+    )
 
     def _hand_seen_by(self, seat: int) -> frozenset[int]:
         # A forehead card is seen by everyone but its owner.
