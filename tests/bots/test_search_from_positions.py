@@ -88,13 +88,14 @@ def test_search_bots_play_a_banking_match_from_a_mid_tour_position_to_the_end():
     state = spec.from_position(MID_TOUR_LAST_ROUND, seed=4)
     bots = [
         make_bot("pimc", "banking", seed=0, worlds=2, time_ms=0),
-        make_bot("ismcts", "banking", seed=1, iterations=8),
-        make_bot("pimc", "banking", seed=2, worlds=2, time_ms=0),
-        make_bot("ismcts", "banking", seed=3, iterations=8),
+        make_bot("ismcts", "banking", seed=1, iterations=8, time_ms=0),  # no clock: the same
+        make_bot("pimc", "banking", seed=2, worlds=2, time_ms=0),  # match on a loaded machine
+        make_bot("ismcts", "banking", seed=3, iterations=8, time_ms=0),
     ]
     result = play_match(state, bots)
     assert state.is_over() and result.reason == "complete"  # the round ended, not the cap
-    assert bots[1].stats.decisions > 10 and bots[1].stats.iterations >= bots[1].stats.decisions
+    # every decision searched its 8 iterations (the fallback would search none)
+    assert bots[1].stats.decisions > 10 and bots[1].stats.iterations == 8 * bots[1].stats.decisions
     assert bots[0].last_worlds == 2
     assert len(result.scores) == 4 and result.deals[0]["round"] == 2
 
