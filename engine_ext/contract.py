@@ -420,6 +420,15 @@ def individual(players: int) -> tuple[tuple[int, ...], ...] | None:
     return None
 
 
+def alone(options: Mapping[str, Any], players: int) -> tuple[tuple[int, ...], ...]:
+    """The default :attr:`GameSpec.held_together`: every seat is a player of its own.
+
+    >>> alone({}, 4)
+    ()
+    """
+    return ()
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A registered game: its name, player counts, options and how to start a match, and the
@@ -443,6 +452,10 @@ class GameSpec:
     #: The partnerships at a number of players, e.g. ``((0, 2), (1, 3))``, or ``None`` when
     #: every seat plays for itself. A tournament seats whole teams (the two-table method).
     teams: Callable[[int], tuple[tuple[int, ...], ...] | None] = individual
+    #: The groups of seats that one player holds under these options, each seat seeing the
+    #: others' cards (Filcău's ``two_player`` teams): the referee seats one bot in all the
+    #: seats of a group, since two bots there would see each other's hands.
+    held_together: Callable[[Mapping[str, Any], int], tuple[tuple[int, ...], ...]] = alone
     #: The option that makes one duplicate board: set to ``n`` (between its minimum, at least
     #: 1, and its maximum) a match is a single deal of ``n`` cards, so a duplicate tournament
     #: can replay that one deal in every seating. ``None``: a board is a whole game.
