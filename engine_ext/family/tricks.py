@@ -412,7 +412,8 @@ class TrickGame(Zoned):
     def rules_of_trick(self, played: int) -> TrickRules:
         """The rules this deal's trick that starts after ``played`` cards is (or was) played
         under: this deal's rules, unless the game changes duties for some tricks (Filcău's
-        first trick); a check replaying a deal reads each trick's duties here."""
+        first trick, 66's tricks once the stock is closed); a check replaying a deal reads
+        each trick's duties here."""
         return self.rules
 
     def _rules_changed(self) -> None:
