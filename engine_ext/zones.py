@@ -252,7 +252,7 @@ class Zoned(GameState):
         if kind is None:
             return None
         if seen_by == "dst":
-            audience = self.seen_by(place, index)
+            audience = None if place.seen is FACE_UP else self.seen_by(place, index)
         else:
             audience = None if seen_by is None else frozenset(seen_by)  # type: ignore[arg-type]
         return self._emit(kind, audience=audience, seat=seat, cards=moving, **data)
@@ -369,6 +369,10 @@ def _take(held: list[Card], cards: tuple[Card, ...], copies: bool) -> None:
     [Card('AS'), Card('QS')]
     """
     if not copies and len(cards) > 1:
+        k, tail = len(cards), held[-len(cards) :]
+        if tail == list(cards) or tail[::-1] == list(cards):  # a trick gathered, cards drawn
+            del held[-k:]  # (lists compare their items by identity first)
+            return
         gone = {id(c) for c in cards}
         kept = [c for c in held if id(c) not in gone]
         if len(kept) + len(cards) == len(held) and len(gone) == len(cards):

@@ -111,6 +111,7 @@ def _play_action(card: Card) -> Action:
 SEAT_NAMES = tuple(str(s) for s in range(16))
 #: Suit letters by effective suit, French and Italian decks.
 _SUIT_LETTERS = {it: tuple(Suit(s + 4 * it).letter for s in range(4)) for it in (False, True)}
+_HAND = tuple(f"hand:{s}" for s in range(16))  # place names of the hands, made once
 
 
 # --------------------------------------------------------------------------------------------
@@ -472,7 +473,7 @@ class TrickGame(Zoned):
     def play_card(self, seat: int, card: Card) -> None:
         """Put ``card`` on the trick; take the trick when everyone has played."""
         self._note_voids(seat, card)
-        self.move(card, f"hand:{seat}", "trick", kind=events.PLAY, seat=seat)
+        self.move(card, _HAND[seat], "trick", kind=events.PLAY, seat=seat)
         if len(self.trick) == self.players:
             self._take_trick()
 
