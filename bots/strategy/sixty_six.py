@@ -467,6 +467,7 @@ SIMULATIONS: dict[str, tuple[bool, bool, bool]] = {
     "plain": (True, True, True),
     "pv": (True, False, True),
     "pvb": (False, False, True),
+    "pvo": (False, True, True),
 }
 MODES = tuple(SIMULATIONS)
 
@@ -502,7 +503,7 @@ def deal_from_world(world: Any) -> Deal:
     return d
 
 
-def solve(d: Deal, seat: int) -> float:
+def solve(d: Deal, seat: int, memo: dict[tuple[int, ...], tuple[int, int]] | None = None) -> float:
     """The exact value for ``seat`` (game points, won positive) of a deal in strict play with
     every card placed: alpha-beta over the plays, each seat claiming as soon as it counts 66
     on lead (waiting never wins more: only the other seat's tricks and points move the
@@ -514,10 +515,13 @@ def solve(d: Deal, seat: int) -> float:
     ...          tricks=[4, 4])  # A♣ against J♣, trumps: 60 + 13 + 10 = 83
     >>> solve(d, 0), solve(d, 1)
     (1, -1)
+
+    ``memo``: the values already found in another ending of the same deal after the same
+    calls (the same trump, marriages and close), shared.
     """
     if d.over:
         return d.value(seat)
-    v = _Ending(d).value()
+    v = _Ending(d, memo).value()
     return v if seat == 0 else -v
 
 
@@ -526,14 +530,14 @@ class _Ending:
 
     __slots__ = ("close_tricks", "closer", "memo", "pending", "schnapsen", "start", "trump")
 
-    def __init__(self, d: Deal) -> None:
+    def __init__(self, d: Deal, memo: dict[tuple[int, ...], tuple[int, int]] | None) -> None:
         self.trump, self.pending, self.schnapsen = d.trump, d.pending, d.schnapsen
         self.closer, self.close_tricks = d.closed_by, d.close_tricks
         h0, h1 = (sum(1 << c for c in h) for h in d.hands)
         p0, p1 = d.pts
         t0, t1 = d.tricks
         self.start = (h0, h1, d.leader, d.trick, p0, p1, t0, t1, d.last_taker)
-        self.memo: dict[tuple[int, ...], tuple[int, int]] = {}  # bounds on a position's value
+        self.memo = {} if memo is None else memo  # bounds on a position's value
 
     def value(self) -> int:
         h0, h1, leader, trick, p0, p1, t0, t1, last = self.start
@@ -594,11 +598,8 @@ class _Ending:
                 v = self._end(a, p, (t0, t1), last)
                 self.memo[key] = v, v
                 return v
-        hand = h0 if a == 0 else h1
-        cards = [c for c in _CARDS if hand >> c & 1]
         trump = self.trump
-        if trick >= 0:
-            cards = strict_follow(cards, trick, trump)
+        cards = _plays(h0 if a == 0 else h1, trick, trump)
         maxing = a == 0
         best = -4 if maxing else 4
         for c in cards:
@@ -616,11 +617,14 @@ class _Ending:
                     p = (self._points(0, q0, u0, w, True), self._points(1, q1, u1, w, True))
                     v = self._end(w if p[w] >= 66 else -1, p, (u0, u1), w)
             if maxing:
-                best = max(best, v)
-                alpha = max(alpha, v)
-            else:
-                best = min(best, v)
-                beta = min(beta, v)
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best = v
+                if v < beta:
+                    beta = v
             if alpha >= beta:
                 break
         # failed low: an upper bound; failed high: a lower bound; else exact
@@ -630,6 +634,22 @@ class _Ending:
 
 
 _CARDS = sorted(ALL, key=lambda c: (-POWER[c & 15], c))  # high cards first: earlier cutoffs
+_PLAYS: dict[tuple[int, int, int], list[int]] = {}
+
+
+def _plays(hand: int, trick: int, trump: int) -> list[int]:
+    """The cards of ``hand`` (a bit mask) strict play allows on ``trick`` (-1: on lead),
+    remembered: the endings of a decision meet the same hands again and again."""
+    key = (hand, trick, trump)
+    got = _PLAYS.get(key)
+    if got is None:
+        if len(_PLAYS) > 200_000:
+            _PLAYS.clear()
+        got = [c for c in _CARDS if hand >> c & 1]
+        if trick >= 0:
+            got = strict_follow(got, trick, trump)
+        _PLAYS[key] = got
+    return got
 
 
 def playout(
@@ -638,18 +658,20 @@ def playout(
     peek: bool | tuple[bool, bool],
     exact_cards: int = 5,
     solve_closed: bool | None = None,
+    memo: dict[tuple[int, ...], tuple[int, int]] | None = None,
 ) -> float:
     """Play ``d`` to its end by the counting policy and return its value for ``seat``;
     strict endings of at most ``exact_cards`` cards a hand are solved exactly once every card
     is known (the stock exhausted; with ``solve_closed``, a closed stock too: by default
-    when both seats peek). ``peek``: whether each seat (or both) plays seeing the other hand.
+    when both seats peek). ``peek``: whether each seat (or both) plays seeing the other hand;
+    ``memo``: shared by the endings of one world after the same calls (:func:`solve`).
     """
     sees = (peek, peek) if isinstance(peek, bool) else peek
     closed = all(sees) if solve_closed is None else solve_closed
     while not d.over:
         a = d.actor()
         if d.strict() and (closed or d.stock_count() == 0) and len(d.hands[a]) <= exact_cards:
-            return solve(d, seat)
+            return solve(d, seat, memo)
         d.apply(choose(d, a, d.legal(), sees[a]))
     return d.value(seat)
 
@@ -696,6 +718,7 @@ class SearchBot:
         min_worlds: int = 2,
         exact_cards: int = 5,
         replies: int = 0,
+        plans: int = 0,
     ) -> None:
         if mode not in MODES:
             raise BadConfig(f"search mode {mode!r}: one of {', '.join(MODES)}")
@@ -705,6 +728,7 @@ class SearchBot:
         me_sees, other_sees, self.solve_closed = SIMULATIONS[mode]
         self.sees = {0: (me_sees, other_sees), 1: (other_sees, me_sees)}  # by the seat searching
         self.replies = max(0, replies)
+        self.plans = bool(plans)
         self.time_ms, self.worlds = time_ms, max(1, worlds)
         self.min_worlds, self.exact_cards = max(1, min_worlds), exact_cards
         self.fallback: Bot = make_bot("heuristic", game, seed)
@@ -734,25 +758,35 @@ class SearchBot:
     def _search(self, view: SeatView, moves: list[int], me: int) -> int:
         begun = time.perf_counter()
         stop = deadline(self.time_ms)  # from the request's sending: a wait counts
-        total = dict.fromkeys(moves, 0.0)
+        known = deal_from_view(view)
+        plans = plans_of(known, moves) if self.plans else [(m,) for m in moves]
+        total = dict.fromkeys(plans, 0.0)
         n = 0
         while n < self.worlds:
             world = deal_from_world(self.spec.world_from_view(view, self.rng))
-            for m in moves:
+            memos: dict[tuple[int, ...], dict] = {}  # one per world and calls made
+            for plan in plans:
                 child = world.copy()
-                child.apply(m)
+                for m in plan:
+                    child.apply(m)
                 if self.replies:
                     self._presumed_reply(child, me)
-                total[m] += self._playout(child, me)
+                # after a close every ending of the world has the same trump, marriages
+                # and close, and the cards led after it share the search's memo
+                memo = memos.setdefault(plan[:-1], {}) if CLOSE in plan[:-1] else None
+                total[plan] += self._playout(child, me, memo)
             n += 1
             now = time.perf_counter()
             if n >= self.min_worlds and now + (now - begun) / n > stop:
                 break
         self.last_worlds = n
-        return _top(total, moves, deal_from_view(view), me)
+        best: dict[int, float] = {}
+        for plan, v in total.items():  # a move is worth its best plan over all the worlds
+            best[plan[0]] = max(best.get(plan[0], v), v)
+        return _top(best, moves, known, me)
 
-    def _playout(self, d: Deal, me: int) -> float:
-        return playout(d, me, self.sees[me], self.exact_cards, self.solve_closed)
+    def _playout(self, d: Deal, me: int, memo: dict | None = None) -> float:
+        return playout(d, me, self.sees[me], self.exact_cards, self.solve_closed, memo)
 
     def _presumed_reply(self, d: Deal, me: int) -> None:
         """Where the other seat moves next with the stock open, make its move the one with
@@ -785,6 +819,28 @@ class SearchBot:
                 total[m] += solve(child, me) if exact else self._playout(child, me)
         self.last_worlds = len(worlds)
         return _top(total, moves, worlds[0], me)
+
+
+def plans_of(d: Deal, moves: Sequence[int], depth: int = 2) -> list[tuple[int, ...]]:
+    """The root's moves, each followed by the seat's own next choice where it keeps the lead
+    (after closing or exchanging: the card it leads, or a close after an exchange), so that
+    choice is made once for every world, as at the table, and not once per world.
+
+    >>> d = Deal([[14, 13, 16 + 10], []], [-1] * 5, 32 + 11, 2, last_taker=0)
+    >>> plans_of(d, [14, CLOSE])
+    [(14,), (200, 14), (200, 13), (200, 26)]
+    """
+    out: list[tuple[int, ...]] = []
+    for m in moves:
+        child = d.copy()
+        if depth and m in (CLOSE, EXCHANGE):
+            child.apply(m)
+            after = [x for x in child.legal() if x not in (CLAIM, PASS)]
+            if not child.over and child.actor() == d.actor() and len(after) > 1:
+                out += [(m, *p) for p in plans_of(child, after, depth - 1)]
+                continue
+        out.append((m,))
+    return out
 
 
 def _top(total: dict[int, float], moves: list[int], d: Deal, me: int) -> int:
