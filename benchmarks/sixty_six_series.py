@@ -103,7 +103,9 @@ def report_times(db: str) -> None:
     for entry, times in sorted(reply_times(db).items()):
         times.sort()
         p50, p90 = times[len(times) // 2], times[int(0.9 * (len(times) - 1))]
-        print(f"{db} {entry}: {len(times)} replies, median {p50:.0f} ms, 90th percentile {p90:.0f} ms")
+        print(
+            f"{db} {entry}: {len(times)} replies, median {p50:.0f} ms, 90th percentile {p90:.0f} ms"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

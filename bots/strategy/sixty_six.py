@@ -569,7 +569,7 @@ class _Ending:
             return 1 if last == 0 else -1
         return 0 if p[0] == p[1] else 1 if p[0] > p[1] else -1
 
-    def _search(  # noqa: PLR0913  (the position's numbers, flat for speed)
+    def _search(  # noqa: C901, PLR0913  (the position's numbers and its search inline: speed)
         self,
         h0: int,
         h1: int,
