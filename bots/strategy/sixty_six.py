@@ -460,14 +460,14 @@ def action_of(move: int, legal: Sequence[Action]) -> Action:
     return legal[0]
 
 
-#: Who plays seeing the other hand after the root (the searching seat, the other seat) and
-#: whether a closed stock's ending is solved exactly per world, by mode.
-SIMULATIONS: dict[str, tuple[bool, bool, bool]] = {
-    "presumed": (False, False, False),
-    "plain": (True, True, True),
-    "pv": (True, False, True),
-    "pvb": (False, False, True),
-    "pvo": (False, True, True),
+#: Who plays seeing the other hand after the root (the searching seat, the other seat),
+#: whether a closed stock's ending is solved exactly per world, and whether the seat's own
+#: choice after a close or exchange is planned across the worlds (:func:`plans_of`), by mode.
+SIMULATIONS: dict[str, tuple[bool, bool, bool, bool]] = {
+    "presumed": (False, False, False, False),
+    "plain": (True, True, True, False),
+    "presumed-exact": (False, False, True, True),
+    "blind-opponent": (True, False, True, False),
 }
 MODES = tuple(SIMULATIONS)
 
@@ -718,17 +718,17 @@ class SearchBot:
         min_worlds: int = 2,
         exact_cards: int = 5,
         replies: int = 0,
-        plans: int = 0,
+        plans: int = -1,
     ) -> None:
         if mode not in MODES:
             raise BadConfig(f"search mode {mode!r}: one of {', '.join(MODES)}")
         self.spec = find_game(game)
         self.rng = random.Random(seed)
         self.mode, self.peek = mode, mode == "plain"
-        me_sees, other_sees, self.solve_closed = SIMULATIONS[mode]
+        me_sees, other_sees, self.solve_closed, planned = SIMULATIONS[mode]
         self.sees = {0: (me_sees, other_sees), 1: (other_sees, me_sees)}  # by the seat searching
         self.replies = max(0, replies)
-        self.plans = bool(plans)
+        self.plans = planned if plans < 0 else bool(plans)
         self.time_ms, self.worlds = time_ms, max(1, worlds)
         self.min_worlds, self.exact_cards = max(1, min_worlds), exact_cards
         self.fallback: Bot = make_bot("heuristic", game, seed)

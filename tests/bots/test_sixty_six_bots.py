@@ -17,6 +17,8 @@ from levata.bots.strategy.sixty_six import (
     SearchBot,
     deal_from_view,
     deal_from_world,
+    move_of,
+    plans_of,
     solve,
 )
 from levata.engine import Action, game
@@ -118,3 +120,31 @@ def test_the_search_claims_with_66_and_stays_in_its_budget():
             action = other.act(state.view(seat), legal)
         state.apply(seat, action)
     assert times and sorted(times)[len(times) // 2] < 1.0  # a loaded machine: a loose bound
+
+
+def test_a_closed_ending_is_solved_exactly_where_the_mode_says_so():
+    """``presumed-exact`` plays the open stock from each seat's own cards but solves a closed
+    stock's ending exactly, as plain PIMC does; ``presumed`` plays it by the policy."""
+    exact = SearchBot(seed=1, mode="presumed-exact")
+    policy = SearchBot(seed=1, mode="presumed")
+    differ = 0
+    for seed in range(12):
+        d = deal_from_world(SPEC.new_match(players=2, options={"deal": 1}, seed=seed))
+        d.apply(CLOSE)
+        assert exact._playout(d.copy(), 0) == solve(d, 0)
+        differ += policy._playout(d.copy(), 0) != solve(d, 0)
+    assert differ  # the policy is not the solver
+
+
+def test_after_a_close_the_card_led_is_one_choice_for_every_world():
+    """With ``plans`` a close is searched as a close followed by each card the seat could
+    lead after it (each valued over every world), and the bot plays legally."""
+    state = SPEC.new_match(players=2, options={"deal": 1, "first": 0}, seed=3)
+    view, legal = state.view(0), state.legal_actions(0)
+    assert Action("close") in legal
+    known = deal_from_view(view)
+    plans = plans_of(known, [move_of(a) for a in legal])
+    assert sorted(p[1] for p in plans if p[0] == CLOSE) == sorted(known.hands[0])
+    assert all(len(p) == 1 for p in plans if p[0] != CLOSE)
+    bot = SearchBot(seed=4, time_ms=0, worlds=12, plans=1, mode="plain")
+    assert bot.act(view, legal) in legal
