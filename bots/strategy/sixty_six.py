@@ -1,5 +1,5 @@
-"""Sixty-six's search: a presumed-value PIMC, exact play once every card is known, and the
-closing, marrying and claiming decisions by simulation (``docs/games/sixty-six.md``).
+"""Sixty-six's search: PIMC with presumed values, exact play once every card is known, and
+the closing, marrying and claiming decisions by simulation (``docs/games/sixty-six.md``).
 
 Plain PIMC deals the hidden cards (the other hand, the stock's order) a few dozen ways, solves
 every world as if both seats saw all of it, and plays what does best on average. In Sixty-six
@@ -7,22 +7,33 @@ that is wrong twice: within one world the search lets *us* pick a different line
 deal of the cards (strategy fusion), and it lets the *other seat* play as if it saw our hand,
 which it does not until the stock is gone. :class:`SearchBot` keeps PIMC's outer loop (worlds
 from ``world_from_view``, every legal action of the root tried in each, the best mean played)
-and changes what a world is worth after the root:
+and its ``mode`` says what a world is worth after the root:
 
-* **Presumed values** (``mode=presumed``, the default): after the root each seat plays the
-  counting player's policy (:func:`choose`) from its own hand
-  and what it has seen, never the other hand: the other seat is presumed not to see ours, and
-  neither do we, so no line is fitted to one world. Only once the stock is exhausted, when
-  counting tells both seats every card, is the rest solved exactly (:func:`solve`, a small
-  alpha-beta over the last tricks, with the claim of 66 made as soon as it is correct).
-* **Plain** (``mode=plain``, for comparison): the same simulations with every seat seeing the
-  world (the policy's ``peek``), and every strict ending (closed stock too) solved exactly per
-  world: PIMC's assumption that everyone sees everything after the root.
+* ``plain``: PIMC. Every seat plays the counting player's policy (:func:`choose`) seeing the
+  world (its ``peek``), and every strict ending (closed stock too) is solved exactly per
+  world (:func:`solve`, alpha-beta over the last tricks, the claim of 66 made as soon as it
+  is correct).
+* ``presumed``: after the root each seat plays the policy from its own hand and what it has
+  seen, never the other hand (the other seat is presumed not to see ours, and we fit no line
+  to one world); only once the stock is exhausted, when counting tells both seats every
+  card, is the rest solved exactly.
+* ``presumed-exact``: ``presumed`` while the stock is open, and every strict ending solved
+  exactly as plain does; the seat's own next choice after a close or an exchange (the card
+  it leads) is planned once across the worlds (:func:`plans_of`: the close is worth its best
+  card's mean, not the mean of each world's best card), so the exact ending does not bring
+  strategy fusion back at the closing decision.
+* ``blind-opponent``: plain for our seat, ``presumed`` for the other while the stock is open.
+
+Option ``replies`` (0: off) makes the other seat's next move, where it moves right after the
+root with the stock open, the one with the best mean over that many deals it cannot tell
+from the world (:func:`redeal_for`: our unseen cards and the stock dealt again): a closer
+presumed value, but a world then costs a dozen playouts more (one or two worlds in 100 ms).
 
 At the root, a stock already exhausted is solved exactly (both hands are known); a claim with
 66 counted is made at once (waiting cannot raise what it wins); with the stock open, closing,
 marrying, exchanging and each card are weighed against each other by the same simulations,
-in the deal's game points (won positive, lost negative).
+in the deal's game points (won positive, lost negative). Which mode plays by default, and why,
+is measured in ``docs/games/sixty-six.md``.
 
 The compact deal (:class:`Deal`, cards as ints) and the counting player's policy
 (:func:`choose`, which :mod:`levata.bots.heuristic.sixty_six` plays) live here too: the policy
@@ -700,10 +711,12 @@ def redeal_for(d: Deal, seat: int, rng: random.Random) -> Deal:
 
 
 class SearchBot:
-    """Presumed-value PIMC for Sixty-six (see the module). Options: ``mode`` (``presumed``
-    or ``plain``), ``time_ms`` (budget per decision; 0: none), ``worlds`` (most worlds per
-    decision), ``min_worlds`` (worlds even past the budget), ``exact_cards`` (strict endings
-    of at most this many cards a hand are solved exactly)."""
+    """PIMC for Sixty-six (see the module). Options: ``mode`` (one of :data:`MODES`),
+    ``time_ms`` (budget per decision, from the request's sending; 0: none), ``worlds`` (most
+    worlds per decision), ``min_worlds`` (worlds even past the budget), ``exact_cards``
+    (strict endings of at most this many cards a hand are solved exactly), ``replies``
+    (deals the other seat's next move is judged over; 0: off), ``plans`` (1: plan the card
+    after a close or exchange across worlds, 0: not, -1: as the mode says)."""
 
     name = "search"
 
@@ -712,7 +725,7 @@ class SearchBot:
         game: str = "sixty-six",
         seed: int = 0,
         *,
-        mode: str = "presumed",
+        mode: str = "presumed-exact",
         time_ms: int = 300,
         worlds: int = 200,
         min_worlds: int = 2,

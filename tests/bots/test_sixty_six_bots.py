@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from levata.bots.clock import asked
 from levata.bots.heuristic.sixty_six import HeuristicBot
 from levata.bots.strategy.sixty_six import (
     CLAIM,
@@ -148,3 +149,16 @@ def test_after_a_close_the_card_led_is_one_choice_for_every_world():
     assert all(len(p) == 1 for p in plans if p[0] != CLOSE)
     bot = SearchBot(seed=4, time_ms=0, worlds=12, plans=1, mode="plain")
     assert bot.act(view, legal) in legal
+
+
+def test_presumed_replies_and_a_late_request():
+    """``replies``: the other seat's answer is judged over deals it cannot tell apart (the
+    bot still plays legally); a request that waited out its budget searches ``min_worlds``."""
+    state = SPEC.new_match(players=2, options={"deal": 1, "first": 0}, seed=6)
+    view, legal = state.view(0), state.legal_actions(0)
+    bot = SearchBot(seed=2, time_ms=0, worlds=3, replies=2)
+    assert bot.act(view, legal) in legal and bot.last_worlds == 3
+    hurried = SearchBot(seed=2, time_ms=300, worlds=500)
+    with asked(time.perf_counter() - 0.3):
+        hurried.act(view, legal)
+    assert hurried.last_worlds == hurried.min_worlds
