@@ -31,9 +31,11 @@ __all__ = ["asked", "deadline", "decision_start", "waited_ms"]
 
 _ASKED: ContextVar[float | None] = ContextVar("levata_decision_asked", default=None)
 
-#: The share of a budget a search keeps back for what follows its last world (the fallback's
-#: tie-break, encoding the reply, the way back to the referee).
+#: What a search keeps back of its budget for what follows its last world (the fallback's
+#: tie-break, encoding the reply, the way back to the referee): a share, and a few ms more
+#: (the wire's cost does not shrink with a small budget).
 RESERVE = 0.05
+RESERVE_MS = 5.0
 
 
 def decision_start() -> float:
@@ -46,10 +48,14 @@ def decision_start() -> float:
 
 def deadline(budget_ms: float) -> float:
     """The ``perf_counter`` time by which a search with ``budget_ms`` a decision stops
-    (the :data:`RESERVE` kept back); ``inf`` for no budget (0)."""
+    (:data:`RESERVE` and :data:`RESERVE_MS` kept back); ``inf`` for no budget (0).
+
+    >>> round((deadline(100) - decision_start()) * 1000)
+    90
+    """
     if budget_ms <= 0:
         return float("inf")
-    return decision_start() + budget_ms * (1 - RESERVE) / 1000
+    return decision_start() + (budget_ms * (1 - RESERVE) - RESERVE_MS) / 1000
 
 
 @contextmanager

@@ -775,6 +775,7 @@ class SearchBot:
         plans = plans_of(known, moves) if self.plans else [(m,) for m in moves]
         total = dict.fromkeys(plans, 0.0)
         n = 0
+        last = begun
         while n < self.worlds:
             world = deal_from_world(self.spec.world_from_view(view, self.rng))
             memos: dict[tuple[int, ...], dict] = {}  # one per world and calls made
@@ -790,8 +791,11 @@ class SearchBot:
                 total[plan] += self._playout(child, me, memo)
             n += 1
             now = time.perf_counter()
-            if n >= self.min_worlds and now + (now - begun) / n > stop:
+            # the next world costs what they cost on average, or what the last one did
+            # (a world's exact endings make its cost vary)
+            if n >= self.min_worlds and now + max((now - begun) / n, now - last) > stop:
                 break
+            last = now
         self.last_worlds = n
         best: dict[int, float] = {}
         for plan, v in total.items():  # a move is worth its best plan over all the worlds
