@@ -764,14 +764,13 @@ class SearchBot:
             known.hands[1 - me] = sorted(known.unseen(me))
             return action_of(self._best(moves, [known], me, exact=True), legal)
         try:
-            return action_of(self._search(view, moves, me), legal)
+            return action_of(self._search(view, known, moves, me), legal)
         except NotImplementedError:  # no worlds of this view (read from a position)
             return self.fallback.act(view, legal)
 
-    def _search(self, view: SeatView, moves: list[int], me: int) -> int:
+    def _search(self, view: SeatView, known: Deal, moves: list[int], me: int) -> int:
         begun = time.perf_counter()
         stop = deadline(self.time_ms)  # from the request's sending: a wait counts
-        known = deal_from_view(view)
         plans = plans_of(known, moves) if self.plans else [(m,) for m in moves]
         total = dict.fromkeys(plans, 0.0)
         n = 0
