@@ -200,7 +200,9 @@ def _danger(card: Card, game: str) -> float:
     return d
 
 
-def trick_card(game: str, allowed: Sequence[Card], trick: Sequence[Card], hand: Sequence[Card], players: int) -> Card:
+def trick_card(
+    game: str, allowed: Sequence[Card], trick: Sequence[Card], hand: Sequence[Card], players: int
+) -> Card:
     """A card player's card in a trick sub-game (``trick``: the cards played to it so far).
 
     Avoiding (every sub-game but Whist and Ten of Clubs): following, the highest card that
@@ -353,7 +355,9 @@ def _domino_out(
         if not valid:
             seat = next_holder(hands, seat)
             continue
-        card = rng.choice(valid) if rng.random() < epsilon else lay_card(valid, hands[seat], rows, low)
+        card = (
+            rng.choice(valid) if rng.random() < epsilon else lay_card(valid, hands[seat], rows, low)
+        )
         hands[seat].remove(card)
         layout.append(card)
         lo, hi = rows.get(card.suit, (card.rank, card.rank))

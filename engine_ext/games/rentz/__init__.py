@@ -202,7 +202,9 @@ class RentzState(TrickGame):
             return [*picks, Action(LOOK)] if self.blind_mode == "optional" else picks
         if self.phase == DOMINO:
             rows = rows_of(self.layout)
-            return [Action(LAY, card=c) for c in sorted(valid_cards(self.hands[seat], rows, self.low))]
+            return [
+                Action(LAY, card=c) for c in sorted(valid_cards(self.hands[seat], rows, self.low))
+            ]
         return []
 
     def _make_call(self, seat: int, action: Action) -> None:
@@ -336,14 +338,20 @@ class RentzState(TrickGame):
     FIELDS = (
         Counter("deal", "the deal in progress, from 1", attr="deal_no"),
         Counter("deals", "deals in the match (8 per player)", attr="deal_count", derived=True),
-        Counter("first", "F: the seat that picks the sub-game, gets the first card and leads"),
-        Counter("dealer", "the seat that deals (the seat before `first`)", derived=True),
+        Counter(
+            "first",
+            "the seat that acts first this deal: F, who picks the sub-game, gets the first card"
+            " and leads",
+        ),
+        Counter("dealer", "the seat that deals this deal (the seat before `first`)", derived=True),
         Counter("leader", TRICK_COUNTERS["leader"], seat=True),
-        Counter("turn", "the Rentz sub-game: the seat to lay a card (-1: none)", none=-1, seat=True),
+        Counter(
+            "turn", "the Rentz sub-game: the seat to lay a card (-1: none)", none=-1, seat=True
+        ),
         Seats(
             Counter("tricks", TRICK_COUNTERS["tricks:SEAT"]),
             Counter(
-                "points",
+                "deal_points",
                 "the seat's points this deal so far (doubled when the deal is)",
                 attr="deal_points",
                 derived=True,
@@ -354,6 +362,14 @@ class RentzState(TrickGame):
             "the sub-game of this deal: king, queens, diamonds, tricks, totals, ten, whist or"
             " rentz; null before F picks it",
             attr="subgame",
+        ),
+        Fact(
+            "strain",
+            "the trump named: C, D, H or S, or NT for no trump; null before it is named (Rentz:"
+            " always NT, no sub-game has a trump)",
+            attr="trump",
+            derived=True,
+            show=lambda trump: "NT",
         ),
         Fact("blind", "true when F picked this deal's sub-game blind, before the deal"),
         Fact(
@@ -370,7 +386,7 @@ class RentzState(TrickGame):
         ),
         Fact(
             "finished",
-            "the Rentz sub-game: the seats that laid all their cards, in finishing order",
+            "the seats that emptied their hands, in order: the Rentz sub-game's finishing order",
             seats=True,
         ),
         Fact(

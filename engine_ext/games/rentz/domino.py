@@ -66,4 +66,3 @@ def next_holder(hands: Sequence[Sequence[Card]], seat: int) -> int:
         if hands[t]:
             return t
     return seat
-

@@ -133,7 +133,10 @@ def card_values(game: str, table: PointTable) -> dict[Card, int]:
     if game in (KING_OF_HEARTS, TOTALS):
         add([ENDS_WITH[KING_OF_HEARTS]], -table.king_hearts)
     if game in (QUEENS, TOTALS):
-        add([Card(s, 12) for s in (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)], -table.queen)
+        add(
+            [Card(s, 12) for s in (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)],
+            -table.queen,
+        )
     if game in (DIAMONDS, TOTALS):
         add([Card(Suit.DIAMONDS, r) for r in range(2, 15)], -table.diamond)
     if game == TEN_OF_CLUBS:
@@ -175,4 +178,3 @@ def trick_points(game: str, taken: Sequence[Card], tricks: int, table: PointTabl
     """A seat's points in a trick sub-game from the cards it took and its tricks."""
     values = card_values(game, table)
     return sum(values.get(c, 0) for c in taken) + tricks * per_trick(game, table)
-
