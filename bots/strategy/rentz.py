@@ -42,6 +42,7 @@ from levata.engine.games.rentz.subgames import (
     KING_OF_HEARTS,
     QUEENS,
     RENTZ,
+    TAKING,
     TEN_OF_CLUBS,
     TOTALS,
     TRICKS,
@@ -65,8 +66,6 @@ __all__ = [
 #: Playouts per call and world when the search rates a pick or a domino card.
 PLAYOUTS = 4
 KING_HEARTS, TEN_CLUBS = ENDS_WITH[KING_OF_HEARTS], ENDS_WITH[TEN_OF_CLUBS]
-#: The sub-games a seat wants to take cards or tricks in (the others it avoids).
-TAKING = (TEN_OF_CLUBS, WHIST)
 
 
 # -- sizing up a hand --------------------------------------------------------------------------
@@ -255,7 +254,7 @@ def _take_card(game: str, cards: list[Card], trick: Sequence[Card], players: int
     wanted = game == WHIST or ten in trick or (ten in winners and last)
     if winners and wanted:
         if ten in winners and last:
-            return ten  # type: ignore[return-value]  # ten is in winners: a card
+            return TEN_CLUBS
         return min(winners, key=lambda c: c.rank) if last else max(winners, key=lambda c: c.rank)
     return min(rest, key=lambda c: c.rank)
 
@@ -301,16 +300,18 @@ def lay_card(valid: Sequence[Card], hand: Sequence[Card], rows: Rows, low: int) 
 # -- a world played out ------------------------------------------------------------------------
 
 
-def play_out(world: RentzState, rng: random.Random, epsilon: float = 0.1) -> list[int]:
+def play_out(
+    world: RentzState, rng: random.Random, first: Card | None = None, epsilon: float = 0.1
+) -> list[int]:
     """Play ``world`` (a full state, in a trick or domino sub-game) to the end of its deal by
-    the policy above (a share ``epsilon`` of random cards, so playouts differ); each seat's
-    points of the deal."""
+    the policy above (a share ``epsilon`` of random cards, so playouts differ), the seat to
+    act starting with ``first`` when given; each seat's points of the deal."""
     n = world.players
     game = world.subgame
     assert game is not None
     hands = [list(h) for h in world.hands]
     if game == RENTZ:
-        return _domino_out(world, hands, rng, epsilon)
+        return _domino_out(world, hands, rng, epsilon, first)
     trick = list(world.trick)
     lead = world.leader
     taken = [list(t) for t in world.taken]
@@ -330,7 +331,9 @@ def play_out(world: RentzState, rng: random.Random, epsilon: float = 0.1) -> lis
         if not hands[seat]:
             break
         allowed = duty_cards(rules, hands[seat], trick)
-        if rng.random() < epsilon:
+        if first is not None:
+            card, first = first, None
+        elif rng.random() < epsilon:
             card = rng.choice(allowed)
         else:
             card = trick_card(game, allowed, trick, hands[seat], n)
@@ -343,7 +346,11 @@ def play_out(world: RentzState, rng: random.Random, epsilon: float = 0.1) -> lis
 
 
 def _domino_out(
-    world: RentzState, hands: list[list[Card]], rng: random.Random, epsilon: float
+    world: RentzState,
+    hands: list[list[Card]],
+    rng: random.Random,
+    epsilon: float,
+    first: Card | None,
 ) -> list[int]:
     n, low = world.players, world.low
     layout = list(world.layout)
@@ -386,13 +393,24 @@ class RentzStrategy(Strategy):
     domino and the pick rated by playouts."""
 
     def goal(self, world: TrickGame, seat: int) -> Objective:
-        """The points of the sub-game (:func:`~levata.engine.games.rentz.subgames.
-        solver_points`): a seat that takes them (Whist, Ten of Clubs) maximises its own;
-        avoiding, it maximises the others' (every other seat is taken to play against it)."""
+        """Whist and Ten of Clubs: the sub-game's points the seat takes, against every other
+        seat (:func:`~levata.engine.games.rentz.subgames.solver_points`). A sub-game it
+        avoids the two-sided solver cannot state (its side maximises what it takes): there the
+        rules carry no points, every card solves alike, and :meth:`rate_cards` decides."""
+        return points([seat])
+
+    def rate_cards(self, world: TrickGame, seat: int) -> dict[int, float]:
+        """Each playable card worth the seat's mean points of the deal over
+        :data:`PLAYOUTS` playouts after it by the card players' policy (:func:`play_out`)."""
         assert isinstance(world, RentzState)
-        if world.subgame in TAKING:
-            return points([seat])
-        return points([s for s in range(world.players) if s != seat])
+        if world.phase != phases.PLAYING:
+            return {}
+        rng = random.Random(world.seed ^ 0xCA7D)
+        out: dict[int, float] = {}
+        for card in world.playable(seat):
+            total = sum(play_out(world, rng, card)[seat] for _ in range(PLAYOUTS))
+            out[card.index] = total / PLAYOUTS
+        return out
 
     def rate_calls(
         self, world: TrickGame, seat: int, calls: Sequence[Action], solver: Solver | None
@@ -405,15 +423,9 @@ class RentzStrategy(Strategy):
         out: dict[Action, float] = {}
         if world.phase == DOMINO:
             for a in calls:
-                if a.kind != LAY or a.card is None:
-                    continue
-                total = 0.0
-                for _ in range(PLAYOUTS):
-                    w = world.clone()
-                    assert isinstance(w, RentzState)
-                    w.apply(seat, a)
-                    total += _deal_gain(w, world, seat, rng)
-                out[a] = total / PLAYOUTS
+                if a.kind == LAY and a.card is not None:
+                    total = sum(play_out(world, rng, a.card)[seat] for _ in range(PLAYOUTS))
+                    out[a] = total / PLAYOUTS
             return out
         if world.phase == CHOOSE:
             for a in calls:

@@ -53,6 +53,7 @@ from levata.engine.games.rentz.subgames import (
     NAMES,
     RENTZ,
     SUBGAMES,
+    TAKING,
     PointTable,
     solver_points,
     trick_points,
@@ -91,6 +92,9 @@ class RentzState(TrickGame):
     """A Rentz match: the trick sub-games are the trick base's card play; the Rentz
     sub-game is laid in the ``layout`` place."""
 
+    #: The Rentz sub-game's table (a place: cards come and go by :meth:`move`).
+    layout: list[Card]
+
     def __init__(
         self,
         spec: GameSpec,
@@ -109,14 +113,15 @@ class RentzState(TrickGame):
         self._start_deal(order)
 
     def card_rules(self) -> TrickRules:
-        """Follow suit, else any card; no trump in any sub-game; each seat for himself. The
-        card points are the sub-game's scores as the kernel counts them (:func:`solver_points`:
-        ``N`` times a card's score plus a trick's score on every card), for the search."""
+        """Follow suit, else any card; no trump in any sub-game; each seat for himself. In the
+        sub-games that are won by taking (Whist, Ten of Clubs) the card points are the
+        sub-game's score as the kernel counts them (:func:`solver_points`), for the search:
+        its solver maximises what one side takes, never what a seat avoids."""
         game = getattr(self, "subgame", None)
-        if game is None or game == RENTZ:
+        if game not in TAKING:
             return TrickRules(self.players, None)
         pts = solver_points(game, self.points_table, self.deck, self.players)
-        return TrickRules(self.players, None, points=pts)
+        return TrickRules(self.players, None, points=dict(pts.items()))
 
     def _settle(self) -> None:
         o = self.options

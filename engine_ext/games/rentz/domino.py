@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 
 from levata.engine.cards import Card, Suit, parse_cards  # noqa: F401  (doctests)
 
-__all__ = ["JACK", "ACE", "Rows", "is_valid", "next_holder", "rows_of", "valid_cards"]
+__all__ = ["ACE", "JACK", "Rows", "is_valid", "next_holder", "rows_of", "valid_cards"]
 
 JACK, ACE = 11, 14
 #: Per started suit, the lowest and highest rank of its run.

@@ -3,8 +3,9 @@
 Seven are trick games with no trump that score the cards (or the tricks) a seat takes: King
 of Hearts (``king``), Queens (``queens``), Diamonds (``diamonds``), Tricks (``tricks``), Totals
 (``totals``: the four avoidance games at once), Ten of Clubs (``ten``) and Whist (``whist``).
-The eighth, Rentz itself (``rentz``), is shed like dominoes around the jacks (:mod:`.domino`). The points are the
-match's options; these are pure functions that the match and the bots both read.
+The eighth, Rentz itself (``rentz``), is shed like dominoes around the jacks
+(:mod:`.domino`). The points are the match's options; these are pure functions that the
+match and the bots both read.
 
 >>> table = PointTable()
 >>> trick_points(TOTALS, parse_cards("QD QS 9D 7C 8C 10H 7S 8S 9S 10S JS KS"), 3, table)
@@ -29,6 +30,7 @@ __all__ = [
     "QUEENS",
     "RENTZ",
     "SUBGAMES",
+    "TAKING",
     "TEN_OF_CLUBS",
     "TOTALS",
     "TRICKS",
@@ -48,6 +50,8 @@ TOTALS, TEN_OF_CLUBS, WHIST, RENTZ = "totals", "ten", "whist", "rentz"
 SUBGAMES = (KING_OF_HEARTS, QUEENS, DIAMONDS, TRICKS, TOTALS, TEN_OF_CLUBS, WHIST, RENTZ)
 #: The sub-games played to tricks (every one but Rentz).
 TRICK_GAMES = SUBGAMES[:-1]
+#: The trick sub-games a seat scores by taking (the others it scores by avoiding).
+TAKING = (TEN_OF_CLUBS, WHIST)
 NAMES = {
     KING_OF_HEARTS: "King of Hearts (Regele de cupă): avoid the K♥",
     QUEENS: "Queens (Dame): avoid the queens",
@@ -147,7 +151,8 @@ def card_values(game: str, table: PointTable) -> dict[Card, int]:
 def per_trick(game: str, table: PointTable) -> int:
     """What each trick taken scores in ``game`` (negative: a penalty).
 
-    >>> per_trick(WHIST, PointTable()), per_trick(TRICKS, PointTable()), per_trick(QUEENS, PointTable())
+    >>> table = PointTable()
+    >>> per_trick(WHIST, table), per_trick(TRICKS, table), per_trick(QUEENS, table)
     (50, -50, 0)
     """
     if game in (TRICKS, TOTALS):
