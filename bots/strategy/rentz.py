@@ -301,13 +301,18 @@ def lay_card(valid: Sequence[Card], hand: Sequence[Card], rows: Rows, low: int) 
 
 
 def play_out(
-    world: RentzState, rng: random.Random, first: Card | None = None, epsilon: float = 0.1
+    world: RentzState,
+    rng: random.Random,
+    first: Card | None = None,
+    epsilon: float = 0.1,
+    game: str | None = None,
 ) -> list[int]:
     """Play ``world`` (a full state, in a trick or domino sub-game) to the end of its deal by
     the policy above (a share ``epsilon`` of random cards, so playouts differ), the seat to
-    act starting with ``first`` when given; each seat's points of the deal."""
+    act starting with ``first`` when given; each seat's points of the deal. ``game``: the
+    sub-game to play a world still at its pick in (nothing played yet)."""
     n = world.players
-    game = world.subgame
+    game = game or world.subgame
     assert game is not None
     hands = [list(h) for h in world.hands]
     if game == RENTZ:
@@ -429,27 +434,13 @@ class RentzStrategy(Strategy):
             return out
         if world.phase == CHOOSE:
             for a in calls:
-                if not a.choice:
-                    continue
-                total = 0.0
-                for _ in range(PLAYOUTS):
-                    w = world.clone()
-                    assert isinstance(w, RentzState)
-                    w.apply(seat, a)
-                    total += _deal_gain(w, world, seat, rng)
-                # The pick's points now, against what this hand would have scored there on
-                # average (the sub-game is played later with some other hand).
-                mean = total / PLAYOUTS
-                out[a] = mean - _average(a.choice, world)
+                if a.choice:
+                    got = sum(play_out(world, rng, game=a.choice)[seat] for _ in range(PLAYOUTS))
+                    # Its points now against what it scores on average: the sub-game is
+                    # played once, if not with this hand then with another.
+                    out[a] = got / PLAYOUTS - _average(a.choice, world)
             return out
         return {}
-
-
-def _deal_gain(w: RentzState, before: RentzState, seat: int, rng: random.Random) -> float:
-    """The seat's points in the deal ``w`` plays on (``before``'s deal; it may be over)."""
-    if w.deal_no != before.deal_no or w.phase == phases.OVER:
-        return float(w.deal_log[-1]["points"][seat])
-    return float(play_out(w, rng)[seat])
 
 
 def _average(game: str, world: RentzState) -> float:
