@@ -8,10 +8,11 @@ one, and what the search bots ask of a world (``docs/games/rentz.md``, "Bots").
   and in the domino (aces for the extra turn, cards that free its own next cards, keep the
   ones that block others);
 * :func:`play_out`: a world played to the end of its deal by that policy, each seat's points;
-* :class:`RentzStrategy`: the search's view of one world. In a trick sub-game the seat plays
-  against the rest (the solver's objective: the points of the sub-game, its own when it takes
-  them, the others' when it avoids them); the domino's cards and the pick of a sub-game are
-  rated by playing the world out (:func:`play_out`) after each.
+* :class:`RentzStrategy`: the search's view of one world. In Whist and Ten of Clubs the seat
+  plays against the rest for the sub-game's points (the solver's objective); the sub-games it
+  avoids, the domino's cards and the pick of a sub-game are rated by playing the world out
+  (:func:`play_out`) after each: the two-sided solver maximises what a side takes, and
+  "take the least against everyone" is not such an objective.
 
 >>> from levata.engine import game
 >>> state = game("rentz").new_match(players=4, options={"deal": 8}, seed=2)

@@ -467,3 +467,19 @@ def _lacks(state: RentzState) -> dict[int, set[Card]]:
             rest = [c for c in state.deck if c not in laid]
             out.setdefault(ev.seat, set()).update(valid_cards(rest, rows_of(laid), state.low))
     return {t: {c for c in cs if c not in state.layout} for t, cs in out.items()}
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ('game="king"', 'game="chess"'),
+        ('chosen=[["king"],[],[],[]]', 'chosen=[["king","king"],[],[],[]]'),
+        ('phase="play"', 'phase="domino"'),
+    ],
+)
+def test_a_position_that_does_not_fit_is_refused(change, words):
+    state = position(KH_HANDS, chosen=[["king"], [], [], []])
+    text = state.position()
+    assert change in text
+    with pytest.raises(BadConfig, match="position"):
+        SPEC.from_position(text.replace(change, words))

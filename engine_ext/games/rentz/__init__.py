@@ -408,6 +408,22 @@ class RentzState(TrickGame):
     def _view_scores(self) -> tuple[float, ...]:
         return tuple(float(t) for t in self.totals)
 
+    def _check_position(self) -> None:
+        """Beyond the base's checks: sub-games that exist, picked at most once each, and a
+        phase that fits the pick (the domino's seat on turn holding a valid card)."""
+        super()._check_position()
+        problem = None
+        if self.subgame is not None and self.subgame not in SUBGAMES:
+            problem = f"game {self.subgame!r} is not one of {', '.join(SUBGAMES)}"
+        elif any(g not in SUBGAMES or picks.count(g) > 1 for picks in self.chosen for g in picks):
+            problem = f"chosen: each seat picks each of {', '.join(SUBGAMES)} at most once"
+        elif self.phase in (PLAY, DOMINO) and (self.subgame == RENTZ) != (self.phase == DOMINO):
+            problem = f"phase {self.phase!r} does not fit the game {self.subgame!r}"
+        elif self.phase == DOMINO and (self.turn is None or not self.calls(self.turn)):
+            problem = "the Rentz sub-game needs a seat on turn (turn=) holding a valid card"
+        if problem is not None:
+            raise BadConfig(f"position: {problem}")
+
     # -- a world rebuilt from a view ------------------------------------------------------------
 
     def _after_restore(self, view: SeatView) -> None:
