@@ -1,4 +1,4 @@
-"""Rentz duplicate series, read from the referee's records: points per deal for each pair of
+"""Rentz duplicate series, read from the referee's records: points per board for each pair of
 bots with 95% intervals, per sub-game, and the search bot's reply times.
 
 Play the series over the referee (each bot its own process, every deal in each rotation of
@@ -8,9 +8,10 @@ the seats; a deal is one sub-game, the eight in turn), then read it::
         --unit deal --deals 72 --seating rotate --parallel 1 --seed 1 --db rentz.db
     python benchmarks/rentz_series.py rentz.db --budget-ms 200
 
-For each deal it takes each bot's mean points over the seats it held in that deal's
-matches; a pair's difference is paired by deal, with a 95% interval (normal approximation
-over deals), over all deals and per sub-game. Reply times are the referee's (request sent to
+For each board (a deal; with ``--unit game`` a whole match) it takes each bot's mean points
+over the seats it held in that board's matches; a pair's difference is paired by board, with
+a 95% interval (normal approximation over boards), over all boards and per sub-game (whole
+matches: each bot's points in the deals of each sub-game, from the ``score`` events). Reply times are the referee's (request sent to
 reply received, the transport included), for replies with more than one legal action
 unknown to the records: every reply counts.
 """
@@ -31,7 +32,8 @@ Z95 = 1.96
 
 
 def deal_means(db: str) -> tuple[dict[int, str], dict[int, dict[str, float]]]:
-    """Per deal: its sub-game, and each bot's mean points over the seats it held."""
+    """Per board (a deal, or a whole match with ``--unit game``): its sub-game, and each
+    bot's mean points over the seats it held."""
     con = sqlite3.connect(db)
     rows = con.execute(
         "select grp, seats, options, result from tournament_matches where status = 'finished'"
@@ -48,6 +50,33 @@ def deal_means(db: str) -> tuple[dict[int, str], dict[int, dict[str, float]]]:
             cell[1] += 1
     means = {g: {b: s / n for b, (s, n) in bots.items()} for g, bots in sums.items()}
     return games, means
+
+
+def match_sub_games(db: str) -> dict[str, dict[int, dict[str, float]]]:
+    """Whole matches: per sub-game, per board, each bot's mean points over the seats it held
+    in the deals of that sub-game (read from the matches' ``score`` events): where a bot's
+    picks and play gain."""
+    con = sqlite3.connect(db)
+    rows = con.execute(
+        "select m.grp, m.match_id, m.seats, e.data from tournament_matches m join events e"
+        " on e.match_id = m.match_id where m.status = 'finished' and e.kind = 'score'"
+    )
+    sums: dict[str, dict[int, dict[str, float]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(float))
+    )
+    matches: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for grp, match_id, seats_text, data_text in rows:
+        seats, data = json.loads(seats_text), json.loads(data_text)
+        for seat, bot in enumerate(seats):
+            sums[data["game"]][grp][bot] += data["points"][seat]
+            matches[grp][bot].add(match_id)
+    # A bot's mean over the matches of the board (the seats it held in them).
+    return {
+        sub: {
+            g: {b: s / len(matches[g][b]) for b, s in bots.items()} for g, bots in groups.items()
+        }
+        for sub, groups in sums.items()
+    }
 
 
 def interval(xs: list[float]) -> tuple[float, float]:
@@ -83,18 +112,27 @@ def report(db: str, budget_ms: float | None) -> None:
     games, means = deal_means(db)
     seen = {b for m in means.values() for b in m}
     bots = [b for b in entries(db) if b in seen] + sorted(seen - set(entries(db)))
-    print(f"{db}: {len(means)} deals")
+    print(f"{db}: {len(means)} boards")
     for a, b in combinations(bots, 2):
         paired = {g: m[a] - m[b] for g, m in means.items() if a in m and b in m}
         if not paired:
             continue
         m, h = interval(list(paired.values()))
-        print(f"\n{a} - {b}: {m:+.1f} ± {h:.1f} points a deal ({len(paired)} deals)")
-        for sub in (*SUBGAMES, "match"):
+        unit = "match" if "match" in games.values() else "deal"
+        print(f"\n{a} - {b}: {m:+.1f} ± {h:.1f} points a {unit} ({len(paired)} boards)")
+        for sub in SUBGAMES:
             xs = [d for g, d in paired.items() if games[g] == sub]
             if xs:
                 m, h = interval(xs)
                 print(f"  {sub:9} {m:+8.1f} ± {h:6.1f}  ({len(xs)} deals)")
+        if unit == "match":
+            per_sub = match_sub_games(db)
+            for sub in SUBGAMES:
+                groups = per_sub.get(sub, {})
+                xs = [bots[a] - bots[b] for bots in groups.values() if a in bots and b in bots]
+                if xs:
+                    m, h = interval(xs)
+                    print(f"  {sub:9} {m:+8.1f} ± {h:6.1f}  a match ({len(xs)} boards)")
     print(
         "\nmean points a deal:",
         ", ".join(
