@@ -11,9 +11,9 @@ the seats; a deal is one sub-game, the eight in turn), then read it::
 For each board (a deal; with ``--unit game`` a whole match) it takes each bot's mean points
 over the seats it held in that board's matches; a pair's difference is paired by board, with
 a 95% interval (normal approximation over boards), over all boards and per sub-game (whole
-matches: each bot's points in the deals of each sub-game, from the ``score`` events). Reply times are the referee's (request sent to
-reply received, the transport included), for replies with more than one legal action
-unknown to the records: every reply counts.
+matches: each bot's points in the deals of each sub-game, from the ``score`` events). Reply
+times are the referee's (request sent to reply received, the transport included), every
+reply counted: the records do not say which had a single legal action.
 """
 
 from __future__ import annotations
@@ -72,9 +72,7 @@ def match_sub_games(db: str) -> dict[str, dict[int, dict[str, float]]]:
             matches[grp][bot].add(match_id)
     # A bot's mean over the matches of the board (the seats it held in them).
     return {
-        sub: {
-            g: {b: s / len(matches[g][b]) for b, s in bots.items()} for g, bots in groups.items()
-        }
+        sub: {g: {b: s / len(matches[g][b]) for b, s in bots.items()} for g, bots in groups.items()}
         for sub, groups in sums.items()
     }
 
@@ -134,7 +132,7 @@ def report(db: str, budget_ms: float | None) -> None:
                     m, h = interval(xs)
                     print(f"  {sub:9} {m:+8.1f} ± {h:6.1f}  a match ({len(xs)} boards)")
     print(
-        "\nmean points a deal:",
+        "\nmean points a board:",
         ", ".join(
             f"{b} {statistics.fmean(m[b] for m in means.values() if b in m):+.1f}" for b in bots
         ),
