@@ -411,9 +411,9 @@ class RentzStrategy(Strategy):
         assert isinstance(world, RentzState)
         if world.phase != phases.PLAYING:
             return {}
-        rng = random.Random(world.seed ^ 0xCA7D)
         out: dict[int, float] = {}
         for card in world.playable(seat):
+            rng = random.Random(world.seed)  # the same luck for every card: their differences
             total = sum(play_out(world, rng, card)[seat] for _ in range(PLAYOUTS))
             out[card.index] = total / PLAYOUTS
         return out
@@ -425,17 +425,18 @@ class RentzStrategy(Strategy):
         playouts of the world after it; a pick's minus what the sub-game scores on average
         (picking one spends it: it is played once, with this hand or another)."""
         assert isinstance(world, RentzState)
-        rng = random.Random(world.seed ^ 0x5EED)
         out: dict[Action, float] = {}
         if world.phase == DOMINO:
             for a in calls:
                 if a.kind == LAY and a.card is not None:
+                    rng = random.Random(world.seed)  # the same luck for every card
                     total = sum(play_out(world, rng, a.card)[seat] for _ in range(PLAYOUTS))
                     out[a] = total / PLAYOUTS
             return out
         if world.phase == CHOOSE:
             for a in calls:
                 if a.choice:
+                    rng = random.Random(world.seed)
                     got = sum(play_out(world, rng, game=a.choice)[seat] for _ in range(PLAYOUTS))
                     # Its points now against what it scores on average: the sub-game is
                     # played once, if not with this hand then with another.
