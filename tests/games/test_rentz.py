@@ -415,6 +415,14 @@ def test_playouts_add_up():
     assert sum(got) == -1000
 
 
+def test_ismcts_plays_from_worlds_of_every_phase():
+    state = SPEC.new_match(players=3, options={"deals": 2, "blind": "optional"}, seed=8)
+    bots = [make_bot("ismcts", "rentz", seed=0, iterations=8, time_ms=0)] + [
+        make_bot("heuristic", "rentz", seed=s) for s in (1, 2)
+    ]
+    assert play_match(state, bots).reason == "complete"
+
+
 def test_pimc_plays_a_short_match():
     state = SPEC.new_match(players=3, options={"deals": 2}, seed=5)
     bots = [PimcBot("rentz", seed=0, worlds=3, time_ms=0)] + [

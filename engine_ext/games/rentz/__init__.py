@@ -121,7 +121,7 @@ class RentzState(TrickGame):
         if game not in TAKING:
             return TrickRules(self.players, None)
         pts = solver_points(game, self.points_table, self.deck, self.players)
-        return TrickRules(self.players, None, points=dict(pts.items()))
+        return TrickRules(self.players, None, points=pts)
 
     def _settle(self) -> None:
         o = self.options

@@ -164,7 +164,7 @@ def per_trick(game: str, table: PointTable) -> int:
 
 def solver_points(
     game: str, table: PointTable, deck: Sequence[Card], players: int
-) -> dict[Card, int]:
+) -> dict[Card | int, int]:
     """Card points for the trick kernel (``TrickRules.points``, never negative): ``players``
     times what each card scores, plus what a trick scores on every card, so that a trick of
     ``players`` cards carries its own score. The points a seat takes are ``players`` times
@@ -176,7 +176,7 @@ def solver_points(
     """
     values, trick = card_values(game, table), abs(per_trick(game, table))
     out = {c: players * abs(values.get(c, 0)) + trick for c in deck}
-    return {c: v for c, v in out.items() if v}
+    return {c: v for c, v in out.items() if v}  # keyed by card, as TrickRules reads them
 
 
 def trick_points(game: str, taken: Sequence[Card], tricks: int, table: PointTable) -> int:
