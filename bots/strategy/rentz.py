@@ -133,6 +133,8 @@ def pick_values(
         values = card_values(g, table)
         v = 0.0
         for card, pts in values.items():
+            if card.rank < low:  # cut from the deck at this table
+                continue
             mine = card in hand
             p = _risk_of(card, hand) if mine else min(0.9, took / n)
             v += pts * (p - 1 / n)
