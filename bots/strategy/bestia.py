@@ -1,0 +1,98 @@
+"""Bestia's strategy: what a seat plays its cards for, and what knocking is worth in one world.
+
+* **Cards**: each for himself, a seat plays for its own tricks against every other
+  participant (paranoid, as in Whist before the bids): three win the pot and none makes it
+  the beast, so every trick counts. The solver works on the participants only (the trick
+  base's ``seats_in_play``) under the follow / trump / overtake duties; the sure-pot and
+  secured-pot duties bind the seat's own choice (the bot only rates the legal cards) but not
+  the solver's later moves (see ``docs/games/bestia.md``).
+* **Knock, terzo, fold** (:meth:`BestiaStrategy.rate_calls`): in each world, the seats that
+  take part are those that knocked, this seat, and the seats still to speak whose hands the
+  heuristic player would knock with; greedy playouts in C of those hands give this seat's
+  chances of three tricks and of none: knocking is worth ``pot * (P(3+) - P(0))`` less a
+  buio raise, the whole pot when nobody else plays, folding nothing. A terzo is worth the
+  knock when at most two others take part, else nothing. The change of cards is not
+  modelled (every participant plays the hand it holds).
+
+>>> from levata.engine import game
+>>> import random
+>>> state = game("bestia").new_match(players=4, options={"dealer": 0}, seed=1)
+>>> world = state.sample_world(1, random.Random(2))
+>>> sorted(str(a) for a in BestiaStrategy().rate_calls(world, 1, world.legal_actions(1), None))
+['fold', 'knock']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from levata.bots.heuristic.bestia import KNOCK_AT, PER_KNOCKER, worth
+from levata.bots.strategy import Strategy
+from levata.engine.cardmask import mask_of
+from levata.engine.contract import Action
+from levata.engine.family.tricks import TrickGame
+from levata.engine.games.bestia import BestiaState
+from levata.engine.playouts import playouts
+from levata.engine.rules import TrickRules
+from levata.engine.solver import Objective, Solver, tricks
+
+__all__ = ["PLAYOUTS", "BestiaStrategy", "knock_value"]
+
+#: Greedy playouts per world for a knock (10% random cards, so that they differ).
+PLAYOUTS = 16
+
+
+def knock_value(world: BestiaState, seat: int) -> float:
+    """What knocking is worth to ``seat`` in ``world``, in chips (see the module)."""
+    said = world.declared
+    order = world.speaking
+    later = order[order.index(seat) + 1 :]
+    trump = world.trump
+    if trump is None and world.undealt:  # cucù: this world's card still face down
+        trump = world.undealt[-1].suit
+    taking = [s for s in order if said[s] in ("knock", "terzo")]
+    for s in later:
+        bar = KNOCK_AT + PER_KNOCKER * len(taking)
+        if worth(world.hands[s], trump) >= bar:
+            taking.append(s)
+    cost = world.options["raise"] if world.variant == "buio" and seat != world.dealer else 0
+    players = [s for s in order if s in taking or s == seat]
+    if len(players) == 1:
+        return float(world.pot - cost)
+    rules = TrickRules(len(players), trump, must_trump=True, head=True, overtrump=True)
+    hands = [mask_of(world.hands[s]) for s in players]
+    got = playouts(
+        rules, hands, 0, n=PLAYOUTS, policy="greedy", epsilon=0.1, seed=world.seed & 0xFFFFFFFF
+    )
+    hist = got["hist"][players.index(seat)]
+    total = sum(hist) or 1
+    p3, p0 = sum(hist[3:]) / total, hist[0] / total
+    pot = world.pot + cost * len(players)
+    return pot * (p3 - p0) - cost
+
+
+class BestiaStrategy(Strategy):
+    """Bestia for the search bots: the seat's own tricks, knocks by simulation."""
+
+    def goal(self, world: TrickGame, seat: int) -> Objective:
+        order = world.seats_in_play()
+        return tricks(seat if order is None else order.index(seat))
+
+    def rate_calls(
+        self, world: TrickGame, seat: int, calls: Sequence[Action], solver: Solver | None
+    ) -> dict[Action, float]:
+        assert isinstance(world, BestiaState)
+        kinds = {a.kind for a in calls}
+        if world.phase != "declare" or "knock" not in kinds:
+            return {}  # the dealer's variant and the change: the heuristic player's
+        knock = knock_value(world, seat)
+        out = {}
+        for a in calls:
+            if a.kind == "knock":
+                out[a] = knock
+            elif a.kind == "fold":
+                out[a] = 0.0
+            elif a.kind == "terzo":
+                others = sum(1 for s, d in enumerate(world.declared) if d == "knock" and s != seat)
+                out[a] = knock if others <= 2 else 0.0
+        return out
