@@ -22,33 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from levata.bots.strategy.bestia import HORSE, KING, KNOCK_AT, PER_KNOCKER, worth
 from levata.engine import Action, Card, SeatView, Suit, actions
 from levata.engine.family.tricks import beats, winning_card
 from levata.engine.rules import TrickRules
 
-__all__ = ["KNOCK_AT", "PER_KNOCKER", "HeuristicBot", "worth"]
-
-#: Tricks a hand must be worth to knock with nobody in yet, and more for each knocker.
-KNOCK_AT, PER_KNOCKER = 1.0, 0.3
-HORSE, KING = 9, 10
-
-
-def worth(hand: Sequence[Card], trump: Suit | None) -> float:
-    """The tricks a hand is worth, roughly: trumps by rank, plain Kings and Horses.
-
-    >>> from levata.engine import parse_cards
-    >>> round(worth(parse_cards("Kd 2d Kb 4s 5c"), Suit.DENARI), 2)
-    2.1
-    """
-    total = 0.0
-    for c in hand:
-        if trump is not None and c.suit == trump:
-            total += 0.4 + c.rank / 15
-        elif c.rank == KING:
-            total += 0.5
-        elif c.rank == HORSE:
-            total += 0.3
-    return total
+__all__ = ["HeuristicBot"]
 
 
 def _trump(view: SeatView) -> Suit | None:

@@ -8,11 +8,11 @@
   the solver's later moves (see ``docs/games/bestia.md``).
 * **Knock, terzo, fold** (:meth:`BestiaStrategy.rate_calls`): in each world, the seats that
   take part are those that knocked, this seat, and the seats still to speak whose hands the
-  heuristic player would knock with; greedy playouts in C of those hands give this seat's
-  chances of three tricks and of none: knocking is worth ``pot * (P(3+) - P(0))`` less a
-  buio raise, the whole pot when nobody else plays, folding nothing. A terzo is worth the
-  knock when at most two others take part, else nothing. The change of cards is not
-  modelled (every participant plays the hand it holds).
+  heuristic player would knock with (:func:`worth`); greedy playouts in C of those hands
+  give this seat's chances of three tricks and of none: knocking is worth
+  ``pot * (P(3+) - P(0))`` less a buio raise, the whole pot when nobody else plays,
+  folding nothing. A terzo is worth the knock when at most two others take part, else
+  nothing. The change of cards is not modelled (each participant plays the hand it holds).
 
 >>> from levata.engine import game
 >>> import random
@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from levata.bots.heuristic.bestia import KNOCK_AT, PER_KNOCKER, worth
 from levata.bots.strategy import Strategy
 from levata.engine.cardmask import mask_of
+from levata.engine.cards import Card, Suit
 from levata.engine.contract import Action
 from levata.engine.family.tricks import TrickGame
 from levata.engine.games.bestia import BestiaState
@@ -36,7 +36,30 @@ from levata.engine.playouts import playouts
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Objective, Solver, tricks
 
-__all__ = ["PLAYOUTS", "BestiaStrategy", "knock_value"]
+__all__ = ["KNOCK_AT", "PER_KNOCKER", "PLAYOUTS", "BestiaStrategy", "knock_value", "worth"]
+
+#: Tricks a hand must be worth to knock with nobody in yet, and more for each knocker.
+KNOCK_AT, PER_KNOCKER = 1.0, 0.3
+HORSE, KING = 9, 10
+
+
+def worth(hand: Sequence[Card], trump: Suit | None) -> float:
+    """The tricks a hand is worth, roughly: trumps by rank, plain Kings and Horses.
+
+    >>> from levata.engine import parse_cards
+    >>> round(worth(parse_cards("Kd 2d Kb 4s 5c"), Suit.DENARI), 2)
+    2.1
+    """
+    total = 0.0
+    for c in hand:
+        if trump is not None and c.suit == trump:
+            total += 0.4 + c.rank / 15
+        elif c.rank == KING:
+            total += 0.5
+        elif c.rank == HORSE:
+            total += 0.3
+    return total
+
 
 #: Greedy playouts per world for a knock (10% random cards, so that they differ).
 PLAYOUTS = 16
