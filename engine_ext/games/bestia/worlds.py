@@ -3,9 +3,10 @@
 The trick base walks the seat's history of the hand (``levata.engine.worlds``); Bestia says
 what its places are and what the seat knows of them:
 
-* places from ``N`` (the seats are ``0..N-1``): the stock, the folded hands, the undealt
-  pile (the whole deck before the deal; the cucù card until it is turned), then each seat's
-  discards;
+* one place from ``N`` (the seats are ``0..N-1``) for every card out of the seat's sight
+  and out of play: the stock, the folded hands, the undealt pile (the whole deck before the
+  deal; the cucù card until it is turned) and the discards, shared out by their counts once
+  dealt;
 * the seat's own dealt cards: in its hand, played, or among its discards (it saw them go);
   folded, they lie in the folded hands, or once those were recycled, in the stock or in a
   participant's hand;
@@ -46,14 +47,15 @@ class BestiaWorlds:
     undealt: list[Card]
     discards: list[list[Card]]
     rules: Any
+    _dead_sizes: tuple[int, int, int, dict[int, int]]
+    _own_out: tuple[list[Card], list[Card]]
 
-    # Place numbers: the stock, the folded hands, the undealt pile, each seat's discards.
-    def _stock_place(self) -> int:
-        return self.players
-
+    # One place from ``N`` for every card out of play to the seat: the stock, the folded
+    # hands, the undealt pile and the discards are alike to it (none of them is ever played
+    # from again but the stock, and it never sees the stock's faces), so the sampler deals
+    # them as one pile and :meth:`_settle_places` shares it out by the counts.
     def _places_at_deal(self) -> list[int]:
-        n = self.players
-        return [n, n + 1, n + 2, *(n + 3 + t for t in range(n))]
+        return [self.players]
 
     def _places_at_position(self, view: SeatView) -> list[int]:
         # A position does not tell the seat which cards it changed away, and the duties
@@ -65,37 +67,37 @@ class BestiaWorlds:
 
     def _plan_places(self, view: SeatView, sets: PlaceSets) -> dict[int, int]:
         n, seat = self.players, view.seat
-        stock, folded, undealt = n, n + 1, n + 2
+        dead = n
         counts = view.counts
-        discards = {n + 3 + t: counts.get(f"discards:{t}", 0) for t in range(n)}
         shown = sum(len(cs) for cs in view.zones.values())
         held = sum(counts[f"hand:{t}"] for t in range(n))
-        rest = len(self.deck) - shown - held - counts["stock"] - counts["folded"]
-        sizes = {
-            stock: counts["stock"],
-            folded: counts["folded"],
-            undealt: rest - sum(discards.values()),
-        }
-        sizes.update(discards)
+        out = {t: counts.get(f"discards:{t}", 0) for t in range(n)}
+        undealt = len(self.deck) - shown - held - counts["stock"] - counts["folded"]
+        undealt -= sum(out.values())
+        self._dead_sizes = (counts["stock"], counts["folded"], undealt, out)
+        self._own_out: tuple[list[Card], list[Card]] = ([], [])  # its discards, its folded
         if view.phase == "variant":  # before the deal: the whole deck lies undealt
-            sets.where = {c: {undealt} for c in self.deck if c not in view.hand}
-            return sizes
+            sets.where = {c: {dead} for c in self.deck}
+            return {dead: len(self.deck)}
         for c in self.trump_shown:
             sets.gone(c)
         mine = _dealt(view)
         played = {e.cards[0] for e in _this_hand(view) if e.kind == events.PLAY and e.seat == seat}
         hand = set(view.hand)
         if self.declared[seat] == "fold":
-            spots = {stock, *self.in_play} if self.recycled else {folded}
+            spots = {dead, *self.in_play} if self.recycled else {dead}
             for c in mine:
                 if c in sets.where:
                     sets.where[c] = set(spots)
+            if not self.recycled:
+                self._own_out[1].extend(mine)
         else:
             for c in mine:
                 if c not in hand and c not in played and c in sets.where:
-                    sets.put(c, n + 3 + seat)  # changed away: the seat saw it go
+                    sets.put(c, dead)  # changed away: the seat saw it go
+                    self._own_out[0].append(c)
         self._narrow_duties(view, sets)
-        return sizes
+        return {dead: sum(out.values()) + counts["stock"] + counts["folded"] + undealt}
 
     def _narrow_duties(self, view: SeatView, sets: PlaceSets) -> None:
         """The overtake duty: what each play shows a seat did not hold."""
@@ -120,11 +122,23 @@ class BestiaWorlds:
     def _settle_places(
         self, view: SeatView, dealt: dict[int, list[Card]], rng: random.Random
     ) -> None:
-        n = self.players
-        self.stock = rng.sample(dealt.get(n, []), len(dealt.get(n, [])))
-        self.folded = list(dealt.get(n + 1, []))
-        self.undealt = rng.sample(dealt.get(n + 2, []), len(dealt.get(n + 2, [])))
-        self.discards = [list(dealt.get(n + 3 + t, [])) for t in range(n)]
+        """Share the pile out of play: the seat's own discards and folded hand where it saw
+        them go, the rest at random by the counts."""
+        n, seat = self.players, view.seat
+        stock, folded, undealt, out = self._dead_sizes
+        mine, my_fold = self._own_out
+        known = {*mine, *my_fold}
+        rest = [c for c in dealt.get(n, []) if c not in known]
+        rng.shuffle(rest)
+        self.discards = [[] for _ in range(n)]
+        self.discards[seat] = list(mine)
+        for t in range(n):
+            if t != seat:
+                self.discards[t], rest = rest[: out[t]], rest[out[t] :]
+        self.folded = list(my_fold) + rest[: folded - len(my_fold)]
+        rest = rest[folded - len(my_fold) :]
+        self.stock, self.undealt = rest[:stock], rest[stock:]
+        assert len(self.undealt) == undealt
 
 
 def _this_hand(view: SeatView) -> list[Event]:
