@@ -429,9 +429,7 @@ def _overtake_misses(state: BestiaState) -> list[tuple[int, Sequence[Card]]]:
     from levata.engine.family.tricks import beats, winning_card
 
     for e in state.events():
-        if e.kind == "hand":
-            trick = []
-        elif e.kind == "trick":
+        if e.kind == "hand" or e.kind == "trick":
             trick = []
         elif e.kind == "play":
             c = e.cards[0]
