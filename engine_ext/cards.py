@@ -22,7 +22,7 @@ never mixed in one game.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -205,7 +205,7 @@ def italian_deck() -> Deck:
     return tuple(Card(s, r) for s in suits for r in range(1, 11))
 
 
-def notation_examples(deck: Deck) -> str:
+def notation_examples(deck: Sequence[Card]) -> str:
     """Three cards of ``deck``'s family in their notation, for help texts (``levata
     describe``): the notation follows the deck, never the game's name.
 

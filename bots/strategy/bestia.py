@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from levata.bots.strategy import Strategy
 from levata.engine.cardmask import mask_of
@@ -84,10 +85,10 @@ def knock_value(world: BestiaState, seat: int) -> float:
         return float(world.pot - cost)
     rules = TrickRules(len(players), trump, must_trump=True, head=True, overtrump=True)
     hands = [mask_of(world.hands[s]) for s in players]
-    got = playouts(
+    got: Any = playouts(  # the kernel's tallies: per-seat lists of numbers
         rules, hands, 0, n=PLAYOUTS, policy="greedy", epsilon=0.1, seed=world.seed & 0xFFFFFFFF
     )
-    hist = got["hist"][players.index(seat)]
+    hist: list[int] = got["hist"][players.index(seat)]
     total = sum(hist) or 1
     p3, p0 = sum(hist[3:]) / total, hist[0] / total
     pot = world.pot + cost * len(players)
