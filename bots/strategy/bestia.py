@@ -8,11 +8,15 @@
   the solver's later moves (see ``docs/games/bestia.md``).
 * **Knock, terzo, fold** (:meth:`BestiaStrategy.rate_calls`): in each world, the seats that
   take part are those that knocked, this seat, and the seats still to speak whose hands the
-  heuristic player would knock with (:func:`worth`); greedy playouts in C of those hands
-  give this seat's chances of three tricks and of none: knocking is worth
-  ``pot * (P(3+) - P(0))`` less a buio raise, the whole pot when nobody else plays,
-  folding nothing. A terzo is worth the knock when at most two others take part, else
-  nothing. The change of cards is not modelled (each participant plays the hand it holds).
+  heuristic player would knock with (:func:`worth`); each changes as the heuristic changes,
+  from this world's stock (:func:`changed_hands`); greedy playouts in C of those hands give
+  this seat's chances of three tricks and of none: knocking is worth
+  ``pot * (P(3+) - P(0))`` less a buio raise, the whole pot when nobody else plays, folding
+  nothing. A terzo is worth the knock when at most two others take part, else nothing.
+  Worlds where a seat knocked with a hand the heuristic would not knock with weigh less
+  (:meth:`BestiaStrategy.plausibility`).
+* **Cards beside the solve** (:meth:`BestiaStrategy.rate_cards`): each card's chips in
+  greedy playouts of the rest of the hand (:func:`chip_values`).
 
 >>> from levata.engine import game
 >>> import random
@@ -24,6 +28,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,7 +39,7 @@ from levata.engine.contract import Action
 from levata.engine.family.tricks import TrickGame
 from levata.engine.games.bestia import BestiaState
 from levata.engine.playouts import playouts
-from levata.engine.rules import TrickRules
+from levata.engine.rules import TrickRules, trick_winner
 from levata.engine.solver import Objective, Solver, tricks
 
 __all__ = ["KNOCK_AT", "PER_KNOCKER", "PLAYOUTS", "BestiaStrategy", "knock_value", "worth"]
@@ -62,6 +67,8 @@ def worth(hand: Sequence[Card], trump: Suit | None) -> float:
     return total
 
 
+#: How much less likely a world is for each knock its hand there would not make.
+UNLIKELY = 0.3
 #: Greedy playouts per world for a knock (10% random cards, so that they differ).
 PLAYOUTS = 16
 
@@ -71,9 +78,7 @@ def knock_value(world: BestiaState, seat: int) -> float:
     said = world.declared
     order = world.speaking
     later = order[order.index(seat) + 1 :]
-    trump = world.trump
-    if trump is None and world.undealt:  # cucù: this world's card still face down
-        trump = world.undealt[-1].suit
+    trump = _trump_of(world)
     taking = [s for s in order if said[s] in ("knock", "terzo")]
     for s in later:
         bar = KNOCK_AT + PER_KNOCKER * len(taking)
@@ -84,7 +89,8 @@ def knock_value(world: BestiaState, seat: int) -> float:
     if len(players) == 1:
         return float(world.pot - cost)
     rules = TrickRules(len(players), trump, must_trump=True, head=True, overtrump=True)
-    hands = [mask_of(world.hands[s]) for s in players]
+    changed = changed_hands(world, players, trump)
+    hands = [mask_of(changed[s]) for s in players]
     got: Any = playouts(  # the kernel's tallies: per-seat lists of numbers
         rules, hands, 0, n=PLAYOUTS, policy="greedy", epsilon=0.1, seed=world.seed & 0xFFFFFFFF
     )
@@ -95,8 +101,103 @@ def knock_value(world: BestiaState, seat: int) -> float:
     return pot * (p3 - p0) - cost
 
 
+def changed_hands(
+    world: BestiaState, players: list[int], trump: Suit | None
+) -> dict[int, list[Card]]:
+    """The hands ``players`` (in speaking order) play after changing as the heuristic does
+    (every plain card below the Horse), drawing from this world's stock and then from the
+    folded hands, shuffled; in giro cieco and cucù they keep their cards."""
+    if world.variant in ("giro", "cucu"):
+        return {s: list(world.hands[s]) for s in players}
+    stock = list(world.stock)
+    folded = list(world.folded)
+    folded += [c for s in world.speaking if s not in players for c in world.hands[s]]
+    rng = random.Random(world.seed)
+    out = {}
+    for s in players:
+        hand = list(world.hands[s])
+        away = [c for c in hand if c.suit != trump and c.rank < HORSE]
+        away = away[: min(5, len(stock) + len(folded))]
+        keep = [c for c in hand if c not in away]
+        for _ in away:
+            if not stock:
+                stock, folded = folded, []
+                rng.shuffle(stock)
+            keep.append(stock.pop())
+        out[s] = keep
+    return out
+
+
+def _trump_of(world: BestiaState) -> Suit | None:
+    """The trump of ``world``: the turned card's suit, or in cucù the card still face down
+    in this world."""
+    if world.trump is None and world.undealt:
+        return world.undealt[-1].suit
+    return world.trump
+
+
+def chip_values(world: BestiaState, seat: int, seed: int) -> dict[int, float]:
+    """Each card ``seat`` may play now worth its chips, ``pot * (P(3+) - P(0))`` over the
+    hand's tricks, in :data:`PLAYOUTS` greedy playouts in C after it (10% random cards)."""
+    order = world.in_play
+    rules, n = world.rules, len(order)
+    me, lead = order.index(seat), order.index(world.leader)
+    hands = [mask_of(world.hands[s]) for s in order]
+    trick = [c.index for c in world.trick]
+    out: dict[int, float] = {}
+    for card in world.playable(seat):
+        after = list(hands)
+        after[me] &= ~(1 << card.index)
+        now = [*trick, card.index]
+        won, leader = world.tricks[seat], lead
+        if len(now) == n:
+            leader = trick_winner(rules, lead, now)
+            won += leader == me
+            now = []
+        if any(after):
+            got: Any = playouts(
+                rules, after, leader, now, n=PLAYOUTS, policy="greedy", epsilon=0.1, seed=seed
+            )
+            hist: list[int] = got["hist"][me]
+        else:
+            hist = [1]
+        total = sum(hist) or 1
+        p3 = sum(h for k, h in enumerate(hist) if won + k >= 3) / total
+        p0 = sum(h for k, h in enumerate(hist) if won + k == 0) / total
+        out[card.index] = world.pot * (p3 - p0)
+    return out
+
+
 class BestiaStrategy(Strategy):
     """Bestia for the search bots: the seat's own tricks, knocks by simulation."""
+
+    def plausibility(self, world: TrickGame, seat: int) -> float:
+        """While the seats speak, each knock before this seat's read as evidence: a knocker
+        whose hand in this world the heuristic would not knock with (short of its bar by
+        more than 0.3) makes the world :data:`UNLIKELY` times as likely. Once the cards are
+        changed, the dealt hands are gone and every world weighs alike."""
+        assert isinstance(world, BestiaState)
+        if world.phase != "declare":
+            return 1.0
+        trump = _trump_of(world)
+        weight, knockers = 1.0, 0
+        for s in world.speaking:
+            said = world.declared[s]
+            if said is None:
+                break
+            if said in ("knock", "terzo"):
+                bar = KNOCK_AT + PER_KNOCKER * knockers
+                if s != seat and worth(world.hands[s], trump) < bar - 0.3:
+                    weight *= UNLIKELY
+                knockers += 1
+        return weight
+
+    def rate_cards(self, world: TrickGame, seat: int) -> dict[int, float]:
+        """Each card's chips when the hand is played out greedily (:func:`chip_values`)."""
+        assert isinstance(world, BestiaState)
+        if world.phase != "play":
+            return {}
+        return chip_values(world, seat, world.seed & 0xFFFFFFFF)
 
     def goal(self, world: TrickGame, seat: int) -> Objective:
         order = world.seats_in_play()

@@ -460,3 +460,21 @@ def test_worlds_respect_the_overtake_duty_a_play_revealed():
                 assert not set(world.hands[s]) & set(cs)
         return
     pytest.skip("no overtake miss in the seeds tried")
+
+
+def test_the_knock_is_rated_by_simulation_and_alone_it_wins_the_pot():
+    from levata.bots.strategy.bestia import changed_hands, knock_value
+
+    state = new(players=4, dealer=0)
+    declare(state, "fold,fold,fold")
+    world = state.sample_world(0, random.Random(1))
+    assert knock_value(world, 0) == state.pot == 1
+    rated = strategy_for(SPEC).rate_calls(world, 0, world.legal_actions(0), None)
+    assert rated == {Action("knock"): 1.0, Action("fold"): 0.0}
+    state = new(players=5, dealer=0)
+    world = state.sample_world(1, random.Random(2))
+    hands = changed_hands(world, [1, 2, 3], world.trump)
+    cards_now = [c for h in hands.values() for c in h]
+    assert all(len(h) == 5 for h in hands.values()) and len(set(cards_now)) == 15
+    assert world.trump_card not in cards_now
+    assert -world.pot <= knock_value(world, 1) <= world.pot
