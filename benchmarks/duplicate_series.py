@@ -71,13 +71,13 @@ def decision_times(con: sqlite3.Connection, tid: str) -> dict[str, list[float]]:
     """Each entry's reply latencies (ms) for decisions with more than one legal action."""
     out: dict[str, list[float]] = defaultdict(list)
     matches = con.execute(
-        "select m.id, m.game, m.players, m.options, m.seed, m.seat_bots"
+        "select m.id, m.game, m.players, m.options, m.seed, t.seats"
         " from matches m join tournament_matches t on t.match_id = m.id"
         " where t.tournament_id = ? and m.status = 'finished'",
         (tid,),
     ).fetchall()
-    for mid, name, players, options, seed, seat_bots in matches:
-        entries = json.loads(seat_bots)
+    for mid, name, players, options, seed, seats in matches:
+        entries = json.loads(seats)  # the entry in each seat, as the schedule names it
         state = game(name).new_match(players=players, options=json.loads(options), seed=seed)
         latency = dict(
             con.execute(
