@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any, Self
 
 __all__ = [
     "FRENCH_RANKS",
@@ -122,6 +123,12 @@ class Card:
 
     suit: Suit
     rank: int
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self  # immutable: a clone of a state shares it (clone would rebuild each)
 
     def __post_init__(self) -> None:
         names = _ITALIAN_NAME if self.suit.italian else _FRENCH_NAME

@@ -94,6 +94,12 @@ class Action:
     choice: str | None = None
     payload: tuple[tuple[str, str | int], ...] = ()
 
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self  # immutable: a clone of a state shares it (clone would rebuild each)
+
     def __str__(self) -> str:
         parts = [self.kind]
         if self.card is not None:
@@ -198,6 +204,14 @@ class Event:
     seat: int | None = None
     cards: tuple[Card, ...] = ()
     data: Mapping[str, Any] = field(default_factory=dict)
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return (
+            self  # a logged event never changes: a clone's log shares it (clone would rebuild each)
+        )
 
     def visible_to(self, seat: int) -> bool:
         return self.audience is None or seat in self.audience
@@ -420,6 +434,15 @@ def individual(players: int) -> tuple[tuple[int, ...], ...] | None:
     return None
 
 
+def alone(options: Mapping[str, Any], players: int) -> tuple[tuple[int, ...], ...]:
+    """The default :attr:`GameSpec.held_together`: every seat is a player of its own.
+
+    >>> alone({}, 4)
+    ()
+    """
+    return ()
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A registered game: its name, player counts, options and how to start a match, and the
@@ -443,6 +466,10 @@ class GameSpec:
     #: The partnerships at a number of players, e.g. ``((0, 2), (1, 3))``, or ``None`` when
     #: every seat plays for itself. A tournament seats whole teams (the two-table method).
     teams: Callable[[int], tuple[tuple[int, ...], ...] | None] = individual
+    #: The groups of seats that one player holds under these options, each seat seeing the
+    #: others' cards (Filcău's ``two_player`` teams): the referee seats one bot in all the
+    #: seats of a group, since two bots there would see each other's hands.
+    held_together: Callable[[Mapping[str, Any], int], tuple[tuple[int, ...], ...]] = alone
     #: The option that makes one duplicate board: set to ``n`` (between its minimum, at least
     #: 1, and its maximum) a match is a single deal of ``n`` cards, so a duplicate tournament
     #: can replay that one deal in every seating. ``None``: a board is a whole game.
@@ -461,6 +488,12 @@ class GameSpec:
     #: What every name its views, actions and events use means (``levata describe GAME``
     #: prints it; a test plays random matches and checks that it names exactly those).
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self  # the registered game: one for every state of it
 
     def __post_init__(self) -> None:
         if self.duplicate_unit is not None:
@@ -715,6 +748,21 @@ class GameState(ABC):
     def clone(self) -> Self:
         """An independent copy: acting on it never changes this state."""
         return copy.deepcopy(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        # As deepcopy would, but the random stream is copied by its state (a tuple of 625
+        # ints deepcopy would copy one by one: most of a clone's time); cards, actions, events
+        # and the spec are immutable and shared (their own __deepcopy__).
+        other = object.__new__(type(self))
+        memo[id(self)] = other
+        for name, value in self.__dict__.items():
+            if isinstance(value, random.Random):
+                stream = random.Random()
+                stream.setstate(value.getstate())
+                other.__dict__[name] = stream
+            else:
+                other.__dict__[name] = copy.deepcopy(value, memo)
+        return other
 
     #: Callbacks run as each event is emitted, keyed by ``id(state)``: the conformance suite
     #: reads the table at that instant. Kept off the instance so clones and pickles ignore it.

@@ -465,9 +465,6 @@ def _check_deal_replays(world: TrickGame) -> None:
     the world says its player was dealt (what it holds plus what it has played since)."""
     log = world.events()
     start = world._hand_events[0] if getattr(world, "_hand_events", None) else 0
-    # A game whose duties change mid-deal (66 once the stock is closed or exhausted) says from
-    # which event on ``world.rules`` holds: the plays before it followed other duties.
-    start = max(start, getattr(world, "duties_from", 0))
     plays = [ev for ev in log[start:] if ev.kind == events.PLAY and ev.seat is not None]
     hands = [list(h) for h in world.hands]
     for ev in plays:

@@ -27,7 +27,7 @@ place changed must have been named by a move (:func:`levata.engine.testing.check
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
@@ -52,6 +52,10 @@ FACE_UP = "face up"
 OWNER = "owner"
 #: Nobody sees them (a stock, the undealt rest).
 FACE_DOWN = "face down"
+
+# A view's zones and counts, as compiled for one class of game and table size.
+_ZonesOf = Callable[[Any, int], dict[str, tuple[Card, ...]]]
+_CountsOf = Callable[[Any], dict[str, int]]
 
 
 @dataclass(frozen=True)
@@ -155,34 +159,36 @@ class Zoned(GameState):
     #: The deck holds equal cards (two decks): a move takes a card's first copy in its place,
     #: as the rules' order of a hand says, never a later copy that happens to lie last.
     copies: bool = False
-    #: name -> place, per class (filled on first use).
-    _by_name: ClassVar[dict[str, tuple[Place, int | None]]]
+    #: name -> (place, seat, attribute), per class (filled on first use).
+    _by_name: ClassVar[dict[str, tuple[Place, int | None, str]]]
+    #: players -> the view's zones and counts compiled from ``PLACES``, per class.
+    _compiled: ClassVar[dict[int, tuple[_ZonesOf, _CountsOf]]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._by_name = {}
+        cls._compiled = {}
 
     # -- the cards of a place ---------------------------------------------------------------
 
-    def _place(self, name: str) -> tuple[Place, int | None]:
-        """The place ``name`` names and its seat: one dict lookup, per class (a move is made
-        at every card played, in search playouts too)."""
-        found = type(self)._by_name.get(name)
+    def _place(self, name: str) -> tuple[Place, int | None, str]:
+        """The place ``name`` names, its seat and the attribute holding its cards: one dict
+        lookup, per class (a move is made at every card played, in search playouts too)."""
+        found = self._by_name.get(name)
         if found is None:
             base, _, seat = name.partition(":")
             place = next((p for p in self.PLACES if p.name == base), None)
             if place is None or bool(seat) != place.per_seat:
                 raise KeyError(f"{self.game} has no place {name!r}")
-            found = type(self)._by_name[name] = (place, int(seat) if seat else None)
+            index = int(seat) if seat else None
+            found = type(self)._by_name[name] = (place, index, place.attribute)
         return found
-
-    def _cards_of(self, place: Place, index: int | None) -> list[Card]:
-        held = getattr(self, place.attribute)
-        return held if index is None else held[index]
 
     def cards_at(self, name: str) -> list[Card]:
         """The cards of the place ``name`` (``"stock"``, ``"hand:1"``): the list itself."""
-        return self._cards_of(*self._place(name))
+        _, index, attr = self._place(name)
+        held = getattr(self, attr)
+        return held if index is None else held[index]
 
     def seen_by(self, place: Place, index: int | None) -> frozenset[int] | None:
         """Who sees the faces of ``place`` (seat ``index``'s, for a place per seat)."""
@@ -223,14 +229,18 @@ class Zoned(GameState):
         event. This is the only way a card changes place.
         """
         moving = (cards,) if isinstance(cards, Card) else tuple(cards)
-        to = self._place(dst)
-        taken, put = self.cards_at(src), self._cards_of(*to)
-        for c in moving:
-            if taken and taken[-1] == c and not self.copies:  # a pile's top, a card just dealt
-                taken.pop()
-            else:
-                taken.remove(c)
-        if to[0].sorted:
+        places = self._by_name  # a move is made at every card played, in playouts too
+        _, index, attr = places.get(src) or self._place(src)
+        taken = getattr(self, attr) if index is None else getattr(self, attr)[index]
+        place, index, attr = places.get(dst) or self._place(dst)
+        put = getattr(self, attr) if index is None else getattr(self, attr)[index]
+        if len(moving) > 1 or self.copies:
+            _take(taken, moving, self.copies)
+        elif taken and taken[-1] is moving[0]:
+            taken.pop()  # a pile's top, a card just dealt
+        else:
+            taken.remove(moving[0])
+        if place.sorted:
             for c in moving:
                 bisect.insort(put, c)
         elif at is None:
@@ -242,7 +252,7 @@ class Zoned(GameState):
         if kind is None:
             return None
         if seen_by == "dst":
-            audience = self.seen_by(*to)
+            audience = None if place.seen is FACE_UP else self.seen_by(place, index)
         else:
             audience = None if seen_by is None else frozenset(seen_by)  # type: ignore[arg-type]
         return self._emit(kind, audience=audience, seat=seat, cards=moving, **data)
@@ -306,45 +316,21 @@ class Zoned(GameState):
             for p, i, cards in self._places()
         )
 
+    def _compiled_view(self) -> tuple[_ZonesOf, _CountsOf]:
+        compiled = type(self)._compiled.get(self.players)
+        if compiled is None:
+            compiled = type(self)._compiled[self.players] = _compile(self.PLACES, self.players)
+        return compiled
+
     def view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
         """The places ``seat`` sees and a view shows, by name: the places of the table first,
         then those of seats (a hand it sees, as Whist's foreheads); its own hand is
-        ``view.hand``, never a zone. (Built at every decision: the common cases go first.)"""
-        zones: dict[str, tuple[Card, ...]] = {}
-        seats: dict[str, tuple[Card, ...]] = {}
-        for p in self.PLACES:
-            if not p.shown:
-                continue
-            held = getattr(self, p.attribute)
-            if not p.per_seat:
-                if held or p.shown is True:
-                    audience = self.seen_by(p, None)
-                    if audience is None or seat in audience:
-                        zones[p.name] = tuple(held)
-                continue
-            for i in range(self.players):  # only its owner sees an OWNER place
-                if (i == seat and p.name == "hand") or (p.seen == OWNER and i != seat):
-                    continue
-                cards = held[i]
-                if cards or p.shown is True:
-                    audience = self.seen_by(p, i)
-                    if audience is None or seat in audience:
-                        seats[p.key(i)] = tuple(cards)
-        return zones | seats if seats else zones
+        ``view.hand``, never a zone."""
+        return self._compiled_view()[0](self, seat)
 
     def view_counts(self) -> dict[str, int]:
         """The sizes a view shows (``hand:2``, ``stock``)."""
-        counts: dict[str, int] = {}
-        for p in self.PLACES:
-            if p.counted:
-                held = getattr(self, p.attribute)
-                if p.per_seat:
-                    name = p.name
-                    for s, cards in enumerate(held):
-                        counts[f"{name}:{s}"] = len(cards)
-                else:
-                    counts[p.name] = len(held)
-        return counts
+        return self._compiled_view()[1](self)
 
     def place_values(self) -> dict[str, list[Card]]:
         """Every place's cards by name, for a position."""
@@ -367,3 +353,98 @@ class Zoned(GameState):
                 setattr(self, p.attribute, [cards(p.key(s)) for s in range(self.players)])
             else:
                 setattr(self, p.attribute, cards(p.name))
+
+
+def _take(held: list[Card], cards: tuple[Card, ...], copies: bool) -> None:
+    """Take ``cards`` out of ``held`` (a move's source), each the first equal card there.
+
+    Moves happen at every card played and dealt, in search playouts too, and a card compares
+    in Python: a hand dealt or a trick gathered is found by identity, without comparing.
+    With one deck each card is there once, so the card found by identity is the first equal
+    one; two decks (``copies``) or an equal card that is not the same object fall back to
+    ``list.remove``.
+
+    >>> from levata.engine.cards import parse_cards
+    >>> held = parse_cards("AS KS QS JS"); _take(held, (held[3], held[1]), False); held
+    [Card('AS'), Card('QS')]
+    """
+    if not copies and len(cards) > 1:
+        k, tail = len(cards), held[-len(cards) :]
+        if tail == list(cards) or tail[::-1] == list(cards):  # a trick gathered, cards drawn
+            del held[-k:]  # (lists compare their items by identity first)
+            return
+        gone = {id(c) for c in cards}
+        kept = [c for c in held if id(c) not in gone]
+        if len(kept) + len(cards) == len(held) and len(gone) == len(cards):
+            held[:] = kept
+            return
+    for c in cards:
+        held.remove(c)
+
+
+def _compile(places: Sequence[Place], players: int) -> tuple[_ZonesOf, _CountsOf]:
+    """A view's zones and counts for ``places`` at a table of ``players``, as two functions
+    generated once (a view is built at every decision and every search step that reads one).
+
+    As :func:`levata.engine.fields._compiled` does for counters, the declaration becomes
+    straight-line code: a place nobody sees is never read, a hand only its owner sees costs
+    nothing in another seat's view, and who sees the rest is decided here, not per view.
+
+    >>> zones, counts = _compile((Place("hand", ".", per_seat=True, seen=OWNER, counted=True),
+    ...                           Place("trick", ".")), 2)
+    >>> class T:
+    ...     hand, trick = [["AS"], []], ["KS"]
+    >>> zones(T(), 0), counts(T())
+    ({'trick': ('KS',)}, {'hand:0': 1, 'hand:1': 0})
+    """
+    env: dict[str, Any] = {}
+    zones = ["def zones_of(self, seat):", "    zones = {}", "    seats = {}"]
+    for n, p in enumerate(places):
+        if p.shown and p.seen != FACE_DOWN:
+            zones += _zone_lines(p, players, n, env)
+    zones.append("    return zones | seats if seats else zones")
+    counts = ["def counts_of(self):", "    counts = {}"]
+    for p in places:
+        if p.counted and p.per_seat:
+            counts.append(f"    held = self.{p.attribute}")
+            counts += [f"    counts[{p.key(s)!r}] = len(held[{s}])" for s in range(players)]
+        elif p.counted:
+            counts.append(f"    counts[{p.name!r}] = len(self.{p.attribute})")
+    counts.append("    return counts")
+    exec("\n".join(zones + counts), env)  # generated from the declaration alone, never input
+    return env["zones_of"], env["counts_of"]
+
+
+def _zone_lines(p: Place, players: int, n: int, env: dict[str, Any]) -> list[str]:
+    """The lines of ``zones_of`` that show place ``p`` (the ``n``-th declared) to ``seat``."""
+    held = f"self.{p.attribute}"
+    some = [] if p.shown is True else ["cards"]  # "nonempty": shown while it holds cards
+    if not p.per_seat:
+        if p.seen == OWNER:
+            some.append(f"self.{p.owner} == seat")
+        elif p.seen != FACE_UP:
+            some.append(f"((a := self.{p.seen}(None)) is None or seat in a)")
+        test = " and ".join(some) or "True"
+        return [
+            f"    cards = {held}",
+            f"    if {test}:",
+            f"        zones[{p.name!r}] = tuple(cards)",
+        ]
+    if p.seen == OWNER:  # only its owner sees it; its own hand is view.hand
+        if p.name == "hand":
+            return []
+        env[f"keys{n}"] = tuple(p.key(s) for s in range(players))
+        test = " and ".join(some) or "True"
+        return [
+            f"    cards = {held}[seat]",
+            f"    if {test}:",
+            f"        seats[keys{n}[seat]] = tuple(cards)",
+        ]
+    lines = [f"    held = {held}"]
+    for i in range(players):
+        tests = ([f"seat != {i}"] if p.name == "hand" else []) + some
+        if p.seen != FACE_UP:
+            tests.append(f"((a := self.{p.seen}({i})) is None or seat in a)")
+        lines += [f"    cards = held[{i}]", f"    if {' and '.join(tests) or 'True'}:"]
+        lines.append(f"        seats[{p.key(i)!r}] = tuple(cards)")
+    return lines

@@ -111,6 +111,7 @@ def _play_action(card: Card) -> Action:
 SEAT_NAMES = tuple(str(s) for s in range(16))
 #: Suit letters by effective suit, French and Italian decks.
 _SUIT_LETTERS = {it: tuple(Suit(s + 4 * it).letter for s in range(4)) for it in (False, True)}
+_HAND = tuple(f"hand:{s}" for s in range(16))  # place names of the hands, made once
 
 
 # --------------------------------------------------------------------------------------------
@@ -309,6 +310,9 @@ class TrickGame(Zoned):
     def current(self) -> list[tuple[int, Card]]:
         """The trick in progress as ``(seat, card)``: seats play in number order from the
         leader (among :meth:`seats_in_play`)."""
+        if self.seats_in_play() is None:
+            n, lead = self.players, self.leader
+            return [((lead + i) % n, c) for i, c in enumerate(self.trick)]
         return list(zip(self.trick_seats(), self.trick, strict=True))
 
     def seats_in_play(self) -> tuple[int, ...] | None:
@@ -418,7 +422,8 @@ class TrickGame(Zoned):
     def rules_of_trick(self, played: int) -> TrickRules:
         """The rules this deal's trick that starts after ``played`` cards is (or was) played
         under: this deal's rules, unless the game changes duties for some tricks (Filcău's
-        first trick); a check replaying a deal reads each trick's duties here."""
+        first trick, 66's tricks once the stock is closed); a check replaying a deal reads
+        each trick's duties here."""
         return self.rules
 
     def _rules_changed(self) -> None:
@@ -480,7 +485,7 @@ class TrickGame(Zoned):
     def play_card(self, seat: int, card: Card) -> None:
         """Put ``card`` on the trick; take the trick when everyone has played."""
         self._note_voids(seat, card)
-        self.move(card, f"hand:{seat}", "trick", kind=events.PLAY, seat=seat)
+        self.move(card, _HAND[seat], "trick", kind=events.PLAY, seat=seat)
         order = self.seats_in_play()
         if len(self.trick) == (self.players if order is None else len(order)):
             self._take_trick()

@@ -257,6 +257,14 @@ class Arena:
         if unknown:
             raise BadConfig(f"unknown bot(s): {', '.join(unknown)} (register them first)")
         resolved = spec.resolve_options(options)
+        for group in spec.held_together(resolved, players):
+            names = sorted({seat_bots[s] for s in group})
+            if len(names) > 1:  # each would see the other's cards
+                seats = ", ".join(map(str, group))
+                raise BadConfig(
+                    f"seats {seats} are one player's under these options (each sees the"
+                    f" others' cards): seat one bot there, not {', '.join(names)}"
+                )
         spec.new_match(players=players, options=resolved, seed=seed)  # BadConfig, nothing kept
         match_id = uuid.uuid4().hex[:16]
         pol = self.policy.overlay(policy)

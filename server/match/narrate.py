@@ -86,7 +86,7 @@ def _extras(ev: Event, said: tuple[str, ...]) -> str:
 
 _SHARED: dict[str, Callable[[Event], str]] = {
     ev_.DEAL: _deal,
-    ev_.HAND: lambda ev: f"   seat {ev.seat} holds {_cards(ev)}",
+    ev_.HAND: lambda ev: f"   seat {ev.seat} holds {_cards(ev) or 'no cards yet'}",
     ev_.BID: lambda ev: f"seat {ev.seat} bids {ev.data[ev_.NUMBER]}",
     ev_.PLAY: lambda ev: f"seat {ev.seat} plays {_cards(ev)}",
     ev_.DRAW: lambda ev: f"seat {ev.seat} draws {ev.data.get('count', len(ev.cards))}",

@@ -382,6 +382,16 @@ class Referee(Clocks, Messages, Durable):
                 f"state version {msg.state_version} is not {p.version}",
             )
             return
+        if item.received_at >= p.deadline:  # read too late, judged before the clock looked
+            late_ms = (item.received_at - p.deadline) * 1000
+            self._reject(
+                item,
+                seat,
+                E.REPLY_ERROR_CODE_UNKNOWN_REQUEST,
+                f"request {msg.request_id} timed out: the reply was read {late_ms:.0f} ms after"
+                " its deadline",
+            )
+            return  # the clock strikes it next (_expire)
         action, problem = self._chosen(msg, p)
         if action is None:
             code = (

@@ -9,7 +9,7 @@ import random
 import pytest
 from banking_positions import SPEC, act, keep_all, new, to_phase
 
-from levata.engine import Action, BadConfig, Card, IllegalAction, Suit, parse_cards
+from levata.engine import Action, BadConfig, Card, IllegalAction, Suit, game, parse_cards
 from levata.engine.family.tricks import duty_cards
 from levata.engine.games.banking import BankingState, practice_previous
 from levata.engine.games.banking import rules as br
@@ -512,3 +512,14 @@ def test_the_surpriza_may_complete_the_declarants_perechiuta():
     act(state, "declare 7")
     ev = state.events()[-1]
     assert ev.kind == "declare" and ev.audience is None and len(ev.cards) == 4
+
+
+def test_a_world_after_a_mal_keeps_only_the_scored_sessions():
+    """A MAL is told as a ``score`` event but scores no session: a world rebuilt from a view
+    keeps the match's own record of scored sessions (``result().deals``)."""
+    state = game("banking").new_match(players=4, options={"mal_on_forfeit": True}, seed=5)
+    state.mal(2)
+    view = state.view(0)
+    assert any(ev.kind == "score" and "mal" in ev.data for ev in view.history)
+    world = game("banking").world_from_view(view, random.Random(1))
+    assert world.deal_log == state.deal_log == []

@@ -428,6 +428,66 @@ def test_a_reply_counts_by_when_it_was_read_not_when_it_was_judged(tmp_path):
     assert any("nobody-asked" in r for r in refused), refused
 
 
+def test_a_reply_read_after_its_deadline_is_struck_even_if_judged_first(tmp_path):
+    """The other side of the rule above: a reply read after its deadline does not count,
+    even when the match takes it up before it looks at the clock (the loop was held past the
+    deadline, the reply queued, then judged first). It is refused as timed out, and the seat
+    is struck: a default move is played for it. The referee used to apply it."""
+    from levata.engine import game
+    from levata.server.match.clocks import Policy
+    from levata.server.match.referee import Referee
+    from levata.server.match.store import Store
+    from levata.v1 import arena_pb2
+
+    async def play() -> tuple[int, list[str], list[tuple[str, str]]]:
+        store = Store(tmp_path / "m.db")
+        policy = Policy(move_ms=100, bank_ms=0, startup_ms=5_000, max_strikes=10)
+        bots = ["a", "b", "c", "d"]
+        store.create_match("m", "whist", 4, {"deal_size": 1}, 3, bots, policy.__dict__)
+        spec = game("whist")
+        options = spec.resolve_options({"deal_size": "1"})
+        ref = Referee("m", spec, 4, options, 3, bots, policy, store)
+        refused: list[str] = []
+
+        def outbox(msg, on_written=None) -> None:
+            if on_written is not None:
+                on_written()
+            if isinstance(msg, arena_pb2.PlayResponse) and msg.HasField("error"):
+                refused.append(msg.error.message)
+
+        for seat in range(4):
+            ref.attach(seat, outbox)
+        task = asyncio.create_task(ref.run())
+        while True:
+            started = [
+                (i, s.pending)
+                for i, s in enumerate(ref.seats)
+                if s.pending is not None and s.pending.turn.started_at is not None
+            ]
+            if started:
+                break
+            await asyncio.sleep(0.001)
+        first, p = started[0]
+        time.sleep(0.3)  # the loop is held past the deadline: nothing has looked at the clock
+        msg = arena_pb2.ActionReply(match_id="m", request_id=p.request_id, state_version=p.version)
+        msg.index = 0
+        ref.reply(frozenset({first}), msg, outbox)  # read now: 200 ms late
+        while ref.seats[first].pending is p:
+            await asyncio.sleep(0.001)
+        strikes = ref.seats[first].strikes
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        rows = [(r["request_id"], r["outcome"]) for r in store.replies("m")]
+        store.close()
+        return strikes, refused, [r for r in rows if r[0] == p.request_id]
+
+    strikes, refused, rows = asyncio.run(play())
+    assert strikes == 1, "a reply read after its deadline was applied"
+    assert any("timed out" in r for r in refused), refused
+    assert [outcome for _, outcome in rows] == ["timeout"], rows
+
+
 @pytest.mark.parametrize(
     ("kind", "while_playing"),
     [

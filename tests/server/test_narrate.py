@@ -35,6 +35,7 @@ def test_a_full_seeded_match_of_every_game_is_narrated(name, players, opts):
     for ev in state.events():  # every event, private ones included, as the referee sees them
         line = narrate(ev, spec)
         assert isinstance(line, str) and line.strip()
+        assert line == line.rstrip(), f"{name}: a line trails off: {line!r}"  # "holds " + none
         if line == str(ev):
             plain.add(ev.kind)
     # Every kind the game emits is said in words, by the shared vocabulary or by the game.

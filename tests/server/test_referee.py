@@ -456,6 +456,21 @@ def test_admin_lists_gets_and_validates(server):
     assert exc.value.code() == grpc.StatusCode.NOT_FOUND
 
 
+def test_a_two_player_filcau_team_is_one_bot(server):
+    """Filcău's ``two_player``: one player holds both seats of a team and sees both hands, so
+    two different bots there would see each other's cards: the referee refuses that seating
+    (the spec's ``held_together`` trait, no game name in the server), and takes one bot per
+    team."""
+    for bot in ("a", "b", "c"):
+        server.add_bot(bot)
+    with pytest.raises(grpc.RpcError) as exc:
+        server.create("filcau", ["a", "b", "c", "b"], options={"two_player": "true"})
+    assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "seats 0, 2 are one player's" in exc.value.details(), exc.value.details()
+    assert server.create("filcau", ["a", "b", "a", "b"], options={"two_player": "true"})
+    assert server.create("filcau", ["a", "b", "c", "b"])  # four players: four bots may sit
+
+
 def test_startup_allowance_forfeits_a_no_show(server):
     server.add_bot("present")
     server.add_bot("absent")

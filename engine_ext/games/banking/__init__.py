@@ -712,6 +712,7 @@ class BankingState(BankingWorlds):
         self.gunoi = list(view.zones.get("gunoi", ()))
         self.protected = {Card.parse(x) for x in view.facts.get("protected", ())}
         self.reason = "complete"
+        self.deal_log = [d for d in self.deal_log if "mal" not in d]  # a MAL scores no deal
 
     # -- a position -----------------------------------------------------------------------------
 

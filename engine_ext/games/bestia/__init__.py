@@ -346,14 +346,14 @@ class BestiaState(BestiaWorlds, TrickGame):
         self._emit(CHANGE, seat=seat, number=k)
         got = min(k, len(self.stock))
         if got:
-            self.move(self.stock[-got:][::-1], "stock", f"hand:{seat}", kind=RECEIVE, seat=seat)
+            self.move(self.stock[-got:], "stock", f"hand:{seat}", kind=RECEIVE, seat=seat)
         if got < k:  # the stock ran out: the folded hands, shuffled and cut, become the stock
             self.move(list(self.folded), "folded", "stock")
             self.rng.shuffle(self.stock)
             self.recycled = True
             self._emit(RECYCLE, number=len(self.stock))
             rest = k - got
-            self.move(self.stock[-rest:][::-1], "stock", f"hand:{seat}", kind=RECEIVE, seat=seat)
+            self.move(self.stock[-rest:], "stock", f"hand:{seat}", kind=RECEIVE, seat=seat)
         later = self.in_play.index(seat) + 1
         if later < len(self.in_play):
             self.speaker = self.in_play[later]

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
 from levata.engine import actions, events, phases
@@ -632,6 +632,15 @@ def partnerships(players: int) -> tuple[tuple[int, ...], ...]:
     return ((0, 2), (1, 3))
 
 
+def players_of(options: Mapping[str, Any], players: int) -> tuple[tuple[int, ...], ...]:
+    """The spec's ``held_together`` trait: with ``two_player`` one person holds a team.
+
+    >>> players_of({"two_player": True}, 4), players_of({"two_player": False}, 4)
+    (((0, 2), (1, 3)), ())
+    """
+    return partnerships(players) if options.get("two_player") else ()
+
+
 SPEC = register(
     GameSpec(
         name="filcau",
@@ -662,6 +671,7 @@ SPEC = register(
         factory=FilcauState,
         short_options={"max_deals": 6},
         teams=partnerships,
+        held_together=players_of,
         duplicate_unit="deal",
         narrate=narrate,
         vocabulary=VOCABULARY,

@@ -116,7 +116,7 @@ class SixtySixState(TrickGame):
         self.schnapsen = bool(o["schnapsen"])
         self.single = o["deal"] > 0
         self.deal_log: list[dict[str, Any]] = []
-        self.duties_from = 0
+        self.strict_from = 0
         self.shown_cards: list[Card] = []  # cards laid face up for one event (a marriage)
 
     # -- cards in places ---------------------------------------------------------------------
@@ -153,7 +153,7 @@ class SixtySixState(TrickGame):
         self.marriages: list[list[Any]] = []  # [seat, suit letter, points] in order
         self.married: list[list[Card]] = [[], []]  # married cards still held, face up
         self.marrying: Card | None = None  # the married card its seat must lead now
-        self.duties_from = 0
+        self.strict_from = 0
         self.stock: list[Card] = []
         self._clear_deal(lead, deck)
         turned = deck[6]
@@ -193,12 +193,18 @@ class SixtySixState(TrickGame):
         return self.closed_by is not None or self.stock_count == 0
 
     def card_rules(self) -> TrickRules:
+        return self.rules_of_trick(len(self.played))
+
+    def rules_of_trick(self, played: int) -> TrickRules:
+        """Any card while the stock is open; follow, head and trump in the tricks that start
+        once it is closed or exhausted (after ``strict_from`` cards were played)."""
         assert self.trump is not None
-        return play_rules(self.trump, self.strict, last_trick=not self.schnapsen)
+        strict = self.strict and played >= self.strict_from
+        return play_rules(self.trump, strict, last_trick=not self.schnapsen)
 
     def _go_strict(self) -> None:
+        self.strict_from = len(self.played)  # closing and the last draw fall between tricks
         self._rules_changed()
-        self.duties_from = len(self._log)  # the duties of self.rules hold from here on
 
     # -- points -----------------------------------------------------------------------------
 
@@ -464,10 +470,11 @@ class SixtySixState(TrickGame):
     # -- a world rebuilt from a view --------------------------------------------------------
 
     def _after_restore(self, view: SeatView) -> None:
-        if self.strict_in(view):
+        if self.strict_in(view):  # the cards of the tricks before the close or last draw
             deal = _this_deal(view)
-            marks = [ev.seq for ev in deal if ev.kind in (CLOSE, events.DRAW)]
-            self.duties_from = max(marks) + 1 if marks else 0
+            mark = max((ev.seq for ev in deal if ev.kind in (CLOSE, events.DRAW)), default=-1)
+            before = (ev for ev in deal if ev.kind == events.TRICK and ev.seq < mark)
+            self.strict_from = sum(len(ev.cards) for ev in before)
 
     @staticmethod
     def strict_in(view: SeatView) -> bool:

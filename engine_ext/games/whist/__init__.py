@@ -69,7 +69,10 @@ STREAK = 5  # deals in a row that earn the streak bonus or penalty
 STREAK_POINTS = 10
 #: Whist's own kinds: forehead mode's blind play, and what a seat sees of the others.
 PLAY_OWN_KIND, FOREHEADS = "play_own", "foreheads"
-PLAY_OWN = Action(PLAY_OWN_KIND)  # forehead mode: play the card you cannot see
+PLAY_OWN = Action(PLAY_OWN_KIND)
+_ONLY = tuple(
+    frozenset({s}) for s in range(8)
+)  # who sees a hand, asked at every view  # forehead mode: play the card you cannot see
 #: The ``scoring`` option's values: Romanian Whist's, and Oh Hell's (tricks + 10 if exact).
 ROMANIAN, OH_HELL = "romanian", "oh_hell"
 SCORINGS = (ROMANIAN, OH_HELL)
@@ -317,9 +320,9 @@ class WhistState(TrickGame):
     )
 
     def _hand_seen_by(self, seat: int) -> frozenset[int]:
-        # A forehead card is seen by everyone but its owner.
-        everyone = frozenset(range(self.players))
-        return everyone - {seat} if self.forehead else frozenset({seat})
+        if not self.forehead:
+            return _ONLY[seat]
+        return frozenset(range(self.players)) - {seat}  # a forehead card: all but its owner
 
     def _view_hand(self, seat: int) -> tuple[Card, ...]:
         return () if self.forehead else super()._view_hand(seat)
