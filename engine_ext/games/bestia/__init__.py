@@ -467,7 +467,9 @@ def narrate(ev: Event) -> str | None:
         TERZO: lambda: f"seat {ev.seat} would play as a third",
         ENTER: lambda: f"seat {ev.seat} ({d.get('choice')}s as third)",
         CHOOSE: lambda: f"dealer seat {ev.seat} picks variant {d.get('choice')}",
+        DISCARD: lambda: f"seat {ev.seat} changes a card away ({d.get('number')} so far)",
         CHANGE: lambda: f"seat {ev.seat} changes {d.get('number')}",
+        RECEIVE: lambda: f"   seat {ev.seat} receives {' '.join(map(str, ev.cards))}",
         RECYCLE: lambda: f"the folded hands become the stock ({d.get('number')} cards)",
         TURN: lambda: f"trump turned: {d.get('trump')}",
         events.SCORE: lambda: (
