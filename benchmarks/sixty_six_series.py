@@ -14,7 +14,10 @@ For each tournament in each file it prints, for ``--bot`` against the other entr
 pairs (a deal or a whole match in both seatings), the bot's game points per deal minus the
 other's (a pair's two matches summed, divided by their deals), the share of matches (or
 deals) it won, each with a 95% interval from 2,000 bootstrap resamples of whole pairs;
-a forfeited match counts as the standings count it (-3 game points a deal, lost).
+a forfeited match counts as the standings count it (-3 game points a deal, lost). Then each
+entry's reply times as the referee measured them (from sending the request to reading the
+reply, the wire and any wait behind the entry's other matches included): median and 90th
+percentile.
 """
 
 from __future__ import annotations
@@ -82,6 +85,29 @@ def report(db: str, bot: str) -> None:
         )
 
 
+def reply_times(db: str) -> dict[str, list[float]]:
+    """Per entry (the tournament's name of it), the latency of every reply applied."""
+    con = sqlite3.connect(db)
+    seat_bots = {m: json.loads(b) for m, b in con.execute("select id, seat_bots from matches")}
+    out: dict[str, list[float]] = defaultdict(list)
+    rows = con.execute(
+        "select match_id, seat, latency_ms from replies"
+        " where outcome = 'applied' and latency_ms is not null"
+    )
+    for match_id, seat, ms in rows:
+        out[seat_bots[match_id][seat]].append(ms)
+    return out
+
+
+def report_times(db: str) -> None:
+    for entry, times in sorted(reply_times(db).items()):
+        times.sort()
+        p50, p90 = times[len(times) // 2], times[int(0.9 * (len(times) - 1))]
+        print(
+            f"{db} {entry}: {len(times)} replies, median {p50:.0f} ms, 90th percentile {p90:.0f} ms"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("dbs", nargs="+", help="tournament database files")
@@ -89,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     for db in args.dbs:
         report(db, args.bot)
+        report_times(db)
     return 0
 
 

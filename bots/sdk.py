@@ -29,6 +29,7 @@ from typing import Any
 import grpc
 
 from levata.bots.base import Bot
+from levata.bots.clock import asked, waited_ms
 from levata.engine import Action, Event
 from levata.v1 import arena_pb2, arena_pb2_grpc, game_pb2
 from levata.wire.codec import (
@@ -358,13 +359,29 @@ def decide_with_bot(req: arena_pb2.DecisionRequest, session: MatchSession) -> ar
     seen = len(session.received)
     view = lazy_view_from_pb(req.view, lambda: session.history[:seen], session.options)
     legal = [_decoded_action(la.action) for la in req.legal]
-    action = session.bot.act(view, legal)
+    with asked(time.perf_counter() - request_wait_s(req)):  # its clock runs from the sending
+        action = session.bot.act(view, legal)
     reply = arena_pb2.ActionReply()
     if action in legal:
         reply.index = legal.index(action)
     else:  # let the referee say why it is wrong
         reply.action.CopyFrom(action_to_pb(action))
     return reply
+
+
+def request_wait_s(req: arena_pb2.DecisionRequest) -> float:
+    """Seconds since the referee sent ``req`` (its ``deadline`` less ``time_left_ms``), by
+    this machine's clock; 0 for a request without a clock or clocks that disagree.
+
+    >>> req = arena_pb2.DecisionRequest(time_left_ms=2000)
+    >>> req.deadline.FromMilliseconds(int(time.time() * 1000) + 1700)  # sent 300 ms ago
+    >>> 0.29 <= request_wait_s(req) < 0.5, request_wait_s(arena_pb2.DecisionRequest())
+    (True, 0.0)
+    """
+    if req.time_left_ms <= 0 or not req.HasField("deadline"):
+        return 0.0
+    sent_ms = req.deadline.ToMilliseconds() - req.time_left_ms
+    return waited_ms(sent_ms, req.time_left_ms, time.time() * 1000) / 1000
 
 
 #: Legal actions already decoded, by their encoding: a game has few distinct actions, and

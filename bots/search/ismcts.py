@@ -46,7 +46,8 @@ policy and backs up every seat's reward along the path.
   option set to 0) is rolled out only to the end of the current deal and rewarded with the
   score each seat gained in it: the whole match is far too noisy and slow to roll out.
 * **Budget**: ``iterations`` (0: no limit) and ``time_ms`` per decision (0: no limit); it stops
-  at whichever comes first (an iteration in progress finishes). The move is the most visited
+  at whichever comes first (an iteration in progress finishes; the time counted from the
+  request's sending, :mod:`levata.bots.clock`). The move is the most visited
   root edge (paired: the best mean). Every random choice comes from the bot's seed.
 
 >>> from levata.engine import game
@@ -66,6 +67,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from levata.bots.base import Bot, make_bot
+from levata.bots.clock import decision_start
 from levata.engine import Action, GameState, SeatView
 from levata.engine import game as find_game
 
@@ -238,7 +240,7 @@ class IsmctsBot:
         policy = self._policy(game)
         realtime = view.options.get("mode") == "realtime"
         budget = min(self.time_ms, self.realtime_ms) if realtime and self.time_ms else self.time_ms
-        deadline = started + budget / 1000 if budget else math.inf
+        deadline = decision_start() + budget / 1000 if budget else math.inf  # a wait counts
         unit = spec.duplicate_unit
         per_deal = unit is not None and view.options.get(unit) == 0
         root = Node()

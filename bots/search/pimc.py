@@ -45,8 +45,11 @@ Nothing here names a game: a new trick game gets this bot by naming a strategy t
 writes those hooks (or none, for the plain defaults).
 
 **Time.** ``time_ms`` is a budget per decision (default 500, half the referee's default
-second a move; 0: none): worlds are drawn until ``worlds`` are solved or the budget is
-spent, but never fewer than ``min_worlds``. **Big positions.**
+second a move; 0: none), counted from when the referee sent the request
+(:mod:`levata.bots.clock`: a request that waited behind another match's search has less
+left), less a 5% reserve: worlds are drawn until ``worlds`` are solved or another world
+would overrun, but never fewer than ``min_worlds`` (1: a request that waited out its budget
+is answered after one world). **Big positions.**
 A double-dummy solve of a 13-card deal at four seats, or of 16 cards at three, takes far
 longer than the clock allows, so while more than ``try_cards`` cards are left to play (the
 trick in progress included) a world values each card by ``rollouts`` greedy playouts in C
@@ -75,6 +78,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from levata.bots.base import RANDOM, Bot, RandomBot, make_bot
+from levata.bots.clock import deadline
 from levata.bots.search.double_dummy import kernel_seat, position, solve_world
 from levata.bots.strategy import strategy_for
 from levata.engine import Action, BadConfig, SeatView, actions
@@ -110,7 +114,7 @@ class PimcBot:
         *,
         worlds: int = 100,
         time_ms: int = 500,
-        min_worlds: int = 4,
+        min_worlds: int = 1,
         solve_cards: int = 32,
         try_cards: int = 42,
         solve_nodes: int = 40_000,
@@ -162,8 +166,8 @@ class PimcBot:
     def _search(
         self, view: SeatView, cards: dict[int, Action], calls: list[Action]
     ) -> dict[Action, float]:
-        start = time.perf_counter()
-        budget = self.time_ms / 1000 if self.time_ms > 0 else float("inf")
+        begun = time.perf_counter()
+        stop = deadline(self.time_ms)  # from the request's sending: a wait counts
         score: dict[Action, float] = {}
         line_sums: dict[Action, list[float]] = {}
         solver: Solver | None = None
@@ -172,7 +176,7 @@ class PimcBot:
         self._guess = None
         self._draws = 0
         while n < self.worlds:
-            drawn = self._draw(view, start, budget)
+            drawn = self._draw(view, stop)
             if drawn is None:
                 continue
             world, w = drawn
@@ -185,16 +189,16 @@ class PimcBot:
             n += 1
             if not score and not line_sums:  # the game rates none: the fallback decides, at once
                 break
-            spent = time.perf_counter() - start
-            if n >= self.min_worlds and spent * (n + 1) / n > budget:  # another would overrun
-                break
+            now = time.perf_counter()
+            if n >= self.min_worlds and now + (now - begun) / n > stop:
+                break  # another world would overrun
         weight = self.blend if cards else 1.0  # card lines beside the solve, as rate_cards
         for a, sums in line_sums.items():  # worth its best line over the worlds
             score[a] = score.get(a, 0.0) + weight * max(sums)
         self.last_worlds, self.last_draws = n, self._draws
         return score
 
-    def _draw(self, view: SeatView, start: float, budget: float) -> tuple[TrickGame, float] | None:
+    def _draw(self, view: SeatView, stop: float) -> tuple[TrickGame, float] | None:
         """One world of ``view`` and its weight, or ``None`` when it is thrown back: while
         there is time, a world the bids make unlikely is kept in proportion to its
         likelihood (then at full weight)."""
@@ -203,7 +207,7 @@ class PimcBot:
         w = self.strategy.plausibility(world, view.seat) if self.infer else 1.0
         self._draws += 1
         most = self.resample * self.worlds
-        if w < 1.0 and self._draws <= most and time.perf_counter() - start < budget:
+        if w < 1.0 and self._draws <= most and time.perf_counter() < stop:
             if self.rng.random() >= w:
                 return None
             w = 1.0

@@ -1,5 +1,5 @@
-"""Sixty-six's search: a presumed-value PIMC, exact play once every card is known, and the
-closing, marrying and claiming decisions by simulation (``docs/games/sixty-six.md``).
+"""Sixty-six's search: PIMC with presumed values, exact play once every card is known, and
+the closing, marrying and claiming decisions by simulation (``docs/games/sixty-six.md``).
 
 Plain PIMC deals the hidden cards (the other hand, the stock's order) a few dozen ways, solves
 every world as if both seats saw all of it, and plays what does best on average. In Sixty-six
@@ -7,22 +7,33 @@ that is wrong twice: within one world the search lets *us* pick a different line
 deal of the cards (strategy fusion), and it lets the *other seat* play as if it saw our hand,
 which it does not until the stock is gone. :class:`SearchBot` keeps PIMC's outer loop (worlds
 from ``world_from_view``, every legal action of the root tried in each, the best mean played)
-and changes what a world is worth after the root:
+and its ``mode`` says what a world is worth after the root:
 
-* **Presumed values** (``mode=presumed``, the default): after the root each seat plays the
-  counting player's policy (:func:`choose`) from its own hand
-  and what it has seen, never the other hand: the other seat is presumed not to see ours, and
-  neither do we, so no line is fitted to one world. Only once the stock is exhausted, when
-  counting tells both seats every card, is the rest solved exactly (:func:`solve`, a small
-  alpha-beta over the last tricks, with the claim of 66 made as soon as it is correct).
-* **Plain** (``mode=plain``, for comparison): the same simulations with every seat seeing the
-  world (the policy's ``peek``), and every strict ending (closed stock too) solved exactly per
-  world: PIMC's assumption that everyone sees everything after the root.
+* ``plain``: PIMC. Every seat plays the counting player's policy (:func:`choose`) seeing the
+  world (its ``peek``), and every strict ending (closed stock too) is solved exactly per
+  world (:func:`solve`, alpha-beta over the last tricks, the claim of 66 made as soon as it
+  is correct).
+* ``presumed``: after the root each seat plays the policy from its own hand and what it has
+  seen, never the other hand (the other seat is presumed not to see ours, and we fit no line
+  to one world); only once the stock is exhausted, when counting tells both seats every
+  card, is the rest solved exactly.
+* ``presumed-exact``: ``presumed`` while the stock is open, and every strict ending solved
+  exactly as plain does; the seat's own next choice after a close or an exchange (the card
+  it leads) is planned once across the worlds (:func:`plans_of`: the close is worth its best
+  card's mean, not the mean of each world's best card), so the exact ending does not bring
+  strategy fusion back at the closing decision.
+* ``blind-opponent``: plain for our seat, ``presumed`` for the other while the stock is open.
+
+Option ``replies`` (0: off) makes the other seat's next move, where it moves right after the
+root with the stock open, the one with the best mean over that many deals it cannot tell
+from the world (:func:`redeal_for`: our unseen cards and the stock dealt again): a closer
+presumed value, but a world then costs a dozen playouts more (one or two worlds in 100 ms).
 
 At the root, a stock already exhausted is solved exactly (both hands are known); a claim with
 66 counted is made at once (waiting cannot raise what it wins); with the stock open, closing,
 marrying, exchanging and each card are weighed against each other by the same simulations,
-in the deal's game points (won positive, lost negative).
+in the deal's game points (won positive, lost negative). Which mode plays by default, and why,
+is measured in ``docs/games/sixty-six.md``.
 
 The compact deal (:class:`Deal`, cards as ints) and the counting player's policy
 (:func:`choose`, which :mod:`levata.bots.heuristic.sixty_six` plays) live here too: the policy
@@ -44,6 +55,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from levata.bots.base import Bot, make_bot
+from levata.bots.clock import deadline
 from levata.bots.strategy import Strategy
 from levata.engine import Action, BadConfig, Card, Event, SeatView, Suit, actions, events
 from levata.engine import game as find_game
@@ -459,7 +471,16 @@ def action_of(move: int, legal: Sequence[Action]) -> Action:
     return legal[0]
 
 
-MODES = ("presumed", "plain")
+#: Who plays seeing the other hand after the root (the searching seat, the other seat),
+#: whether a closed stock's ending is solved exactly per world, and whether the seat's own
+#: choice after a close or exchange is planned across the worlds (:func:`plans_of`), by mode.
+SIMULATIONS: dict[str, tuple[bool, bool, bool, bool]] = {
+    "presumed": (False, False, False, False),
+    "plain": (True, True, True, False),
+    "presumed-exact": (False, False, True, True),
+    "blind-opponent": (True, False, True, False),
+}
+MODES = tuple(SIMULATIONS)
 
 
 class SixtySixStrategy(Strategy):
@@ -493,80 +514,234 @@ def deal_from_world(world: Any) -> Deal:
     return d
 
 
-def solve(d: Deal, seat: int, alpha: float = -4.0, beta: float = 4.0) -> float:
+def solve(d: Deal, seat: int, memo: dict[tuple[int, ...], tuple[int, int]] | None = None) -> float:
     """The exact value for ``seat`` (game points, won positive) of a deal in strict play with
     every card placed: alpha-beta over the plays, each seat claiming as soon as it counts 66
     on lead (waiting never wins more: only the other seat's tricks and points move the
-    award, and only against the claimer).
+    award, and only against the claimer). The search runs on plain ints (hands as bit
+    masks), not on copies of the deal, and remembers the positions it has valued (the same
+    cards reached in another order): a world's ending is solved many times a decision.
 
     >>> d = Deal([[14], [11]], [], -1, 0, leader=0, last_taker=0, pts=[60, 40],
     ...          tricks=[4, 4])  # A♣ against J♣, trumps: 60 + 13 + 10 = 83
     >>> solve(d, 0), solve(d, 1)
     (1, -1)
+
+    ``memo``: the values already found in another ending of the same deal after the same
+    calls (the same trump, marriages and close), shared.
     """
     if d.over:
         return d.value(seat)
-    a = d.actor()
-    if d.trick < 0 and d.last_taker == a and d.points(a) >= 66:
-        d = d.copy()
-        d.apply(CLAIM)
-        return d.value(seat)
-    moves = [m for m in d.legal() if m < MARRY]
-    maxing = a == seat
-    best = -4.0 if maxing else 4.0
-    for m in moves:
-        child = d.copy()
-        child.apply(m)
-        v = solve(child, seat, alpha, beta)
-        if maxing:
-            if v > best:
-                best = v
-            alpha = max(alpha, v)
-        else:
-            if v < best:
-                best = v
-            beta = min(beta, v)
-        if alpha >= beta:
-            break
-    return best
+    v = _Ending(d, memo).value()
+    return v if seat == 0 else -v
 
 
-def playout(d: Deal, seat: int, peek: bool, exact_cards: int = 5) -> float:
+class _Ending:
+    """The strict ending of one deal, searched for seat 0's game points."""
+
+    __slots__ = ("close_tricks", "closer", "memo", "pending", "schnapsen", "start", "trump")
+
+    def __init__(self, d: Deal, memo: dict[tuple[int, ...], tuple[int, int]] | None) -> None:
+        self.trump, self.pending, self.schnapsen = d.trump, d.pending, d.schnapsen
+        self.closer, self.close_tricks = d.closed_by, d.close_tricks
+        h0, h1 = (sum(1 << c for c in h) for h in d.hands)
+        p0, p1 = d.pts
+        t0, t1 = d.tricks
+        self.start = (h0, h1, d.leader, d.trick, p0, p1, t0, t1, d.last_taker)
+        self.memo = {} if memo is None else memo  # bounds on a position's value
+
+    def value(self) -> int:
+        h0, h1, leader, trick, p0, p1, t0, t1, last = self.start
+        return self._search(h0, h1, leader, trick, p0, p1, t0, t1, last, -4, 4)
+
+    def _points(self, seat: int, pts: int, tricks: int, last: int, empty: bool) -> int:
+        got = pts + (self.pending[seat] if tricks else 0)
+        return got + 10 if empty and last == seat and not self.schnapsen else got
+
+    def _end(self, claimer: int, p: tuple[int, int], t: tuple[int, int], last: int) -> int:
+        """Seat 0's game points when the deal ends (as :meth:`Deal.finish`); ``p``: both
+        seats' points as counted then."""
+        if claimer >= 0:
+            other = 1 - claimer
+            if p[claimer] < 66:
+                award = -(3 if t[other] == 0 else 2)
+            else:
+                award = 3 if t[other] == 0 else 2 if p[other] < 33 else 1
+                if self.closer == other:
+                    closing = self.close_tricks if self.schnapsen else t[claimer]
+                    award = max(award, 3 if closing == 0 else 2)
+            return award if claimer == 0 else -award
+        if self.closer >= 0:
+            other = 1 - self.closer
+            closing = self.close_tricks if self.schnapsen else t[other]
+            award = 3 if closing == 0 else 2
+            return award if other == 0 else -award
+        if self.schnapsen:
+            return 1 if last == 0 else -1
+        return 0 if p[0] == p[1] else 1 if p[0] > p[1] else -1
+
+    def _search(  # noqa: C901, PLR0913  (the position's numbers and its search inline: speed)
+        self,
+        h0: int,
+        h1: int,
+        leader: int,
+        trick: int,
+        p0: int,
+        p1: int,
+        t0: int,
+        t1: int,
+        last: int,
+        alpha: int,
+        beta: int,
+    ) -> int:
+        key = (h0, h1, leader, trick, p0, p1, t0, t1, last)
+        lo, hi = self.memo.get(key, (-4, 4))
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        alpha, beta = max(alpha, lo), min(beta, hi)
+        window = alpha, beta
+        a = leader if trick < 0 else 1 - leader
+        if trick < 0 and last == a:
+            p = (self._points(0, p0, t0, last, False), self._points(1, p1, t1, last, False))
+            if p[a] >= 66:  # claim at once: waiting never wins more
+                v = self._end(a, p, (t0, t1), last)
+                self.memo[key] = v, v
+                return v
+        trump = self.trump
+        cards = _plays(h0 if a == 0 else h1, trick, trump)
+        maxing = a == 0
+        best = -4 if maxing else 4
+        for c in cards:
+            n0, n1 = (h0 & ~(1 << c), h1) if a == 0 else (h0, h1 & ~(1 << c))
+            if trick < 0:
+                v = self._search(n0, n1, leader, c, p0, p1, t0, t1, last, alpha, beta)
+            else:
+                w = a if beats(c, trick, trump) else 1 - a
+                gain = PTS[c & 15] + PTS[trick & 15]
+                q0, q1 = (p0 + gain, p1) if w == 0 else (p0, p1 + gain)
+                u0, u1 = (t0 + 1, t1) if w == 0 else (t0, t1 + 1)
+                if n0 if w == 0 else n1:
+                    v = self._search(n0, n1, w, -1, q0, q1, u0, u1, w, alpha, beta)
+                else:  # the last trick: its taker claims if it counts 66
+                    p = (self._points(0, q0, u0, w, True), self._points(1, q1, u1, w, True))
+                    v = self._end(w if p[w] >= 66 else -1, p, (u0, u1), w)
+            if maxing:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best = v
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        # failed low: an upper bound; failed high: a lower bound; else exact
+        low, high = window
+        self.memo[key] = (lo, best) if best <= low else (best, hi) if best >= high else (best, best)
+        return best
+
+
+_CARDS = sorted(ALL, key=lambda c: (-POWER[c & 15], c))  # high cards first: earlier cutoffs
+_PLAYS: dict[tuple[int, int, int], list[int]] = {}
+
+
+def _plays(hand: int, trick: int, trump: int) -> list[int]:
+    """The cards of ``hand`` (a bit mask) strict play allows on ``trick`` (-1: on lead),
+    remembered: the endings of a decision meet the same hands again and again."""
+    key = (hand, trick, trump)
+    got = _PLAYS.get(key)
+    if got is None:
+        if len(_PLAYS) > 200_000:
+            _PLAYS.clear()
+        got = [c for c in _CARDS if hand >> c & 1]
+        if trick >= 0:
+            got = strict_follow(got, trick, trump)
+        _PLAYS[key] = got
+    return got
+
+
+def playout(
+    d: Deal,
+    seat: int,
+    peek: bool | tuple[bool, bool],
+    exact_cards: int = 5,
+    solve_closed: bool | None = None,
+    memo: dict[tuple[int, ...], tuple[int, int]] | None = None,
+) -> float:
     """Play ``d`` to its end by the counting policy and return its value for ``seat``;
     strict endings of at most ``exact_cards`` cards a hand are solved exactly once every card
-    is known (the stock exhausted; with ``peek``, any strict ending)."""
+    is known (the stock exhausted; with ``solve_closed``, a closed stock too: by default
+    when both seats peek). ``peek``: whether each seat (or both) plays seeing the other hand;
+    ``memo``: shared by the endings of one world after the same calls (:func:`solve`).
+    """
+    sees = (peek, peek) if isinstance(peek, bool) else peek
+    closed = all(sees) if solve_closed is None else solve_closed
     while not d.over:
         a = d.actor()
-        if d.strict() and (peek or d.stock_count() == 0) and len(d.hands[a]) <= exact_cards:
-            return solve(d, seat)
-        d.apply(choose(d, a, d.legal(), peek))
+        if d.strict() and (closed or d.stock_count() == 0) and len(d.hands[a]) <= exact_cards:
+            return solve(d, seat, memo)
+        d.apply(choose(d, a, d.legal(), sees[a]))
     return d.value(seat)
 
 
+def redeal_for(d: Deal, seat: int, rng: random.Random) -> Deal:
+    """``d`` as ``seat`` cannot tell it apart: the other hand's cards ``seat`` has not seen
+    (those shown in a marriage, drawn face up or exchanged stay) and the stock dealt again.
+
+    >>> d = Deal([[14, 13, 12], [10, 11, 16 + 14]], [32 + 14, 32 + 10], 48 + 14, 3)
+    >>> d.known[1] = {11}
+    >>> r = redeal_for(d, 0, random.Random(1))
+    >>> r.hands[0] == d.hands[0], 11 in r.hands[1], len(r.hands[1]), len(r.stock)
+    (True, True, 3, 2)
+    >>> sorted(r.hands[1] + r.stock) == sorted(d.hands[1] + d.stock)
+    True
+    """
+    other = 1 - seat
+    known = [c for c in d.hands[other] if c in d.known[other]]
+    pool = [c for c in d.hands[other] if c not in d.known[other]] + d.stock
+    rng.shuffle(pool)
+    out = d.copy()
+    free = len(d.hands[other]) - len(known)
+    out.hands[other] = known + pool[:free]
+    out.stock = pool[free:]
+    return out
+
+
 class SearchBot:
-    """Presumed-value PIMC for Sixty-six (see the module). Options: ``mode`` (``presumed``
-    or ``plain``), ``time_ms`` (budget per decision; 0: none), ``worlds`` (most worlds per
-    decision), ``min_worlds`` (worlds even past the budget), ``exact_cards`` (strict endings
-    of at most this many cards a hand are solved exactly)."""
+    """PIMC for Sixty-six (see the module). Options: ``mode`` (one of :data:`MODES`),
+    ``time_ms`` (budget per decision, from the request's sending; 0: none), ``worlds`` (most
+    worlds per decision), ``min_worlds`` (worlds even past the budget), ``exact_cards``
+    (strict endings of at most this many cards a hand are solved exactly), ``replies``
+    (deals the other seat's next move is judged over; 0: off), ``plans`` (1: plan the card
+    after a close or exchange across worlds, 0: not, -1: as the mode says)."""
 
     name = "search"
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  (the bot's options, keywords a bot entry sets)
         self,
         game: str = "sixty-six",
         seed: int = 0,
         *,
-        mode: str = "presumed",
+        mode: str = "presumed-exact",
         time_ms: int = 300,
         worlds: int = 200,
         min_worlds: int = 2,
         exact_cards: int = 5,
+        replies: int = 0,
+        plans: int = -1,
     ) -> None:
         if mode not in MODES:
             raise BadConfig(f"search mode {mode!r}: one of {', '.join(MODES)}")
         self.spec = find_game(game)
         self.rng = random.Random(seed)
         self.mode, self.peek = mode, mode == "plain"
+        me_sees, other_sees, self.solve_closed, planned = SIMULATIONS[mode]
+        self.sees = {0: (me_sees, other_sees), 1: (other_sees, me_sees)}  # by the seat searching
+        self.replies = max(0, replies)
+        self.plans = planned if plans < 0 else bool(plans)
         self.time_ms, self.worlds = time_ms, max(1, worlds)
         self.min_worlds, self.exact_cards = max(1, min_worlds), exact_cards
         self.fallback: Bot = make_bot("heuristic", game, seed)
@@ -589,27 +764,67 @@ class SearchBot:
             known.hands[1 - me] = sorted(known.unseen(me))
             return action_of(self._best(moves, [known], me, exact=True), legal)
         try:
-            return action_of(self._search(view, moves, me), legal)
+            return action_of(self._search(view, known, moves, me), legal)
         except NotImplementedError:  # no worlds of this view (read from a position)
             return self.fallback.act(view, legal)
 
-    def _search(self, view: SeatView, moves: list[int], me: int) -> int:
-        start = time.perf_counter()
-        budget = self.time_ms / 1000 if self.time_ms > 0 else float("inf")
-        total = dict.fromkeys(moves, 0.0)
+    def _search(self, view: SeatView, known: Deal, moves: list[int], me: int) -> int:
+        begun = time.perf_counter()
+        stop = deadline(self.time_ms)  # from the request's sending: a wait counts
+        plans = plans_of(known, moves) if self.plans else [(m,) for m in moves]
+        total = dict.fromkeys(plans, 0.0)
         n = 0
+        last = begun
         while n < self.worlds:
             world = deal_from_world(self.spec.world_from_view(view, self.rng))
-            for m in moves:
+            memos: dict[tuple[int, ...], dict] = {}  # one per world and calls made
+            for plan in plans:
                 child = world.copy()
-                child.apply(m)
-                total[m] += playout(child, me, self.peek, self.exact_cards)
+                for m in plan:
+                    child.apply(m)
+                if self.replies:
+                    self._presumed_reply(child, me)
+                # after a close every ending of the world has the same trump, marriages
+                # and close, and the cards led after it share the search's memo
+                memo = memos.setdefault(plan[:-1], {}) if CLOSE in plan[:-1] else None
+                total[plan] += self._playout(child, me, memo)
             n += 1
-            spent = time.perf_counter() - start
-            if n >= self.min_worlds and spent * (n + 1) / n > budget:
+            now = time.perf_counter()
+            # the next world costs what they cost on average, or what the last one did
+            # (a world's exact endings make its cost vary)
+            if n >= self.min_worlds and now + max((now - begun) / n, now - last) > stop:
                 break
+            last = now
         self.last_worlds = n
-        return _top(total, moves, deal_from_view(view), me)
+        best: dict[int, float] = {}
+        for plan, v in total.items():  # a move is worth its best plan over all the worlds
+            best[plan[0]] = max(best.get(plan[0], v), v)
+        return _top(best, moves, known, me)
+
+    def _playout(self, d: Deal, me: int, memo: dict | None = None) -> float:
+        return playout(d, me, self.sees[me], self.exact_cards, self.solve_closed, memo)
+
+    def _presumed_reply(self, d: Deal, me: int) -> None:
+        """Where the other seat moves next with the stock open, make its move the one with
+        the best presumed value: its mean over ``replies`` deals it cannot tell from ``d``
+        (our unseen cards and the stock dealt again), not its value in this world alone."""
+        other = 1 - me
+        if d.over or d.strict() or d.actor() != other:
+            return
+        legal = d.legal()
+        if len(legal) < 2:
+            return
+        value = dict.fromkeys(legal, 0.0)
+        for _ in range(self.replies):
+            seen = redeal_for(d, other, self.rng)
+            for r in legal:
+                after = seen.copy()
+                after.apply(r)
+                value[r] += self._playout(after, other)
+        best = max(value.values())
+        top = [r for r in legal if value[r] >= best - 1e-9]
+        pick = choose(d, other, top) if len(top) > 1 else top[0]
+        d.apply(pick if pick in top else top[0])
 
     def _best(self, moves: list[int], worlds: list[Deal], me: int, exact: bool) -> int:
         total = dict.fromkeys(moves, 0.0)
@@ -617,9 +832,31 @@ class SearchBot:
             for m in moves:
                 child = w.copy()
                 child.apply(m)
-                total[m] += solve(child, me) if exact else playout(child, me, self.peek)
+                total[m] += solve(child, me) if exact else self._playout(child, me)
         self.last_worlds = len(worlds)
         return _top(total, moves, worlds[0], me)
+
+
+def plans_of(d: Deal, moves: Sequence[int], depth: int = 2) -> list[tuple[int, ...]]:
+    """The root's moves, each followed by the seat's own next choice where it keeps the lead
+    (after closing or exchanging: the card it leads, or a close after an exchange), so that
+    choice is made once for every world, as at the table, and not once per world.
+
+    >>> d = Deal([[14, 13, 16 + 10], []], [-1] * 5, 32 + 11, 2, last_taker=0)
+    >>> plans_of(d, [14, CLOSE])
+    [(14,), (200, 14), (200, 13), (200, 26)]
+    """
+    out: list[tuple[int, ...]] = []
+    for m in moves:
+        child = d.copy()
+        if depth and m in (CLOSE, EXCHANGE):
+            child.apply(m)
+            after = [x for x in child.legal() if x not in (CLAIM, PASS)]
+            if not child.over and child.actor() == d.actor() and len(after) > 1:
+                out += [(m, *p) for p in plans_of(child, after, depth - 1)]
+                continue
+        out.append((m,))
+    return out
 
 
 def _top(total: dict[int, float], moves: list[int], d: Deal, me: int) -> int:

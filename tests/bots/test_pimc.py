@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import time
 from pathlib import Path
 
 import pytest
 
 from levata.bots import make_bot, play_match
+from levata.bots.clock import asked
 from levata.bots.search.pimc import PimcBot
 from levata.engine import BadConfig, game, parse_cards
 from levata.engine import registry as registry_module
@@ -56,6 +58,21 @@ def test_time_budget_bounds_the_worlds():
     full = PimcBot(seed=0, worlds=12, time_ms=0)
     full.act(state.view(seat), state.legal_actions(seat))
     assert full.last_worlds == 12
+
+
+def test_the_budget_runs_from_when_the_request_was_sent():
+    """A request that waited behind another match's search (one bot process holds its seats
+    in every match) has only what is left of its budget: one world, not the full 500 ms."""
+    state = game("whist").new_match(players=4, options={"deal_size": 7}, seed=4)
+    seat = state.to_act()[0]
+    bot = PimcBot(seed=0, worlds=10_000, time_ms=500)
+    with asked(time.perf_counter() - 0.49):
+        start = time.perf_counter()
+        bot.act(state.view(seat), state.legal_actions(seat))
+        spent = time.perf_counter() - start
+    assert bot.last_worlds == 1 and spent < 0.3  # it searched ~475 ms before the clock
+    bot.act(state.view(seat), state.legal_actions(seat))  # asked now: the whole budget
+    assert bot.last_worlds > 1
 
 
 def test_rollouts_above_the_solve_limit_play_legally():

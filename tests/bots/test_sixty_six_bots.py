@@ -6,12 +6,20 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
+from levata.bots.clock import asked
 from levata.bots.heuristic.sixty_six import HeuristicBot
 from levata.bots.strategy.sixty_six import (
+    CLAIM,
+    CLOSE,
+    MARRY,
     Deal,
     SearchBot,
     deal_from_view,
     deal_from_world,
+    move_of,
+    plans_of,
     solve,
 )
 from levata.engine import Action, game
@@ -57,6 +65,44 @@ def test_the_exact_endgame_wins_what_can_be_won():
     assert solve(d, 0) == 1
 
 
+def _minimax(d: Deal, seat: int) -> float:
+    """The exact ending by brute force over copies of the deal (what :func:`solve` computes
+    faster): every card tried, a seat on lead with 66 claims."""
+    if d.over:
+        return d.value(seat)
+    a = d.actor()
+    if d.trick < 0 and d.last_taker == a and d.points(a) >= 66:
+        d = d.copy()
+        d.apply(CLAIM)
+        return d.value(seat)
+    values = []
+    for m in [m for m in d.legal() if m < MARRY]:
+        child = d.copy()
+        child.apply(m)
+        values.append(_minimax(child, seat))
+    return max(values) if a == seat else min(values)
+
+
+@pytest.mark.parametrize("schnapsen", [False, True])
+def test_the_fast_ending_search_agrees_with_brute_force(schnapsen):
+    """Strict endings met in random play (closed or exhausted stock, mid-trick too) and
+    closings at the first lead: the memo and cutoffs change nothing."""
+    endings = []
+    for seed in range(10):
+        state = SPEC.new_match(players=2, options={"deal": 1, "schnapsen": schnapsen}, seed=seed)
+        first = deal_from_world(state)
+        first.apply(CLOSE)
+        endings.append(first)
+        for _ in random_steps(state, random.Random(seed)):
+            if not state.is_over() and state.phase == "play":
+                d = deal_from_world(state)
+                if d.strict() and len(d.hands[0]) <= 4:
+                    endings.append(d)
+    assert len(endings) > 40
+    for d in endings:
+        assert solve(d, 0) == _minimax(d, 0) == -solve(d, 1)
+
+
 def test_the_search_claims_with_66_and_stays_in_its_budget():
     bot = SearchBot(seed=2, time_ms=150, min_worlds=2, worlds=10_000)  # the clock stops it
     times = []
@@ -75,3 +121,44 @@ def test_the_search_claims_with_66_and_stays_in_its_budget():
             action = other.act(state.view(seat), legal)
         state.apply(seat, action)
     assert times and sorted(times)[len(times) // 2] < 1.0  # a loaded machine: a loose bound
+
+
+def test_a_closed_ending_is_solved_exactly_where_the_mode_says_so():
+    """``presumed-exact`` plays the open stock from each seat's own cards but solves a closed
+    stock's ending exactly, as plain PIMC does; ``presumed`` plays it by the policy."""
+    exact = SearchBot(seed=1, mode="presumed-exact")
+    policy = SearchBot(seed=1, mode="presumed")
+    differ = 0
+    for seed in range(12):
+        d = deal_from_world(SPEC.new_match(players=2, options={"deal": 1}, seed=seed))
+        d.apply(CLOSE)
+        assert exact._playout(d.copy(), 0) == solve(d, 0)
+        differ += policy._playout(d.copy(), 0) != solve(d, 0)
+    assert differ  # the policy is not the solver
+
+
+def test_after_a_close_the_card_led_is_one_choice_for_every_world():
+    """With ``plans`` a close is searched as a close followed by each card the seat could
+    lead after it (each valued over every world), and the bot plays legally."""
+    state = SPEC.new_match(players=2, options={"deal": 1, "first": 0}, seed=3)
+    view, legal = state.view(0), state.legal_actions(0)
+    assert Action("close") in legal
+    known = deal_from_view(view)
+    plans = plans_of(known, [move_of(a) for a in legal])
+    assert sorted(p[1] for p in plans if p[0] == CLOSE) == sorted(known.hands[0])
+    assert all(len(p) == 1 for p in plans if p[0] != CLOSE)
+    bot = SearchBot(seed=4, time_ms=0, worlds=12, plans=1, mode="plain")
+    assert bot.act(view, legal) in legal
+
+
+def test_presumed_replies_and_a_late_request():
+    """``replies``: the other seat's answer is judged over deals it cannot tell apart (the
+    bot still plays legally); a request that waited out its budget searches ``min_worlds``."""
+    state = SPEC.new_match(players=2, options={"deal": 1, "first": 0}, seed=6)
+    view, legal = state.view(0), state.legal_actions(0)
+    bot = SearchBot(seed=2, time_ms=0, worlds=3, replies=2)
+    assert bot.act(view, legal) in legal and bot.last_worlds == 3
+    hurried = SearchBot(seed=2, time_ms=300, worlds=500)
+    with asked(time.perf_counter() - 0.3):
+        hurried.act(view, legal)
+    assert hurried.last_worlds == hurried.min_worlds
