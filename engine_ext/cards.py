@@ -22,7 +22,7 @@ never mixed in one game.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Self
@@ -35,6 +35,7 @@ __all__ = [
     "Suit",
     "french_deck",
     "italian_deck",
+    "notation_examples",
     "parse_cards",
 ]
 
@@ -209,6 +210,16 @@ def italian_deck() -> Deck:
     """
     suits = (Suit.BASTONI, Suit.DENARI, Suit.COPPE, Suit.SPADE)
     return tuple(Card(s, r) for s in suits for r in range(1, 11))
+
+
+def notation_examples(deck: Sequence[Card]) -> str:
+    """Three cards of ``deck``'s family in their notation, for help texts (``levata
+    describe``): the notation follows the deck, never the game's name.
+
+    >>> notation_examples(italian_deck()), notation_examples(french_deck())
+    ('Kc, 7d, Cb', '10S, QH, AD')
+    """
+    return "Kc, 7d, Cb" if deck and deck[0].suit.italian else "10S, QH, AD"
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from levata.engine.cards import Suit
+from levata.engine.cards import Suit, notation_examples
 from levata.engine.contract import GameSpec, GameState, _describe_counts
 from levata.engine.testing import CLOCK_STEP_MS, MAX_ACTIONS, new_random_match
 from levata.engine.vocabulary import PASS, Observed
@@ -93,8 +93,8 @@ def _cards(spec: GameSpec) -> list[str]:
     suits = sorted({c.suit for _, cards in decks for c in cards})
     lines = [
         "cards",
-        "  notation: the rank, then the suit's letter (10S, QH, AD); a Card message has"
-        " suit, rank and notation",
+        f"  notation: the rank, then the suit's letter ({notation_examples(decks[0][1])}); a"
+        " Card message has suit, rank and notation",
         "  ranks (Card.rank): " + ", ".join(ranks + named),
         "  suits: " + ", ".join(f"{s.letter} = {_suit_name(s)}" for s in suits),
     ]

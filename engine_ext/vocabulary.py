@@ -49,7 +49,8 @@ SHARED: Mapping[str, Mapping[str, str]] = {
         "team_score:TEAM": "the team's total so far",
     },
     "facts": {
-        "strain": "the trump named: C, D, H or S, or NT for no trump; null before it is named",
+        # French decks go on "C, D, H or S, or NT for no trump"; Italian ones "b, d, c or s".
+        "strain": "the trump named",
         "trick_seats": "the seats that played to the trick in progress, in order",
         "finished": "the seats that emptied their hands, in order",
     },

@@ -26,7 +26,7 @@ from levata.engine.cardmask import mask_of
 from levata.engine.family.tricks import TrickGame
 from levata.engine.solver import Objective, Solver
 
-__all__ = ["Position", "position", "solve_world"]
+__all__ = ["Position", "kernel_seat", "position", "solve_world"]
 
 
 class Position(NamedTuple):
@@ -44,10 +44,20 @@ class Position(NamedTuple):
 
 
 def position(world: TrickGame) -> Position:
-    """The solver's reading of ``world`` now."""
-    return Position(
-        [mask_of(h) for h in world.hands], world.leader, [c.index for _, c in world.current]
-    )
+    """The solver's reading of ``world`` now: seats as the kernel numbers them (only the
+    seats in play, where some sit the deal out: :meth:`TrickGame.seats_in_play`)."""
+    trick = [c.index for _, c in world.current]
+    order = world.seats_in_play()
+    if order is None:
+        return Position([mask_of(h) for h in world.hands], world.leader, trick)
+    hands = [mask_of(world.hands[s]) for s in order]
+    return Position(hands, order.index(world.leader), trick)
+
+
+def kernel_seat(world: TrickGame, seat: int) -> int:
+    """``seat`` as the kernel numbers it in ``world`` (see :func:`position`)."""
+    order = world.seats_in_play()
+    return seat if order is None else order.index(seat)
 
 
 def solve_world(
@@ -71,4 +81,5 @@ def solve_world(
     hands, leader, trick = pos if pos is not None else position(world)
     if goal is None:
         goal = strategy_for(world.spec).goal(world, seat)
-    return solver.best_cards(hands, leader, trick, seat, goal, max_nodes=max_nodes, guess=guess)
+    me = kernel_seat(world, seat)
+    return solver.best_cards(hands, leader, trick, me, goal, max_nodes=max_nodes, guess=guess)

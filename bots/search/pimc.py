@@ -79,7 +79,7 @@ from typing import Any
 
 from levata.bots.base import RANDOM, Bot, RandomBot, make_bot
 from levata.bots.clock import deadline
-from levata.bots.search.double_dummy import position, solve_world
+from levata.bots.search.double_dummy import kernel_seat, position, solve_world
 from levata.bots.strategy import strategy_for
 from levata.engine import Action, BadConfig, SeatView, actions
 from levata.engine import game as find_game
@@ -329,15 +329,16 @@ def rollout_values(
     True
     """
     side = goal.side_mask(world.rules)
-    seats = [s for s in range(world.players) if side >> s & 1]
+    seats = [s for s in range(world.rules.seats) if side >> s & 1]  # as the kernel numbers them
+    me, lead = kernel_seat(world, seat), kernel_seat(world, world.leader)
     out: dict[int, float] = {}
     for card in world.playable(seat):
         after = list(hands)
-        after[seat] &= ~(1 << card.index)
+        after[me] &= ~(1 << card.index)
         now = [*trick, card.index]
-        leader, taken, gain = world.leader, -1, 0
-        if len(now) == world.players:  # the card ends the trick: play on from its taker
-            taken = trick_winner(world.rules, world.leader, now)
+        leader, taken, gain = lead, -1, 0
+        if len(now) == world.rules.seats:  # the card ends the trick: play on from its taker
+            taken = trick_winner(world.rules, lead, now)  # as the kernel numbers the seats
             gain = sum(world.rules.points.get(i, 0) for i in now)
             leader, now = taken, []
         got: dict[str, Any]
@@ -346,8 +347,8 @@ def rollout_values(
                 world.rules, after, leader, now, n=n, policy="greedy", epsilon=0.1, seed=seed
             )
         else:
-            got = {"tricks": [0.0] * world.players, "points": [0.0] * world.players}
-            got["hist"] = [[1] for _ in range(world.players)]
+            got = {"tricks": [0.0] * world.rules.seats, "points": [0.0] * world.rules.seats}
+            got["hist"] = [[1] for _ in range(world.rules.seats)]
         if taken >= 0:
             tally: Any = got  # the kernel's tallies: per-seat lists of numbers
             tally["tricks"][taken] += 1

@@ -309,9 +309,18 @@ class TrickGame(Zoned):
     @property
     def current(self) -> list[tuple[int, Card]]:
         """The trick in progress as ``(seat, card)``: seats play in number order from the
-        leader."""
-        n, lead = self.players, self.leader
-        return [((lead + i) % n, c) for i, c in enumerate(self.trick)]
+        leader (among :meth:`seats_in_play`)."""
+        if self.seats_in_play() is None:
+            n, lead = self.players, self.leader
+            return [((lead + i) % n, c) for i, c in enumerate(self.trick)]
+        return list(zip(self.trick_seats(), self.trick, strict=True))
+
+    def seats_in_play(self) -> tuple[int, ...] | None:
+        """The seats that play to tricks this deal, in play order, when not every seat does
+        (Bestia's folded seats sit the hand out): the kernel's rules then hold only these
+        (``rules.seats`` is their number; the kernel's seat ``k`` is ``seats_in_play()[k]``).
+        ``None``: every seat plays, the kernel's seat ``s`` is seat ``s``."""
+        return None
 
     # -- hooks the game writes ----------------------------------------------------------------
 
@@ -433,7 +442,10 @@ class TrickGame(Zoned):
 
     def player_to_play(self) -> int:
         """The seat whose card goes on the trick next (seats play in number order)."""
-        return (self.leader + len(self.trick)) % self.players
+        order = self.seats_in_play()
+        if order is None:
+            return (self.leader + len(self.trick)) % self.players
+        return order[(order.index(self.leader) + len(self.trick)) % len(order)]
 
     def to_act(self) -> tuple[int, ...]:
         if self.over:
@@ -474,7 +486,8 @@ class TrickGame(Zoned):
         """Put ``card`` on the trick; take the trick when everyone has played."""
         self._note_voids(seat, card)
         self.move(card, _HAND[seat], "trick", kind=events.PLAY, seat=seat)
-        if len(self.trick) == self.players:
+        order = self.seats_in_play()
+        if len(self.trick) == (self.players if order is None else len(order)):
             self._take_trick()
 
     def _note_voids(self, seat: int, card: Card) -> None:
@@ -563,7 +576,11 @@ class TrickGame(Zoned):
     def trick_seats(self) -> list[int]:
         """The seats that played to the trick in progress, in order."""
         n, lead = self.players, self.leader
-        return [(lead + i) % n for i in range(len(self.trick))]
+        order = self.seats_in_play()
+        if order is None:
+            return [(lead + i) % n for i in range(len(self.trick))]
+        first = order.index(lead)
+        return [order[(first + i) % len(order)] for i in range(len(self.trick))]
 
     def is_over(self) -> bool:
         return self.over
@@ -820,7 +837,7 @@ class TrickGame(Zoned):
 
     def _deal_places(self, plan: _Plan, view: SeatView, rng: random.Random) -> None:
         """Deal the places walked from the view, then let the game settle its own."""
-        dealt = plan.deal.deal(rng)
+        dealt = plan.deal.deal(rng, self.deck[0].suit.italian)
         for t in range(self.players):
             if t != plan.seat:
                 self.hands[t] = sorted(dealt.get(t, []))

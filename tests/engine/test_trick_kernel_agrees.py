@@ -62,6 +62,8 @@ def check_match(spec: GameSpec, i: int, seed: int, tally: Checked) -> None:
             state.apply(seat, rng.choice(legal))
             continue
         rules, leader = state.rules, state.leader
+        order = state.seats_in_play()  # seats that sit the deal out are not the kernel's
+        k_leader = leader if order is None else order.index(leader)
         trick = [c.index for _, c in state.current]
         duties = state.duty_cards(seat)
         kernel = cards_of(legal_cards(rules, mask_of(state.hands[seat]), trick), italian)
@@ -76,7 +78,8 @@ def check_match(spec: GameSpec, i: int, seed: int, tally: Checked) -> None:
                 assert ev.cards[0] in duties, where
             if ev.kind == "trick":
                 cards = [c.index for c in ev.cards]
-                assert trick_winner(rules, leader, cards) == ev.seat, (*where, cards)
+                won = trick_winner(rules, k_leader, cards)
+                assert (won if order is None else order[won]) == ev.seat, (*where, cards)
                 tally.tricks += 1
 
 
