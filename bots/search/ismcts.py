@@ -46,9 +46,9 @@ policy and backs up every seat's reward along the path.
   option set to 0) is rolled out only to the end of the current deal and rewarded with the
   score each seat gained in it: the whole match is far too noisy and slow to roll out.
 * **Budget**: ``iterations`` (0: no limit) and ``time_ms`` per decision (0: no limit); it stops
-  at whichever comes first (an iteration in progress finishes; the time counted from the
-  request's sending, :mod:`levata.bots.clock`). The move is the most visited
-  root edge (paired: the best mean). Every random choice comes from the bot's seed.
+  at whichever comes first (an iteration that would overrun, by the mean so far, is not
+  begun; the time counted from the request's sending, :mod:`levata.bots.clock`). The move is
+  the most visited root edge (paired: the best mean). Every random choice comes from the bot's seed.
 
 >>> from levata.engine import game
 >>> from levata.bots import play_match
@@ -97,6 +97,18 @@ class Playout(Protocol):
 
 
 World = GameState | Playout
+
+
+def _overruns(begun: float, done: int, deadline: float) -> bool:
+    """Whether another iteration, as long as the mean of the ``done`` since ``begun``, would
+    end past ``deadline`` (``perf_counter`` times).
+
+    >>> t = time.perf_counter()
+    >>> _overruns(t, 4, t + 60.0), _overruns(t - 1.0, 1, t + 0.5)
+    (False, True)
+    """
+    now = time.perf_counter()
+    return now + (now - begun) / done > deadline
 
 
 class Node:
@@ -253,6 +265,7 @@ class IsmctsBot:
         done = 0
         actions = 0
         paired: dict[Action, list[float]] = {a: [] for a in legal}
+        begun = time.perf_counter()
         while True:
             try:
                 dealt = spec.world_from_view(view, self.rng)
@@ -272,9 +285,7 @@ class IsmctsBot:
             else:
                 actions += self._iterate(root, world, view, policy_of, realtime, per_deal, first)
             done += 1
-            if self.iterations and done >= self.iterations:
-                break
-            if time.perf_counter() >= deadline:
+            if (self.iterations and done >= self.iterations) or _overruns(begun, done, deadline):
                 break
         if paired_root:
             choice = self._choose_paired(paired, legal, first)
