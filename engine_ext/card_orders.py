@@ -1,9 +1,10 @@
-"""Card orders, duties and point tables of trick games not yet in the registry.
+"""The card play of trick games by name, for the kernel's tests and benchmarks.
 
 The kernel (:mod:`levata.engine.rules`) knows no game by name: a game builds its
-:class:`~levata.engine.rules.TrickRules` itself. Until a game lands, its card-play table lives
-here, so tests and benchmarks can play it; each entry moves into its game's module when the
-game lands (Romanian Whist already declares its own rules).
+:class:`~levata.engine.rules.TrickRules` itself. This table names each game's duties (and a
+bridge-like game's), so that the kernel's tests can run every combination; where a game has
+its own card order or points (Filcău, Sixty-six) they are read from the game's module, and the
+registered games' tests check that their rules equal the table's.
 
 >>> from levata.engine.cards import Suit
 >>> trick_rules("bestia", trump=Suit.DENARI).overtrump
@@ -19,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from levata.engine.rules import TRUMP_SUIT, TrickRules, rank_order_layout
+from levata.engine.rules import TRUMP_SUIT, TrickRules
 
-__all__ = ["GAMES", "filcau_layout", "sixty_six_layout", "trick_rules"]
+__all__ = ["GAMES", "trick_rules"]
 
 #: name: (default seats, teams, follow, must_trump, head, overtrump)
 GAMES: dict[str, tuple[int, tuple[int, ...] | None, bool, bool, bool, bool]] = {
@@ -35,36 +36,6 @@ GAMES: dict[str, tuple[int, tuple[int, ...] | None, bool, bool, bool, bool]] = {
     "sixty-six": (2, None, True, True, True, False),
     "filcau": (4, (0, 1, 0, 1), True, True, False, False),
 }
-
-_SIXTY_SIX_POINTS = {14: 11, 10: 10, 13: 4, 12: 3, 11: 2}  # A, 10, K, Q, J
-
-
-def filcau_layout(trump: int) -> dict[int, tuple[int, int]]:
-    """Filcau's layout with trump slot ``trump``: Q♠ > Q♣ > Q♥ > Q♦ (the filcai, always
-    trumps) above A, 10, K, J of trumps; every plain suit A > 10 > K > J.
-
-    >>> lay = filcau_layout(2)
-    >>> lay[3 * 16 + 12] == (TRUMP_SUIT, 13), lay[2 * 16 + 14] == (TRUMP_SUIT, 3)
-    (True, True)
-    """
-    lay = {}
-    plain = [11, 13, 10, 14]  # J, K, 10, A from weakest
-    for slot in range(4):
-        for power, rank in enumerate(plain):
-            lay[16 * slot + rank] = (TRUMP_SUIT if slot == trump else slot, power)
-    for power, slot in enumerate((1, 2, 0, 3)):  # Q♦, Q♥, Q♣, Q♠ from weakest
-        lay[16 * slot + 12] = (TRUMP_SUIT, 10 + power)
-    return lay
-
-
-def sixty_six_layout() -> dict[int, tuple[int, int]]:
-    """Sixty-six's 20 cards, A > 10 > K > Q > J in every suit.
-
-    >>> lay = sixty_six_layout()
-    >>> len(lay), lay[10] > lay[13]   # the 10 of clubs above the King
-    (20, True)
-    """
-    return rank_order_layout([14, 10, 13, 12, 11])
 
 
 def _slot(trump: Any) -> int | None:
@@ -97,16 +68,20 @@ def trick_rules(
     kw: dict[str, Any] = dict(
         teams=teams, follow=follow, must_trump=must_trump, head=head, overtrump=overtrump
     )
-    if name == "filcau":
+    if name == "filcau":  # the game's own card order and points
+        from levata.engine.games.filcau import table as filcau
+
         slot = _slot(trump)
         if slot is None or not 0 <= slot < 4:
             raise ValueError("filcau needs a printed trump suit")
-        kw["layout"] = filcau_layout(slot)
-        kw["points"] = {16 * s + r: 1 for s in range(4) for r in (10, 14)}
+        kw["layout"] = filcau.filcau_layout(slot)
+        kw["points"] = dict(filcau.POINTS)
         trump = TRUMP_SUIT
     elif name == "sixty-six":
-        kw["layout"] = sixty_six_layout()
-        kw["points"] = {16 * s + r: p for s in range(4) for r, p in _SIXTY_SIX_POINTS.items()}
-        kw["last_trick_bonus"] = 10
+        from levata.engine.games.sixty_six import rules as sixty_six
+
+        kw["layout"] = dict(sixty_six.LAYOUT)
+        kw["points"] = {16 * s + r: p for s in range(4) for r, p in sixty_six.POINTS.items()}
+        kw["last_trick_bonus"] = sixty_six.LAST_TRICK
     kw.update(overrides)
     return TrickRules(n if seats is None else seats, trump, **kw)

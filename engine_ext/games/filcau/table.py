@@ -11,7 +11,6 @@ import functools
 from typing import Any
 
 from levata.engine import events
-from levata.engine.card_orders import filcau_layout
 from levata.engine.contract import Event
 from levata.engine.games.filcau.rules import PLAYERS, TEAMS
 from levata.engine.rules import TRUMP_SUIT, TrickRules
@@ -41,6 +40,24 @@ REDEAL = "redeal"
 TREI, FARBA, PATRU = "trei", "farba", "patru"
 #: A and 10 of each suit: one card point each.
 POINTS = {16 * s + r: 1 for s in range(4) for r in (10, 14)}
+
+
+def filcau_layout(trump: int) -> dict[int, tuple[int, int]]:
+    """The card order with trump slot ``trump``: Q♠ > Q♣ > Q♥ > Q♦ (the filcăi, always
+    trumps) above A, 10, K, J of trumps; every plain suit A > 10 > K > J.
+
+    >>> lay = filcau_layout(2)
+    >>> lay[3 * 16 + 12] == (TRUMP_SUIT, 13), lay[2 * 16 + 14] == (TRUMP_SUIT, 3)
+    (True, True)
+    """
+    lay = {}
+    plain = [11, 13, 10, 14]  # J, K, 10, A from weakest
+    for slot in range(4):
+        for power, rank in enumerate(plain):
+            lay[16 * slot + rank] = (TRUMP_SUIT if slot == trump else slot, power)
+    for power, slot in enumerate((1, 2, 0, 3)):  # Q♦, Q♥, Q♣, Q♠ from weakest
+        lay[16 * slot + 12] = (TRUMP_SUIT, 10 + power)
+    return lay
 
 
 @functools.cache

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from typing import cast
 
-from levata.engine.card_orders import sixty_six_layout
 from levata.engine.cards import Card, Suit, french_deck
-from levata.engine.rules import TrickRules
+from levata.engine.rules import TrickRules, rank_order_layout
 
 __all__ = [
     "DECK",
     "HAND_SIZE",
     "LAST_TRICK",
+    "LAYOUT",
     "MARRIAGE",
     "PLAYERS",
     "POINTS",
@@ -44,6 +44,8 @@ HAND_SIZE = 5
 DECK: tuple[Card, ...] = french_deck(10)
 #: Card points by rank: A 11, 10 10, K 4, Q 3, J 2 (120 in all).
 POINTS = {14: 11, 10: 10, 13: 4, 12: 3, 11: 2}
+#: The card order, A > 10 > K > Q > J in every suit (a layout of the trick kernel).
+LAYOUT = rank_order_layout([14, 10, 13, 12, 11])
 MARRIAGE, TRUMP_MARRIAGE = 20, 40
 LAST_TRICK = 10  # [D4]; none in Schnapsen
 TO_CLAIM = 66  # a claim is correct at this many points
@@ -65,7 +67,7 @@ def play_rules(trump: Suit, strict: bool, last_trick: bool = True) -> TrickRules
     (True, False)
     """
     points: dict[Card | int, int] = {16 * s + r: p for s in range(4) for r, p in POINTS.items()}
-    layout = cast("dict[Card | int, tuple[int, int]]", sixty_six_layout())  # indices as keys
+    layout = cast("dict[Card | int, tuple[int, int]]", LAYOUT)  # indices as keys
     return TrickRules(
         PLAYERS,
         trump,
