@@ -8,9 +8,10 @@ every deal once in every seating of the two bots at the table (both bots present
 for 2 players, 6 for 3, 14 for 4), so every hand is held by both from every seat and the luck
 of the cards cancels. A bot's score on a deal is its mean over the seats it held; the
 difference is paired by deal, with a 95% interval (normal approximation over deals). A game
-with a duplicate unit (Whist's ``deal_size``) plays one deal per board, of 2 to 8 cards in
-turn. It prints the search bot's cost too: iterations (simulations) or worlds per second,
-median and p90 time per decision, measured in the same run.
+with a duplicate unit (Whist's ``deal_size``) plays one deal per board, every value of the
+unit in turn (Whist: 1 to 8 cards; Rentz: each sub-game; Filcău: its one deal). It prints
+the search bot's cost too: iterations (simulations) or worlds per second, median and p90 time
+per decision, measured in the same run.
 """
 
 from __future__ import annotations
@@ -61,8 +62,8 @@ def options_for(name: str, deal: int, extra: dict[str, Any]) -> dict[str, Any]:
     opts = dict(extra)
     if spec.duplicate_unit and spec.duplicate_unit not in opts:
         unit = spec.option(spec.duplicate_unit)
-        low = max(2, unit.minimum or 1)
-        high = unit.maximum or low
+        low = max(1, unit.minimum or 1)  # 0 is the whole game, never a board
+        high = max(low, unit.maximum or low)
         opts[spec.duplicate_unit] = low + deal % (high - low + 1)
     return opts
 
