@@ -29,8 +29,8 @@ from levata.engine.rules cimport (
     tk_play,
     tk_pot,
     tk_rules,
+    sure_pot_cards,
     tk_start,
-    tk_sure_pot,
     tk_trick,
 )
 
@@ -138,7 +138,7 @@ cdef void run_playout(
             return
         legal = tk_legal(r, hands[seat], &t)
         if duty:
-            legal = tk_sure_pot(r, hands, &t, seat, &q, legal)
+            legal = sure_pot_cards(r, hands, &t, seat, &q, legal)
         if policy == P_RANDOM or (
             epsilon > 0 and <double>(tk_rand(rng) >> 11) * (1.0 / 9007199254740992.0) < epsilon
         ):

@@ -268,3 +268,9 @@ cdef int load_position(
     TrickRules rules, object hands, int leader, object trick, mask_t* out, tk_trick* t
 ) except -1
 cdef int load_pot(TrickRules rules, object won, object hidden, tk_pot* p) except -1
+# tk_sure_pot out of line: a search calls it through the module, so that the rare duty does
+# not grow its hot loop (where the inline copy cost other games' solves a few per cent)
+cdef mask_t sure_pot_cards(
+    const tk_rules* r, const mask_t* hands, const tk_trick* t, int seat, const tk_pot* p,
+    mask_t legal
+) noexcept nogil

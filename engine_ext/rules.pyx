@@ -377,6 +377,13 @@ cdef int load_position(
     return 0
 
 
+cdef mask_t sure_pot_cards(
+    const tk_rules* r, const mask_t* hands, const tk_trick* t, int seat, const tk_pot* p,
+    mask_t legal
+) noexcept nogil:
+    return tk_sure_pot(r, hands, t, seat, p, legal)
+
+
 cdef int load_pot(TrickRules rules, object won, object hidden, tk_pot* p) except -1:
     """Read the sure-pot duty's ``won`` (tricks per seat) and ``hidden`` (per seat, the cards
     out of play it has not seen: a mask or cards); ``None``: none won, none hidden."""

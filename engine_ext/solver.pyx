@@ -49,9 +49,11 @@ from levata.engine.rules cimport (
     TrickRules,
     load_position,
     load_pot,
+    tk_legal,
     tk_legal_at,
     tk_play,
     tk_rules,
+    sure_pot_cards,
     tk_start,
     tk_trick,
 )
@@ -233,8 +235,7 @@ cdef inline mask_t searched(const Ctx* c, mask_t legal, mask_t live, int seat) n
         w = c.pot.won[seat]
         if w < c.r.pot and w + popcount(c.hand[seat]) > c.r.pot:
             return legal
-        return representatives(c, legal, live | c.sep)
-    return representatives(c, legal, live)
+    return representatives(c, legal, live | c.sep)  # (one inline copy: c.sep is 0 without)
 
 
 cdef int last_trick(Ctx* c, int leader, mask_t* win) noexcept nogil:
@@ -347,7 +348,9 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
             wnode |= whi
         a0 = alpha
         b0 = beta
-    legal = tk_legal_at(r, c.hand, tp, &c.pot)
+    legal = tk_legal(r, c.hand[seat], tp)
+    if r.duties & TK_SURE_POT:
+        legal = sure_pot_cards(r, c.hand, tp, seat, &c.pot, legal)
     maxim = (c.side >> seat) & 1
     if tp.count and c.kind == K_TRICKS and (c.flags & F_QUICK):
         # mid-trick: a side that makes sure of this trick has a bound one trick better, and
@@ -384,9 +387,12 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
         if t2.count == n:
             gain = trick_gain(c, &t2)
             tk_start(&t3, t2.win_seat)
-            c.pot.won[t2.win_seat] += 1
-            v = gain + ab(c, &t3, alpha - gain, beta - gain, &wc)
-            c.pot.won[t2.win_seat] -= 1
+            if r.duties & TK_SURE_POT:
+                c.pot.won[t2.win_seat] += 1
+                v = gain + ab(c, &t3, alpha - gain, beta - gain, &wc)
+                c.pot.won[t2.win_seat] -= 1
+            else:
+                v = gain + ab(c, &t3, alpha - gain, beta - gain, &wc)
             if wr:
                 wc |= rank_win(r, &t2)
         else:
@@ -495,7 +501,9 @@ cdef int ex(Ctx* c, const tk_trick* tp, int need) noexcept nogil:
                     return 1
                 if (e.b >> need) & 1:
                     return 0
-    legal = tk_legal_at(r, c.hand, tp, &c.pot)
+    legal = tk_legal(r, c.hand[seat], tp)
+    if r.duties & TK_SURE_POT:
+        legal = sure_pot_cards(r, c.hand, tp, seat, &c.pot, legal)
     moves = searched(c, legal, live, seat)
     k = order_moves(c, tp, seat, moves, live, -1, mv)
     maxim = (c.side >> seat) & 1
@@ -508,9 +516,12 @@ cdef int ex(Ctx* c, const tk_trick* tp, int need) noexcept nogil:
         if t2.count == n:
             gain = trick_gain(c, &t2)
             tk_start(&t3, t2.win_seat)
-            c.pot.won[t2.win_seat] += 1
-            v = ex(c, &t3, need - gain)
-            c.pot.won[t2.win_seat] -= 1
+            if r.duties & TK_SURE_POT:
+                c.pot.won[t2.win_seat] += 1
+                v = ex(c, &t3, need - gain)
+                c.pot.won[t2.win_seat] -= 1
+            else:
+                v = ex(c, &t3, need - gain)
         else:
             v = ex(c, &t2, need)
         c.hand[seat] ^= bit(m)
@@ -635,6 +646,12 @@ cdef class Solver:
     entries under. Values are exact: every bound and skip is sound, and the tests compare against
     plain minimax and DDS (``tests/engine/test_solver_three_hands.py``: each three-hand
     means against the plain table on larger deals).
+
+    Under the rules' ``sure_pot`` duty (Bestia), whose legal cards read each seat's tricks
+    and the cards out of play it has not seen (``won``, ``hidden``), the table is keyed by the
+    cards themselves, those tricks and those cards, the quick-trick bounds are off, and
+    equivalent cards merge only where they stay equivalent under the duty
+    (``tests/engine/test_sure_pot_kernel.py``: against a plain minimax).
 
     ``tt_bits``: the table takes ``32 * 2**tt_bits`` bytes (default: sized to the deal, at
     most 2**21 entries = 64 MiB); full, it overwrites its oldest (winning ranks) or shallowest
