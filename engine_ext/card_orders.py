@@ -7,8 +7,9 @@ its own card order or points (Filcău, Sixty-six) they are read from the game's 
 registered games' tests check that their rules equal the table's.
 
 >>> from levata.engine.cards import Suit
->>> trick_rules("bestia", trump=Suit.DENARI).overtrump
-True
+>>> r = trick_rules("bestia", trump=Suit.DENARI)
+>>> r.overtrump, r.sure_pot
+(True, True)
 >>> r = trick_rules("filcau", trump=Suit.HEARTS)
 >>> r.trump == TRUMP_SUIT, r.points[2 * 16 + 14], len(r.layout)
 (True, 1, 20)
@@ -24,17 +25,17 @@ from levata.engine.rules import TRUMP_SUIT, TrickRules
 
 __all__ = ["GAMES", "trick_rules"]
 
-#: name: (default seats, teams, follow, must_trump, head, overtrump)
-GAMES: dict[str, tuple[int, tuple[int, ...] | None, bool, bool, bool, bool]] = {
-    "tarneeb": (4, (0, 1, 0, 1), True, False, False, False),
-    "bridge": (4, (0, 1, 0, 1), True, False, False, False),
-    "banking": (4, None, True, True, False, False),
-    "tarnib-853": (4, None, True, False, False, False),
-    "three-five-eight": (3, None, True, False, False, False),
-    "rentz": (4, None, True, False, False, False),
-    "bestia": (4, None, True, True, True, True),
-    "sixty-six": (2, None, True, True, True, False),
-    "filcau": (4, (0, 1, 0, 1), True, True, False, False),
+#: name: (default seats, teams, follow, must_trump, head, overtrump, sure_pot)
+GAMES: dict[str, tuple[int, tuple[int, ...] | None, bool, bool, bool, bool, bool]] = {
+    "tarneeb": (4, (0, 1, 0, 1), True, False, False, False, False),
+    "bridge": (4, (0, 1, 0, 1), True, False, False, False, False),
+    "banking": (4, None, True, True, False, False, False),
+    "tarnib-853": (4, None, True, False, False, False, False),
+    "three-five-eight": (3, None, True, False, False, False, False),
+    "rentz": (4, None, True, False, False, False, False),
+    "bestia": (4, None, True, True, True, True, True),
+    "sixty-six": (2, None, True, True, True, False, False),
+    "filcau": (4, (0, 1, 0, 1), True, True, False, False, False),
 }
 
 
@@ -52,8 +53,9 @@ def trick_rules(
     stock is gone or closed) or ``filcau`` (tricks after the first; ``trump`` must be a printed
     suit, the layout puts the filcai on top). ``overrides`` go to :class:`TrickRules`.
 
-    Rules that depend on more than the trick (Filcau's first trick and second lead, Bestia's
-    sure-pot leads) are the game's business, not the kernel's.
+    Rules that depend on more than the trick and the position (Filcau's first trick and
+    second lead) are the game's business, not the kernel's; Bestia's sure pot is the
+    kernel's ``sure_pot`` duty, which also reads each seat's tricks and unseen cards.
 
     >>> trick_rules("tarneeb", trump=3)
     TrickRules(seats=4, trump=3, teams=(0, 1, 0, 1), follow=True)
@@ -64,10 +66,12 @@ def trick_rules(
     """
     if name not in GAMES:
         raise ValueError(f"unknown trick game {name!r}; one of {sorted(GAMES)}")
-    n, teams, follow, must_trump, head, overtrump = GAMES[name]
+    n, teams, follow, must_trump, head, overtrump, sure_pot = GAMES[name]
     kw: dict[str, Any] = dict(
         teams=teams, follow=follow, must_trump=must_trump, head=head, overtrump=overtrump
     )
+    if sure_pot:
+        kw["sure_pot"] = True
     if name == "filcau":  # the game's own card order and points
         from levata.engine.games.filcau import table as filcau
 

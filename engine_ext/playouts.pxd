@@ -4,7 +4,7 @@
 #   from levata.engine.playouts cimport run_playout, P_GREEDY
 
 from levata.engine.cardmask cimport mask_t
-from levata.engine.rules cimport tk_rules, tk_trick
+from levata.engine.rules cimport tk_pot, tk_rules, tk_trick
 
 cdef enum:
     P_RANDOM = 0      # uniform over the legal cards
@@ -20,4 +20,5 @@ cdef void run_playout(
     unsigned long long* rng,
     int* won,
     int* pts,
+    const tk_pot* pot,
 ) noexcept nogil

@@ -21,6 +21,8 @@ def playout(
     policy: _Policy = "random",
     epsilon: float = 0.0,
     seed: int = 0,
+    won: Sequence[int] | None = None,
+    hidden: Sequence[_Hand] | None = None,
 ) -> tuple[list[int], list[int]]: ...
 def playouts(
     rules: TrickRules,
@@ -32,6 +34,8 @@ def playouts(
     policy: _Policy = "random",
     epsilon: float = 0.0,
     seed: int = 0,
+    won: Sequence[int] | None = None,
+    hidden: Sequence[_Hand] | None = None,
 ) -> dict[str, list[float] | list[list[int]]]: ...
 def deal_playouts(
     rules: TrickRules,

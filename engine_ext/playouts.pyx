@@ -19,13 +19,17 @@ from levata.engine.cardmask cimport bit, highest, lowest, mask_t, popcount
 from levata.engine.rules cimport (
     TK_MAX_SEATS,
     TK_SUITS,
+    TK_SURE_POT,
     TrickRules,
     as_mask,
     load_position,
+    load_pot,
     tk_above,
     tk_legal,
     tk_play,
+    tk_pot,
     tk_rules,
+    sure_pot_cards,
     tk_start,
     tk_trick,
 )
@@ -113,10 +117,19 @@ cdef void run_playout(
     unsigned long long* rng,
     int* won,
     int* pts,
+    const tk_pot* pot,
 ) noexcept nogil:
-    """Play the deal out from `t` (hands are consumed); add tricks and points per seat."""
+    """Play the deal out from `t` (hands are consumed); add tricks and points per seat.
+    `pot`: the sure-pot duty's facts at `t` (NULL: none won, none hidden), for rules with it."""
     cdef int n = r.seats, seat, card, i, g
     cdef mask_t legal, x
+    cdef bint duty = (r.duties & TK_SURE_POT) != 0
+    cdef tk_pot q
+    if duty:
+        if pot != NULL:
+            q = pot[0]
+        else:
+            memset(&q, 0, sizeof(tk_pot))
     while True:
         seat = t.leader + t.count
         if seat >= n:
@@ -124,6 +137,8 @@ cdef void run_playout(
         if hands[seat] == 0:
             return
         legal = tk_legal(r, hands[seat], &t)
+        if duty:
+            legal = sure_pot_cards(r, hands, &t, seat, &q, legal)
         if policy == P_RANDOM or (
             epsilon > 0 and <double>(tk_rand(rng) >> 11) * (1.0 / 9007199254740992.0) < epsilon
         ):
@@ -134,6 +149,8 @@ cdef void run_playout(
         tk_play(r, &t, card)
         if t.count == n:
             won[t.win_seat] += 1
+            if duty:
+                q.won[t.win_seat] += 1
             g = 0
             x = t.cards
             while x:
@@ -156,14 +173,16 @@ cdef int _policy(object policy) except -1:
 
 def playout(
     TrickRules rules not None, hands, int leader, trick=(), *, policy="random",
-    double epsilon=0.0, seed=0,
+    double epsilon=0.0, seed=0, won=None, hidden=None,
 ):
     """Play one deal out; returns ``(tricks, points)``, lists indexed by seat, counting from
     the position (the trick in progress included).
 
     ``policy``: ``"random"`` (uniform over legal cards) or ``"greedy"`` (lead high, play low
     under a winning partner, else win as cheaply as possible, else play low); ``epsilon``: the
-    chance of a uniform random card at each turn of the greedy policy.
+    chance of a uniform random card at each turn of the greedy policy. ``won``, ``hidden``:
+    for rules with the sure-pot duty, per seat the tricks won before the position and the
+    cards out of play it has not seen (:func:`~levata.engine.rules.legal_moves`).
 
     >>> from levata.engine.rules import TrickRules
     >>> r = TrickRules(2, None)
@@ -172,25 +191,28 @@ def playout(
     """
     cdef mask_t h[TK_MAX_SEATS]
     cdef tk_trick t
-    cdef int won[TK_MAX_SEATS]
+    cdef int won_[TK_MAX_SEATS]
     cdef int pts[TK_MAX_SEATS]
     cdef unsigned long long rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
     cdef int p = _policy(policy)
+    cdef tk_pot pot
     load_position(rules, hands, leader, trick, h, &t)
-    memset(won, 0, sizeof(won))
+    load_pot(rules, won, hidden, &pot)
+    memset(won_, 0, sizeof(won_))
     memset(pts, 0, sizeof(pts))
     with nogil:
-        run_playout(&rules.c, h, t, p, epsilon, &rng, won, pts)
-    return [won[s] for s in range(rules.seats)], [pts[s] for s in range(rules.seats)]
+        run_playout(&rules.c, h, t, p, epsilon, &rng, won_, pts, &pot)
+    return [won_[s] for s in range(rules.seats)], [pts[s] for s in range(rules.seats)]
 
 
 def playouts(
     TrickRules rules not None, hands, int leader, trick=(), *, int n=1000, policy="random",
-    double epsilon=0.0, seed=0,
+    double epsilon=0.0, seed=0, won=None, hidden=None,
 ):
     """Play the same position out ``n`` times; returns a dict of per-seat lists:
     ``tricks`` and ``points`` (means) and ``hist`` (``hist[s][k]``: playouts where seat ``s``
-    took ``k`` tricks, for exact-bid games).
+    took ``k`` tricks from the position, for exact-bid games). ``won``, ``hidden``: the
+    sure-pot duty's facts, as for :func:`playout`.
 
     >>> from levata.engine.rules import TrickRules
     >>> r = TrickRules(2, None)
@@ -200,7 +222,7 @@ def playouts(
     cdef mask_t h[TK_MAX_SEATS]
     cdef mask_t w[TK_MAX_SEATS]
     cdef tk_trick t
-    cdef int won[TK_MAX_SEATS]
+    cdef int won_[TK_MAX_SEATS]
     cdef int pts[TK_MAX_SEATS]
     cdef long long tot_won[TK_MAX_SEATS]
     cdef long long tot_pts[TK_MAX_SEATS]
@@ -208,9 +230,11 @@ def playouts(
     cdef int p = _policy(policy)
     cdef unsigned long long rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
     cdef long long* hist
+    cdef tk_pot pot
     if n < 1:
         raise ValueError("n must be at least 1")
     load_position(rules, hands, leader, trick, h, &t)
+    load_pot(rules, won, hidden, &pot)
     size = popcount(h[(leader + len(trick)) % seats]) + 1
     hist = <long long*>calloc(seats * size, sizeof(long long))
     if hist == NULL:
@@ -222,13 +246,13 @@ def playouts(
             for i in range(n):
                 for s in range(seats):
                     w[s] = h[s]
-                    won[s] = 0
+                    won_[s] = 0
                     pts[s] = 0
-                run_playout(&rules.c, w, t, p, epsilon, &rng, won, pts)
+                run_playout(&rules.c, w, t, p, epsilon, &rng, won_, pts, &pot)
                 for s in range(seats):
-                    tot_won[s] += won[s]
+                    tot_won[s] += won_[s]
                     tot_pts[s] += pts[s]
-                    hist[s * size + won[s]] += 1
+                    hist[s * size + won_[s]] += 1
         return {
             "tricks": [<double>tot_won[s] / n for s in range(seats)],
             "points": [<double>tot_pts[s] / n for s in range(seats)],
@@ -294,7 +318,7 @@ def deal_playouts(
                 h[j % seats] |= bit(pool[j])
             lead = fixed_leader if fixed_leader >= 0 else tk_below(&rng, seats)
             tk_start(&t, lead)
-            run_playout(&rules.c, h, t, p, epsilon, &rng, won, pts)
+            run_playout(&rules.c, h, t, p, epsilon, &rng, won, pts, NULL)
             for s in range(seats):
                 tot_won[s] += won[s]
                 tot_pts[s] += pts[s]

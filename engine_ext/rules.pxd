@@ -46,12 +46,14 @@ cdef enum:
     TK_MUST_TRUMP = 2     # void in the led suit: play a trump when holding one
     TK_HEAD = 4           # following: beat the winning card when able (Bestia, 66 strict)
     TK_OVERTRUMP = 8      # trumping: beat a winning trump when able (Bestia)
+    TK_SURE_POT = 16      # make the pot sure, then play the strongest card (Bestia; tk_pot)
 
 ctypedef struct tk_rules:
     int seats
     int trump                   # effective suit 0..4, or TK_NO_TRUMP
     int duties                  # TK_FOLLOW | TK_MUST_TRUMP | TK_HEAD | TK_OVERTRUMP
     int last_bonus              # card points for taking the last trick (66: 10)
+    int pot                     # TK_SURE_POT: the tricks that win the pot (Bestia: 3)
     int identity                # 1 when internal index == physical index
     int team[TK_MAX_SEATS]      # team id per seat
     mask_t suit_mask[TK_SUITS]  # internal bits of each effective suit
@@ -85,6 +87,15 @@ cdef inline mask_t tk_above(int card) noexcept nogil:
     return ~(((<mask_t>2) << card) - 1)
 
 
+ctypedef struct tk_pot:
+    # What the sure-pot duty reads beyond the hands and the trick, per seat: the tricks it
+    # won this deal (a search moves them) and the cards out of play it has NOT seen (others'
+    # discards, a stock...; fixed for a search). Unseen to a seat = the other seats' hands
+    # (the cards still to play it does not hold) and its `hidden`.
+    int won[TK_MAX_SEATS]
+    mask_t hidden[TK_MAX_SEATS]  # internal bits
+
+
 cdef inline mask_t tk_legal(const tk_rules* r, mask_t hand, const tk_trick* t) noexcept nogil:
     """The cards of `hand` that may go on trick `t` (internal bits)."""
     cdef mask_t f, b
@@ -109,6 +120,102 @@ cdef inline mask_t tk_legal(const tk_rules* r, mask_t hand, const tk_trick* t) n
                         return b
                 return f
     return hand
+
+
+cdef inline mask_t tk_masters(const tk_rules* r, mask_t hand, mask_t unseen) noexcept nogil:
+    """The cards of `hand` sure to win a trick they lead, by what is `unseen`: a trump with
+    no higher trump unseen; a plain card with no higher card of its suit unseen while no
+    trump at all is unseen."""
+    cdef mask_t out = 0, h, u
+    cdef int e
+    cdef bint trumps_out = r.trump >= 0 and (unseen & r.suit_mask[r.trump]) != 0
+    for e in range(TK_SUITS):
+        h = hand & r.suit_mask[e]
+        if h == 0 or (e != r.trump and trumps_out):
+            continue
+        u = unseen & r.suit_mask[e]
+        if u:
+            h &= tk_above(highest(u))
+        out |= h
+    return out
+
+
+cdef inline mask_t tk_strongest(const tk_rules* r, mask_t legal) noexcept nogil:
+    """The secured pot's card: the highest trump; without one, the cards of the highest
+    rank (power within its suit), whatever their suit."""
+    cdef mask_t x, out = 0
+    cdef int b, k, top = -1
+    if r.trump >= 0:
+        x = legal & r.suit_mask[r.trump]
+        if x:
+            return (<mask_t>1) << highest(x)
+    x = legal
+    while x:
+        b = lowest(x)
+        x &= x - 1
+        k = b - lowest(r.suit_mask[r.suit_of[b]])
+        if k > top:
+            top = k
+            out = 0
+        if k == top:
+            out |= (<mask_t>1) << b
+    return out
+
+
+cdef inline mask_t tk_sure_pot(
+    const tk_rules* r, const mask_t* hands, const tk_trick* t, int seat, const tk_pot* p,
+    mask_t legal
+) noexcept nogil:
+    """The sure-pot and secured-pot duties on the cards `legal` (what the trick's duties
+    allow `seat`): with `r.pot` tricks won, the strongest; on lead with at least
+    `pot - won` masters, a master; following, a card certain to take the trick when it and
+    the masters left after it reach the pot. Else `legal`."""
+    cdef int won = p.won[seat], s, b
+    cdef mask_t unseen, hand = hands[seat], sure = 0, x, beaters
+    if legal == 0:
+        return legal
+    if won >= r.pot:
+        return tk_strongest(r, legal)
+    unseen = p.hidden[seat]
+    for s in range(r.seats):
+        if s != seat:
+            unseen |= hands[s]
+    if t.count == 0:
+        x = tk_masters(r, hand, unseen)
+        if (x & legal) and popcount(x) >= r.pot - won:
+            return x & legal
+        return legal
+    x = legal
+    while x:
+        b = lowest(x)
+        x &= x - 1
+        if not tk_beats(r, b, t.win_card):
+            continue
+        if t.count < r.seats - 1:
+            # an unseen card that would beat it: higher of its suit, or a trump over a plain
+            beaters = unseen & r.suit_mask[r.suit_of[b]] & tk_above(b)
+            if r.trump >= 0 and r.suit_of[b] != r.trump:
+                beaters |= unseen & r.suit_mask[r.trump]
+            if beaters:
+                continue
+        if won + 1 + popcount(tk_masters(r, hand & ~((<mask_t>1) << b), unseen)) >= r.pot:
+            sure |= (<mask_t>1) << b
+    return sure if sure else legal
+
+
+cdef inline mask_t tk_legal_at(
+    const tk_rules* r, const mask_t* hands, const tk_trick* t, const tk_pot* p
+) noexcept nogil:
+    """The cards the seat to play may put on trick `t`, every duty of `r` included (the
+    sure pot's read `p`, which may be NULL when `r` has no such duty)."""
+    cdef int seat = t.leader + t.count
+    cdef mask_t legal
+    if seat >= r.seats:
+        seat -= r.seats
+    legal = tk_legal(r, hands[seat], t)
+    if r.duties & TK_SURE_POT:
+        return tk_sure_pot(r, hands, t, seat, p, legal)
+    return legal
 
 
 cdef inline void tk_start(tk_trick* t, int leader) noexcept nogil:
@@ -145,6 +252,8 @@ cdef class TrickRules:
     cdef readonly bint must_trump
     cdef readonly bint head
     cdef readonly bint overtrump
+    cdef readonly bint sure_pot
+    cdef readonly int pot_tricks
     cdef readonly object layout
     cdef readonly object points
     cdef readonly int last_trick_bonus
@@ -158,3 +267,10 @@ cdef mask_t as_mask(object hand) except? 0
 cdef int load_position(
     TrickRules rules, object hands, int leader, object trick, mask_t* out, tk_trick* t
 ) except -1
+cdef int load_pot(TrickRules rules, object won, object hidden, tk_pot* p) except -1
+# tk_sure_pot out of line: a search calls it through the module, so that the rare duty does
+# not grow its hot loop (where the inline copy cost other games' solves a few per cent)
+cdef mask_t sure_pot_cards(
+    const tk_rules* r, const mask_t* hands, const tk_trick* t, int seat, const tk_pot* p,
+    mask_t legal
+) noexcept nogil

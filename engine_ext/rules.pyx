@@ -37,6 +37,7 @@ __all__ = [
     "TRUMP_SUIT",
     "TrickRules",
     "legal_cards",
+    "legal_moves",
     "rank_order_layout",
     "trick_winner",
 ]
@@ -87,7 +88,15 @@ cdef class TrickRules:
     - ``head``: when following, beat the card winning the trick if able (Bestia, Sixty-six
       once the stock is gone; needs ``follow``);
     - ``overtrump``: when trumping, beat a trump that is winning the trick if able, else any
-      trump (Bestia; needs ``must_trump``).
+      trump (Bestia; needs ``must_trump``);
+    - ``sure_pot``: Bestia's sure pot and secured pot (``pot_tricks`` win the pot): a seat
+      with ``pot_tricks`` won plays its strongest allowed card (the highest trump, else the
+      highest rank); on lead with at least ``pot_tricks - won`` *masters* (cards no unseen
+      card can beat on lead) it leads one; following, it plays a card certain to take the
+      trick when that trick and its masters left reach the pot. These read per seat the
+      tricks won and the cards out of play it has not seen: the ``won`` and ``hidden`` of
+      :func:`legal_moves`, the solver and the playouts (a card is unseen to a seat when it is
+      in another seat's hand or in its ``hidden``).
 
     ``layout``: ``{card_index: (effective_suit, power)}`` for every card in the deck; a higher
     power beats a lower one of the same effective suit; powers are distinct within a suit.
@@ -116,6 +125,8 @@ cdef class TrickRules:
         layout=None,
         points=None,
         int last_trick_bonus=0,
+        bint sure_pot=False,
+        int pot_tricks=3,
     ):
         cdef int s, e, i, phys, nxt
         if not 2 <= seats <= TK_MAX_SEATS:
@@ -124,6 +135,8 @@ cdef class TrickRules:
             raise ValueError("must_trump and head only make sense with follow=True")
         if overtrump and not must_trump:
             raise ValueError("overtrump needs must_trump=True")
+        if sure_pot and not 1 <= pot_tricks <= 15:  # the solver's keys give a seat 4 bits
+            raise ValueError(f"pot_tricks must be 1..15, not {pot_tricks}")
         memset(&self.c, 0, sizeof(tk_rules))
         self.seats = seats
         self.c.seats = seats
@@ -143,7 +156,11 @@ cdef class TrickRules:
             | (TK_MUST_TRUMP if must_trump else 0)
             | (TK_HEAD if head else 0)
             | (TK_OVERTRUMP if overtrump else 0)
+            | (TK_SURE_POT if sure_pot else 0)
         )
+        self.sure_pot = sure_pot
+        self.pot_tricks = pot_tricks if sure_pot else 0
+        self.c.pot = self.pot_tricks
         self.last_trick_bonus = last_trick_bonus
         self.c.last_bonus = last_trick_bonus
         for i in range(64):
@@ -252,9 +269,11 @@ cdef class TrickRules:
         parts = [f"seats={self.seats}", f"trump={self.trump}"]
         if self.teams != tuple(range(self.seats)):
             parts.append(f"teams={self.teams}")
-        for name in ("follow", "must_trump", "head", "overtrump"):
+        for name in ("follow", "must_trump", "head", "overtrump", "sure_pot"):
             if getattr(self, name):
                 parts.append(f"{name}=True")
+        if self.sure_pot and self.pot_tricks != 3:
+            parts.append(f"pot_tricks={self.pot_tricks}")
         if self.layout is not None:
             parts.append(f"layout=<{len(self.layout)} cards>")
         if self.points:
@@ -277,11 +296,15 @@ cdef class TrickRules:
                 self.layout,
                 self.points,
                 self.last_trick_bonus,
+                self.sure_pot,
+                self.pot_tricks,
             ),
         )
 
 
-def _rebuild(seats, trump, teams, follow, must_trump, head, overtrump, layout, pts, bonus):
+def _rebuild(
+    seats, trump, teams, follow, must_trump, head, overtrump, layout, pts, bonus, pot=False, k=3
+):
     return TrickRules(
         seats,
         trump,
@@ -293,6 +316,8 @@ def _rebuild(seats, trump, teams, follow, must_trump, head, overtrump, layout, p
         layout=layout,
         points=pts,
         last_trick_bonus=bonus,
+        sure_pot=pot,
+        pot_tricks=k or 3,
     )
 
 
@@ -352,6 +377,33 @@ cdef int load_position(
     return 0
 
 
+cdef mask_t sure_pot_cards(
+    const tk_rules* r, const mask_t* hands, const tk_trick* t, int seat, const tk_pot* p,
+    mask_t legal
+) noexcept nogil:
+    return tk_sure_pot(r, hands, t, seat, p, legal)
+
+
+cdef int load_pot(TrickRules rules, object won, object hidden, tk_pot* p) except -1:
+    """Read the sure-pot duty's ``won`` (tricks per seat) and ``hidden`` (per seat, the cards
+    out of play it has not seen: a mask or cards); ``None``: none won, none hidden."""
+    cdef int n = rules.seats, s
+    memset(p, 0, sizeof(tk_pot))
+    if won is not None:
+        won = [int(x) for x in won]
+        if len(won) != n or min(won) < 0:
+            raise ValueError(f"won needs a count >= 0 per seat ({n}), got {won}")
+        for s in range(n):
+            p.won[s] = won[s]
+    if hidden is not None:
+        hidden = list(hidden)
+        if len(hidden) != n:
+            raise ValueError(f"hidden needs a mask per seat ({n}), got {len(hidden)}")
+        for s in range(n):
+            p.hidden[s] = rules.to_internal(as_mask(hidden[s]))
+    return 0
+
+
 
 # ------------------------------------------------------------------------------------------
 # Legal cards, trick winners, playouts
@@ -376,6 +428,31 @@ def legal_cards(TrickRules rules not None, hand, trick=()):
     if t.count >= rules.seats:
         raise ValueError("the trick is complete")
     return rules.to_physical(tk_legal(&rules.c, h, &t))
+
+
+def legal_moves(TrickRules rules not None, hands, int leader, trick=(), won=None, hidden=None):
+    """The physical mask of the cards the seat to play may play in a whole position (one hand
+    per seat, the trick's cards from ``leader``), every duty of ``rules`` included: with
+    ``sure_pot``, ``won`` (tricks per seat) and ``hidden`` (per seat, the cards out of play it
+    has not seen) feed the sure-pot and secured-pot duties.
+
+    >>> from levata.engine.cards import parse_cards
+    >>> from levata.engine.cardmask import mask_of, cards_of
+    >>> r = TrickRules(2, 1, must_trump=True, head=True, overtrump=True, sure_pot=True)
+    >>> hands = [mask_of(parse_cards(h)) for h in ("Kd 7s", "Cd 2b")]
+    >>> [str(c) for c in cards_of(legal_moves(r, hands, 0, won=[2, 0]), True)]
+    ['Kd']
+    >>> [str(c) for c in cards_of(legal_moves(r, hands, 0, won=[1, 0]), True)]   # 2 short
+    ['Kd', '7s']
+    """
+    cdef mask_t h[TK_MAX_SEATS]
+    cdef tk_trick t
+    cdef tk_pot p
+    load_position(rules, hands, leader, trick, h, &t)
+    load_pot(rules, won, hidden, &p)
+    if popcount(h[(leader + t.count) % rules.seats]) == 0:
+        return 0
+    return rules.to_physical(tk_legal_at(&rules.c, h, &t, &p))
 
 
 def trick_winner(TrickRules rules not None, int leader, trick):

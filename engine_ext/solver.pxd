@@ -33,7 +33,15 @@ cdef class Solver:
     cdef readonly long long nodes
     cdef readonly dict stats
     cdef int _prepare(
-        self, Ctx* c, tk_trick* t, object hands, int leader, object trick, Objective objective
+        self,
+        Ctx* c,
+        tk_trick* t,
+        object hands,
+        int leader,
+        object trick,
+        Objective objective,
+        object won,
+        object hidden,
     ) except -1
     cdef object _objective(self, object objective, int leader, object trick)
     cdef void _keep_stats(self, const Ctx* c)

@@ -69,6 +69,8 @@ class Solver:
         *,
         max_nodes: int = 0,
         guess: int | None = None,
+        won: Sequence[int] | None = None,
+        hidden: Sequence[_Hand] | None = None,
     ) -> int: ...
     def best_cards(
         self,
@@ -80,6 +82,8 @@ class Solver:
         *,
         max_nodes: int = 0,
         guess: Mapping[int, float] | None = None,
+        won: Sequence[int] | None = None,
+        hidden: Sequence[_Hand] | None = None,
     ) -> dict[int, int]: ...
 
 def solve(

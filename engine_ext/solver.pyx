@@ -45,11 +45,15 @@ from levata.engine.rules cimport (
     TK_MAX_SEATS,
     TK_OVERTRUMP,
     TK_SUITS,
+    TK_SURE_POT,
     TrickRules,
     load_position,
+    load_pot,
     tk_legal,
+    tk_legal_at,
     tk_play,
     tk_rules,
+    sure_pot_cards,
     tk_start,
     tk_trick,
 )
@@ -217,6 +221,23 @@ cdef inline mask_t rank_win(const tk_rules* r, const tk_trick* t) noexcept nogil
     return 0
 
 
+cdef inline mask_t searched(const Ctx* c, mask_t legal, mask_t live, int seat) noexcept nogil:
+    """The legal cards a node searches: one of each run of equivalent cards (F_MERGE).
+
+    Under the sure-pot duty cards are alike only where no card out of play that some seat
+    has not seen parts them (it makes one a master and not the other), and only while the
+    mover cannot reach the pot holding the other: a secured pot then ranks its cards
+    across suits, where neighbours of one suit differ."""
+    cdef int w
+    if not (c.flags & F_MERGE):
+        return legal
+    if c.r.duties & TK_SURE_POT:
+        w = c.pot.won[seat]
+        if w < c.r.pot and w + popcount(c.hand[seat]) > c.r.pot:
+            return legal
+    return representatives(c, legal, live | c.sep)  # (one inline copy: c.sep is 0 without)
+
+
 cdef int last_trick(Ctx* c, int leader, mask_t* win) noexcept nogil:
     """Every hand holds one card: play them out."""
     cdef tk_trick t
@@ -328,6 +349,8 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
         a0 = alpha
         b0 = beta
     legal = tk_legal(r, c.hand[seat], tp)
+    if r.duties & TK_SURE_POT:
+        legal = sure_pot_cards(r, c.hand, tp, seat, &c.pot, legal)
     maxim = (c.side >> seat) & 1
     if tp.count and c.kind == K_TRICKS and (c.flags & F_QUICK):
         # mid-trick: a side that makes sure of this trick has a bound one trick better, and
@@ -345,7 +368,7 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
             if v and R - v <= alpha:
                 win[0] = wc
                 return R - v
-    moves = representatives(c, legal, live) if c.flags & F_MERGE else legal
+    moves = searched(c, legal, live, seat)
     hint = hint_card(c, hint, live, legal) if tp.count == 0 else -1
     k = order_moves(c, tp, seat, moves, live, hint, mv)
     best = -1 if maxim else BIG
@@ -364,7 +387,12 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
         if t2.count == n:
             gain = trick_gain(c, &t2)
             tk_start(&t3, t2.win_seat)
-            v = gain + ab(c, &t3, alpha - gain, beta - gain, &wc)
+            if r.duties & TK_SURE_POT:
+                c.pot.won[t2.win_seat] += 1
+                v = gain + ab(c, &t3, alpha - gain, beta - gain, &wc)
+                c.pot.won[t2.win_seat] -= 1
+            else:
+                v = gain + ab(c, &t3, alpha - gain, beta - gain, &wc)
             if wr:
                 wc |= rank_win(r, &t2)
         else:
@@ -474,7 +502,9 @@ cdef int ex(Ctx* c, const tk_trick* tp, int need) noexcept nogil:
                 if (e.b >> need) & 1:
                     return 0
     legal = tk_legal(r, c.hand[seat], tp)
-    moves = representatives(c, legal, live) if c.flags & F_MERGE else legal
+    if r.duties & TK_SURE_POT:
+        legal = sure_pot_cards(r, c.hand, tp, seat, &c.pot, legal)
+    moves = searched(c, legal, live, seat)
     k = order_moves(c, tp, seat, moves, live, -1, mv)
     maxim = (c.side >> seat) & 1
     res = 0 if maxim else 1
@@ -486,7 +516,12 @@ cdef int ex(Ctx* c, const tk_trick* tp, int need) noexcept nogil:
         if t2.count == n:
             gain = trick_gain(c, &t2)
             tk_start(&t3, t2.win_seat)
-            v = ex(c, &t3, need - gain)
+            if r.duties & TK_SURE_POT:
+                c.pot.won[t2.win_seat] += 1
+                v = ex(c, &t3, need - gain)
+                c.pot.won[t2.win_seat] -= 1
+            else:
+                v = ex(c, &t3, need - gain)
         else:
             v = ex(c, &t2, need)
         c.hand[seat] ^= bit(m)
@@ -543,7 +578,7 @@ cdef int playout_guess(const Ctx* c, const tk_trick* t) noexcept nogil:
             hands[s] = c.hand[s]
             won[s] = 0
             pts[s] = 0
-        run_playout(c.r, hands, t[0], P_GREEDY, 0.1, &rng, won, pts)
+        run_playout(c.r, hands, t[0], P_GREEDY, 0.1, &rng, won, pts, &c.pot)
         for s in range(c.n):
             if (c.side >> s) & 1:
                 total += pts[s] if c.kind == K_POINTS else won[s]
@@ -563,6 +598,14 @@ cdef int root_value(Ctx* c, const tk_trick* t, int need) noexcept nogil:
         live |= c.hand[i]
     hi = points_left(c, live)
     return solve_value(c, t, 0, hi, c.guess if c.guess >= 0 else playout_guess(c, t))
+
+
+cdef inline unsigned long long _mix(unsigned long long h) noexcept nogil:
+    h ^= h >> 33
+    h *= 0xFF51AFD7ED558CCDULL
+    h ^= h >> 33
+    h *= 0xC4CEB9FE1A85EC53ULL
+    return h ^ (h >> 33)
 
 
 cdef int _default_bits(int cards) noexcept:
@@ -603,6 +646,12 @@ cdef class Solver:
     entries under. Values are exact: every bound and skip is sound, and the tests compare against
     plain minimax and DDS (``tests/engine/test_solver_three_hands.py``: each three-hand
     means against the plain table on larger deals).
+
+    Under the rules' ``sure_pot`` duty (Bestia), whose legal cards read each seat's tricks
+    and the cards out of play it has not seen (``won``, ``hidden``), the table is keyed by the
+    cards themselves, those tricks and those cards, the quick-trick bounds are off, and
+    equivalent cards merge only where they stay equivalent under the duty
+    (``tests/engine/test_sure_pot_kernel.py``: against a plain minimax).
 
     ``tt_bits``: the table takes ``32 * 2**tt_bits`` bytes (default: sized to the deal, at
     most 2**21 entries = 64 MiB); full, it overwrites its oldest (winning ranks) or shallowest
@@ -665,7 +714,15 @@ cdef class Solver:
             memset(self.mem, 0, sizeof(tt_entry) << self.bits)
 
     cdef int _prepare(
-        self, Ctx* c, tk_trick* t, object hands, int leader, object trick, Objective objective
+        self,
+        Ctx* c,
+        tk_trick* t,
+        object hands,
+        int leader,
+        object trick,
+        Objective objective,
+        object won,
+        object hidden,
     ) except -1:
         cdef int bits, cards, side, s
         memset(c, 0, sizeof(Ctx))
@@ -673,12 +730,22 @@ cdef class Solver:
         c.r = &self.rules.c
         c.n = self.rules.seats
         load_position(self.rules, hands, leader, trick, c.hand, t)
+        load_pot(self.rules, won, hidden, &c.pot)
         side = objective.side_mask(self.rules)
         c.side = side
         c.kind = {"tricks": K_TRICKS, "points": K_POINTS, "exact": K_EXACT}[objective.kind]
         c.flags = self.flags
         if c.kind == K_POINTS:
             c.flags &= ~F_REL  # card points tell apart cards of equal relative rank
+        if c.r.duties & TK_SURE_POT:
+            # The sure pot reads cards out of play and each seat's tricks: keys hold the
+            # cards themselves (a card out of play can tell apart two of equal relative
+            # rank), the tricks and the hidden cards (pos_key); the bounds, which assume a
+            # seat picks its cards freely, are off.
+            c.flags &= ~(F_REL | F_QUICK | F_WR)
+            for s in range(c.n):
+                c.sep |= c.pot.hidden[s]
+                c.pot_key = _mix(c.pot_key ^ (c.pot.hidden[s] + <unsigned long long>(s + 1)))
         # Winning ranks abstract away low cards; sound only where a low card's rank never
         # changes what is legal (no duty to beat) and the value counts tricks alone.
         if not (
@@ -730,7 +797,16 @@ cdef class Solver:
         }
 
     def solve(
-        self, hands, int leader, trick=(), objective=None, *, long long max_nodes=0, guess=None
+        self,
+        hands,
+        int leader,
+        trick=(),
+        objective=None,
+        *,
+        long long max_nodes=0,
+        guess=None,
+        won=None,
+        hidden=None,
     ):
         """The value of the position under ``objective`` (see the module docstring).
 
@@ -741,7 +817,9 @@ cdef class Solver:
         many nodes and raise :class:`SearchLimit` (the table keeps only what was proven, so
         the solver stays fit for use). ``guess``: a value the position likely has (the same
         position in a similar world, say); the search starts its null windows there, which
-        saves windows when it is close, and never changes the value.
+        saves windows when it is close, and never changes the value. ``won`` and ``hidden``:
+        what rules with the sure-pot duty read (see :func:`~levata.engine.rules.legal_moves`),
+        per seat: tricks won this deal, and the cards out of play it has not seen.
         """
         cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
         cdef tk_trick t
@@ -750,7 +828,7 @@ cdef class Solver:
             raise MemoryError()
         try:
             objective = self._objective(objective, leader, trick)
-            self._prepare(c, &t, hands, leader, trick, objective)
+            self._prepare(c, &t, hands, leader, trick, objective, won, hidden)
             c.limit = max_nodes if max_nodes > 0 else LLONG_MAX
             c.guess = -1 if guess is None else max(0, int(guess))
             need = objective.target - objective.already
@@ -773,6 +851,8 @@ cdef class Solver:
         *,
         long long max_nodes=0,
         guess=None,
+        won=None,
+        hidden=None,
     ):
         """``{card_index: value}`` for every legal card of the seat to play: the value of the
         position after that card, under ``objective``, always from the objective side's point
@@ -781,10 +861,11 @@ cdef class Solver:
         for all the cards together, else :class:`SearchLimit`. ``guess``: ``{card_index:
         value}`` the cards likely have (from a similar world); a card without one starts
         from the value of the card searched before it (cards of one hand tend to be worth
-        about the same). Guesses only save time; they never change a value."""
+        about the same). Guesses only save time; they never change a value. ``won``,
+        ``hidden``: the sure-pot duty's facts, as for :meth:`solve`."""
         cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
         cdef tk_trick t, t2, t3
-        cdef int to_play, v, gain, m, p, need, last = -1
+        cdef int to_play, v, gain, m, p, need, taker, last = -1
         cdef mask_t legal, moves, live, x, lower
         if c == NULL:
             raise MemoryError()
@@ -793,14 +874,14 @@ cdef class Solver:
             to_play = (leader + len(trick)) % self.rules.seats
             if seat is not None and int(seat) != to_play:
                 raise ValueError(f"seat {seat} is not to play; seat {to_play} is")
-            self._prepare(c, &t, hands, leader, trick, objective)
+            self._prepare(c, &t, hands, leader, trick, objective, won, hidden)
             c.limit = max_nodes if max_nodes > 0 else LLONG_MAX
             need = objective.target - objective.already
-            legal = tk_legal(c.r, c.hand[to_play], &t)
+            legal = tk_legal_at(c.r, c.hand, &t, &c.pot)
             live = t.cards
             for s in range(c.n):
                 live |= c.hand[s]
-            moves = representatives(c, legal, live) if c.flags & F_MERGE else legal
+            moves = searched(c, legal, live, to_play)
             values = {}
             x = moves
             while x:
@@ -813,8 +894,11 @@ cdef class Solver:
                     t2 = t
                     tk_play(c.r, &t2, m)
                     gain = 0
+                    taker = -1
                     if t2.count == c.n:
                         gain = trick_gain(c, &t2)
+                        taker = t2.win_seat
+                        c.pot.won[taker] += 1
                         tk_start(&t3, t2.win_seat)
                         t2 = t3
                     if c.guess >= 0:  # the guess is the card's value, gain included
@@ -824,6 +908,8 @@ cdef class Solver:
                     else:
                         v = gain + root_value(c, &t2, need)
                     c.hand[to_play] ^= bit(m)
+                    if taker >= 0:
+                        c.pot.won[taker] -= 1
                 if c.stopped:
                     self._keep_stats(c)
                     raise SearchLimit(f"no values within {max_nodes} nodes")
@@ -836,7 +922,7 @@ cdef class Solver:
                 x &= x - 1
                 p = m
                 while not (moves >> p) & 1:  # an equivalent card: take its run's value
-                    lower = live & c.r.suit_mask[c.r.suit_of[p]] & below(p)
+                    lower = (live | c.sep) & c.r.suit_mask[c.r.suit_of[p]] & below(p)
                     p = highest(lower)
                 out[int(c.r.to_phys[m])] = values[p]
             self._keep_stats(c)

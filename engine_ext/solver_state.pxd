@@ -21,7 +21,7 @@
 #   from levata.engine.solver_state cimport Ctx, owner, K_TRICKS, F_WR
 
 from levata.engine.cardmask cimport mask_t
-from levata.engine.rules cimport TK_MAX_SEATS, tk_rules
+from levata.engine.rules cimport TK_MAX_SEATS, tk_pot, tk_rules
 
 ctypedef struct tt_entry:
     unsigned long long key      # 64-bit position hash; 0 marks an empty slot
@@ -77,6 +77,12 @@ ctypedef struct Ctx:
     int stopped                 # 1 once the search ran out of nodes: nothing it returns counts
     int guess                   # the first null window's value at the root (-1: the middle)
     signed char killer[33][TK_MAX_SEATS]  # per tricks left and leader: the last lead that cut off
+    # The sure-pot duty (rules with TK_SURE_POT; see tk_pot): the tricks each seat has won
+    # (moved by the search), the cards out of play each has not seen, their union (cards
+    # that part runs of equivalent cards, like live ones) and a hash of them for the keys.
+    tk_pot pot
+    mask_t sep
+    unsigned long long pot_key
 
 
 cdef enum:

@@ -20,7 +20,7 @@ them at trick starts, and owns the memory (its size, clearing, freeing).
 """
 
 from levata.engine.cardmask cimport below, bit, highest, lowest, mask_t, popcount
-from levata.engine.rules cimport TK_SUITS, tk_rules
+from levata.engine.rules cimport TK_SUITS, TK_SURE_POT, tk_rules
 from levata.engine.solver_state cimport (
     BIG,
     F_PROBE,
@@ -67,6 +67,15 @@ cdef unsigned long long pos_key(const Ctx* c, int leader, mask_t live) noexcept 
     else:
         for s in range(c.n):
             h = tk_fmix(h ^ (c.hand[s] + (<unsigned long long>s) * tk_golden))
+    if r.duties & TK_SURE_POT:
+        # legality reads each seat's tricks (up to the pot: more plays alike) and the cards
+        # out of play it has not seen (pot_key)
+        counts = 0
+        for s in range(c.n):
+            counts = (counts << 4) | <unsigned long long>(
+                c.pot.won[s] if c.pot.won[s] < r.pot else r.pot
+            )
+        h = tk_fmix(h ^ counts ^ c.pot_key)
     return h if h else 1
 
 

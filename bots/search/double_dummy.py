@@ -19,14 +19,14 @@ True
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from levata.bots.strategy import strategy_for
 from levata.engine.cardmask import mask_of
 from levata.engine.family.tricks import TrickGame
 from levata.engine.solver import Objective, Solver
 
-__all__ = ["Position", "kernel_seat", "position", "solve_world"]
+__all__ = ["Position", "duty_facts", "kernel_seat", "position", "solve_world"]
 
 
 class Position(NamedTuple):
@@ -60,6 +60,25 @@ def kernel_seat(world: TrickGame, seat: int) -> int:
     return seat if order is None else order.index(seat)
 
 
+def duty_facts(world: TrickGame) -> dict[str, Any]:
+    """What the kernel's sure-pot duty reads in ``world`` beyond the position, as keywords of
+    the solver and the playouts: per kernel seat, the tricks it won (``won``) and the cards
+    out of play it has not seen (``hidden``, :meth:`TrickGame.out_of_sight`). Empty for rules
+    without that duty.
+
+    >>> from levata.engine import game
+    >>> duty_facts(game("whist").new_match(players=3, seed=1))
+    {}
+    """
+    if not world.rules.sure_pot:
+        return {}
+    order = world.seats_in_play() or tuple(range(world.players))
+    return {
+        "won": [world.tricks[s] for s in order],
+        "hidden": [mask_of(world.out_of_sight(s)) for s in order],
+    }
+
+
 def solve_world(
     world: TrickGame,
     seat: int,
@@ -82,4 +101,6 @@ def solve_world(
     if goal is None:
         goal = strategy_for(world.spec).goal(world, seat)
     me = kernel_seat(world, seat)
-    return solver.best_cards(hands, leader, trick, me, goal, max_nodes=max_nodes, guess=guess)
+    return solver.best_cards(
+        hands, leader, trick, me, goal, max_nodes=max_nodes, guess=guess, **duty_facts(world)
+    )

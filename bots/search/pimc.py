@@ -79,7 +79,7 @@ from typing import Any
 
 from levata.bots.base import RANDOM, Bot, RandomBot, make_bot
 from levata.bots.clock import deadline
-from levata.bots.search.double_dummy import kernel_seat, position, solve_world
+from levata.bots.search.double_dummy import duty_facts, kernel_seat, position, solve_world
 from levata.bots.strategy import strategy_for
 from levata.engine import Action, BadConfig, SeatView, actions
 from levata.engine import game as find_game
@@ -331,20 +331,32 @@ def rollout_values(
     side = goal.side_mask(world.rules)
     seats = [s for s in range(world.rules.seats) if side >> s & 1]  # as the kernel numbers them
     me, lead = kernel_seat(world, seat), kernel_seat(world, world.leader)
+    facts = duty_facts(world)  # the sure-pot duty's, where the rules have it
     out: dict[int, float] = {}
     for card in world.playable(seat):
         after = list(hands)
         after[me] &= ~(1 << card.index)
         now = [*trick, card.index]
         leader, taken, gain = lead, -1, 0
+        known = dict(facts)
         if len(now) == world.rules.seats:  # the card ends the trick: play on from its taker
             taken = trick_winner(world.rules, lead, now)  # as the kernel numbers the seats
             gain = sum(world.rules.points.get(i, 0) for i in now)
             leader, now = taken, []
+            if "won" in known:
+                known["won"] = [w + (s == taken) for s, w in enumerate(known["won"])]
         got: dict[str, Any]
         if any(after):
             got = playouts(
-                world.rules, after, leader, now, n=n, policy="greedy", epsilon=0.1, seed=seed
+                world.rules,
+                after,
+                leader,
+                now,
+                n=n,
+                policy="greedy",
+                epsilon=0.1,
+                seed=seed,
+                **known,
             )
         else:
             got = {"tricks": [0.0] * world.rules.seats, "points": [0.0] * world.rules.seats}

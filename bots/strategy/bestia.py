@@ -3,9 +3,9 @@
 * **Cards**: each for himself, a seat plays for its own tricks against every other
   participant (paranoid, as in Whist before the bids): three win the pot and none makes it
   the beast, so every trick counts. The solver works on the participants only (the trick
-  base's ``seats_in_play``) under the follow / trump / overtake duties; the sure-pot and
-  secured-pot duties bind the seat's own choice (the bot only rates the legal cards) but not
-  the solver's later moves (see ``docs/games/bestia.md``).
+  base's ``seats_in_play``) under every duty of the card play: follow, trump, overtake, and
+  the sure and secured pots, which the kernel reads from each seat's tricks and the cards
+  out of play it has not seen (``BestiaState.out_of_sight``; see ``docs/games/bestia.md``).
 * **Knock, terzo, fold** (:meth:`BestiaStrategy.rate_calls`): in each world, the seats that
   take part are those that knocked, this seat, and the seats still to speak whose hands the
   heuristic player would knock with (:func:`worth`); each changes as the heuristic changes,
@@ -88,11 +88,24 @@ def knock_value(world: BestiaState, seat: int) -> float:
     players = [s for s in order if s in taking or s == seat]
     if len(players) == 1:
         return float(world.pot - cost)
-    rules = TrickRules(len(players), trump, must_trump=True, head=True, overtrump=True)
+    rules = TrickRules(
+        len(players), trump, must_trump=True, head=True, overtrump=True, sure_pot=True
+    )
     changed = changed_hands(world, players, trump)
     hands = [mask_of(changed[s]) for s in players]
+    # out of play and unseen to every player: the deck less the hands and the turned card
+    out = mask_of(world.deck) & ~mask_of(world.trump_shown)
+    for h in hands:
+        out &= ~h
     got: Any = playouts(  # the kernel's tallies: per-seat lists of numbers
-        rules, hands, 0, n=PLAYOUTS, policy="greedy", epsilon=0.1, seed=world.seed & 0xFFFFFFFF
+        rules,
+        hands,
+        0,
+        n=PLAYOUTS,
+        policy="greedy",
+        epsilon=0.1,
+        seed=world.seed & 0xFFFFFFFF,
+        hidden=[out] * len(players),
     )
     hist: list[int] = got["hist"][players.index(seat)]
     total = sum(hist) or 1
@@ -144,19 +157,31 @@ def chip_values(world: BestiaState, seat: int, seed: int) -> dict[int, float]:
     me, lead = order.index(seat), order.index(world.leader)
     hands = [mask_of(world.hands[s]) for s in order]
     trick = [c.index for c in world.trick]
+    tricks = [world.tricks[s] for s in order]
+    hidden = [mask_of(world.out_of_sight(s)) for s in order]  # the sure pot reads them
     out: dict[int, float] = {}
     for card in world.playable(seat):
         after = list(hands)
         after[me] &= ~(1 << card.index)
         now = [*trick, card.index]
-        won, leader = world.tricks[seat], lead
+        won, leader, before = world.tricks[seat], lead, tricks
         if len(now) == n:
             leader = trick_winner(rules, lead, now)
             won += leader == me
+            before = [w + (k == leader) for k, w in enumerate(tricks)]
             now = []
         if any(after):
             got: Any = playouts(
-                rules, after, leader, now, n=PLAYOUTS, policy="greedy", epsilon=0.1, seed=seed
+                rules,
+                after,
+                leader,
+                now,
+                n=PLAYOUTS,
+                policy="greedy",
+                epsilon=0.1,
+                seed=seed,
+                won=before,
+                hidden=hidden,
             )
             hist: list[int] = got["hist"][me]
         else:

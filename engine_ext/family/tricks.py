@@ -359,6 +359,13 @@ class TrickGame(Zoned):
         ``cards`` (what the duties allow) that ``seat`` may play now."""
         return cards
 
+    def out_of_sight(self, seat: int) -> list[Card]:
+        """The cards out of play for the rest of the deal that ``seat`` has not seen (a stock,
+        folded hands, others' discards), for rules with the kernel's sure-pot duty
+        (``TrickRules(sure_pot=True)``), which counts them unseen beside the other hands.
+        Read only for such rules (Bestia)."""
+        return []
+
     def _view_counters(self, seat: int) -> dict[str, int]:
         """The declared counters (:attr:`FIELDS`); a game adds what depends on the seat."""
         return declared.shown_counters(self.FIELDS, self, self.players)

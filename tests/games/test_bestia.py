@@ -478,3 +478,71 @@ def test_the_knock_is_rated_by_simulation_and_alone_it_wins_the_pot():
     assert all(len(h) == 5 for h in hands.values()) and len(set(cards_now)) == 15
     assert world.trump_card not in cards_now
     assert -world.pot <= knock_value(world, 1) <= world.pot
+
+
+def _duty_breaks(world: BestiaState, view) -> int:
+    """Plays by other seats this hand that ``world`` makes illegal: each judged by the seat's
+    hand then (now, and what it played since) and what it had not seen then (the deck less
+    that hand, the cards played before, the turned card and its own discards)."""
+    history = view.history[max(i for i, e in enumerate(view.history) if e.kind == "hand") :]
+    plays = [e for e in history if e.kind == "play"]
+    breaks, trick, won = 0, [], [0] * world.players
+    for e in history:
+        if e.kind == "trick":
+            trick, won[e.seat] = [], won[e.seat] + 1
+        elif e.kind == "play":
+            k = plays.index(e)
+            if e.seat != view.seat:
+                held = world.hands[e.seat] + [p.cards[0] for p in plays[k:] if p.seat == e.seat]
+                seen = {*held, *(p.cards[0] for p in plays[:k]), *world.trump_shown}
+                unseen = {c for c in world.deck if c not in seen | set(world.discards[e.seat])}
+                allowed = duty_cards(world.rules, held, trick)
+                if won[e.seat] >= 3:
+                    allowed = secured_cards(world.rules, allowed, won[e.seat])
+                else:
+                    allowed = sure_pot_cards(world.rules, held, allowed, trick, won[e.seat], unseen)
+                breaks += e.cards[0] not in allowed
+            trick.append(e.cards[0])
+    return breaks
+
+
+def _high_play_views(hands: int):
+    """Views of every participant at every card play of hands played mostly high (seats
+    take runs of tricks: the pot duties bind), with the true state."""
+    for seed in range(hands):
+        state = new(players=4 + seed % 2, deal=1, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            if state.phase == "play":
+                yield state, [state.view(s) for s in state.in_play]
+                top = max(state.playable(seat), key=lambda c: (c.suit == state.trump, c.rank))
+                pick = top if rng.random() < 0.7 else rng.choice(state.playable(seat))
+                state.apply(seat, Action("play", card=pick))
+                continue
+            knock = [a for a in legal if a.kind == "knock"]
+            state.apply(seat, knock[0] if knock and rng.random() < 0.8 else rng.choice(legal))
+
+
+def test_worlds_never_contradict_a_pot_duty_a_play_revealed(monkeypatch):
+    """Sampled worlds fit the sure-pot and secured-pot duty of every play seen (the true deal
+    always does); drawn once, without the narrowing, some would not."""
+    from levata.engine.games.bestia import worlds
+
+    rng = random.Random(29)
+    checked = 0
+    for state, views in _high_play_views(8):
+        for view in views[len(state.played) % 2 :: 2]:
+            assert state._duties_kept(view) and _duty_breaks(state, view) == 0
+            world = SPEC.world_from_view(view, rng)
+            assert _duty_breaks(world, view) == 0
+            checked += 1
+    assert checked > 150
+    monkeypatch.setattr(worlds, "MAX_DRAWS", 1)  # the plain draw: the duties unread
+    breaks = 0
+    for _, views in _high_play_views(40):
+        breaks += sum(_duty_breaks(SPEC.world_from_view(v, rng), v) > 0 for v in views)
+        if breaks:
+            break
+    assert breaks > 0

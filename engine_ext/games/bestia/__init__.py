@@ -178,9 +178,12 @@ class BestiaState(BestiaWorlds, TrickGame):
         return tuple(self.in_play) if self.phase == PLAY else None
 
     def card_rules(self) -> TrickRules:
-        """Follow, trump when void, beat the winning card (over-trumping) when able."""
+        """Follow, trump when void, beat the winning card (over-trumping) when able; the sure
+        pot and the secured pot (the kernel reads them too: :meth:`out_of_sight`)."""
         seats = len(self.in_play) if self.phase == PLAY and len(self.in_play) > 1 else self.players
-        return TrickRules(seats, self.trump, must_trump=True, head=True, overtrump=True)
+        return TrickRules(
+            seats, self.trump, must_trump=True, head=True, overtrump=True, sure_pot=True
+        )
 
     # -- the hand ------------------------------------------------------------------------------
 
@@ -374,6 +377,13 @@ class BestiaState(BestiaWorlds, TrickGame):
         seen = {*self.hands[seat], *self.played, *self.trick, *self.trump_shown}
         seen.update(self.discards[seat])
         return {c for c in self.deck if c not in seen}
+
+    def out_of_sight(self, seat: int) -> list[Card]:
+        """The cards out of play that ``seat`` has not seen (the stock, the folded hands,
+        the undealt pile, the others' discards): with the other participants' hands, what
+        is unseen to it, as the kernel's sure-pot duty reads it."""
+        held = {c for s in self.in_play if s != seat for c in self.hands[s]}
+        return sorted(c for c in self.unseen_by(seat) if c not in held)
 
     def narrow_play(self, seat: int, cards: list[Card]) -> list[Card]:
         """The sure-pot and secured-pot duties (rules 3 and 4) after the trick's."""
