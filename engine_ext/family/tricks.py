@@ -112,6 +112,8 @@ SEAT_NAMES = tuple(str(s) for s in range(16))
 #: Suit letters by effective suit, French and Italian decks.
 _SUIT_LETTERS = {it: tuple(Suit(s + 4 * it).letter for s in range(4)) for it in (False, True)}
 _HAND = tuple(f"hand:{s}" for s in range(16))  # place names of the hands, made once
+#: The hooks by which a game's card play departs from the rules' (plays_out_by_rules).
+_PLAY_HOOKS = ("narrow_play", "rules_of_trick", "_after_trick", "play_card", "_take_trick")
 
 
 # --------------------------------------------------------------------------------------------
@@ -425,6 +427,25 @@ class TrickGame(Zoned):
         first trick, 66's tricks once the stock is closed); a check replaying a deal reads
         each trick's duties here."""
         return self.rules
+
+    def plays_out_by_rules(self) -> bool:
+        """Whether the rest of this deal is card play under :attr:`rules` alone, so that a
+        search kernel may play it out in C (:mod:`levata.engine.trick_search`): the cards go
+        to tricks, each seat may play what the trick duties allow, the same rules hold to
+        the end of the deal, nothing happens between tricks and the deal ends when the
+        hands are empty. The base reads it off the hooks: a game that narrows the play
+        (:meth:`narrow_play`), changes the rules by trick (:meth:`rules_of_trick`), acts
+        after a trick (:meth:`_after_trick`: a stock, an early end) or plays a card its own
+        way does not; a game whose deal fits only sometimes writes this itself.
+
+        >>> from levata.engine import game
+        >>> game("whist").new_match(players=4, seed=1).plays_out_by_rules()  # bidding first
+        False
+        """
+        if self.over or self.phase != PLAY:
+            return False
+        cls = type(self)
+        return all(getattr(cls, hook) is getattr(TrickGame, hook) for hook in _PLAY_HOOKS)
 
     def _rules_changed(self) -> None:
         """Read :meth:`card_rules` again (the trump or a duty changed). Kept eagerly, never
