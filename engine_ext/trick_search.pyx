@@ -151,6 +151,9 @@ cdef class TrickSearch:
     cdef int nworlds, wcap, next_world
     cdef mask_t my_hand
     cdef int first            # internal card tried first at the root, -1 for none
+    cdef mask_t movable[TK_MAX_SEATS]  # per seat, the cards a redeal may put in its hand
+    cdef int redealt[TK_MAX_SEATS]     # the seats whose hands are redealt by swaps
+    cdef int nredealt, swaps
     cdef readonly long long iterations
     cdef readonly long long actions
     cdef object _values       # the value tables as given, read once the deal's size is known
@@ -224,6 +227,9 @@ cdef class TrickSearch:
         self.lo, self.span = 0.0, 0.0
         self.nworlds = self.wcap = self.next_world = 0
         self.first = -1
+        self.nredealt = self.swaps = 0
+        for s in range(n):
+            self.movable[s] = 0
         self.iterations = self.actions = 0
         self.count = 0
         self.cap = 1024
@@ -300,6 +306,70 @@ cdef class TrickSearch:
                     hi = max(hi, v + p)
         self.lo, self.span = lo, hi - lo
 
+    def redeal(self, movable, int swaps):
+        """Before each iteration, move cards between the hidden hands of its world by
+        ``swaps`` tries of a random swap: ``movable[s]`` is the mask of cards (physical)
+        seat ``s`` may hold of those its hand is dealt at random from (0: a hand that stays
+        as dealt; the searching seat's own). A swap of two such cards of two hands, each
+        going where it may be, is tried with the same chance as the swap back, so a world
+        dealt uniformly among the deals that respect those sets stays so after any number
+        of swaps: each iteration searches a fresh world, not the same one again, at the
+        cost of a few random numbers (the pool's worlds keep the swaps: a chain).
+
+        >>> from levata.engine.rules import TrickRules
+        >>> s = TrickSearch(TrickRules(3, None), 0, [0] * 3, [0] * 3, [[0, 1, 2]] * 3)
+        >>> s.add_world([0b11, 0b1100, 0b110000])
+        >>> s.redeal([0, 0b111100, 0b111100], 1)
+        >>> seen = set()
+        >>> for _ in range(20):
+        ...     _ = s.run(1)
+        ...     seen.add(tuple(s.hands()))
+        >>> len(seen) > 1, {(h[0], h[1] | h[2]) for h in seen}  # seat 0 keeps its cards
+        (True, {(3, 60)})
+        """
+        cdef int s, n = self.seats
+        movable = [int(m) for m in movable]
+        if len(movable) != n:
+            raise ValueError(f"movable needs one mask per seat ({n})")
+        if movable[self.me]:
+            raise ValueError("the searching seat's hand is never redealt")
+        if swaps < 0:
+            raise ValueError("swaps must be >= 0")
+        self.nredealt = 0
+        for s in range(n):
+            self.movable[s] = self.rules.to_internal(movable[s]) if movable[s] else 0
+            if self.movable[s]:
+                self.redealt[self.nredealt] = s
+                self.nredealt += 1
+        self.swaps = swaps if self.nredealt >= 2 else 0
+
+    def hands(self, int world=0):
+        """The hands of world ``world`` of the pool as they stand (physical masks)."""
+        if not 0 <= world < self.nworlds:
+            raise ValueError(f"the pool holds {self.nworlds} worlds, not world {world}")
+        return [
+            self.rules.to_physical(self.worlds[world * self.seats + s]) for s in range(self.seats)
+        ]
+
+    cdef void _swap(self, mask_t* h) noexcept nogil:
+        """One try of a random swap between two redealt hands (see :meth:`redeal`)."""
+        cdef int i = ts_below(&self.rng, self.nredealt)
+        cdef int j = ts_below(&self.rng, self.nredealt - 1)
+        cdef int a, b, x, y
+        cdef mask_t ca, cb
+        if j >= i:
+            j += 1
+        a, b = self.redealt[i], self.redealt[j]
+        ca = h[a] & self.movable[a]
+        cb = h[b] & self.movable[b]
+        if ca == 0 or cb == 0:
+            return
+        x = random_card(ca, &self.rng)
+        y = random_card(cb, &self.rng)
+        if (self.movable[b] >> x & 1) and (self.movable[a] >> y & 1):
+            h[a] ^= bit(x) | bit(y)
+            h[b] ^= bit(x) | bit(y)
+
     def prefer(self, card):
         """Try ``card`` (physical index) first when the root's edges are expanded (the
         heuristic's move: it is never starved by an unlucky first rollout)."""
@@ -333,6 +403,9 @@ cdef class TrickSearch:
         cdef double rew
         cdef tk_trick t = self.t0
         cdef ts_node* nd
+        if self.swaps:  # the pool's world moves on by a few swaps: a fresh world each time
+            for i in range(self.swaps):
+                self._swap(&self.worlds[self.next_world * n])
         memcpy(h, &self.worlds[self.next_world * n], n * sizeof(mask_t))
         self.next_world += 1
         if self.next_world == self.nworlds:

@@ -7,7 +7,11 @@ Where what is left of the deal is card play under the deal's rules alone
 search runs in :class:`~levata.engine.trick_search.TrickSearch`: tree, determinizations and
 rollouts. Python deals the worlds (the game's exact sampler, one world per ``reuse``
 iterations: the kernel takes them in turn), watches the clock between batches and reads the
-root. The deal's end is valued by the game's strategy
+root. Between two uses the kernel moves a world on by a few random swaps of cards between
+the hidden hands, each card staying where the view allows it
+(:meth:`~levata.engine.family.tricks.TrickGame.redealt_cards`): a swap and its reverse
+are equally likely, so every world stays a uniform draw and each iteration searches a fresh
+one. The deal's end is valued by the game's strategy
 (:meth:`~levata.bots.strategy.Strategy.deal_values`: Whist's deal points by bid, a team's
 tricks...), so a multi-deal match is searched to the end of the deal in progress.
 
@@ -83,6 +87,7 @@ def search_cards(  # noqa: PLR0913  (the bot's search settings, passed through)
     deadline: float,
     iterations: int,
     reuse: int,
+    swaps: int,
     others_in_tree: bool,
     policy: str,
     epsilon: float,
@@ -93,7 +98,8 @@ def search_cards(  # noqa: PLR0913  (the bot's search settings, passed through)
     limit) or the ``deadline`` (``perf_counter`` time; another batch that would overrun
     it, by the mean batch so far, is not begun); ``first_world`` is a world of the view
     that :func:`fits_kernel`, the others are dealt from ``rng``, one every ``reuse``
-    iterations."""
+    iterations; ``swaps`` (0: none) tries of a swap of two hidden hands' cards move a
+    world on before each iteration (:meth:`TrickSearch.redeal`)."""
     world = first_world
     seat = view.seat
     pos = position(world)
@@ -118,6 +124,11 @@ def search_cards(  # noqa: PLR0913  (the bot's search settings, passed through)
     if prefer is not None and prefer.card is not None:
         search.prefer(prefer.card.index)
     search.add_world(pos.hands)
+    if swaps:  # each iteration a fresh world: the pool's worlds move on by swaps
+        sets = type(world).redealt_cards(spec, view)
+        movable = [sets.get(s, 0) for s in order]
+        movable[kernel_seat(world, seat)] = 0
+        search.redeal(movable, swaps)
     done = batches = 0
     begun = time.perf_counter()
     while True:

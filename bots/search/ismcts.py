@@ -32,6 +32,14 @@ policy and backs up every seat's reward along the path.
   moves inside the tree). The game proves its copy plays by its own rules and its policy
   picks as its heuristic bot does (a differential test); ``fast=False`` searches through
   the contract's ``clone``/``apply`` instead (the benchmarks compare the two).
+* **Trick deals in C**: where the rest of a trick deal is card play under its rules alone
+  (``TrickGame.plays_out_by_rules``) and every legal action plays a card, the whole search
+  runs in the kernel (:mod:`levata.bots.search.card_play`): the same tree (``others=auto``:
+  the other seats' cards are edges too, at thousands of iterations a decision), ``reuse``
+  iterations per world dealt (moved on by ``swaps`` random swaps of hidden cards before each
+  iteration, every world still a uniform draw), ``cheap`` rollouts (``random`` or the
+  playouts' ``greedy``), the deal's end valued by the game's strategy (``deal_values``), the
+  guard as below; ``root`` and ``horizon`` do not apply there. ``fast=False`` keeps the contract path.
 * **Root**: with few root actions (``root=auto``: at most :data:`PAIRED_UP_TO`) every action is
   played out on the *same* world with the same luck each iteration (common random numbers:
   the rollout stream and the policy bots' streams restart from one seed), so the search
@@ -197,6 +205,7 @@ class IsmctsBot:
         root: str = "auto",
         fast: bool = True,
         reuse: int = 16,
+        swaps: int = 8,
         cheap: str = "auto",
     ) -> None:
         if rollout not in ("auto", "heuristic", "random"):
@@ -207,8 +216,8 @@ class IsmctsBot:
             raise ValueError(f"others must be auto, policy or tree, not {others!r}")
         if cheap not in ("auto", "greedy", "random"):
             raise ValueError(f"cheap must be auto, greedy or random, not {cheap!r}")
-        if reuse < 1:
-            raise ValueError("reuse must be at least 1 (iterations per world dealt)")
+        if reuse < 1 or swaps < 0:
+            raise ValueError("reuse must be at least 1 (iterations per world dealt), swaps >= 0")
         if iterations < 0 or time_ms < 0 or (iterations == 0 and time_ms == 0):
             raise ValueError("ismcts needs iterations > 0 or time_ms > 0")
         self.game = game
@@ -224,6 +233,7 @@ class IsmctsBot:
         self.root = root
         self.fast = fast
         self.reuse = reuse
+        self.swaps = swaps
         self.cheap = cheap
         self._roll = self.rng  # the stream rollouts draw from (paired: one per world)
         self._last: Sequence[float] = ()  # the last rollout's scores
@@ -352,6 +362,7 @@ class IsmctsBot:
             deadline=deadline - reserve,
             iterations=self.iterations,
             reuse=self.reuse,
+            swaps=self.swaps,
             others_in_tree=self.others != "policy",
             policy=self._cheap(),
             epsilon=CHEAP_EPSILON,

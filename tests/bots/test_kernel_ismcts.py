@@ -182,3 +182,25 @@ def test_deal_values_read_the_game() -> None:
         assert rows[seat][bid] == 5 + bid and rows[seat][bid + 1] == -1
     tarneeb = to_card_play("tarneeb", 4, {}, 1)
     assert strategy_for(tarneeb.spec).deal_values(tarneeb).by_tricks[1][:3] == [0.0, 1.0, 2.0]
+
+
+def test_swaps_keep_worlds_uniform_and_within_the_view() -> None:
+    """Seat 1 is void in clubs: of the four unseen cards it may hold three. Starting from
+    one deal, the swaps visit the three deals the view allows equally often and never give
+    seat 1 the club."""
+    from levata.engine.cardmask import mask_of
+    from levata.engine.cards import parse_cards
+    from levata.engine.rules import TrickRules
+
+    a, b, c, club = (mask_of(parse_cards(x)) for x in ("AS", "KS", "AH", "2C"))
+    mine = mask_of(parse_cards("QS QH"))
+    search = TrickSearch(TrickRules(3, None), 0, [0] * 3, [0] * 3, [[0, 1, 2]] * 3, seed=7)
+    search.add_world([mine, a | b, c | club])
+    search.redeal([0, a | b | c, a | b | c | club], 1)
+    counts: dict[int, int] = {}
+    for _ in range(3000):
+        search.run(1)
+        hand = search.hands()[1]
+        counts[hand] = counts.get(hand, 0) + 1
+    assert set(counts) == {a | b, a | c, b | c}
+    assert all(abs(n / 3000 - 1 / 3) < 0.05 for n in counts.values())
