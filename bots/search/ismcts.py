@@ -39,7 +39,8 @@ policy and backs up every seat's reward along the path.
   iterations per world dealt (moved on by ``swaps`` random swaps of hidden cards before each
   iteration, every world still a uniform draw), ``cheap`` rollouts (``random`` or the
   playouts' ``greedy``), the deal's end valued by the game's strategy (``deal_values``), the
-  guard as below; ``root`` and ``horizon`` do not apply there. ``fast=False`` keeps the contract path.
+  guard as below; ``root`` and ``horizon`` do not apply there. ``fast=False`` keeps the
+  contract path.
 * **Root**: with few root actions (``root=auto``: at most :data:`PAIRED_UP_TO`) every action is
   played out on the *same* world with the same luck each iteration (common random numbers:
   the rollout stream and the policy bots' streams restart from one seed), so the search
