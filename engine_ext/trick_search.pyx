@@ -151,8 +151,11 @@ cdef class TrickSearch:
     cdef int nworlds, wcap, next_world
     cdef mask_t my_hand
     cdef int first            # internal card tried first at the root, -1 for none
-    cdef mask_t movable[TK_MAX_SEATS]  # per seat, the cards a redeal may put in its hand
-    cdef int redealt[TK_MAX_SEATS]     # the seats whose hands are redealt by swaps
+    # Per place (the seats, then the cards out of play: "the rest"), the cards a redeal may
+    # put there; the places redealt by swaps. A world in the pool is its seats' hands and
+    # its rest: seats + 1 masks.
+    cdef mask_t movable[TK_MAX_SEATS + 1]
+    cdef int redealt[TK_MAX_SEATS + 1]
     cdef int nredealt, swaps
     cdef readonly long long iterations
     cdef readonly long long actions
@@ -228,7 +231,7 @@ cdef class TrickSearch:
         self.nworlds = self.wcap = self.next_world = 0
         self.first = -1
         self.nredealt = self.swaps = 0
-        for s in range(n):
+        for s in range(n + 1):
             self.movable[s] = 0
         self.iterations = self.actions = 0
         self.count = 0
@@ -260,14 +263,22 @@ cdef class TrickSearch:
         self.count += 1
         return self.count - 1
 
-    def add_world(self, hands):
+    def add_world(self, hands, rest=0):
         """Add one world to the pool: every seat's hand (card masks or cards, as the rules
-        number the seats). The searching seat's hand must be the same in every world."""
-        cdef mask_t h[TK_MAX_SEATS]
+        number the seats) and ``rest``, a mask of the cards out of play in it that a
+        redeal may move (:meth:`redeal`). The searching seat's hand must be the same in
+        every world."""
+        cdef mask_t h[TK_MAX_SEATS + 1]
         cdef tk_trick t
         cdef mask_t* grown
+        cdef mask_t held = 0
         cdef int s, n = self.seats, cards = 0, k
         load_position(self.rules, hands, self.t0.leader, self._order, h, &t)
+        h[n] = self.rules.to_internal(int(rest)) if rest else 0
+        for s in range(n):
+            held |= h[s]
+        if h[n] & (held | t.cards):
+            raise ValueError("a card out of play is in a hand or on the trick too")
         if self.nworlds == 0:
             self.my_hand = h[self.me]
             for s in range(n):
@@ -278,11 +289,11 @@ cdef class TrickSearch:
             raise ValueError("a world holds another hand for the searching seat")
         if self.nworlds == self.wcap:
             k = max(16, 2 * self.wcap)
-            grown = <mask_t*>realloc(self.worlds, k * n * sizeof(mask_t))
+            grown = <mask_t*>realloc(self.worlds, k * (n + 1) * sizeof(mask_t))
             if grown == NULL:
                 raise MemoryError()
             self.worlds, self.wcap = grown, k
-        memcpy(&self.worlds[self.nworlds * n], h, n * sizeof(mask_t))
+        memcpy(&self.worlds[self.nworlds * (n + 1)], h, (n + 1) * sizeof(mask_t))
         self.nworlds += 1
 
     def _set_values(self):
@@ -306,15 +317,17 @@ cdef class TrickSearch:
                     hi = max(hi, v + p)
         self.lo, self.span = lo, hi - lo
 
-    def redeal(self, movable, int swaps):
+    def redeal(self, movable, int swaps, rest=0):
         """Before each iteration, move cards between the hidden hands of its world by
         ``swaps`` tries of a random swap: ``movable[s]`` is the mask of cards (physical)
         seat ``s`` may hold of those its hand is dealt at random from (0: a hand that stays
-        as dealt; the searching seat's own). A swap of two such cards of two hands, each
-        going where it may be, is tried with the same chance as the swap back, so a world
-        dealt uniformly among the deals that respect those sets stays so after any number
-        of swaps: each iteration searches a fresh world, not the same one again, at the
-        cost of a few random numbers (the pool's worlds keep the swaps: a chain).
+        as dealt; the searching seat's own), ``rest`` the cards the world's rest may hold
+        (the undealt cards, where they are dealt at random too). A swap of two such cards
+        of two places, each going where it may be, is tried with the same chance as the
+        swap back, so a world dealt uniformly among the deals that respect those sets stays
+        so after any number of swaps: each iteration searches a fresh world, not the same
+        one again, at the cost of a few random numbers (the pool's worlds keep the swaps:
+        a chain).
 
         >>> from levata.engine.rules import TrickRules
         >>> s = TrickSearch(TrickRules(3, None), 0, [0] * 3, [0] * 3, [[0, 1, 2]] * 3)
@@ -326,17 +339,23 @@ cdef class TrickSearch:
         ...     seen.add(tuple(s.hands()))
         >>> len(seen) > 1, {(h[0], h[1] | h[2]) for h in seen}  # seat 0 keeps its cards
         (True, {(3, 60)})
+        >>> s = TrickSearch(TrickRules(3, None), 0, [0] * 3, [0] * 3, [[0, 1, 2]] * 3)
+        >>> s.add_world([0b11, 0b1100, 0b110000], rest=0b11000000)  # cards 6, 7 undealt
+        >>> s.redeal([0, 0b11111100, 0b11111100], 4, rest=0b11111100)
+        >>> _ = s.run(30)
+        >>> h = s.hands(); h[0], h[1] | h[2] | h[3]
+        (3, 252)
         """
         cdef int s, n = self.seats
-        movable = [int(m) for m in movable]
-        if len(movable) != n:
+        movable = [int(m) for m in movable] + [int(rest)]
+        if len(movable) != n + 1:
             raise ValueError(f"movable needs one mask per seat ({n})")
         if movable[self.me]:
             raise ValueError("the searching seat's hand is never redealt")
         if swaps < 0:
             raise ValueError("swaps must be >= 0")
         self.nredealt = 0
-        for s in range(n):
+        for s in range(n + 1):
             self.movable[s] = self.rules.to_internal(movable[s]) if movable[s] else 0
             if self.movable[s]:
                 self.redealt[self.nredealt] = s
@@ -344,15 +363,17 @@ cdef class TrickSearch:
         self.swaps = swaps if self.nredealt >= 2 else 0
 
     def hands(self, int world=0):
-        """The hands of world ``world`` of the pool as they stand (physical masks)."""
+        """The hands of world ``world`` of the pool as they stand, then its rest (physical
+        masks)."""
         if not 0 <= world < self.nworlds:
             raise ValueError(f"the pool holds {self.nworlds} worlds, not world {world}")
         return [
-            self.rules.to_physical(self.worlds[world * self.seats + s]) for s in range(self.seats)
+            self.rules.to_physical(self.worlds[world * (self.seats + 1) + s])
+            for s in range(self.seats + 1)
         ]
 
     cdef void _swap(self, mask_t* h) noexcept nogil:
-        """One try of a random swap between two redealt hands (see :meth:`redeal`)."""
+        """One try of a random swap between two redealt places (see :meth:`redeal`)."""
         cdef int i = ts_below(&self.rng, self.nredealt)
         cdef int j = ts_below(&self.rng, self.nredealt - 1)
         cdef int a, b, x, y
@@ -405,8 +426,8 @@ cdef class TrickSearch:
         cdef ts_node* nd
         if self.swaps:  # the pool's world moves on by a few swaps: a fresh world each time
             for i in range(self.swaps):
-                self._swap(&self.worlds[self.next_world * n])
-        memcpy(h, &self.worlds[self.next_world * n], n * sizeof(mask_t))
+                self._swap(&self.worlds[self.next_world * (n + 1)])
+        memcpy(h, &self.worlds[self.next_world * (n + 1)], n * sizeof(mask_t))
         self.next_world += 1
         if self.next_world == self.nworlds:
             self.next_world = 0
@@ -518,7 +539,7 @@ cdef class TrickSearch:
         cdef int pts[TK_MAX_SEATS]
         cdef tk_trick t = self.t0
         cdef unsigned long long rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-        memcpy(h, &self.worlds[world * n], n * sizeof(mask_t))
+        memcpy(h, &self.worlds[world * (n + 1)], n * sizeof(mask_t))
         memset(won, 0, sizeof(won))
         memset(pts, 0, sizeof(pts))
         plays = []

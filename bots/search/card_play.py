@@ -123,12 +123,19 @@ def search_cards(  # noqa: PLR0913  (the bot's search settings, passed through)
     )
     if prefer is not None and prefer.card is not None:
         search.prefer(prefer.card.index)
-    search.add_world(pos.hands)
-    if swaps:  # each iteration a fresh world: the pool's worlds move on by swaps
-        sets = type(world).redealt_cards(spec, view)
+    # Each iteration a fresh world: the pool's worlds move on by swaps, between the hidden
+    # hands and, where the cards out of play are one place (the undealt rest), with it.
+    sets = type(world).redealt_cards(spec, view) if swaps else {}
+    out = [p for p in sets if p >= world.players]
+    dealt = 0
+    for m in sets.values():
+        dealt |= m
+    rest_place = sets[out[0]] if len(out) == 1 else 0
+    search.add_world(pos.hands, _rest(pos.hands, dealt, rest_place))
+    if swaps:
         movable = [sets.get(s, 0) for s in order]
         movable[kernel_seat(world, seat)] = 0
-        search.redeal(movable, swaps)
+        search.redeal(movable, swaps, rest_place)
     done = batches = 0
     begun = time.perf_counter()
     while True:
@@ -140,11 +147,23 @@ def search_cards(  # noqa: PLR0913  (the bot's search settings, passed through)
         now = time.perf_counter()
         if now + (now - begun) / batches > deadline:
             break  # another batch (a world and its iterations) would overrun
-        dealt = spec.world_from_view(view, rng)
-        assert isinstance(dealt, TrickGame)  # a world of the same view, of the same game
-        search.add_world(position(dealt).hands)
+        other = spec.world_from_view(view, rng)
+        assert isinstance(other, TrickGame)  # a world of the same view, of the same game
+        hands = position(other).hands
+        search.add_world(hands, _rest(hands, dealt, rest_place))
     edges = {
         cards[card]: (visits, avail, reward, square)
         for card, visits, avail, reward, square in search.root_edges()
     }
     return KernelRun(edges, done, search.actions, search.worlds)
+
+
+def _rest(hands: list[int], dealt: int, place: int) -> int:
+    """The cards of a world out of play that a redeal may move: of the cards dealt at
+    random, those in no hand, where they make one place (0: none)."""
+    if not place:
+        return 0
+    held = 0
+    for h in hands:
+        held |= h
+    return dealt & ~held

@@ -205,7 +205,7 @@ class IsmctsBot:
         horizon: int = 30,
         root: str = "auto",
         fast: bool = True,
-        reuse: int = 16,
+        reuse: int = 64,
         swaps: int = 8,
         cheap: str = "auto",
     ) -> None:

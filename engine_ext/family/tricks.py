@@ -639,29 +639,26 @@ class TrickGame(Zoned):
 
     @classmethod
     def redealt_cards(cls, spec: GameSpec, view: SeatView) -> dict[int, int]:
-        """For each other seat whose hand :meth:`from_view` deals at random, the cards (a
-        mask) it may be dealt of those dealt at random: what a search may move between two
-        such hands by swaps, each card staying where the view allows it, and keep its worlds
-        equally likely (every constraint of the deal is such a set: the voids, what an
-        exchange told).
+        """For each place :meth:`from_view` deals at random, the cards (a mask) it may be
+        dealt of those dealt at random: the other seats' hands by seat number, then the
+        places out of play (the undealt rest: place ``players``; a game's own places). What
+        a search may move between two such places by swaps, each card staying where the
+        view allows it, and keep its worlds equally likely (every constraint of the deal is
+        such a set: the voids, what an exchange told).
 
         >>> from levata.engine import game
         >>> spec = game("whist")
         >>> state = spec.new_match(players=3, options={"deal_size": 2}, seed=1)
         >>> sets = spec.factory.redealt_cards(spec, state.view(0))
-        >>> sorted(sets), [m.bit_count() for m in sets.values()]  # 24 less seat 0's 2, the trump
-        ([1, 2], [21, 21])
+        >>> {p: m.bit_count() for p, m in sets.items()}  # 24 less seat 0's 2 and the trump
+        {1: 21, 2: 21, 3: 21}
         """
         plan = _PLANS.get(view, (cls, spec), lambda: _make_plan(cls, spec, view))
         sampler = plan.deal.sampler
         if sampler is None:
             return {}
         names = plan.deal.names
-        return {
-            p: m
-            for p, m in zip(names, sampler.allowed, strict=True)
-            if p < view.players and p != view.seat
-        }
+        return {p: m for p, m in zip(names, sampler.allowed, strict=True) if p != view.seat}
 
     def sample_world(self, seat: int, rng: random.Random) -> Self:
         """Redeal what ``seat`` cannot see: :meth:`from_view` on the seat's view."""

@@ -204,3 +204,38 @@ def test_swaps_keep_worlds_uniform_and_within_the_view() -> None:
         counts[hand] = counts.get(hand, 0) + 1
     assert set(counts) == {a | b, a | c, b | c}
     assert all(abs(n / 3000 - 1 / 3) < 0.05 for n in counts.values())
+
+
+def test_swaps_of_a_real_view_keep_its_voids_and_cards() -> None:
+    """Whist, 4 players, 3 cards (the undealt rest is a place too): after thousands of
+    swaps every world of the pool still gives each seat only what the view allows, keeps
+    the seat's own hand and the sizes, and deals exactly the unseen cards."""
+    state = to_card_play("whist", 4, {"deal_size": 3}, 11)
+    rng = random.Random(1)
+    while len(state.played) < 4:  # a trick played: perhaps a void shown
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    seat = state.to_act()[0]
+    view = state.view(seat)
+    world = game("whist").world_from_view(view, rng)
+    assert isinstance(world, TrickGame)
+    sets = type(world).redealt_cards(world.spec, view)
+    assert 4 in sets  # the undealt rest
+    dealt = 0
+    for m in sets.values():
+        dealt |= m
+    search = search_of(world)
+    hands = position(world).hands
+    search.redeal([0 if s == seat else sets[s] for s in range(4)], 8, sets[4])
+    held = 0
+    for h in hands:
+        held |= h
+    search.add_world(hands, dealt & ~held)  # world 1: the one the swaps move
+    search.run(4000)
+    after = search.hands(1)
+    assert after[seat] == hands[seat]
+    assert [h.bit_count() for h in after] == [h.bit_count() for h in [*hands, dealt & ~held]]
+    for place, cards in enumerate(after):
+        if place != seat:
+            assert cards & ~sets[place] == 0
+    assert after[4] != dealt & ~held or after[:4] != hands  # it moved
