@@ -173,15 +173,19 @@ def test_only_plain_card_play_fits_the_kernel() -> None:
 
 
 def test_deal_values_read_the_game() -> None:
-    """Whist values a deal by its bid-based points; a game without its own values by what
-    each seat plays for (Tarneeb: its team's tricks)."""
+    """Whist and Tarneeb value a deal by its points; a game without its own values by what
+    each seat plays for (3-5-8: its tricks)."""
     whist = to_card_play("whist", 4, {"deal_size": 8}, 1)
     rows = strategy_for(whist.spec).deal_values(whist).by_tricks
     for seat, bid in enumerate(whist.bids):
         assert bid is not None
         assert rows[seat][bid] == 5 + bid and rows[seat][bid + 1] == -1
     tarneeb = to_card_play("tarneeb", 4, {}, 1)
-    assert strategy_for(tarneeb.spec).deal_values(tarneeb).by_tricks[1][:3] == [0.0, 1.0, 2.0]
+    rows = strategy_for(tarneeb.spec).deal_values(tarneeb).by_tricks
+    made = rows[tarneeb.declarer]
+    assert made[tarneeb.high] > 0 > made[tarneeb.high - 1]
+    quota = to_card_play("three-five-eight", 3, {}, 1)
+    assert strategy_for(quota.spec).deal_values(quota).by_tricks[1][:3] == [0.0, 1.0, 2.0]
 
 
 def test_swaps_keep_worlds_uniform_and_within_the_view() -> None:
