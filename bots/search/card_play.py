@@ -96,7 +96,7 @@ def search_cards(  # noqa: PLR0913  (the bot's search settings, passed through)
 ) -> KernelRun:
     """Search the card play of ``view``'s deal in the kernel until ``iterations`` (0: no
     limit) or the ``deadline`` (``perf_counter`` time; another batch that would overrun
-    it, by the mean batch so far, is not begun); ``first_world`` is a world of the view
+    it, as long as the slowest batch so far, is not begun); ``first_world`` is a world of the view
     that :func:`fits_kernel`, the others are dealt from ``rng``, one every ``reuse``
     iterations; ``swaps`` (0: none) tries of a swap of two hidden hands' cards move a
     world on before each iteration (:meth:`TrickSearch.redeal`)."""
@@ -136,17 +136,20 @@ def search_cards(  # noqa: PLR0913  (the bot's search settings, passed through)
         movable = [sets.get(s, 0) for s in order]
         movable[kernel_seat(world, seat)] = 0
         search.redeal(movable, swaps, rest_place)
-    done = batches = 0
-    begun = time.perf_counter()
+    done = 0
+    worst = 0.0
+    now = time.perf_counter()
     while True:
         step = reuse if not iterations else min(reuse, iterations - done)
         done += search.run(step)
-        batches += 1
         if iterations and done >= iterations:
             break
-        now = time.perf_counter()
-        if now + (now - begun) / batches > deadline:
-            break  # another batch (a world and its iterations) would overrun
+        then, now = now, time.perf_counter()
+        worst = max(worst, now - then)
+        # Another batch (a world and its iterations) is not begun where the slowest so far
+        # would overrun: on a loaded machine a batch now and then waits for the CPU.
+        if now + worst > deadline:
+            break
         other = spec.world_from_view(view, rng)
         assert isinstance(other, TrickGame)  # a world of the same view, of the same game
         hands = position(other).hands
