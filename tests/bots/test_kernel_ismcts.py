@@ -119,9 +119,9 @@ def test_the_search_refuses_worlds_of_another_view() -> None:
 
 
 def test_the_bot_searches_card_play_in_the_kernel_and_the_rest_by_the_contract() -> None:
-    state = game("whist").new_match(players=4, options={"deal_size": 6}, seed=4)
-    bots = [IsmctsBot("whist", seed=s, iterations=400, time_ms=0) for s in range(4)]
-    again = IsmctsBot("whist", seed=0, iterations=400, time_ms=0)
+    state = game("whist").new_match(players=4, options={"deal_size": 3}, seed=4)
+    bots = [IsmctsBot("whist", seed=s, iterations=80, time_ms=0) for s in range(4)]
+    again = IsmctsBot("whist", seed=0, iterations=80, time_ms=0)
     kernel = contract = 0
     while not state.is_over():
         seat = state.to_act()[0]
@@ -243,3 +243,16 @@ def test_swaps_of_a_real_view_keep_its_voids_and_cards() -> None:
         if place != seat:
             assert cards & ~sets[place] == 0
     assert after[4] != dealt & ~held or after[:4] != hands  # it moved
+
+
+@pytest.mark.parametrize("options", [{"cheap": "greedy"}, {"others": "policy", "swaps": 0}])
+def test_the_kernel_options_play_legal_cards(options: dict) -> None:
+    state = to_card_play("tarneeb", 4, {}, 6)
+    bot = IsmctsBot("tarneeb", seed=3, iterations=500, time_ms=0, **options)
+    for _ in range(6):
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        pick = bot.act(state.view(seat), legal)
+        assert pick in legal
+        state.apply(seat, pick)
+    assert bot.stats.kernel_decisions >= 1
