@@ -34,6 +34,7 @@ KERNELS = [
     "solver",
     "playouts",
     "macao_playouts",
+    "trick_search",
 ]
 
 extensions = [Extension(f"levata.engine.{name}", [f"engine_ext/{name}.pyx"]) for name in KERNELS]

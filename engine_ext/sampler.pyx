@@ -72,6 +72,7 @@ cdef class Sampler:
     """
 
     cdef readonly int places
+    cdef readonly tuple allowed  # per place, the cards it may hold (as given)
     cdef list classes      # per class: (list of card indexes, tuple of place numbers)
     cdef list ways         # ways[c]: dict remaining-room tuple -> number of deals of classes c..
     cdef tuple sizes
@@ -84,6 +85,7 @@ cdef class Sampler:
             raise ValueError(f"{popcount(unseen)} unseen cards do not fill places of {sizes}")
         self.places = len(sizes)
         self.sizes = sizes
+        self.allowed = tuple(int(m) & unseen for m in allowed)
         groups = {}
         cdef mask_t rest = unseen
         cdef int card

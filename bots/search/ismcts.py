@@ -32,6 +32,15 @@ policy and backs up every seat's reward along the path.
   moves inside the tree). The game proves its copy plays by its own rules and its policy
   picks as its heuristic bot does (a differential test); ``fast=False`` searches through
   the contract's ``clone``/``apply`` instead (the benchmarks compare the two).
+* **Trick deals in C**: where the rest of a trick deal is card play under its rules alone
+  (``TrickGame.plays_out_by_rules``) and every legal action plays a card, the whole search
+  runs in the kernel (:mod:`levata.bots.search.card_play`): the same tree (``others=auto``:
+  the other seats' cards are edges too, at thousands of iterations a decision), ``reuse``
+  iterations per world dealt (moved on by ``swaps`` random swaps of hidden cards before each
+  iteration, every world still a uniform draw), ``cheap`` rollouts (``random`` or the
+  playouts' ``greedy``), the deal's end valued by the game's strategy (``deal_values``), the
+  guard as below; ``root`` and ``horizon`` do not apply there. ``fast=False`` keeps the
+  contract path.
 * **Root**: with few root actions (``root=auto``: at most :data:`PAIRED_UP_TO`) every action is
   played out on the *same* world with the same luck each iteration (common random numbers:
   the rollout stream and the policy bots' streams restart from one seed), so the search
@@ -67,9 +76,11 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from levata.bots.base import Bot, make_bot
-from levata.bots.clock import decision_start
-from levata.engine import Action, GameState, SeatView
+from levata.bots.clock import RESERVE, RESERVE_MS, decision_start
+from levata.bots.search.card_play import card_actions, fits_kernel, search_cards
+from levata.engine import Action, GameSpec, GameState, SeatView
 from levata.engine import game as find_game
+from levata.engine.family.tricks import TrickGame
 
 __all__ = ["CLOCK_STEP_MS", "IsmctsBot", "Node", "Playout", "SearchStats"]
 
@@ -77,6 +88,10 @@ __all__ = ["CLOCK_STEP_MS", "IsmctsBot", "Node", "Playout", "SearchStats"]
 CLOCK_STEP_MS = 100
 #: ``root=auto`` compares the root's actions on shared worlds when there are this few.
 PAIRED_UP_TO = 6
+#: The kernel's rollout policy with ``cheap=auto`` where the bot rolls out by the heuristic.
+CHEAP_AUTO = "random"
+#: The greedy kernel policy's share of uniformly random cards.
+CHEAP_EPSILON = 0.1
 
 Policy = Callable[[GameState, int], Action]
 
@@ -146,6 +161,8 @@ class SearchStats:
         self.actions = 0
         self.seconds = 0.0
         self.times: list[float] = []
+        self.kernel_decisions = 0  # decisions searched in the C kernel (card_play)
+        self.worlds = 0  # worlds dealt for them
 
     def per_second(self) -> float:
         """Rollouts (simulations) per second of search."""
@@ -183,18 +200,25 @@ class IsmctsBot:
         c: float = 0.7,
         rollout: str = "auto",
         realtime_ms: float = 20.0,
-        others: str = "policy",
+        others: str = "auto",
         guard: float = 1.0,
         horizon: int = 30,
         root: str = "auto",
         fast: bool = True,
+        reuse: int = 64,
+        swaps: int = 8,
+        cheap: str = "auto",
     ) -> None:
         if rollout not in ("auto", "heuristic", "random"):
             raise ValueError(f"rollout must be auto, heuristic or random, not {rollout!r}")
         if root not in ("auto", "ucb", "paired"):
             raise ValueError(f"root must be auto, ucb or paired, not {root!r}")
-        if others not in ("policy", "tree"):
-            raise ValueError(f"others must be policy or tree, not {others!r}")
+        if others not in ("auto", "policy", "tree"):
+            raise ValueError(f"others must be auto, policy or tree, not {others!r}")
+        if cheap not in ("auto", "greedy", "random"):
+            raise ValueError(f"cheap must be auto, greedy or random, not {cheap!r}")
+        if reuse < 1 or swaps < 0:
+            raise ValueError("reuse must be at least 1 (iterations per world dealt), swaps >= 0")
         if iterations < 0 or time_ms < 0 or (iterations == 0 and time_ms == 0):
             raise ValueError("ismcts needs iterations > 0 or time_ms > 0")
         self.game = game
@@ -209,6 +233,9 @@ class IsmctsBot:
         self.horizon = horizon
         self.root = root
         self.fast = fast
+        self.reuse = reuse
+        self.swaps = swaps
+        self.cheap = cheap
         self._roll = self.rng  # the stream rollouts draw from (paired: one per world)
         self._last: Sequence[float] = ()  # the last rollout's scores
         self._own: Bot | None = None  # the heuristic's opinion on this seat's own decisions
@@ -243,7 +270,7 @@ class IsmctsBot:
 
     # -- one decision ---------------------------------------------------------------------------
 
-    def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
+    def act(self, view: SeatView, legal: Sequence[Action]) -> Action:  # noqa: PLR0915  (the paths)
         if len(legal) == 1:
             return legal[0]
         started = time.perf_counter()
@@ -262,6 +289,11 @@ class IsmctsBot:
         # clock and the view, which it does not keep.
         fast = self.fast and not realtime and not per_deal
         kind = "heuristic" if self._uses_heuristic(game) else "random"
+        cards = card_actions(legal) if self.fast and not realtime else None
+        if cards is not None:  # a trick deal's card play: the whole search in C, if it fits
+            picked = self._in_kernel(spec, view, legal, cards, deadline, first, started)
+            if picked is not None:
+                return picked
         done = 0
         actions = 0
         paired: dict[Action, list[float]] = {a: [] for a in legal}
@@ -300,6 +332,67 @@ class IsmctsBot:
         stats.seconds += spent
         stats.times.append(spent)
         return choice
+
+    def _in_kernel(
+        self,
+        spec: GameSpec,
+        view: SeatView,
+        legal: Sequence[Action],
+        cards: dict[int, Action],
+        deadline: float,
+        usual: Action | None,
+        started: float,
+    ) -> Action | None:
+        """The decision searched in the kernel (:mod:`levata.bots.search.card_play`), or
+        ``None`` where this deal's card play does not fit it (the contract path then)."""
+        try:
+            world = spec.world_from_view(view, self.rng)
+        except NotImplementedError:
+            return None
+        if not isinstance(world, TrickGame) or not fits_kernel(world, view.seat, cards):
+            return None
+        # Thousands of iterations a decision leave no excuse to answer late: the kernel
+        # keeps the clock's reserve for what follows its search.
+        reserve = (self.time_ms * RESERVE + RESERVE_MS) / 1000 if self.time_ms else 0.0
+        run = search_cards(
+            spec,
+            view,
+            world,
+            cards,
+            self.rng,
+            deadline=deadline - reserve,
+            iterations=self.iterations,
+            reuse=self.reuse,
+            swaps=self.swaps,
+            others_in_tree=self.others != "policy",
+            policy=self._cheap(),
+            epsilon=CHEAP_EPSILON,
+            c=self.c,
+            prefer=usual,
+        )
+        root = Node()
+        for action, (visits, avail, reward, square) in run.edges.items():
+            edge = root.children[(view.seat, action)] = Node()
+            edge.visits, edge.avail, edge.reward, edge.square = visits, avail, reward, square
+        choice = self._choose(root, view, legal, usual)
+        spent = time.perf_counter() - started
+        stats = self.stats
+        stats.decisions += 1
+        stats.kernel_decisions += 1
+        stats.iterations += run.iterations
+        stats.rollouts += run.iterations
+        stats.actions += run.actions
+        stats.worlds += run.worlds
+        stats.seconds += spent
+        stats.times.append(spent)
+        return choice
+
+    def _cheap(self) -> str:
+        """The kernel's rollout policy: ``cheap``, or with ``auto`` the greedy one where the
+        bot rolls out by the heuristic and uniform random cards where it rolls out at random."""
+        if self.cheap != "auto":
+            return self.cheap
+        return "random" if self.rollout == "random" else CHEAP_AUTO
 
     def _pair(
         self,

@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from levata.engine import Action, BadConfig, GameSpec
 from levata.engine.cardmask import mask_of
@@ -43,15 +43,30 @@ from levata.engine.solver import tricks as most_tricks
 __all__ = [
     "HONOURS",
     "PLAYOUTS",
+    "DealValues",
     "Strategy",
     "aim_playout",
     "bury_order",
+    "deal_tricks",
     "gunoi_value",
     "playout_tricks",
     "rate_taking_up",
     "strategy_for",
     "trump_score",
 ]
+
+
+class DealValues(NamedTuple):
+    """What the end of a deal's card play is worth to each seat, for a search that plays the
+    deal out in C (:mod:`levata.engine.trick_search`): seats as the kernel numbers them
+    (:func:`~levata.bots.search.double_dummy.kernel_seat`), a seat's side being its team
+    in the deal's rules."""
+
+    #: ``by_tricks[s][k]``: seat ``s``'s value when its side ends the deal with ``k``
+    #: tricks (every ``k`` from 0 to the deal's number of tricks).
+    by_tricks: list[list[float]]
+    #: ``per_point[s]``: its value per card point its side ends the deal with.
+    per_point: list[float]
 
 
 class Strategy:
@@ -72,6 +87,32 @@ class Strategy:
         bids, say): a search bot weighs the world's values by it. Worlds are drawn
         uniformly among the deals the view allows; the base weighs them all alike."""
         return 1.0
+
+    def deal_values(self, world: TrickGame) -> DealValues:
+        """What the end of this deal's card play is worth to every seat: by default what
+        each seat plays for (:meth:`goal`: its side's tricks, its card points, 1 for ending
+        with exactly its target). A game whose deal scores otherwise (Whist's bids) gives
+        its deal's points.
+
+        >>> from levata.engine import Action, game
+        >>> w = game("tarneeb").new_match(players=4, seed=1)
+        >>> Strategy().deal_values(w).by_tricks[0][:4], Strategy().deal_values(w).per_point
+        ([0.0, 1.0, 2.0, 3.0], [0.0, 0.0, 0.0, 0.0])
+        """
+        order = world.seats_in_play() or range(world.players)
+        size = deal_tricks(world)
+        by_tricks: list[list[float]] = []
+        per_point: list[float] = []
+        for seat in order:
+            goal = self.goal(world, seat)
+            if goal.kind == "exact":
+                by_tricks.append([float(k == goal.target) for k in range(size + 1)])
+            else:
+                by_tricks.append(
+                    [float(k) if goal.kind == "tricks" else 0.0 for k in range(size + 1)]
+                )
+            per_point.append(1.0 if goal.kind == "points" else 0.0)
+        return DealValues(by_tricks, per_point)
 
     def rate_cards(self, world: TrickGame, seat: int) -> dict[int, float]:
         """Each card ``seat`` may play now (by index) valued on the game's own scale (its
@@ -106,6 +147,18 @@ class Strategy:
         may play after it (as :meth:`rate_lines` for cards). Where a game gives these, they
         replace :meth:`rate_calls`."""
         return {}
+
+
+def deal_tricks(world: TrickGame) -> int:
+    """Tricks in the deal in progress: those taken and those still to play.
+
+    >>> from levata.engine import game
+    >>> deal_tricks(game("whist").new_match(players=4, options={"deal_size": 5}, seed=1))
+    5
+    """
+    order = world.seats_in_play() or range(world.players)
+    cards = sum(len(world.hands[s]) for s in order) + len(world.trick)
+    return sum(world.tricks[s] for s in order) + -(-cards // len(order))
 
 
 def strategy_for(spec: GameSpec) -> Strategy:

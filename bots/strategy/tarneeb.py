@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from levata.bots.strategy import Strategy
+from levata.bots.strategy import DealValues, Strategy, deal_tricks
 from levata.engine import actions
 from levata.engine.cardmask import mask_of
 from levata.engine.contract import Action
@@ -101,6 +101,31 @@ def _pass_value(state: TarneebState, seat: int, seed: int) -> float:
 
 class TarneebStrategy(Strategy):
     """Tarneeb for the search bots: bids, the pass and the trump, by greedy playouts."""
+
+    def deal_values(self, world: TrickGame) -> DealValues:
+        """Each seat's deal points by its team's tricks: the declarers score their
+        contract made or lost, the defenders their tricks and the defeat bonus
+        (:func:`~levata.engine.games.tarneeb.rules.deal_points`; idle penalties do not
+        depend on the play).
+
+        >>> from levata.engine import game
+        >>> w = game("tarneeb").new_match(players=4, seed=1)
+        >>> w.declarer, w.high = 0, 8   # as if seat 0 had won the bidding with 8
+        >>> rows = TarneebStrategy().deal_values(w).by_tricks
+        >>> rows[0][9], rows[0][7], rows[1][4], rows[1][6]
+        (14.0, -8.0, 4.0, 11.0)
+        """
+        assert isinstance(world, TarneebState)
+        size = deal_tricks(world)
+        declarers = world.declaring_team
+        rows = []
+        for seat in range(world.players):
+            if world.team_of(seat) == declarers:
+                row = [float(tn.deal_points(world.high, k)[0]) for k in range(size + 1)]
+            else:
+                row = [float(tn.deal_points(world.high, size - k)[1]) for k in range(size + 1)]
+            rows.append(row)
+        return DealValues(rows, [0.0] * world.players)
 
     def rate_calls(
         self, world: TrickGame, seat: int, calls: Sequence[Action], solver: Solver | None

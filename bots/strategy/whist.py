@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from levata.bots.strategy import Strategy, aim_playout
+from levata.bots.strategy import DealValues, Strategy, aim_playout, deal_tricks
 from levata.engine import phases
 from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card, Suit
@@ -114,6 +114,26 @@ class WhistStrategy(Strategy):
         if bid is None:
             return super().goal(world, seat)
         return exact(seat, bid, already=world.tricks[seat])
+
+    def deal_values(self, world: TrickGame) -> DealValues:
+        """Each seat's deal points by the tricks it ends with: the bid-based score of the
+        match's ``scoring`` (streaks aside: they span deals).
+
+        >>> from levata.engine import Action, game
+        >>> w = game("whist").new_match(players=3, options={"deal_size": 3}, seed=1)
+        >>> for bid in (0, 2, 0):
+        ...     w.apply(w.to_act()[0], Action("bid", number=bid))
+        >>> WhistStrategy().deal_values(w).by_tricks[w.bids.index(2)]
+        [-2.0, -1.0, 7.0, -1.0]
+        """
+        assert isinstance(world, WhistState)
+        size = deal_tricks(world)
+        scoring = world.options["scoring"]
+        rows = [
+            [float(deal_points(bid, k, scoring)) for k in range(size + 1)]
+            for bid in (b if b is not None else 0 for b in world.bids)
+        ]
+        return DealValues(rows, [0.0] * world.players)
 
     def rate_calls(
         self, world: TrickGame, seat: int, calls: Sequence[Action], solver: Solver | None

@@ -112,6 +112,8 @@ SEAT_NAMES = tuple(str(s) for s in range(16))
 #: Suit letters by effective suit, French and Italian decks.
 _SUIT_LETTERS = {it: tuple(Suit(s + 4 * it).letter for s in range(4)) for it in (False, True)}
 _HAND = tuple(f"hand:{s}" for s in range(16))  # place names of the hands, made once
+#: The hooks by which a game's card play departs from the rules' (plays_out_by_rules).
+_PLAY_HOOKS = ("narrow_play", "rules_of_trick", "_after_trick", "play_card", "_take_trick")
 
 
 # --------------------------------------------------------------------------------------------
@@ -433,6 +435,25 @@ class TrickGame(Zoned):
         each trick's duties here."""
         return self.rules
 
+    def plays_out_by_rules(self) -> bool:
+        """Whether the rest of this deal is card play under :attr:`rules` alone, so that a
+        search kernel may play it out in C (:mod:`levata.engine.trick_search`): the cards go
+        to tricks, each seat may play what the trick duties allow, the same rules hold to
+        the end of the deal, nothing happens between tricks and the deal ends when the
+        hands are empty. The base reads it off the hooks: a game that narrows the play
+        (:meth:`narrow_play`), changes the rules by trick (:meth:`rules_of_trick`), acts
+        after a trick (:meth:`_after_trick`: a stock, an early end) or plays a card its own
+        way does not; a game whose deal fits only sometimes writes this itself.
+
+        >>> from levata.engine import game
+        >>> game("whist").new_match(players=4, seed=1).plays_out_by_rules()  # bidding first
+        False
+        """
+        if self.over or self.phase != PLAY:
+            return False
+        cls = type(self)
+        return all(getattr(cls, hook) is getattr(TrickGame, hook) for hook in _PLAY_HOOKS)
+
     def _rules_changed(self) -> None:
         """Read :meth:`card_rules` again (the trump or a duty changed). Kept eagerly, never
         filled by a query, so that asking the state never changes it."""
@@ -622,6 +643,29 @@ class TrickGame(Zoned):
             world._deal_hidden(plan, rng)
             world._finish_log(plan)
         return world  # type: ignore[return-value]  # the plan's prototype is of this class
+
+    @classmethod
+    def redealt_cards(cls, spec: GameSpec, view: SeatView) -> dict[int, int]:
+        """For each place :meth:`from_view` deals at random, the cards (a mask) it may be
+        dealt of those dealt at random: the other seats' hands by seat number, then the
+        places out of play (the undealt rest: place ``players``; a game's own places). What
+        a search may move between two such places by swaps, each card staying where the
+        view allows it, and keep its worlds equally likely (every constraint of the deal is
+        such a set: the voids, what an exchange told).
+
+        >>> from levata.engine import game
+        >>> spec = game("whist")
+        >>> state = spec.new_match(players=3, options={"deal_size": 2}, seed=1)
+        >>> sets = spec.factory.redealt_cards(spec, state.view(0))
+        >>> {p: m.bit_count() for p, m in sets.items()}  # 24 less seat 0's 2 and the trump
+        {1: 21, 2: 21, 3: 21}
+        """
+        plan = _PLANS.get(view, (cls, spec), lambda: _make_plan(cls, spec, view))
+        sampler = plan.deal.sampler
+        if sampler is None:
+            return {}
+        names = plan.deal.names
+        return {p: m for p, m in zip(names, sampler.allowed, strict=True) if p != view.seat}
 
     def sample_world(self, seat: int, rng: random.Random) -> Self:
         """Redeal what ``seat`` cannot see: :meth:`from_view` on the seat's view."""
