@@ -193,6 +193,8 @@ cdef class TrickSearch:
             raise ValueError(f"seat {me} is not a seat of {n}")
         if policy not in POLICIES:
             raise ValueError(f"policy must be 'random' or 'greedy', not {policy!r}")
+        if rules.sure_pot:  # its legality reads tricks won and unseen cards: not kept here
+            raise ValueError("the sure-pot duty is not searched in this kernel")
         tricks, points, values = list(tricks), list(points), [list(v) for v in values]
         per_point = [0.0] * n if per_point is None else [float(x) for x in per_point]
         if not len(tricks) == len(points) == len(values) == len(per_point) == n:
@@ -442,7 +444,7 @@ cdef class TrickSearch:
             if not in_tree:
                 for s in range(n):
                     steps += popcount(h[s])
-                run_playout(&self.r, h, t, self.policy, self.epsilon, &self.rng, won, pts)
+                run_playout(&self.r, h, t, self.policy, self.epsilon, &self.rng, won, pts, NULL)
                 break
             legal = tk_legal(&self.r, h[seat], &t)
             if seat == me or self.others_in_tree:
