@@ -15,6 +15,9 @@ What it does:
   out, so that the next seat must take;
 * swaps the lowest trump for the turned card whenever it may.
 
+The card choices are :mod:`levata.engine.games.huzur.policy`'s, which the search's fast
+playouts roll out with too.
+
 >>> from levata.engine.games.huzur import HuzurState
 >>> state = HuzurState.from_position(3, ["8H 9H AC", "10H 2C 7S", "QS"], "10C")
 >>> bot = HeuristicBot()
@@ -27,162 +30,14 @@ What it does:
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from levata.engine import Action, Card, SeatView, Suit, actions
 from levata.engine.games.huzur import BEAT_KIND, DONE_KIND, SWAP_KIND, TAKE_KIND
-from levata.engine.games.huzur.rules import beats, deck, power
+from levata.engine.games.huzur.policy import best_beat, best_lead, should_beat
 
-__all__ = ["HeuristicBot", "best_beat", "best_lead", "worth"]
-
-#: Worth of a middling card: spending a card above it costs, shedding one below gains.
-MIDDLE = 8.0
-#: Worth of each card a trump stands above the plain suits.
-TRUMP_BONUS = 12.0
-#: Extra worth of a card that pairs another in hand.
-PAIR_BONUS = 2.0
-#: The cost of one more card in hand while the stock lasts, and once it is empty.
-CARD_COST, LATE_CARD_COST = 6.0, 10.0
-#: A lead's bonus per card beyond the first (several cards are harder to beat).
-MULTI_BONUS = 3.0
-#: A lead card nobody can beat any more, once the stock is empty.
-MASTER_BONUS = 4.0
-
-
-def worth(card: Card, trump: Suit, hand: Sequence[Card] = ()) -> float:
-    """What a card is worth keeping: its rank (1 for the lowest), a trump's bonus, a pair's.
-
-    >>> from levata.engine.cards import parse_cards
-    >>> hand = parse_cards("8H 8S AC")
-    >>> [worth(c, Suit.CLUBS, hand) for c in hand]
-    [6.0, 6.0, 24.0]
-    """
-    value = float(power(card) - 4) + (TRUMP_BONUS if card.suit == trump else 0.0)
-    if sum(1 for c in hand if c.rank == card.rank) >= 2:
-        value += PAIR_BONUS
-    return value
-
-
-def best_beat(
-    targets: Sequence[Card], hand: Sequence[Card], trump: Suit
-) -> tuple[float, list[Card]] | None:
-    """The cheapest way to beat ``targets`` (card by card, in order) from ``hand``: its total
-    worth and the cards, or ``None`` when nothing beats them.
-
-    >>> from levata.engine.cards import parse_cards
-    >>> cost, cards = best_beat(parse_cards("8H 9H"), parse_cards("10H JH AC"), Suit.CLUBS)
-    >>> [str(c) for c in cards]
-    ['10H', 'JH']
-    """
-    values = {c: worth(c, trump, hand) for c in hand}
-    fits = [sorted((c for c in hand if beats(c, t, trump)), key=values.__getitem__) for t in targets]
-    best: list[tuple[float, list[Card]] | None] = [None]
-
-    def walk(k: int, spent: float, used: list[Card]) -> None:
-        found = best[0]
-        if found is not None and spent >= found[0]:
-            return
-        if k == len(targets):
-            best[0] = (spent, list(used))
-            return
-        for c in fits[k]:
-            if c not in used:
-                used.append(c)
-                walk(k + 1, spent + values[c], used)
-                used.pop()
-
-    walk(0, 0.0, [])
-    return best[0]
-
-
-def _leads(hand: Sequence[Card], most: int) -> Iterable[tuple[Card, ...]]:
-    """Every legal lead of ``hand`` (cards in the hand's order), up to ``most`` cards."""
-    for c in hand:
-        yield (c,)
-    if most < 3:
-        return
-    by_rank: dict[int, list[Card]] = {}
-    for c in hand:
-        by_rank.setdefault(c.rank, []).append(c)
-    pairs = [p for cards in by_rank.values() for p in itertools.combinations(cards, 2)]
-    seen: set[tuple[Card, ...]] = set()
-    for p in pairs:
-        for k in hand:
-            if k not in p:
-                lead = tuple(sorted((*p, k)))
-                if lead not in seen:
-                    seen.add(lead)
-                    yield lead
-    if most < 5:
-        return
-    for p, q in itertools.combinations(pairs, 2):
-        if p[0].rank == q[0].rank:
-            continue
-        for k in hand:
-            if k not in p and k not in q:
-                lead = tuple(sorted((*p, *q, k)))
-                if lead not in seen:
-                    seen.add(lead)
-                    yield lead
-
-
-def best_lead(
-    hand: Sequence[Card],
-    trump: Suit,
-    *,
-    late: bool,
-    out: Iterable[Card] = (),
-    players: int = 3,
-    most: int = 5,
-    chosen: Sequence[Card] = (),
-) -> tuple[Card, ...]:
-    """The lead to play: the most worth shed below the middle, a bonus for each card beyond
-    the first and, once the stock is out (``late``), for cards no unseen card can beat
-    (``out``: every card this seat knows is not in another hand that could beat it).
-    ``chosen``: the cards already led (the lead must start with them).
-
-    >>> from levata.engine.cards import parse_cards
-    >>> [str(c) for c in best_lead(parse_cards("7H 7S 9D AC KS"), Suit.CLUBS, late=False)]
-    ['9D', '7H', '7S']
-    """
-    gone = set(out) | set(hand)
-    live = [c for c in deck(players) if c not in gone]
-    pool = sorted(set(hand) | set(chosen))
-    best: tuple[float, tuple[Card, ...]] = (-1e9, tuple(pool[:1]))
-    middle = MIDDLE + (3.0 if late else 0.0)
-    for lead in _leads(pool, most):
-        if chosen and (lead[: len(chosen)] != tuple(chosen)):
-            continue
-        score = sum(middle - worth(c, trump, pool) for c in lead) + MULTI_BONUS * (len(lead) - 1)
-        if late:
-            score += MASTER_BONUS * sum(
-                1 for c in lead if not any(beats(x, c, trump) for x in live)
-            )
-        if score > best[0]:
-            best = (score, lead)
-    return best[1]
-
-
-def should_beat(
-    cost: float, targets: Sequence[Card], table: Sequence[Card], trump: Suit, late: bool
-) -> bool:
-    """Beat (spending ``cost`` of worth on ``targets``) rather than take the ``table``: the
-    cards a take brings in are worth their worth less a cost per card.
-
-    >>> from levata.engine.cards import parse_cards
-    >>> should_beat(15.0, parse_cards("8H"), parse_cards("8H"), Suit.CLUBS, late=False)
-    True
-    >>> should_beat(24.0, parse_cards("8H"), parse_cards("8H"), Suit.CLUBS, late=False)
-    False
-    """
-    if late:
-        return True  # with the stock out every card taken must be shed again: beat
-    per_card = CARD_COST
-    spend = cost - MIDDLE * len(targets)
-    take = sum(worth(c, trump) - MIDDLE for c in table) - per_card * len(table)
-    return -spend >= take
+__all__ = ["HeuristicBot"]
 
 
 class HeuristicBot:

@@ -80,6 +80,7 @@ from levata.engine.contract import (
 from levata.engine.deal import shuffled
 from levata.engine.family.shedding import ranks_by_finish
 from levata.engine.fields import Counter, Declared, Fact, Kept
+from levata.engine.games.huzur.playout import HuzurPlayout
 from levata.engine.games.huzur.rules import (
     HAND_SIZE,
     beats,
@@ -112,6 +113,8 @@ DONE, TAKE, SWAP = Action(DONE_KIND), Action(TAKE_KIND), Action(SWAP_KIND)
 _ALL = deck(4)
 _PLAY = {c: Action(actions.PLAY, card=c) for c in _ALL}
 _BEAT = {c: Action(BEAT_KIND, card=c) for c in _ALL}
+#: The action objects by kind, for the fast playout copy.
+_ACTIONS = {"play": _PLAY, "beat": _BEAT, "done": DONE, "take": TAKE, "swap": SWAP}
 
 
 def _cards_text(cards: Sequence[Card]) -> str:
@@ -750,6 +753,12 @@ class HuzurState(Zoned):
         if any(4 in Tally(c.rank for c in h).values() for h in self.hands):
             return False
         return self.phase not in (LEAD, BEATING) or bool(self.legal_actions(actor))
+
+    def playout_state(self, seed: int) -> HuzurPlayout:
+        """A copy for playouts (the search's fast path): this position on plain lists, play
+        only, with no events, views or history; its random stream starts from ``seed``
+        (see :mod:`.playout`)."""
+        return HuzurPlayout.of(self, seed, _ACTIONS)
 
     def sample_world(self, seat: int, rng: random.Random) -> HuzurState:
         """Redeal every card ``seat`` cannot place (see :meth:`from_view`)."""
