@@ -830,7 +830,8 @@ VOCABULARY = Vocabulary(
     },
     events={
         events.DEAL: "the deal: `cards` is the turned card (face up, under the stock; its"
-        " suit is trumps); `data.dealer`, `hands`, `stock`, `trump`",
+        " suit is trumps); `data.dealer`, `hands` (cards each), `stock` (cards to draw, the"
+        " turned one included), `trump` (the trump suit's letter)",
         events.POSITION: "the match was read from a position: `cards` is the turned card"
         " still under the stock; `data.hands` the cards each seat holds; each `hand` follows",
         events.HAND: "your six cards (seen by you alone); after a `position`, the cards you hold",
