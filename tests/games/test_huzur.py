@@ -383,3 +383,61 @@ def test_heuristic_plays_complete_matches():
     state = SPEC.new_match(4, seed=9)
     result = play_match(state, [HeuristicBot(seed=s) for s in range(4)])
     assert sorted(result.ranks) == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_fast_copy_plays_by_the_games_rules(players):
+    """Action for action over random matches, the playout copy offers the game's legal
+    actions and reaches its positions (hands, stock, table, out of play, the result)."""
+    for i in range(4):
+        options = {"cap_lead_to_min_hand": i % 2 == 1}
+        state = SPEC.new_match(players, seed=40 + i, options=options)
+        fast = state.playout_state(seed=i)
+        rng = random.Random(i)
+        while not state.is_over():
+            seat = state.to_act()[0]
+            assert fast.to_act() == state.to_act()
+            moves = state.legal_actions(seat)
+            assert fast.legal_actions(seat) == moves
+            move = rng.choice(moves)
+            state.apply(seat, move)
+            fast._apply(seat, move)
+            assert (fast.hands, fast.stock, fast.table) == (
+                state.hands,
+                state.stock,
+                state.on_table,
+            )
+            assert sorted(fast.discard) == sorted(state.discard)
+        assert fast.is_over() and fast.estimate() == tuple(state.result().scores)
+
+
+def test_the_fast_copys_policy_is_the_heuristics():
+    """Its heuristic choices are legal, and the heuristic bot's (it may keep a plan the bot
+    revises mid-move: that is rare)."""
+    from levata.bots.heuristic.huzur import HeuristicBot
+
+    agree = total = 0
+    for i in range(4):
+        state = SPEC.new_match(3 + i % 2, seed=60 + i)
+        bot = HeuristicBot()
+        while not state.is_over():
+            seat = state.to_act()[0]
+            legal_now = state.legal_actions(seat)
+            fast = state.playout_state(seed=i)
+            mine = bot.act(state.view(seat, history=False), legal_now)
+            theirs = fast.choose(seat)
+            assert theirs in legal_now
+            agree += theirs == mine
+            total += 1
+            state.apply(seat, mine)
+    assert agree >= 0.97 * total
+
+
+def test_search_plays_a_match_on_the_fast_copy():
+    from levata.bots import play_match
+    from levata.bots.search.ismcts import IsmctsBot
+
+    state = SPEC.new_match(3, seed=4)
+    bots = [IsmctsBot("huzur", seed=s, iterations=4, time_ms=0) for s in range(3)]
+    result = play_match(state, bots)
+    assert sorted(result.ranks) == [1, 2, 3] and bots[0].stats.rollouts > 0
