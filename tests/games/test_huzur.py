@@ -303,6 +303,14 @@ def test_refills_happen_in_order_of_play_and_the_turned_card_comes_last():
     assert s.hands[P2] == sorted(parse_cards("7D AD 2D 10C")) and s.trump_holder == P2
 
 
+def test_a_taker_below_six_cards_draws_up_to_six():
+    s = pos(3, ["8H 7S 9S 10S JS KS", "7H", "QD"], "10C", stock="AD KD QS JD 9D 8D 7D")
+    act(s, P1, "play 8H")  # P1 draws the AD
+    act(s, P2, "take")  # two cards: P2 draws four (D16)
+    assert s.hands[P2] == sorted(parse_cards("7H 8H KD QS JD 9D"))
+    assert s.view(P3).facts["known"][P2] == ["8H"]
+
+
 def test_the_hand_cap_ranks_by_fewest_cards():
     s = pos(
         3,
