@@ -306,3 +306,84 @@ def test_bad_position_says_why():
 @pytest.mark.parametrize("module", [trombon, trombon_world])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
+
+
+# -- bots ----------------------------------------------------------------------------------------
+
+
+def test_bots_are_registered():
+    from levata.bots.base import bot_names
+
+    assert {"heuristic", "always_call", "never_lie", "search"} <= set(bot_names("trombon"))
+
+
+def test_baselines_call_as_named():
+    from levata.bots.base import make_bot
+
+    state = TrombonState.from_position(3, ["7S 9D KH", "2C 3C", "4H 5H"])
+    play(state, 0, "7S", 1, rank="7")
+    view = state.view(1)
+    legal = state.legal_actions(1)
+    assert make_bot("always_call", "trombon").act(view, legal) == Action.parse("trombon")
+    assert make_bot("never_lie", "trombon").act(view, legal) == Action.parse("pass")
+
+
+def test_heuristic_calls_an_impossible_claim_and_trusts_a_likely_one():
+    from levata.bots.base import make_bot
+
+    bot = make_bot("heuristic", "trombon")
+    state = TrombonState.from_position(3, ["7S 7D 2C", "7H 7C 3C", "4H 5H"])
+    play(state, 0, "7S 7D 2C", 3, rank="7")  # three sevens claimed, seat 1 holds the others
+    assert bot.act(state.view(1), state.legal_actions(1)) == Action.parse("trombon")
+    state = TrombonState.from_position(3, ["7S 7D 2C", "8H 9C 3C", "4H 5H"])
+    play(state, 0, "7S 7D", 2, rank="7")
+    assert bot.act(state.view(1), state.legal_actions(1)) == Action.parse("pass")
+
+
+def test_heuristic_tells_the_truth_when_it_can_and_lies_when_it_must():
+    from levata.bots import play_match
+    from levata.bots.base import make_bot
+
+    state = TrombonState.from_position(3, ["7S 7D 2C KH", "8H 9C", "4H 5H"], actor=2)
+    play(state, 2, "4H", 1, rank="7")
+    window(state, {})
+    bot = make_bot("heuristic", "trombon")
+    steps = []
+    while state.to_act() == (0,):
+        action = bot.act(state.view(0), state.legal_actions(0))
+        steps.append(str(action))
+        state.apply(0, action)
+    assert sorted(steps[:2]) == ["put 7D", "put 7S"] and steps[-1] == "declare 2"
+    window(state, {})
+    steps = []
+    while state.to_act() == (1,):
+        action = bot.act(state.view(1), state.legal_actions(1))
+        steps.append(str(action))
+        state.apply(1, action)
+    assert len(steps) == 2 and steps[-1] == "declare 1"  # no seven: one card, a lie
+    match = SPEC.new_match(players=4, options={"play_cap": 60}, seed=5)
+    result = play_match(match, [make_bot("heuristic", "trombon")] * 4)
+    assert len(result.ranks) == 4
+
+
+def test_search_plays_within_its_budget_and_weighs_the_claim():
+    from levata.bots import play_match
+    from levata.bots.base import make_bot
+    from levata.bots.strategy.trombon import RankSim, SearchBot
+
+    bot = SearchBot("trombon", seed=1, time_ms=20)
+    others = [make_bot("heuristic", "trombon", seed=s) for s in (2, 3, 4)]
+    state = SPEC.new_match(players=4, options={"play_cap": 40}, seed=9)
+    result = play_match(state, [bot, *others])
+    assert len(result.ranks) == 4 and bot.rollouts > 0
+    assert sorted(bot.times)[int(0.9 * len(bot.times))] < 0.2
+    # The model: a claim the claimant could make truthfully becomes two weighted worlds.
+    state = TrombonState.from_position(3, ["7S 7D 2C", "8H 9C 3C", "4H 5H 7H"])
+    play(state, 0, "7S 7D", 2, rank="7")
+    sim = RankSim.of(state)
+    sim.last, sim.hands[0] = [0] * 13, list(sim.hands[0])
+    sim.last[0] = 2  # drawn as two deuces: a lie in this world
+    sim.hands[0][5] += 2  # ... and the sevens still in the hand
+    variants = SearchBot(model=True)._variants(sim, True, 0.75)
+    assert [w for _, w in variants] == [0.75, 0.25] and variants[0][0].last[5] == 2
+    assert SearchBot(model=False)._variants(sim, True, 0.75) == [(sim, 1.0)]

@@ -179,6 +179,10 @@ def _cards_read(shown: Sequence[str]) -> list[Card]:
 class TrombonState(Simultaneous, Zoned):
     """A Trombon match in progress. Hands are lists (two decks hold equal cards)."""
 
+    hands: list[list[Card]]
+    staged: list[Card]
+    pile: list[Card]
+
     PLACES: ClassVar[tuple[Place, ...]] = (
         Place(
             "hand",

@@ -28,14 +28,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from levata.engine import events
 from levata.engine import fields as declared
 from levata.engine.cards import Card
-from levata.engine.contract import SeatView
-from levata.engine.worlds import seen_log
+from levata.engine.contract import Event, SeatView
+from levata.engine.worlds import ViewCache, seen_log
 
 if TYPE_CHECKING:
     from levata.engine.games.trombon import TrombonState
@@ -45,6 +46,10 @@ __all__ = ["PILE", "Knowledge", "read_history", "rebuild"]
 #: The pile's number among the places (seats are 0..N-1).
 PILE = -1
 STAGED = -2
+
+#: What the last views' histories say (a search rebuilds many worlds from one view; the
+#: knowledge is only read once made).
+_KNOWN: ViewCache[Knowledge] = ViewCache(size=2)
 
 
 @dataclass
@@ -68,74 +73,94 @@ def read_history(view: SeatView) -> Knowledge:
     >>> read_history(s.view(0)).sizes
     {0: 17, 1: 17, 2: 17, -1: 1}
     """
-    me, n = view.seat, view.players
-    know = Knowledge(sizes={**{s: 0 for s in range(n)}, PILE: 0})  # refit if no deal is told
-    sizes = know.sizes
-    tokens = know.tokens
-    laid: list[Card] = []
+    replay = _Replay(view.seat, view.players)
     for ev in view.history:
-        kind = ev.kind
-        if kind == events.DEAL:
-            for s in range(n):
-                sizes[s] = ev.data["hand"]
-            sizes[PILE] = know.untaken = ev.data["pile"]
-        elif kind == events.POSITION:  # a hand-made position: its sizes are told
-            for s in range(n):
-                sizes[s] = ev.data["hands"][s]
-            sizes[PILE] = know.untaken = ev.data["pile"]
-        elif kind == "laid":
-            laid = list(ev.cards)
-            for c in laid:  # the copy we held, if a token followed it to us, is this one
-                _drop(tokens, c, me)
-            tokens.extend((c, {PILE}) for c in laid)
-        elif kind == events.PLAY:
-            x = ev.seat
-            assert x is not None
-            if x == me:
-                k = len(laid)
-                know.last_mine = laid
-            else:
-                if "true_count" in ev.data:
-                    k = ev.data["true_count"]
-                elif ev.data["out"]:
-                    k = sizes[x]
-                else:
-                    k = max(1, min(ev.data["count"], sizes[x] - 1))
-                know.round_others += 1
-                know.last_mine = []
-                for _, where in tokens:  # a card it held may be what it just played
-                    if x in where:
-                        where.add(PILE)
-            know.last_count = k
-            sizes[x] = max(0, sizes[x] - k)
-            sizes[PILE] += k
-        elif kind == "call":
-            taker = ev.data["taker"]
-            for c in ev.cards:  # turned up: known to go to the taker
-                for i, (card, where) in enumerate(tokens):
-                    if card == c and PILE in where:
-                        tokens[i] = (card, {taker})
-                        break
-                else:
-                    tokens.append((c, {taker}))
-            for _, where in tokens:
-                if PILE in where:
-                    where.discard(PILE)
-                    where.add(taker)
-            sizes[taker] += ev.data.get("pile", sizes[PILE])
-            sizes[PILE] = know.untaken = 0
-            know.round_others = know.last_count = 0
-            know.last_mine = []
-        elif kind == "took":
-            for c in ev.cards:  # in our hand now: known exactly, no token needed
-                _drop(tokens, c, me)
-        elif kind == events.FINISH:
-            sizes[ev.seat] = 0  # type: ignore[index]
+        handler = replay.handlers.get(ev.kind)
+        if handler is not None:
+            handler(ev)
+    know = replay.know
     # Our own hand is exact; tokens that can only be ours are in it.
-    know.tokens[:] = [(c, w) for c, w in tokens if w != {me}]
+    know.tokens[:] = [(c, w) for c, w in know.tokens if w != {replay.me}]
     for _, where in know.tokens:
-        where.discard(me)
+        where.discard(replay.me)
     return know
+
+
+class _Replay:
+    """The walk over one seat's history: a method per event kind."""
+
+    def __init__(self, me: int, players: int) -> None:
+        self.me, self.n = me, players
+        # Sizes start at zero and are refitted when no deal is told (a position read back).
+        self.know = Knowledge(sizes={**{s: 0 for s in range(players)}, PILE: 0})
+        self.laid: list[Card] = []
+        self.handlers: dict[str, Callable[[Event], None]] = {
+            events.DEAL: self.deal,
+            events.POSITION: self.deal,
+            "laid": self.lay,
+            events.PLAY: self.play,
+            "call": self.call,
+            "took": self.took,
+            events.FINISH: self.finish,
+        }
+
+    def deal(self, ev: Event) -> None:
+        hands = ev.data["hands"] if "hands" in ev.data else [ev.data["hand"]] * self.n
+        for s in range(self.n):
+            self.know.sizes[s] = hands[s]
+        self.know.sizes[PILE] = self.know.untaken = ev.data["pile"]
+
+    def lay(self, ev: Event) -> None:
+        self.laid = list(ev.cards)
+        for c in self.laid:  # the copy we held, if a token followed it to us, is this one
+            _drop(self.know.tokens, c, self.me)
+        self.know.tokens.extend((c, {PILE}) for c in self.laid)
+
+    def play(self, ev: Event) -> None:
+        know, sizes, x = self.know, self.know.sizes, ev.seat
+        assert x is not None
+        if x == self.me:
+            k = len(self.laid)
+            know.last_mine = self.laid
+        else:
+            if "true_count" in ev.data:
+                k = ev.data["true_count"]
+            elif ev.data["out"]:
+                k = sizes[x]
+            else:  # the declared count, but it kept a card
+                k = max(1, min(ev.data["count"], sizes[x] - 1))
+            know.round_others += 1
+            know.last_mine = []
+            for _, where in know.tokens:  # a card it held may be what it just played
+                if x in where:
+                    where.add(PILE)
+        know.last_count = k
+        sizes[x] = max(0, sizes[x] - k)
+        sizes[PILE] += k
+
+    def call(self, ev: Event) -> None:
+        know, tokens, taker = self.know, self.know.tokens, ev.data["taker"]
+        for c in ev.cards:  # turned up: known to go to the taker
+            i = next((i for i, (d, w) in enumerate(tokens) if d == c and PILE in w), None)
+            if i is None:
+                tokens.append((c, {taker}))
+            else:
+                tokens[i] = (c, {taker})
+        for _, where in tokens:
+            if PILE in where:
+                where.discard(PILE)
+                where.add(taker)
+        know.sizes[taker] += ev.data.get("pile", know.sizes[PILE])
+        know.sizes[PILE] = know.untaken = 0
+        know.round_others = know.last_count = 0
+        know.last_mine = []
+
+    def took(self, ev: Event) -> None:
+        for c in ev.cards:  # in our hand now: known exactly, no token needed
+            _drop(self.know.tokens, c, self.me)
+
+    def finish(self, ev: Event) -> None:
+        self.know.sizes[ev.seat] = 0  # type: ignore[index]
 
 
 def _drop(tokens: list[tuple[Card, set[int]]], card: Card, me: int) -> None:
@@ -151,7 +176,7 @@ def rebuild(state: TrombonState, view: SeatView, rng: random.Random) -> None:
     from levata.engine.games.trombon import PASS, WINDOW
 
     me, n = view.seat, view.players
-    know = read_history(view)
+    know = _KNOWN.get(view, "trombon", lambda: read_history(view))  # a search draws many
     mine = list(view.hand)
     staged_mine = list(view.zones.get("staged", ()))
     pool = Counter(state.deck())
@@ -171,6 +196,57 @@ def rebuild(state: TrombonState, view: SeatView, rng: random.Random) -> None:
             places.append(STAGED)
     else:
         sizes = _fit_sizes(know, others, len(hidden), rng)
+    fixed, dealt = _place(know, hidden, places, sizes, rng)
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    hands[me] = mine
+    for s in others:
+        hands[s] = fixed[s] + dealt[s]
+    pile, last = _pile(know, fixed[PILE], dealt[PILE], bool(view.facts["round_plays"]), rng)
+    state.hands = hands
+    state.pile = pile
+    state.staged = staged_mine if actor == me else (fixed.get(STAGED, []) + dealt.get(STAGED, []))
+    state.shown_cards = []
+    state._settle()
+    declared.restore(state.FIELDS, state, view.counters, view.facts, n)
+    state.phase = view.phase
+    state.last_cards = last
+    state.submissions = [None] * n
+    if view.phase == WINDOW:
+        state._restore_submissions(view.to_act, PASS)
+    else:
+        state._waiting = ()
+    state._log = seen_log(view)
+    state.rng = random.Random(rng.getrandbits(64))
+
+
+def _pile(
+    know: Knowledge,
+    known: list[Card],
+    rest: list[Card],
+    in_round: bool,
+    rng: random.Random,
+) -> tuple[list[Card], list[Card]]:
+    """The pile, bottom first, and the last play's cards on its top: ours, or as many of the
+    unknown cards as the play is estimated to hold."""
+    rng.shuffle(rest)
+    if know.last_mine:
+        last = list(know.last_mine)
+        below = Counter(known)
+        below.subtract(last)
+        return list(below.elements()) + rest + last, last
+    pile = known + rest
+    k = max(1, min(know.last_count, len(rest) or len(pile)))
+    return pile, (pile[len(pile) - k :] if in_round else [])
+
+
+def _place(
+    know: Knowledge,
+    hidden: list[Card],
+    places: list[int],
+    sizes: dict[int, int],
+    rng: random.Random,
+) -> tuple[dict[int, list[Card]], dict[int, list[Card]]]:
+    """The hidden cards by place: those a token pins (``fixed``), and the rest dealt."""
     # Tokens: cards known to be somewhere (the true place is always in the set).
     left = Counter(hidden)
     fixed: dict[int, list[Card]] = {p: [] for p in places}
@@ -187,39 +263,7 @@ def rebuild(state: TrombonState, view: SeatView, rng: random.Random) -> None:
         else:
             loose.setdefault(card, set()).update(where)
     room = {p: sizes[p] - len(fixed[p]) for p in places}
-    dealt = _deal(left, loose, room, rng)
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    hands[me] = mine
-    for s in others:
-        hands[s] = fixed[s] + dealt[s]
-    pile_known = fixed[PILE]
-    pile_rest = dealt[PILE]
-    rng.shuffle(pile_rest)
-    # The last play's cards lie on top: ours, or as many unknown cards as it is estimated.
-    if know.last_mine:
-        last = list(know.last_mine)
-        below = Counter(pile_known)
-        below.subtract(last)
-        pile = list(below.elements()) + pile_rest + last
-    else:
-        pile = pile_known + pile_rest
-        k = max(1, min(know.last_count, len(pile_rest) or len(pile)))
-        last = pile[len(pile) - k :] if view.facts["round_plays"] else []
-    state.hands = hands
-    state.pile = pile
-    state.staged = staged_mine if actor == me else (fixed.get(STAGED, []) + dealt.get(STAGED, []))
-    state.shown_cards = []
-    state._settle()
-    declared.restore(state.FIELDS, state, view.counters, view.facts, n)
-    state.phase = view.phase
-    state.last_cards = last
-    state.submissions = [None] * n
-    if view.phase == WINDOW:
-        state._restore_submissions(view.to_act, PASS)
-    else:
-        state._waiting = ()
-    state._log = seen_log(view)
-    state.rng = random.Random(rng.getrandbits(64))
+    return fixed, _deal(left, loose, room, rng)
 
 
 def _fit_sizes(
