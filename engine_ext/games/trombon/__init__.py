@@ -364,7 +364,8 @@ class TrombonState(Simultaneous, Zoned):
         seed: int = 0,
     ) -> TrombonState:
         """A hand-made position at the opening of a round (tests, puzzles): ``actor`` opens.
-        ``pile`` defaults to every card not in a hand.
+        ``pile`` defaults to every card not in a hand. Its history starts with a public
+        ``position`` event telling each hand's size and the pile's (a match never shows one).
 
         >>> s = TrombonState.from_position(2, ["AS", "KH"])
         >>> s.to_act(), len(s.pile)
@@ -741,8 +742,6 @@ VOCABULARY = Vocabulary(
         TROMBON_DE_CARTI: "window: call the play's count (TROMBON DE CĂRȚI; count_lies only)",
     },
     events={
-        events.POSITION: "a hand-made position starts here: `data.hands` (each seat's size),"
-        " `pile` (its size)",
         events.DEAL: "the deal: `data.hand` (cards each), `pile` (the remainder, face down),"
         " `decks`, `dealer`, `first`",
         events.PLAY: "`seat` played: `data.count` declared of `data.rank`, `out` when its hand"
