@@ -602,7 +602,7 @@ class SearchBot:
         done = 0
         window = view.phase == "window"
         trust = honesty(view.history, view.counters["actor"]) if window else 1.0
-        margin = self.time_ms / 1000 * 0.05  # the reply's own way back
+        margin = self.time_ms / 1000 * 0.25  # the reply's way back over the referee
         while True:
             world = spec.world_from_view(view, self.rng)
             sim = RankSim.of(world)
