@@ -1,0 +1,675 @@
+"""Trombon strategy: what the bots know of the game beyond its rules.
+
+Suits never matter in Trombon, so everything here counts cards by rank (13 counts, index
+``rank - 2``, the Ace last).
+
+* **The rules of thumb** the heuristic plays by and the rollouts reuse: the truth when it can
+  (every card of the claimed rank), a lie when it must (its least useful card: a rank it
+  holds fewest of), and a call when :func:`lie_odds` says the claim is unlikely from the
+  caller's own hand and the cards it has seen (a claim of more copies than it can see left
+  is impossible).
+* **The opponent model** (:func:`honesty`): how likely a seat is to tell the truth when it
+  can, from what calls turned up of its plays so far (a Beta prior of mostly honest
+  players). In a world whose claimant could have told the truth, the world is split in two:
+  the play as the truth (weight: the model's honesty) and as a lie (the rest); a world whose
+  claimant held too few cards of the rank is a lie for sure. The search weighs the two by
+  their likelihood, which is the likelihood of the claim given the claimant's possible
+  hands; the uniform worlds alone would make almost every claim a lie.
+* **The search** (:class:`SearchBot`): determinized search over worlds rebuilt from the
+  view (the one-decision, paired root of IS-MCTS: every candidate played out on the same
+  world with the same luck, common random numbers), candidates being the window's calls or a
+  handful of whole plays (the truth, the truth with a bluff card, a lie of one or two
+  cards); rollouts run on :class:`RankSim`, a fast copy of a world that plays by counts of
+  ranks, by the rules of thumb above, with no events or views.
+
+>>> lie_odds(claimed=3, left=2, unknown=30, held=8)
+1.0
+>>> round(lie_odds(claimed=1, left=3, unknown=30, held=8), 2)
+0.33
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from levata.bots.clock import decision_start
+from levata.engine import Action, SeatView
+from levata.engine import game as find_game
+from levata.engine.cards import FRENCH_RANKS, Card
+
+__all__ = [
+    "RankSim",
+    "SearchBot",
+    "Table",
+    "call_choice",
+    "honesty",
+    "lie_odds",
+    "play_choice",
+]
+
+RANKS = 13
+#: The model's prior of a seat telling the truth when it can: Beta(a, b).
+PRIOR_TRUE, PRIOR_LIE = 3.0, 1.0
+
+
+def _idx(card: Card) -> int:
+    return card.rank - 2
+
+
+def _counts(cards: Sequence[Card]) -> list[int]:
+    out = [0] * RANKS
+    for c in cards:
+        out[c.rank - 2] += 1
+    return out
+
+
+def _holds(j: int, left: int, unknown: int, held: int) -> float:
+    """The chance a hand of ``held`` of the ``unknown`` cards holds exactly ``j`` of the
+    ``left`` copies of a rank (hypergeometric)."""
+    if j > left or j > held or held - j > unknown - left:
+        return 0.0
+    return math.comb(left, j) * math.comb(unknown - left, held - j) / math.comb(unknown, held)
+
+
+@functools.lru_cache(maxsize=65536)
+def lie_odds(claimed: int, left: int, unknown: int, held: int) -> float:
+    """The odds the claim of ``claimed`` cards of the rank is false, when ``left`` copies of
+    it may be in the ``unknown`` cards the caller cannot see and the claimant held ``held``
+    cards before its play.
+
+    A player who can tells the truth and claims what it holds of the rank; one who holds
+    none must lie, and a lie mostly claims few cards (one in 60%, each more 40% as likely).
+    So, by Bayes: the chance of holding none and claiming ``claimed`` against the chance of
+    holding exactly ``claimed``. More than can be left is a lie for sure.
+
+    >>> lie_odds(1, 0, 20, 5), lie_odds(3, 2, 20, 5), round(lie_odds(2, 4, 20, 5), 2)
+    (1.0, 1.0, 0.24)
+    """
+    left = min(left, unknown)
+    held = max(1, min(held, unknown))
+    if claimed > left:
+        return 1.0
+    none = _holds(0, left, unknown, held) * 0.6 * 0.4 ** (claimed - 1)
+    true = _holds(claimed, left, unknown, held)
+    if none + true <= 0:
+        return 1.0
+    return none / (none + true)
+
+
+def honesty(history: Sequence[object], seat: int) -> float:
+    """The model: how likely ``seat`` plays the truth when it can, from the calls that turned
+    its plays up (``call`` events of the history) and a prior of mostly honest players.
+
+    >>> honesty([], 1)
+    0.75
+    """
+    true = false = 0
+    for ev in history:
+        data = getattr(ev, "data", {})
+        if getattr(ev, "kind", "") == "call" and data.get("accused") == seat:
+            if data.get("call") == "trombon" and data.get("honest"):
+                true += 1
+            elif data.get("call") == "trombon":
+                false += 1
+    return (PRIOR_TRUE + true) / (PRIOR_TRUE + PRIOR_LIE + true + false)
+
+
+@dataclass
+class Table:
+    """What one seat knows, by counts of ranks: its hand and staged cards, the round's rank
+    and claims, and the copies of each rank it can account for."""
+
+    seat: int
+    players: int
+    decks: int
+    hand: list[int]
+    staged: list[int]
+    rank: int | None
+    round_plays: list[tuple[int, int]]
+    pending_out: int | None
+    finished: list[int]
+    mine_in_pile: list[int] = field(default_factory=lambda: [0] * RANKS)
+    count_lies: bool = True
+
+    @classmethod
+    def from_view(cls, view: SeatView) -> Table:
+        rank = view.facts.get("rank")
+        laid = [0] * RANKS
+        for ev in view.history:  # our cards in the pile: laid since the last call
+            if ev.kind == "laid":
+                for c in ev.cards:
+                    laid[_idx(c)] += 1
+            elif ev.kind == "call":
+                laid = [0] * RANKS
+        return cls(
+            seat=view.seat,
+            players=view.players,
+            decks=1 if view.players <= 6 else 2,
+            hand=_counts(view.hand),
+            staged=_counts(view.zones.get("staged", ())),
+            rank=None if rank is None else FRENCH_RANKS[rank] - 2,
+            round_plays=[(s, d) for s, d in view.facts.get("round_plays", [])],
+            pending_out=view.facts.get("pending_out"),
+            finished=list(view.facts.get("finished", [])),
+            mine_in_pile=laid,
+            count_lies=bool(view.options.get("count_lies", True)),
+        )
+
+    def unknown(self) -> int:
+        """Cards this seat cannot see."""
+        return 52 * self.decks - sum(self.hand) - sum(self.staged) - sum(self.mine_in_pile)
+
+    def in_play(self) -> int:
+        return self.players - len(self.finished)
+
+
+def claim_lie_odds(table: Table) -> float:
+    """The odds the last play's claim is false, from ``table``'s seat."""
+    if not table.round_plays or table.rank is None:
+        return 0.0
+    accused, claimed = table.round_plays[-1]
+    r = table.rank
+    before = sum(d for s, d in table.round_plays[:-1] if s != table.seat)
+    left = 4 * table.decks - table.hand[r] - table.mine_in_pile[r] - before
+    unknown = table.unknown()
+    others = max(1, table.in_play() - 1)
+    held = round(unknown / (others + 1)) + claimed if accused != table.pending_out else claimed
+    return lie_odds(claimed, max(0, left), unknown, held)
+
+
+def call_choice(table: Table, seat: int) -> str:
+    """``trombon`` when the claim is unlikely enough for the pile at stake, else ``pass``."""
+    odds = claim_lie_odds(table)
+    at_stake = sum(d for _, d in table.round_plays)
+    going_out = table.pending_out is not None
+    need = 0.3 if going_out else 0.55 + min(0.35, at_stake / 40)
+    return "trombon" if odds >= need else "pass"
+
+
+def lie_card(hand: list[int], rank: int | None) -> int:
+    """The rank to lie with: one the hand holds fewest of (a lone card is least useful)."""
+    best, key = -1, (99, 99)
+    for r in range(RANKS):
+        if hand[r] and r != rank and (hand[r], -r) < key:
+            best, key = r, (hand[r], -r)
+    if best < 0:
+        best = next(r for r in range(RANKS) if hand[r])
+    return best
+
+
+def opening_rank(hand: list[int]) -> int:
+    """The rank to claim: the one held most of (ties: the highest)."""
+    return max(range(RANKS), key=lambda r: (hand[r], r))
+
+
+def play_choice(table: Table, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+    """The next atomic step of the rule-of-thumb play."""
+    if legal[0].kind == "claim":
+        want = opening_rank(table.hand)
+        return next(a for a in legal if _claim_rank(a) == want)
+    r = table.rank
+    assert r is not None
+    staged = sum(table.staged)
+    if table.hand[r] and (staged == 0 or table.staged[r] == staged):
+        return _put_of(legal, r)
+    if staged == 0:
+        return _put_of(legal, lie_card(table.hand, r))
+    return next(a for a in legal if a.kind == "declare" and a.number == staged)
+
+
+def _claim_rank(action: Action) -> int:
+    name = action.choice if action.choice is not None else str(action.number)
+    return FRENCH_RANKS[name] - 2
+
+
+def _put_of(legal: Sequence[Action], r: int) -> Action:
+    return next(a for a in legal if a.kind == "put" and a.card is not None and a.card.rank - 2 == r)
+
+
+# -- the fast copy of a world --------------------------------------------------------------------
+
+
+class RankSim:
+    """A world by counts of ranks, played a whole play at a time by the rules of thumb: the
+    rollouts of :class:`SearchBot` (no events, no views, no suits)."""
+
+    __slots__ = (
+        "actor",
+        "count_lies",
+        "decks",
+        "finished",
+        "hands",
+        "last",
+        "last_d",
+        "mine_laid",
+        "n",
+        "pending",
+        "pile",
+        "plays",
+        "rank",
+        "round_plays",
+        "window",
+    )
+
+    def __init__(self, n: int, decks: int) -> None:
+        self.n = n
+        self.decks = decks
+        self.hands: list[list[int]] = [[0] * RANKS for _ in range(n)]
+        self.pile: list[int] = [0] * RANKS
+        self.last: list[int] = [0] * RANKS
+        self.last_d = 0
+        self.rank: int | None = None
+        self.actor = 0
+        self.finished: list[int] = []
+        self.pending: int | None = None
+        self.plays = 0
+        self.round_plays: list[tuple[int, int]] = []
+        self.window = False
+        self.count_lies = True
+        self.mine_laid: list[list[int]] = [[0] * RANKS for _ in range(n)]
+
+    @classmethod
+    def of(cls, world: object) -> RankSim:
+        """The copy of a contract world (a ``TrombonState``)."""
+        w = world  # the engine's state, read by attribute
+        sim = cls(w.players, w.decks)  # type: ignore[attr-defined]
+        sim.hands = [_counts(h) for h in w.hands]  # type: ignore[attr-defined]
+        if w.staged:  # type: ignore[attr-defined]
+            for c in w.staged:  # type: ignore[attr-defined]  # mid-play: back in the hand
+                sim.hands[w.actor][_idx(c)] += 1  # type: ignore[attr-defined]
+        sim.pile = _counts(w.pile)  # type: ignore[attr-defined]
+        sim.last = _counts(w.last_cards)  # type: ignore[attr-defined]
+        sim.rank = None if w.rank is None else w.rank - 2  # type: ignore[attr-defined]
+        sim.actor = w.actor if w.actor is not None else 0  # type: ignore[attr-defined]
+        sim.finished = list(w.finished)  # type: ignore[attr-defined]
+        sim.pending = w.pending_out  # type: ignore[attr-defined]
+        sim.plays = w.plays  # type: ignore[attr-defined]
+        sim.round_plays = list(w.round_plays)  # type: ignore[attr-defined]
+        sim.last_d = sim.round_plays[-1][1] if sim.round_plays else 0
+        sim.window = w.phase == "window"  # type: ignore[attr-defined]
+        sim.count_lies = w.count_lies  # type: ignore[attr-defined]
+        return sim
+
+    def clone(self) -> RankSim:
+        other = RankSim.__new__(RankSim)
+        other.n, other.decks = self.n, self.decks
+        other.hands = [list(h) for h in self.hands]
+        other.pile, other.last, other.last_d = list(self.pile), list(self.last), self.last_d
+        other.rank, other.actor = self.rank, self.actor
+        other.finished, other.pending = list(self.finished), self.pending
+        other.plays, other.round_plays = self.plays, list(self.round_plays)
+        other.window, other.count_lies = self.window, self.count_lies
+        other.mine_laid = [list(m) for m in self.mine_laid]
+        return other
+
+    def over(self) -> bool:
+        return self.n - len(self.finished) <= 1
+
+    def next_in(self, seat: int) -> int:
+        for step in range(1, self.n + 1):
+            s = (seat + step) % self.n
+            if s not in self.finished and s != self.pending:
+                return s
+        return seat
+
+    # -- a play -----------------------------------------------------------------------------
+
+    def play(self, seat: int, cards: list[int], declared: int, rank: int | None = None) -> None:
+        """``seat`` puts ``cards`` (counts) down and declares ``declared`` (an opener names
+        ``rank``)."""
+        if self.rank is None:
+            self.rank = rank if rank is not None else opening_rank(self.hands[seat])
+        hand = self.hands[seat]
+        for r in range(RANKS):
+            if cards[r]:
+                hand[r] -= cards[r]
+                self.mine_laid[seat][r] += cards[r]
+                self.pile[r] += cards[r]
+        self.last = list(cards)
+        self.last_d = declared
+        self.round_plays.append((seat, declared))
+        self.plays += 1
+        self.actor = seat
+        if not any(hand):
+            self.pending = seat
+        self.window = True
+
+    def usual_play(self, seat: int) -> tuple[list[int], int, int | None]:
+        """The rule-of-thumb play: (cards, declared, rank named)."""
+        hand = self.hands[seat]
+        rank = self.rank if self.rank is not None else opening_rank(hand)
+        cards = [0] * RANKS
+        if hand[rank]:
+            cards[rank] = hand[rank]
+        else:
+            cards[lie_card(hand, rank)] = 1
+        return cards, sum(cards), rank
+
+    # -- a window ---------------------------------------------------------------------------
+
+    def callers(self) -> list[int]:
+        x = self.actor
+        seats = [s for s in range(self.n) if s not in self.finished and s != x]
+        return sorted(seats, key=lambda s: (s - x - 1) % self.n)
+
+    def usual_call(self, seat: int) -> str:
+        """The rule-of-thumb call of ``seat`` (from its own hand and its cards in the pile)."""
+        r = self.rank
+        assert r is not None
+        claimed = self.last_d
+        hand = self.hands[seat]
+        before = sum(d for s, d in self.round_plays[:-1] if s != seat)
+        left = 4 * self.decks - hand[r] - self.mine_laid[seat][r] - before
+        unknown = 52 * self.decks - sum(hand) - sum(self.mine_laid[seat])
+        others = max(1, self.n - len(self.finished) - 1)
+        going_out = self.pending is not None
+        held = claimed if going_out else round(unknown / (others + 1)) + claimed
+        odds = lie_odds(claimed, max(0, left), unknown, held)
+        at_stake = sum(d for _, d in self.round_plays)
+        need = 0.3 if going_out else 0.55 + min(0.35, at_stake / 40)
+        return "trombon" if odds >= need else "pass"
+
+    def resolve(self, calls: dict[int, str]) -> None:
+        """Close the window: ``calls`` holds the seats' choices (others by rule of thumb)."""
+        x = self.actor
+        caller, kind = None, "pass"
+        for s in self.callers():
+            choice = calls.get(s)
+            if choice is None:
+                choice = self.usual_call(s)
+            if choice != "pass":
+                caller, kind = s, choice
+                break
+        self.window = False
+        if caller is None:
+            if self.pending == x:
+                self.finished.append(x)
+                self.pending = None
+            self.actor = self.next_in(x)
+            return
+        r = self.rank
+        k = sum(self.last)
+        honest = self.last[r] == k if kind == "trombon" else k == self.last_d  # type: ignore[index]
+        taker = caller if honest else x
+        hand = self.hands[taker]
+        for rr in range(RANKS):
+            hand[rr] += self.pile[rr]
+        self.pile = [0] * RANKS
+        self.mine_laid = [[0] * RANKS for _ in range(self.n)]
+        self.round_plays = []
+        self.rank = None
+        self.last = [0] * RANKS
+        if self.pending == x and taker != x:
+            self.finished.append(x)
+        self.pending = None
+        self.actor = self.next_in(x)
+
+    def rollout(self, rng: random.Random, max_plays: int) -> None:
+        """Play on by the rules of thumb for at most ``max_plays`` plays."""
+        start = self.plays
+        while not self.over() and self.plays - start < max_plays:
+            if self.window:
+                self.resolve({})
+                if self.over():
+                    break
+            seat = self.actor
+            cards, d, rank = self.usual_play(seat)
+            self.play(seat, cards, d, rank)
+
+    def scores(self) -> list[float]:
+        """Places as scores (``players - place``): finishers in order, then fewest cards."""
+        n = self.n
+        out = [0.0] * n
+        for place, s in enumerate(self.finished, start=1):
+            out[s] = float(n - place)
+        rest = [s for s in range(n) if s not in self.finished]
+        sizes = {s: sum(self.hands[s]) for s in rest}
+        base = len(self.finished) + 1
+        for s in rest:
+            out[s] = float(n - (base + sum(1 for o in rest if sizes[o] < sizes[s])))
+        return out
+
+
+# -- the search bot ------------------------------------------------------------------------------
+
+
+#: A step of a planned play: ``("claim", rank)``, ``("put", rank)``, ``("declare", count)`` or
+#: a call (``("trombon", 0)``...), resolved against the legal list when it is due.
+Step = tuple[str, int]
+
+
+def resolve_step(step: Step, legal: Sequence[Action]) -> Action | None:
+    """The legal action a planned step stands for, or ``None`` when none is legal now.
+
+    >>> resolve_step(("put", 5), [Action("put", card=Card.parse("7H"))])
+    Action('put 7H')
+    """
+    kind, value = step
+    for a in legal:
+        if a.kind != kind:
+            continue
+        if kind == "claim" and _claim_rank(a) != value:
+            continue
+        if kind == "put" and (a.card is None or _idx(a.card) != value):
+            continue
+        if kind == "declare" and a.number != value:
+            continue
+        return a
+    return None
+
+
+@dataclass
+class Candidate:
+    """One whole play (or a call) the search compares: its steps."""
+
+    steps: list[Step]
+    cards: list[int] = field(default_factory=lambda: [0] * RANKS)
+    declared: int = 0
+    rank: int | None = None
+    call: str = ""
+
+
+class SearchBot:
+    """Determinized search with an opponent model over :class:`RankSim` rollouts.
+
+    ``time_ms`` and ``iterations`` bound a decision (0: no bound of that kind; the time
+    counted from the request, :mod:`levata.bots.clock`); ``model`` turns the opponent model
+    off (uniform worlds: the ablation that measures its gain); ``guard`` keeps the rule of
+    thumb's choice unless a candidate beats it by that many standard errors; ``horizon``
+    plays per rollout (then places by fewest cards).
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        game: str = "trombon",
+        seed: int = 0,
+        *,
+        time_ms: float = 100.0,
+        iterations: int = 0,
+        model: bool = True,
+        guard: float = 1.0,
+        horizon: int = 60,
+    ) -> None:
+        if time_ms <= 0 and iterations <= 0:
+            raise ValueError("search needs time_ms > 0 or iterations > 0")
+        self.game = game
+        self.rng = random.Random(seed)
+        self.time_ms = time_ms
+        self.iterations = iterations
+        self.model = model
+        self.guard = guard
+        self.horizon = horizon
+        self.plan: list[Step] = []
+        self.rollouts = 0
+        self.seconds = 0.0
+        self.times: list[float] = []
+
+    def per_second(self) -> float:
+        """Rollouts (simulations) per second of search so far."""
+        return self.rollouts / self.seconds if self.seconds else 0.0
+
+    def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if self.plan:
+            step = resolve_step(self.plan[0], legal)
+            if step is not None:
+                self.plan.pop(0)
+                return step
+        self.plan = []
+        table = Table.from_view(view)
+        if view.phase == "window":
+            cands = [Candidate([(a.kind, 0)], call=a.kind) for a in legal]
+            usual = call_choice(table, view.seat)
+            base = next(i for i, c in enumerate(cands) if c.call == usual)
+        elif sum(table.staged):  # a play begun elsewhere (a plan lost): finish it simply
+            return play_choice(table, view.seat, legal, self.rng)
+        else:
+            cands, base = self._plays(table, legal)
+            if len(cands) > 1:
+                base = self._search(view, cands, base)
+            self.plan = list(cands[base].steps)
+            return self.act(view, legal)
+        pick = self._search(view, cands, base)
+        return resolve_step(cands[pick].steps[0], legal) or legal[0]
+
+    # -- the candidates ---------------------------------------------------------------------
+
+    def _plays(self, table: Table, legal: Sequence[Action]) -> tuple[list[Candidate], int]:
+        """A few whole plays: the truth (or, opening, the truth in each of the best ranks), the
+        truth with one bluff card, a lie of one card, a lie of two declared as one."""
+        hand = table.hand
+        by_card: dict[int, list[Card]] = {}
+        for a in legal:
+            if a.kind == "put" and a.card is not None:
+                by_card.setdefault(_idx(a.card), []).append(a.card)
+        opening = legal[0].kind == "claim"
+        out: list[Candidate] = []
+        ranks = (
+            sorted((r for r in range(RANKS) if hand[r]), key=lambda r: (-hand[r], -r))[:3]
+            if opening
+            else [table.rank]
+        )
+        for r in ranks:
+            assert r is not None
+            plays: list[list[int]] = []
+            if hand[r]:
+                plays.append(_only(r, hand[r]))
+                extra = lie_card(hand, r)
+                if extra != r and sum(hand) > hand[r] + 1:
+                    bluff = _only(r, hand[r])
+                    bluff[extra] += 1
+                    plays.append(bluff)
+            else:
+                one = lie_card(hand, r)
+                plays.append(_only(one, 1))
+            for cards in plays:
+                out.append(self._candidate(table, r, cards, sum(cards), opening))
+            if not opening and not hand[r] and sum(hand) >= 3:
+                two = _only(lie_card(hand, r), 1)
+                rest = list(hand)
+                rest[lie_card(hand, r)] -= 1
+                two[lie_card(rest, r)] += 1
+                declared = 1 if table.count_lies else 2
+                out.append(self._candidate(table, r, two, declared, opening))
+        return out, 0
+
+    def _candidate(
+        self, table: Table, r: int, cards: list[int], declared: int, opening: bool
+    ) -> Candidate:
+        steps: list[Step] = [("claim", r)] if opening else []
+        steps += [("put", q) for q in range(RANKS) for _ in range(cards[q])]  # any suit
+        steps.append(("declare", declared))
+        return Candidate(steps, cards, declared, r)
+
+    # -- the search -------------------------------------------------------------------------
+
+    def _search(self, view: SeatView, cands: list[Candidate], base: int) -> int:
+        started = time.perf_counter()
+        spec = find_game(view.game or self.game)
+        deadline = decision_start() + self.time_ms / 1000 if self.time_ms else math.inf
+        me = view.seat
+        sums = [0.0] * len(cands)
+        diffs: list[list[float]] = [[] for _ in cands]
+        weight = 0.0
+        done = 0
+        window = view.phase == "window"
+        trust = honesty(view.history, view.counters["actor"]) if window else 1.0
+        margin = self.time_ms / 1000 * 0.25  # the reply's way back over the referee
+        while True:
+            world = spec.world_from_view(view, self.rng)
+            sim = RankSim.of(world)
+            for variant, w in self._variants(sim, window, trust):
+                seed = self.rng.getrandbits(32)
+                values = []
+                for cand in cands:
+                    trial = variant.clone()
+                    if window:
+                        trial.resolve({me: cand.call})
+                    else:
+                        trial.play(me, cand.cards, cand.declared, cand.rank)
+                    trial.rollout(random.Random(seed), self.horizon)
+                    values.append(trial.scores()[me])
+                    self.rollouts += 1
+                for i, v in enumerate(values):
+                    sums[i] += w * v
+                    diffs[i].append(w * (v - values[base]))
+                weight += w
+            done += 1
+            if self.iterations and done >= self.iterations:
+                break
+            now = time.perf_counter()
+            if now + (now - started) / done > deadline - margin:
+                break
+        spent = time.perf_counter() - started
+        self.seconds += spent
+        self.times.append(spent)
+        if weight <= 0:
+            return base
+        best, best_gain = base, 0.0
+        for i, d in enumerate(diffs):
+            if i == base or len(d) < 2:
+                continue
+            mean = sum(d) / weight
+            var = sum((x - sum(d) / len(d)) ** 2 for x in d) / (len(d) - 1)
+            err = math.sqrt(var / len(d)) * len(d) / weight
+            if mean > best_gain and mean > self.guard * err:
+                best, best_gain = i, mean
+        return best
+
+    def _variants(self, sim: RankSim, window: bool, trust: float) -> list[tuple[RankSim, float]]:
+        """The world, or (the model, in a window) the world as the truth and as a lie, each
+        weighted by its likelihood given the claimant's hand in it."""
+        if not window or not self.model or sim.rank is None:
+            return [(sim, 1.0)]
+        x, r = sim.actor, sim.rank
+        k = sum(sim.last)
+        pooled = [h + c for h, c in zip(sim.hands[x], sim.last, strict=True)]
+        if pooled[r] < k:
+            return [(sim, 1.0)]  # too few of the rank: a lie in every reading
+        honest = sim.clone()
+        honest.last = _only(r, k)
+        honest.hands[x] = [p - c for p, c in zip(pooled, honest.last, strict=True)]
+        lie = sim.clone()
+        if lie.last[r] == k:  # drawn as the truth: swap one card for another rank held
+            other = next((q for q in range(RANKS) if q != r and lie.hands[x][q]), None)
+            if other is None:
+                return [(honest, 1.0)]
+            lie.last[r] -= 1
+            lie.last[other] += 1
+            lie.hands[x][r] += 1
+            lie.hands[x][other] -= 1
+        return [(honest, trust), (lie, 1.0 - trust)]
+
+
+def _only(r: int, k: int) -> list[int]:
+    out = [0] * RANKS
+    out[r] = k
+    return out

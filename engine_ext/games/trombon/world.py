@@ -1,0 +1,320 @@
+"""Trombon worlds rebuilt from one seat's view: the hidden cards, and with ``count_lies`` the
+hidden sizes, that :meth:`TrombonState.from_view` deals.
+
+What the seat knows, replaying its history:
+
+* its own hand, and the cards it put into the pile (its private ``laid`` events): those lie
+  in the pile until a call hands the pile to someone;
+* the cards a call turned up, and every card of a pile it took itself (``took``);
+* who took each pile: whatever was known to be in the pile is now in the taker's hand, and
+  a card known to be in a hand may be in the pile again once that seat has played.
+
+Each such card is a *token* with the set of places it may be in (a hand, or the pile); the
+true place is always in the set. With ``count_lies`` off every size is in the view. With it
+on the sizes are hidden: they are estimated by replaying the plays, each taken to hold its
+declared count (at least one card, and all of a hand that went out), then made to fit the
+cards there are, never below what the view proves (one card per play of the round in the
+pile, one card in the hand of a seat still in).
+
+>>> from levata.engine import game
+>>> state = game("trombon").new_match(players=3, seed=4)
+>>> view = state.view(1)
+>>> world = game("trombon").world_from_view(view, random.Random(0))
+>>> world.view(1) == view, world.legal_actions(1) == state.legal_actions(1)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from levata.engine import events
+from levata.engine import fields as declared
+from levata.engine.cards import Card
+from levata.engine.contract import Event, SeatView
+from levata.engine.worlds import ViewCache, seen_log
+
+if TYPE_CHECKING:
+    from levata.engine.games.trombon import TrombonState
+
+__all__ = ["PILE", "Knowledge", "read_history", "rebuild"]
+
+#: The pile's number among the places (seats are 0..N-1).
+PILE = -1
+STAGED = -2
+
+#: What the last views' histories say (a search rebuilds many worlds from one view; the
+#: knowledge is only read once made).
+_KNOWN: ViewCache[Knowledge] = ViewCache(size=2)
+
+
+@dataclass
+class Knowledge:
+    """What a seat's history says of the hidden cards: tokens (card, places it may be in),
+    the estimated size of every place, and the last play's estimated count."""
+
+    tokens: list[tuple[Card, set[int]]] = field(default_factory=list)
+    sizes: dict[int, int] = field(default_factory=dict)
+    last_count: int = 0
+    last_mine: list[Card] = field(default_factory=list)  # the last play, when it was ours
+    round_others: int = 0  # plays of the other seats in this round
+    untaken: int = 0  # the deal's remainder, while no pile has been taken
+
+
+def read_history(view: SeatView) -> Knowledge:
+    """Replay ``view``'s history into :class:`Knowledge`.
+
+    >>> from levata.engine import game
+    >>> s = game("trombon").new_match(players=3, seed=1)
+    >>> read_history(s.view(0)).sizes
+    {0: 17, 1: 17, 2: 17, -1: 1}
+    """
+    replay = _Replay(view.seat, view.players)
+    for ev in view.history:
+        handler = replay.handlers.get(ev.kind)
+        if handler is not None:
+            handler(ev)
+    know = replay.know
+    # Our own hand is exact; tokens that can only be ours are in it.
+    know.tokens[:] = [(c, w) for c, w in know.tokens if w != {replay.me}]
+    for _, where in know.tokens:
+        where.discard(replay.me)
+    return know
+
+
+class _Replay:
+    """The walk over one seat's history: a method per event kind."""
+
+    def __init__(self, me: int, players: int) -> None:
+        self.me, self.n = me, players
+        # Sizes start at zero and are refitted when no deal is told (a position read back).
+        self.know = Knowledge(sizes={**{s: 0 for s in range(players)}, PILE: 0})
+        self.laid: list[Card] = []
+        self.handlers: dict[str, Callable[[Event], None]] = {
+            events.DEAL: self.deal,
+            events.POSITION: self.deal,
+            "laid": self.lay,
+            events.PLAY: self.play,
+            "call": self.call,
+            "took": self.took,
+            events.FINISH: self.finish,
+        }
+
+    def deal(self, ev: Event) -> None:
+        hands = ev.data["hands"] if "hands" in ev.data else [ev.data["hand"]] * self.n
+        for s in range(self.n):
+            self.know.sizes[s] = hands[s]
+        self.know.sizes[PILE] = self.know.untaken = ev.data["pile"]
+
+    def lay(self, ev: Event) -> None:
+        self.laid = list(ev.cards)
+        for c in self.laid:  # the copy we held, if a token followed it to us, is this one
+            _drop(self.know.tokens, c, self.me)
+        self.know.tokens.extend((c, {PILE}) for c in self.laid)
+
+    def play(self, ev: Event) -> None:
+        know, sizes, x = self.know, self.know.sizes, ev.seat
+        assert x is not None
+        if x == self.me:
+            k = len(self.laid)
+            know.last_mine = self.laid
+        else:
+            if "true_count" in ev.data:
+                k = ev.data["true_count"]
+            elif ev.data["out"]:
+                k = sizes[x]
+            else:  # the declared count, but it kept a card
+                k = max(1, min(ev.data["count"], sizes[x] - 1))
+            know.round_others += 1
+            know.last_mine = []
+            for _, where in know.tokens:  # a card it held may be what it just played
+                if x in where:
+                    where.add(PILE)
+        know.last_count = k
+        sizes[x] = max(0, sizes[x] - k)
+        sizes[PILE] += k
+
+    def call(self, ev: Event) -> None:
+        know, tokens, taker = self.know, self.know.tokens, ev.data["taker"]
+        for c in ev.cards:  # turned up: known to go to the taker
+            i = next((i for i, (d, w) in enumerate(tokens) if d == c and PILE in w), None)
+            if i is None:
+                tokens.append((c, {taker}))
+            else:
+                tokens[i] = (c, {taker})
+        for _, where in tokens:
+            if PILE in where:
+                where.discard(PILE)
+                where.add(taker)
+        know.sizes[taker] += ev.data.get("pile", know.sizes[PILE])
+        know.sizes[PILE] = know.untaken = 0
+        know.round_others = know.last_count = 0
+        know.last_mine = []
+
+    def took(self, ev: Event) -> None:
+        for c in ev.cards:  # in our hand now: known exactly, no token needed
+            _drop(self.know.tokens, c, self.me)
+
+    def finish(self, ev: Event) -> None:
+        self.know.sizes[ev.seat] = 0  # type: ignore[index]
+
+
+def _drop(tokens: list[tuple[Card, set[int]]], card: Card, me: int) -> None:
+    """Forget one token of ``card``: the one that may be with us, else the oldest."""
+    found = [i for i, (c, _) in enumerate(tokens) if c == card]
+    if found:
+        ours = [i for i in found if me in tokens[i][1]]
+        del tokens[(ours or found)[0]]
+
+
+def rebuild(state: TrombonState, view: SeatView, rng: random.Random) -> None:
+    """Set every part of ``state`` (configured, nothing else) to a world of ``view``."""
+    from levata.engine.games.trombon import PASS, WINDOW
+
+    me, n = view.seat, view.players
+    know = _KNOWN.get(view, "trombon", lambda: read_history(view))  # a search draws many
+    mine = list(view.hand)
+    staged_mine = list(view.zones.get("staged", ()))
+    pool = Counter(state.deck())
+    pool.subtract(mine)
+    pool.subtract(staged_mine)
+    hidden = list(pool.elements())
+    finished = set(view.facts["finished"])
+    pending = view.facts["pending_out"]
+    actor = view.counters["actor"]
+    others = [s for s in range(n) if s != me and s not in finished and s != pending]
+    places = [*others, PILE]
+    if not state.count_lies:
+        sizes = {s: view.counts[f"hand:{s}"] for s in others}
+        sizes[PILE] = view.counts["pile"]
+        if actor != me and actor >= 0 and view.counts.get("staged", 0):
+            sizes[STAGED] = view.counts["staged"]
+            places.append(STAGED)
+    else:
+        sizes = _fit_sizes(know, others, len(hidden), rng)
+    fixed, dealt = _place(know, hidden, places, sizes, rng)
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    hands[me] = mine
+    for s in others:
+        hands[s] = fixed[s] + dealt[s]
+    pile, last = _pile(know, fixed[PILE], dealt[PILE], bool(view.facts["round_plays"]), rng)
+    state.hands = hands
+    state.pile = pile
+    state.staged = staged_mine if actor == me else (fixed.get(STAGED, []) + dealt.get(STAGED, []))
+    state.shown_cards = []
+    state._settle()
+    declared.restore(state.FIELDS, state, view.counters, view.facts, n)
+    state.phase = view.phase
+    state.last_cards = last
+    state.submissions = [None] * n
+    if view.phase == WINDOW:
+        state._restore_submissions(view.to_act, PASS)
+    else:
+        state._waiting = ()
+    state._log = seen_log(view)
+    state.rng = random.Random(rng.getrandbits(64))
+
+
+def _pile(
+    know: Knowledge,
+    known: list[Card],
+    rest: list[Card],
+    in_round: bool,
+    rng: random.Random,
+) -> tuple[list[Card], list[Card]]:
+    """The pile, bottom first, and the last play's cards on its top: ours, or as many of the
+    unknown cards as the play is estimated to hold."""
+    rng.shuffle(rest)
+    if know.last_mine:
+        last = list(know.last_mine)
+        below = Counter(known)
+        below.subtract(last)
+        return list(below.elements()) + rest + last, last
+    pile = known + rest
+    k = max(1, min(know.last_count, len(rest) or len(pile)))
+    return pile, (pile[len(pile) - k :] if in_round else [])
+
+
+def _place(
+    know: Knowledge,
+    hidden: list[Card],
+    places: list[int],
+    sizes: dict[int, int],
+    rng: random.Random,
+) -> tuple[dict[int, list[Card]], dict[int, list[Card]]]:
+    """The hidden cards by place: those a token pins (``fixed``), and the rest dealt."""
+    # Tokens: cards known to be somewhere (the true place is always in the set).
+    left = Counter(hidden)
+    fixed: dict[int, list[Card]] = {p: [] for p in places}
+    loose: dict[Card, set[int]] = {}
+    for card, where in reversed(know.tokens):  # the latest news of a card first
+        where = {p for p in where if p in sizes}
+        if not where or left[card] <= 0:
+            continue
+        if len(where) == 1:
+            p = next(iter(where))
+            if len(fixed[p]) < sizes[p]:
+                fixed[p].append(card)
+                left[card] -= 1
+        else:
+            loose.setdefault(card, set()).update(where)
+    room = {p: sizes[p] - len(fixed[p]) for p in places}
+    return fixed, _deal(left, loose, room, rng)
+
+
+def _fit_sizes(
+    know: Knowledge, others: list[int], total: int, rng: random.Random
+) -> dict[int, int]:
+    """The estimated sizes made to hold exactly ``total`` cards, each at least what the view
+    proves: a card in the hand of each seat still in, one per play of the round (and the
+    untaken remainder) in the pile, and every card pinned there by a token."""
+    pinned = Counter(next(iter(w)) for _, w in know.tokens if len(w) == 1)
+    least = {s: max(1, pinned[s]) for s in others}
+    least[PILE] = know.round_others + know.untaken + pinned[PILE]
+    sizes = {p: max(know.sizes.get(p, 0), least[p]) for p in least}
+    diff = total - sum(sizes.values())
+    places = list(sizes)
+    while diff > 0:  # more cards than the estimate: spread them by the sizes
+        p = rng.choices(places, weights=[sizes[q] + 1 for q in places])[0]
+        sizes[p] += 1
+        diff -= 1
+    while diff < 0:  # fewer: take from those furthest above what is proven
+        p = max(places, key=lambda q: (sizes[q] - least[q], rng.random()))
+        if sizes[p] <= least[p]:
+            break
+        sizes[p] -= 1
+        diff += 1
+    return sizes
+
+
+def _deal(
+    left: Counter[Card], loose: dict[Card, set[int]], room: dict[int, int], rng: random.Random
+) -> dict[int, list[Card]]:
+    """Deal the cards of ``left`` into places with ``room``: a card with a known set of places
+    (``loose``) to one of them with room left, chosen at random (anywhere when none has
+    room: the sizes are estimates), then the rest shuffled into what is left. Greedy, so
+    quick at every size; not exactly uniform where sets overlap."""
+    out: dict[int, list[Card]] = {p: [] for p in room}
+    free = dict(room)
+    rest: list[Card] = []
+    constrained = [c for c in left.elements() if c in loose]
+    rng.shuffle(constrained)
+    for card in constrained:
+        fits = [p for p in sorted(loose[card]) if free.get(p, 0) > 0]
+        if not fits:
+            rest.append(card)
+            continue
+        p = rng.choice(fits)
+        out[p].append(card)
+        free[p] -= 1
+    rest += [c for c in left.elements() if c not in loose]
+    rng.shuffle(rest)
+    at = 0
+    for p in room:
+        out[p] += rest[at : at + free[p]]
+        at += free[p]
+    return out
