@@ -39,7 +39,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from levata.engine import events
 from levata.engine.cards import Card
@@ -56,6 +56,7 @@ __all__ = [
     "completable",
     "partition",
     "sides_of",
+    "unions",
 ]
 
 #: A card's possible values in a sum (most cards one; an ace that counts 1 or 11, two).
@@ -161,10 +162,10 @@ def capture_choices(sets: Sequence[tuple[int, ...]]) -> list[tuple[tuple[int, ..
     return out
 
 
-@functools.lru_cache(maxsize=4096)
-def _unions(target: int, table: tuple[tuple[int, ...], ...]) -> frozenset[int]:
-    """Every union of disjoint sets summing to ``target`` (bit ``i``: table card ``i``),
-    the table given as each card's values (cached: one table is asked many times)."""
+@functools.lru_cache(maxsize=65536)
+def unions(target: int, table: tuple[tuple[int, ...], ...]) -> frozenset[int]:
+    """:func:`captures` of a table given as each card's values (cached: one table is asked
+    many times, in search most of all)."""
     sets = _sets(target, table)
     return frozenset(sum(1 << i for s in choice for i in s) for choice in capture_choices(sets))
 
@@ -178,7 +179,7 @@ def captures(target: int, table: Sequence[Card], values: Values) -> frozenset[in
     >>> sorted(captures(9, parse_cards("AD 8C 2H 7S 5D"), face))  # {A, 8}, {2, 7}, both
     [3, 12, 15]
     """
-    return _unions(target, tuple(values(c) for c in table))
+    return unions(target, tuple(values(c) for c in table))
 
 
 def partition(
@@ -335,7 +336,7 @@ class FishingTable(Zoned):
         self.move(card, f"hand:{seat}", "table", kind=kind, seat=seat)
 
     def capture(
-        self, seat: int, taken: Sequence[Card], kind: str = "captured", **data: object
+        self, seat: int, taken: Sequence[Card], kind: str = "captured", **data: Any
     ) -> bool:
         """The played card and ``taken`` (table cards) go to the seat's pile, told by one
         public event; the seat is now the last capturer. Returns whether the table is now

@@ -79,6 +79,7 @@ from levata.engine.family.captures import (
     sides_of,
 )
 from levata.engine.fields import Counter, Declared, Fact, Kept, Seats
+from levata.engine.games.tabinet.playout import TabinetPlayout
 from levata.engine.games.tabinet.rules import (
     card_points,
     may_refuse,
@@ -359,7 +360,12 @@ class TabinetState(FishingTable, GameState):
             return
         if self.stock:  # a packet: six each, or the rest split equally
             size = min(PACKET, len(self.stock) // n)
-            self.deal_packets(self.first, size)
+            if size:
+                self.deal_packets(self.first, size)
+            else:  # only a stock set up by hand is not a multiple of the seats: one each
+                self.deal_packets(
+                    self.first, 1, [(self.first + k) % n for k in range(len(self.stock))]
+                )
             self.actor = self.first
             return
         self._end_round()
@@ -487,6 +493,38 @@ class TabinetState(FishingTable, GameState):
         new.totals = list(self.totals)
         new.records = [dict(r) for r in self.records]
         return new
+
+    def playout_state(self, seed: int) -> TabinetPlayout:
+        """A copy for playouts (the search's fast path): this position in plain lists, play
+        only, no events, views or history; its random stream starts from ``seed``. It plays
+        by these rules and its ``heuristic`` policy is the heuristic bot's
+        (``tests/games/test_tabinet.py`` plays the two side by side).
+
+        >>> s = TabinetState.from_position(2, ["9H 4C", "4D 5S"], table="AD 8C 2H 7S 5D")
+        >>> fast = s.playout_state(seed=1)
+        >>> fast.legal_actions(0) == s.legal_actions(0), fast.estimate() == s.estimate()
+        (True, True)
+        """
+        k = range(len(self.sides))
+        fields = {
+            "players": self.players,
+            "sides": self.sides,
+            "hands": self.hands,
+            "stock": self.stock,
+            "layout": self.layout,
+            "played": self.played[0] if self.played else None,
+            "points": [card_points(self.side_cards(side)) for side in k],
+            "cards": [len(self.side_cards(side)) for side in k],
+            "tablas": self.side_tablas,
+            "totals": self.totals,
+            "last_capturer": self.last_capturer,
+            "phase": self.phase,
+            "actor": self.actor,
+            "first": self.first,
+            "selection": self.selection,
+            "options": self.options,
+        }
+        return TabinetPlayout(fields, seed)
 
     def sample_world(self, seat: int, rng: random.Random) -> TabinetState:
         """Redeal every card ``seat`` cannot see: the other hands and the stock hold no

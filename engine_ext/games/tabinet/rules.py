@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from levata.engine.cards import Card, Suit
+from levata.engine.cards import Card, Suit, french_deck
 
 __all__ = [
     "ACE",
@@ -53,14 +53,26 @@ def is_point_card(card: Card) -> bool:
 
 def points_of(card: Card) -> int:
     """The card's points: A K Q J 10 one each, but the 10 of diamonds and the 2 of clubs two."""
+    return _POINTS[card.rank][card.suit]
+
+
+def _points(card: Card) -> int:
     if card in (TEN_OF_DIAMONDS, TWO_OF_CLUBS):
         return 2
     return 1 if card.rank >= TEN else 0
 
 
+#: Looked up by rank then suit, not worked out (and not hashed: a card hashes in Python):
+#: search asks at every move of every rollout.
+_POINTS = [[0] * 4 for _ in range(ACE + 1)]
+for _card in french_deck():
+    _POINTS[_card.rank][_card.suit] = _points(_card)
+
+
 def card_points(cards: Iterable[Card]) -> int:
     """The points of a pile of cards (the deck holds 23)."""
-    return sum(points_of(c) for c in cards)
+    points = _POINTS
+    return sum(points[c.rank][c.suit] for c in cards)
 
 
 def may_refuse(first_four: Iterable[Card]) -> bool:
