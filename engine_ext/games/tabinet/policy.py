@@ -36,6 +36,8 @@ PER_CARD = 0.05
 SWEEP_RISK = 0.8
 #: The share of a trailed point card's points the other side is expected to take.
 EXPOSE = 0.4
+#: Larger tables are taken as safe from a sweep: rare, and dear to check at every move.
+SWEEP_CHECKED = 6
 
 
 def moves(hand: Sequence[Card], table: Sequence[Card]) -> list[Move]:
@@ -56,7 +58,7 @@ def sweepable(table: Sequence[Card]) -> bool:
     >>> sweepable(parse_cards("5D 4C")), sweepable(parse_cards("KD 9C")), sweepable([])
     (True, False, False)
     """
-    if not table or len(table) > 6:  # more than six cards are never one card's sweep here
+    if not table or len(table) > SWEEP_CHECKED:
         return False
     return _sweepable(tuple(sorted(values(c) for c in table)))
 
@@ -102,25 +104,45 @@ def _splits(value: int, cards: tuple[tuple[int, ...], ...]) -> bool:
     return grow(first & mask, 0, ())
 
 
-def rate(
-    move: Move, table: Sequence[Card], lift: bool, exposed: bool, total: int | None = None
-) -> float:
+def rate(move: Move, table: Sequence[Card], lift: bool, exposed: bool) -> float:
     """How good ``move`` is: points banked, a tabla, the cards, less the risks it leaves.
 
     ``lift``: a tabla now would also lift one of the other side's. ``exposed``: another side
-    plays after this move before the round ends (else nothing left can be lost)."""
+    plays after this move before the round ends (else nothing left can be lost).
+
+    >>> from levata.engine.cards import parse_cards
+    >>> table = parse_cards("5S 6C")
+    >>> rate((Card.parse("AH"), 11, 0b11), table, lift=True, exposed=True)  # A + a tabla
+    3.15
+    >>> round(rate((Card.parse("9D"), 0, 0), table, lift=False, exposed=True), 2)  # 5 6 9
+    -0.09
+    """
     card, value, taken = move
-    left = [c for i, c in enumerate(table) if not taken >> i & 1]
+    table_values = tuple(values(c) for c in table)
+    return _rate(card, value, taken, table_values, [points_of(c) for c in table], lift, exposed)
+
+
+def _rate(
+    card: Card,
+    value: int,
+    taken: int,
+    table_values: tuple[tuple[int, ...], ...],
+    table_points: list[int],
+    lift: bool,
+    exposed: bool,
+) -> float:
+    n = len(table_values)
     if value:
-        got = [card, *(c for i, c in enumerate(table) if taken >> i & 1)]
-        score = sum(points_of(c) for c in got) + PER_CARD * len(got)
-        if not left:
-            score += TABLA * (2 if lift else 1)
+        got = [i for i in range(n) if taken >> i & 1]
+        score = points_of(card) + sum(table_points[i] for i in got) + PER_CARD * (1 + len(got))
+        if len(got) == n:
+            return score + TABLA * (2 if lift else 1)
+        left = [table_values[i] for i in range(n) if not taken >> i & 1]
     else:
-        left.append(card)
         score = -EXPOSE * points_of(card) if exposed else 0.0
-        score -= 0.01 * min(values(card))  # trail the small cards first
-    if exposed and sweepable(left):
+        score -= 0.01 * values(card)[0]  # trail the small cards first
+        left = [*table_values, values(card)]
+    if exposed and len(left) <= SWEEP_CHECKED and _sweepable(tuple(sorted(left))):
         score -= SWEEP_RISK
     return score
 
@@ -138,16 +160,29 @@ def best_move(  # noqa: PLR0913  (a capture begun narrows the choice: the last f
     """The best-rated move (the first of equals, in :func:`moves` order); with ``card``,
     ``value`` and ``prefix`` (table indices already taken, in order) only moves that go on
     from a capture already begun."""
-    pool = moves(hand if card is None else [card], table)
-    if card is not None:
-        have = sum(1 << i for i in prefix)
-        low = (1 << (prefix[-1] + 1)) - 1 if prefix else 0
-        pool = [m for m in pool if m[1] and (value is None or m[1] == value) and m[2] & low == have]
-    elif not may_trail:
-        pool = [m for m in pool if m[1]] or pool
-    best, best_rate = pool[0], -1e9
-    for m in pool:
-        r = rate(m, table, lift, exposed)
-        if r > best_rate:
-            best, best_rate = m, r
+    table_values = tuple(values(c) for c in table)
+    table_points = [points_of(c) for c in table]
+    have = sum(1 << i for i in prefix)
+    low = (1 << (prefix[-1] + 1)) - 1 if prefix else 0
+    trails = card is None and may_trail
+    best: Move | None = None
+    best_rate = -1e9
+    for c in hand if card is None else (card,):
+        for v in targets(c) if value is None else (value,):
+            for taken in _sorted_unions(v, table_values):
+                if taken & low == have:
+                    r = _rate(c, v, taken, table_values, table_points, lift, exposed)
+                    if r > best_rate:
+                        best, best_rate = (c, v, taken), r
+        if trails:
+            r = _rate(c, 0, 0, table_values, table_points, lift, exposed)
+            if r > best_rate:
+                best, best_rate = (c, 0, 0), r
+    if best is None:  # nothing to capture while trailing is forbidden: a trail after all
+        return best_move(hand, table, lift, exposed)
     return best
+
+
+@functools.lru_cache(maxsize=65536)
+def _sorted_unions(value: int, table: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    return tuple(sorted(unions(value, table)))
