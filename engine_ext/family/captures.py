@@ -185,7 +185,13 @@ def captures(target: int, table: Sequence[Card], values: Values) -> frozenset[in
 def partition(
     target: int, table: Sequence[Card], values: Values, taken: int
 ) -> list[tuple[int, ...]]:
-    """One way to split the capture ``taken`` (a bit set) into its sets, in table order."""
+    """One way to split the capture ``taken`` (a bit set) into its sets, in table order.
+
+    >>> from levata.engine.cards import parse_cards
+    >>> face = lambda c: (1, 11) if c.rank == 14 else (c.rank,)
+    >>> partition(9, parse_cards("AD 8C 2H 7S 5D"), face, 0b1111)
+    [(0, 1), (2, 3)]
+    """
     for choice in capture_choices(capture_sets(target, table, values)):
         if sum(1 << i for s in choice for i in s) == taken:
             return list(choice)
@@ -360,4 +366,5 @@ class FishingTable(Zoned):
         return seat
 
     def hands_empty(self) -> bool:
+        """Every hand is played out: time for a packet, or the end of the round."""
         return not any(self.hands)

@@ -352,7 +352,7 @@ class TabinetState(FishingTable, GameState):
     def _next_turn(self, seat: int) -> None:
         n = self.players
         self.phase = phases.PLAYING
-        if any(self.hands):
+        if not self.hands_empty():
             nxt = (seat + 1) % n
             while not self.hands[nxt]:  # only a position set up by hand holds uneven hands
                 nxt = (nxt + 1) % n
