@@ -230,9 +230,9 @@ class TabinetState(FishingTable, GameState):
         self._give(self.first, FIRST_CARDS)
         self.phase = DECIDE
 
-    def _give(self, seat: int, count: int) -> None:
+    def _give(self, seat: int, count: int, **data: Any) -> None:
         cards = self.stock[len(self.stock) - count :][::-1]  # the top ``count``, top first
-        self.move(cards, "stock", f"hand:{seat}", kind=events.HAND, seat=seat)
+        self.move(cards, "stock", f"hand:{seat}", kind=events.HAND, seat=seat, **data)
 
     def _decide(self, seat: int, refuse: bool) -> None:
         n = self.players
@@ -244,7 +244,7 @@ class TabinetState(FishingTable, GameState):
             self._emit(ACCEPT_KIND, seat=seat)
             left = len(self.stock) - (PACKET - FIRST_CARDS) - PACKET * len(others) - LAYOUT
             self._emit("packet", seat=seat, size=PACKET, seats=[seat, *others], stock=left)
-            self._give(seat, PACKET - FIRST_CARDS)
+            self._give(seat, PACKET - FIRST_CARDS, more=True)
             for s in others:
                 self._give(s, PACKET)
             self.turn_up(LAYOUT)
@@ -661,6 +661,9 @@ def _said(cards: Sequence[Card]) -> str:
 
 
 _LINES = {
+    events.HAND: lambda ev: (
+        f"   seat {ev.seat} gets {_said(ev.cards)} more" if ev.data.get("more") else None
+    ),
     ACCEPT_KIND: lambda ev: f"seat {ev.seat} keeps its first four cards",
     REFUSE_KIND: lambda ev: f"seat {ev.seat} refuses {_said(ev.cards)}: they are the table",
     "layout": lambda ev: f"   the table: {_said(ev.cards)}",
@@ -719,7 +722,8 @@ VOCABULARY = Vocabulary(
     events={
         events.DEAL: "a round starts: `data.dealer`, `first` (who decides on four cards and"
         " plays first), `round`",
-        events.HAND: "cards dealt to you (seen by you alone); after a `position`, your hand",
+        events.HAND: "cards dealt to you (seen by you alone; `data.more`: the first player's two"
+        " more after it accepted); after a `position`, your hand",
         ACCEPT_KIND: "`seat` kept its first four cards",
         REFUSE_KIND: "`seat` refused its first four `cards`: they are now the table",
         "packet": "cards are dealt: `data.size` to each of `data.seats`, `data.stock` left",
