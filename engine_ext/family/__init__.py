@@ -10,4 +10,7 @@
 * :mod:`levata.engine.family.simultaneous`: ticks where every seat in play submits at once,
   hidden, resolved in a rotating priority, or real time on the referee's clock (Repezita;
   later Kemps, Toci's call, Trombon's calls).
+* :mod:`levata.engine.family.captures`: fishing games: the face-up table, capture piles per
+  seat and side, the last capturer, sweeps, packet deals, captures by sums as atomic steps
+  (Tabinet).
 """
