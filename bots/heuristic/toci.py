@@ -1,0 +1,77 @@
+"""A Toci bot that never misses a fit and never lets a rival's miss go.
+
+* A turned-up card that fits somewhere is always placed (each placement lets the seat turn up
+  another card instead of keeping one): on the pile of the rival holding the fewest cards, the
+  one nearest to going out, else on the house
+  (:func:`~levata.engine.games.toci.rules.careful_target`). A card that fits nowhere goes on
+  the own pile.
+* In a toci window it works out, as every seat must, whether the card just put on the actor's
+  own pile fitted anywhere: it calls ``toci`` when it did (a valid call is free and keeps the
+  card with the actor), else passes. As the actor it corrects its own miss where it can
+  (it never misses, but a position may start in one).
+
+The same choices are the game's fast playout policy (``TociState.choose``), so the search's
+rollouts play as this bot does.
+
+>>> from levata.engine.games.toci import TociState
+>>> state = TociState.set_up(3, piles=["", "9S", "2H"], house="AC", circle="10H")
+>>> bot = HeuristicBot(seed=1)
+>>> str(bot.act(state.view(0), state.legal_actions(0)))
+'place_on 1'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from levata.engine import Action, Card, SeatView
+from levata.engine.games.toci import (
+    PASS,
+    PLACE_HOUSE,
+    PLACE_OWN,
+    TOCI,
+    WINDOW,
+    correct,
+    place_on,
+)
+from levata.engine.games.toci.rules import HOUSE, careful_target, targets
+
+__all__ = ["HeuristicBot"]
+
+
+class HeuristicBot:
+    """Places every card it may, calls toci on every missed fit."""
+
+    name = "heuristic"
+
+    def __init__(self, game: str = "toci", seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        n, zones = view.players, view.zones
+        actor = view.counters["actor"]
+        finished = view.facts["finished"]
+        tops: list[Card | None] = [
+            zones[f"pile:{s}"][-1] if zones[f"pile:{s}"] else None for s in range(n)
+        ]
+        house = zones["house"]
+        house_top = house[-1] if house else None
+        held = [view.counts[f"stock:{s}"] + view.counts[f"pile:{s}"] for s in range(n)]
+        if view.phase == WINDOW:
+            card = tops[actor]  # the card just put on the actor's own pile
+            assert card is not None
+            fitting = targets(card, house_top, tops, actor, finished)
+            if view.seat != actor:
+                return TOCI if fitting else PASS
+            if not fitting:
+                return PASS
+            return correct(careful_target(fitting, held, actor))
+        card = zones["revealed"][-1]
+        fitting = targets(card, house_top, tops, actor, finished)
+        if not fitting:
+            return PLACE_OWN
+        target = careful_target(fitting, held, actor)
+        return PLACE_HOUSE if target == HOUSE else place_on(int(target))
