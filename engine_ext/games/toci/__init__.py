@@ -275,13 +275,14 @@ class TociState(Simultaneous, Zoned):
         circle: str | Iterable[Card] | None = None,
         actor: int = 0,
         finished: Sequence[int] = (),
+        under: str = "circle",
         options: dict[str, Any] | None = None,
         seed: int = 0,
     ) -> TociState:
         """A position set up by hand (tests, puzzles); ``actor`` turns up next. Cards are
         lists or strings: piles and the house bottom first, stocks and the circle top first.
-        Cards named nowhere go to the bottom of the circle; with ``circle=""`` (the stock
-        phase) they go to the house, under the cards named there.
+        Cards named nowhere go ``under`` the circle's named cards, or under the house's
+        (``under="house"``, and always with ``circle=""``: the stock phase).
 
         >>> s = TociState.set_up(2, piles=["3S", "KD"], circle="")
         >>> s.phase, s.view(0).counts["stock:0"], len(s.house)
@@ -299,16 +300,16 @@ class TociState(Simultaneous, Zoned):
         rest.subtract(named)
         if any(v < 0 for v in rest.values()):
             raise BadConfig("a card is named more often than the deck holds it")
-        left = list(rest.elements())
         top = [] if circle is None else _cards(circle)
         stage = STOCK if circle is not None and not top else CIRCLE
-        if stage == STOCK:
-            house_, circle_ = left + house_, []
+        rest.subtract(top)
+        if any(v < 0 for v in rest.values()):
+            raise BadConfig("a circle card is also named elsewhere")
+        left = list(rest.elements())
+        if stage == STOCK or under == "house":
+            house_, circle_ = left + house_, top[::-1]
         else:
-            rest.subtract(top)
-            if any(v < 0 for v in rest.values()):
-                raise BadConfig("a circle card is also named elsewhere")
-            circle_ = list(rest.elements()) + top[::-1]
+            circle_ = left + top[::-1]
         state.circle, state.house, state.revealed = circle_, house_, []
         state.piles, state.stocks = piles_, stocks_
         state._settle()
