@@ -45,6 +45,8 @@ policy and backs up every seat's reward along the path.
   this search (so any score scale maps to [0, 1]). A multi-deal match (its duplicate unit
   option set to 0) is rolled out only to the end of the current deal and rewarded with the
   score each seat gained in it: the whole match is far too noisy and slow to roll out.
+* **Settled moves**: a move the game's strategy says no search could better
+  (:meth:`~levata.bots.strategy.Strategy.settled`: Toci's free calls) is played at once.
 * **Budget**: ``iterations`` (0: no limit) and ``time_ms`` per decision (0: no limit); it stops
   at whichever comes first (an iteration that would overrun, by the mean so far, is not
   begun; the time counted from the request's sending, :mod:`levata.bots.clock`). The move is
@@ -68,6 +70,7 @@ from typing import Protocol
 
 from levata.bots.base import Bot, make_bot
 from levata.bots.clock import decision_start
+from levata.bots.strategy import strategy_for
 from levata.engine import Action, GameState, SeatView
 from levata.engine import game as find_game
 
@@ -249,6 +252,9 @@ class IsmctsBot:
         started = time.perf_counter()
         game = view.game or self.game
         spec = find_game(game)
+        sure = strategy_for(spec).settled(view, legal)
+        if sure is not None:  # the game's strategy knows this move needs no search
+            return sure
         policy = self._policy(game)
         realtime = view.options.get("mode") == "realtime"
         budget = min(self.time_ms, self.realtime_ms) if realtime and self.time_ms else self.time_ms

@@ -289,3 +289,27 @@ def test_fast_playout_copy_plays_as_the_heuristic_bot(players):
         fast._apply(seat, action)
         steps += 1
     assert fast.events() == [] and fast.estimate() == state.estimate()
+
+
+@pytest.mark.parametrize(("players", "options"), [(3, {}), (6, {"toci_penalty": "skip_next_turn"})])
+def test_careful_rollout_is_the_careful_moves_one_by_one(players, options):
+    """The rollout's shortcut (no actions built, a window in one step) ends where choosing
+    each move with ``choose`` and applying it does."""
+    state = SPEC.new_match(players=players, seed=11, options=options)
+    bots = [HeuristicBot(seed=s) for s in range(players)]
+    for _ in range(150):  # a window open, a kept card on a pile: the shortcut starts anywhere
+        seat = state.to_act()[0]
+        state.apply(seat, bots[seat].act(state.view(seat), state.legal_actions(seat)))
+    for limit in (0,):
+        fast, slow = state.playout_state(seed=2), state.playout_state(seed=2)
+        fast.rollout("heuristic", limit)
+        steps = 0
+        while not slow.is_over() and (not limit or steps < limit):
+            if slow.state.phase == WINDOW:
+                for seat in slow.to_act():
+                    slow._apply(seat, slow.choose(seat))
+            else:
+                slow._apply(slow.to_act()[0], slow.choose(slow.to_act()[0]))
+            steps += 1
+        fast.state._history = slow.state._history = ()
+        assert fast.state.position() == slow.state.position()

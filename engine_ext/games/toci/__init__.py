@@ -155,7 +155,11 @@ class TociState(Simultaneous, Zoned):
             shown=False,
             counted="cards left in the circle",
         ),
-        Place("house", "the house, bottom first (its last card is the top)", counted=True),
+        Place(
+            "house",
+            "the house, bottom first (its last card is the top)",
+            counted="cards on the house",
+        ),
         Place("revealed", "the card the actor has turned up and must place now"),
         Place(
             "pile",
@@ -190,7 +194,7 @@ class TociState(Simultaneous, Zoned):
         ),
         Seats(Count("skips", "turns the seat will lose (a valid toci with skip_next_turn)")),
         Fact("stage", "circle or stock: the phase of play (a window belongs to it)"),
-        Fact("finished", "the seats that went out, in order"),
+        Fact("finished", "the seats that emptied their hands, in order (their stock and pile)"),
         Fact("places", "per seat, the rank it went out with (0: still holding cards)"),
         Fact(
             "priority",
@@ -704,10 +708,9 @@ class TociState(Simultaneous, Zoned):
             stocks=[[str(c) for c in k[::-1]] for k in self.stocks],
         )
 
-    def playout_state(self, seed: int) -> TociState:
-        """A copy for the search's rollouts: the same rules, no events logged, its own random
-        stream from ``seed``; ``choose`` and ``rollout`` play the careful policy (the
-        heuristic bot's) or random moves.
+    def playout_state(self, seed: int) -> TociPlayout:
+        """A copy for the search's rollouts (:class:`TociPlayout`): the same rules, no events
+        logged, its own random stream from ``seed``.
 
         >>> s = TociState.set_up(2, piles=["4S", "9D"], circle="10H 5C")
         >>> fast = s.playout_state(seed=1)
@@ -717,28 +720,9 @@ class TociState(Simultaneous, Zoned):
         copy = self.clone()
         copy._quiet = True
         copy._log = []
+        copy._history = ()
         copy.rng = random.Random(seed)
-        return copy
-
-    def choose(self, seat: int, policy: str = "heuristic") -> Action:
-        """The action ``policy`` picks for ``seat`` now (``heuristic`` or ``random``)."""
-        legal = self.legal_actions(seat)
-        if policy == "random":
-            return self.rng.choice(legal)
-        return careful_choice(self, seat, legal)
-
-    def rollout(
-        self, policy: str = "heuristic", max_actions: int = 0, seed: int | None = None
-    ) -> int:
-        """Play on by ``policy`` until the end or ``max_actions`` (0: no limit); the actions."""
-        if seed is not None:
-            self.rng = random.Random(seed)
-        steps = 0
-        while self.phase != phases.OVER and (not max_actions or steps < max_actions):
-            seat = self.to_act()[0]
-            self._apply(seat, self.choose(seat, policy))
-            steps += 1
-        return steps
+        return TociPlayout(copy)
 
     def __getstate__(self) -> dict[str, Any]:
         # The history tuple is a cache of the log filled by queries; leave it out so that a
@@ -746,6 +730,108 @@ class TociState(Simultaneous, Zoned):
         state = self.__dict__.copy()
         state["_history"] = ()
         return state
+
+
+class TociPlayout:
+    """A Toci match for the search's rollouts: a :class:`TociState` that logs no events,
+    with the careful policy (the heuristic bot's choices, :func:`careful_choice`) or random
+    moves to play on by. It plays the window's seats one after the other (``to_act()[0]``
+    first), which is the same tick."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: TociState) -> None:
+        self.state = state
+
+    def clone(self) -> TociPlayout:
+        return TociPlayout(self.state.clone())
+
+    def is_over(self) -> bool:
+        return self.state.phase == phases.OVER
+
+    def to_act(self) -> tuple[int, ...]:
+        return self.state.to_act()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return self.state.legal_actions(seat)
+
+    def _apply(self, seat: int, action: Action) -> None:
+        self.state._apply(seat, action)
+
+    def estimate(self) -> tuple[float, ...]:
+        return self.state.estimate()
+
+    def events(self) -> list[Event]:
+        return self.state.events()
+
+    def choose(self, seat: int, policy: str = "heuristic") -> Action:
+        """The action ``policy`` picks for ``seat`` now (``heuristic`` or ``random``)."""
+        state = self.state
+        legal = state.legal_actions(seat)
+        if policy == "random":
+            return state.rng.choice(legal)
+        return careful_choice(state, seat, legal)
+
+    def rollout(
+        self, policy: str = "heuristic", max_actions: int = 0, seed: int | None = None
+    ) -> int:
+        """Play on by ``policy`` to the end or for ``max_actions`` (0: no limit); the count.
+
+        A window counts as one action: every seat's submission is put in at once (the same
+        tick as submitting them one by one), so a horizon of actions reaches as many turns
+        at any table size."""
+        state = self.state
+        if seed is not None:
+            state.rng = random.Random(seed)
+        if policy == "heuristic":
+            return self._careful_rollout(max_actions)
+        steps = 0
+        while state.phase != phases.OVER and (not max_actions or steps < max_actions):
+            if state.phase == WINDOW:
+                subs = state.submissions
+                for seat in state._waiting:
+                    subs[seat] = self.choose(seat, policy)
+                state._waiting = ()
+                state._resolve_tick()
+            else:
+                seat = state.actor
+                state._apply(seat, self.choose(seat, policy))
+            steps += 1
+        return steps
+
+    def _careful_rollout(self, max_actions: int) -> int:
+        """:meth:`rollout` when every seat plays carefully, without building the actions it
+        would choose: a fitting card goes where :func:`careful_target` says, any other card on
+        the own pile; a window ends the turn (every rival calls a miss, which wins over any
+        correction; with no miss nothing happens). The same moves as :meth:`choose` made one
+        by one (``tests/games/test_toci.py`` checks it)."""
+        state = self.state
+        skip = state.options["toci_penalty"] == "skip_next_turn"
+        steps = 0
+        while state.phase != phases.OVER and (not max_actions or steps < max_actions):
+            x = state.actor
+            if state.phase == WINDOW:
+                if state.fitted and skip:
+                    state.skips[x] += 1
+                state.phase, state.fitted, state._waiting = state.stage, [], ()
+                state.tick += 1
+                state._end_turn()
+            else:
+                card = state.revealed[-1]
+                fitting = state.fitting(card)
+                if fitting:
+                    held = [state.held(s) for s in range(state.players)]
+                    target = careful_target(fitting, held, x)
+                    kind = PLACE_HOUSE_KIND if target == HOUSE else PLACE_ON_KIND
+                    state._put(x, "revealed", target, kind)
+                else:
+                    state.move(card, "revealed", f"pile:{x}")
+                    if state.call_mode:  # its window, one more step: nothing fitted, so
+                        state.tick += 1  # nothing happens
+                        steps += 1
+                    state._end_turn()
+            steps += 1
+        return steps
 
 
 def careful_choice(state: TociState, seat: int, legal: Sequence[Action]) -> Action:
@@ -896,8 +982,9 @@ SPEC = register(
         ),
         factory=TociState,
         # Random seats place cards at random: cap random matches early.
-        short_options={"reveal_cap": 120},
+        short_options={"reveal_cap": 80},
         bots={"heuristic": "levata.bots.heuristic.toci:HeuristicBot"},
+        strategy="levata.bots.strategy.toci:TociStrategy",
         narrate=narrate,
         vocabulary=VOCABULARY,
     )
