@@ -25,16 +25,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from levata.engine import Action, Card, SeatView
-from levata.engine.games.toci import (
-    PASS,
-    PLACE_HOUSE,
-    PLACE_OWN,
-    TOCI,
-    WINDOW,
-    correct,
-    place_on,
-)
+from levata.bots.strategy.toci import held, tops, window_move
+from levata.engine import Action, SeatView
+from levata.engine.games.toci import PLACE_HOUSE, PLACE_OWN, WINDOW, place_on
 from levata.engine.games.toci.rules import HOUSE, careful_target, targets
 
 __all__ = ["HeuristicBot"]
@@ -51,27 +44,15 @@ class HeuristicBot:
     def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        n, zones = view.players, view.zones
-        actor = view.counters["actor"]
-        finished = view.facts["finished"]
-        tops: list[Card | None] = [
-            zones[f"pile:{s}"][-1] if zones[f"pile:{s}"] else None for s in range(n)
-        ]
-        house = zones["house"]
-        house_top = house[-1] if house else None
-        held = [view.counts[f"stock:{s}"] + view.counts[f"pile:{s}"] for s in range(n)]
         if view.phase == WINDOW:
-            card = tops[actor]  # the card just put on the actor's own pile
-            assert card is not None
-            fitting = targets(card, house_top, tops, actor, finished)
-            if view.seat != actor:
-                return TOCI if fitting else PASS
-            if not fitting:
-                return PASS
-            return correct(careful_target(fitting, held, actor))
-        card = zones["revealed"][-1]
-        fitting = targets(card, house_top, tops, actor, finished)
+            return window_move(view)
+        house = view.zones["house"]
+        actor = view.counters["actor"]
+        card = view.zones["revealed"][-1]
+        fitting = targets(
+            card, house[-1] if house else None, tops(view), actor, view.facts["finished"]
+        )
         if not fitting:
             return PLACE_OWN
-        target = careful_target(fitting, held, actor)
+        target = careful_target(fitting, held(view), actor)
         return PLACE_HOUSE if target == HOUSE else place_on(int(target))

@@ -20,14 +20,41 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from levata.bots.heuristic.toci import HeuristicBot
 from levata.bots.strategy import Strategy
-from levata.engine import Action, SeatView
-from levata.engine.games.toci import WINDOW
+from levata.engine import Action, Card, SeatView
+from levata.engine.games.toci import PASS, TOCI, WINDOW, correct
+from levata.engine.games.toci.rules import careful_target, targets
 
-__all__ = ["TociStrategy"]
+__all__ = ["TociStrategy", "held", "tops", "window_move"]
 
-_CAREFUL = HeuristicBot()
+
+def tops(view: SeatView) -> list[Card | None]:
+    """Each seat's pile top (``None``: an empty pile)."""
+    piles = [view.zones[f"pile:{s}"] for s in range(view.players)]
+    return [p[-1] if p else None for p in piles]
+
+
+def held(view: SeatView) -> list[int]:
+    """The cards each seat holds: its stock and its pile."""
+    counts = view.counts
+    return [counts[f"stock:{s}"] + counts[f"pile:{s}"] for s in range(view.players)]
+
+
+def window_move(view: SeatView) -> Action:
+    """The window's move: a rival calls ``toci`` when the card put on the actor's pile
+    fitted somewhere, the actor corrects its miss where the careful player would have put the
+    card; else ``pass``."""
+    actor = view.counters["actor"]
+    piles = tops(view)
+    card = piles[actor]  # the card just put on the actor's own pile
+    assert card is not None
+    house = view.zones["house"]
+    fitting = targets(card, house[-1] if house else None, piles, actor, view.facts["finished"])
+    if not fitting:
+        return PASS
+    if view.seat != actor:
+        return TOCI
+    return correct(careful_target(fitting, held(view), actor))
 
 
 class TociStrategy(Strategy):
@@ -36,4 +63,4 @@ class TociStrategy(Strategy):
     def settled(self, view: SeatView, legal: Sequence[Action]) -> Action | None:
         if view.phase != WINDOW:
             return None
-        return _CAREFUL.act(view, legal)  # deterministic: it draws nothing from its stream
+        return window_move(view)

@@ -211,6 +211,11 @@ class TociState(Simultaneous, Zoned):
 
     #: A fast playout copy logs nothing (see :meth:`playout_state`).
     _quiet = False
+    circle: list[Card]
+    house: list[Card]
+    revealed: list[Card]
+    piles: list[list[Card]]
+    stocks: list[list[Card]]
 
     def __init__(
         self,
@@ -343,7 +348,7 @@ class TociState(Simultaneous, Zoned):
     def unfinished(self) -> list[int]:
         return [s for s in range(self.players) if not self.places[s]]
 
-    def _emit(self, kind: str, /, **kw: Any) -> Event:  # type: ignore[override]
+    def _emit(self, kind: str, /, **kw: Any) -> Event:
         if self._quiet:
             return _NOTHING
         return super()._emit(kind, **kw)
@@ -409,8 +414,10 @@ class TociState(Simultaneous, Zoned):
         """Put the card of ``src`` on the house or another pile; the actor goes on."""
         card = self.cards_at(src)[-1]
         dst = "house" if target == HOUSE else f"pile:{target}"
-        extra = {} if target == HOUSE else {"to": target}
-        self.move(card, src, dst, kind=kind, seat=seat, **extra)
+        if target == HOUSE:
+            self.move(card, src, dst, kind=kind, seat=seat)
+        else:
+            self.move(card, src, dst, kind=kind, seat=seat, to=target)
         self.moved = True
         if self.stage == STOCK and not self.stocks[seat] and not self.piles[seat]:
             self._finish([seat])

@@ -79,7 +79,7 @@ def careful_target(fitting: Sequence[int | str], held: Sequence[int], actor: int
     'house'
     """
     n = len(held)
-    seats = [t for t in fitting if t != HOUSE]
+    seats = [t for t in fitting if isinstance(t, int)]
     if not seats:
         return HOUSE
-    return min(seats, key=lambda s: (held[s], (int(s) - actor) % n))  # type: ignore[call-overload]
+    return min(seats, key=lambda s: (held[s], (s - actor) % n))
