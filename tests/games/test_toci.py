@@ -300,16 +300,12 @@ def test_careful_rollout_is_the_careful_moves_one_by_one(players, options):
     for _ in range(150):  # a window open, a kept card on a pile: the shortcut starts anywhere
         seat = state.to_act()[0]
         state.apply(seat, bots[seat].act(state.view(seat), state.legal_actions(seat)))
-    for limit in (0,):
+    for limit in (5, 0):  # five turns, then to the end
         fast, slow = state.playout_state(seed=2), state.playout_state(seed=2)
-        fast.rollout("heuristic", limit)
-        steps = 0
-        while not slow.is_over() and (not limit or steps < limit):
-            if slow.state.phase == WINDOW:
-                for seat in slow.to_act():
-                    slow._apply(seat, slow.choose(seat))
-            else:
-                slow._apply(slow.to_act()[0], slow.choose(slow.to_act()[0]))
-            steps += 1
+        assert fast.rollout("heuristic", limit) == (limit or fast.state.turns - state.turns)
+        start = slow.state.turns
+        while not slow.is_over() and (not limit or slow.state.turns - start < limit):
+            for seat in slow.to_act() if slow.state.phase == WINDOW else slow.to_act()[:1]:
+                slow._apply(seat, slow.choose(seat))
         fast.state._history = slow.state._history = ()
         assert fast.state.position() == slow.state.position()

@@ -211,6 +211,8 @@ class TociState(Simultaneous, Zoned):
 
     #: A fast playout copy logs nothing (see :meth:`playout_state`).
     _quiet = False
+    #: Turns begun in this copy of the state (a rollout's measure of length; no rule reads it).
+    turns = 0
     circle: list[Card]
     house: list[Card]
     revealed: list[Card]
@@ -456,6 +458,7 @@ class TociState(Simultaneous, Zoned):
     # -- turns ------------------------------------------------------------------------------------
 
     def _start_turn(self, seat: int) -> None:
+        self.turns += 1
         self.actor = seat
         self.moved = False
         self._reveal()
@@ -784,16 +787,17 @@ class TociPlayout:
     ) -> int:
         """Play on by ``policy`` to the end or for ``max_actions`` (0: no limit); the count.
 
-        A window counts as one action: every seat's submission is put in at once (the same
-        tick as submitting them one by one), so a horizon of actions reaches as many turns
-        at any table size."""
+        Toci counts a rollout in **turns**, its unit of progress: a turn (a seat's run of
+        placements up to the card it keeps, and that card's window) takes one action or a
+        dozen, by luck and table size, so a horizon of 30 reaches 30 turns at any table.
+        A window's submissions go in at once (the same tick as one by one)."""
         state = self.state
         if seed is not None:
             state.rng = random.Random(seed)
         if policy == "heuristic":
             return self._careful_rollout(max_actions)
-        steps = 0
-        while state.phase != phases.OVER and (not max_actions or steps < max_actions):
+        start = state.turns
+        while state.phase != phases.OVER and (not max_actions or state.turns - start < max_actions):
             if state.phase == WINDOW:
                 subs = state.submissions
                 for seat in state._waiting:
@@ -803,8 +807,7 @@ class TociPlayout:
             else:
                 seat = state.actor
                 state._apply(seat, self.choose(seat, policy))
-            steps += 1
-        return steps
+        return state.turns - start
 
     def _careful_rollout(self, max_actions: int) -> int:
         """:meth:`rollout` when every seat plays carefully, without building the actions it
@@ -814,8 +817,8 @@ class TociPlayout:
         by one (``tests/games/test_toci.py`` checks it)."""
         state = self.state
         skip = state.options["toci_penalty"] == "skip_next_turn"
-        steps = 0
-        while state.phase != phases.OVER and (not max_actions or steps < max_actions):
+        start = state.turns
+        while state.phase != phases.OVER and (not max_actions or state.turns - start < max_actions):
             x = state.actor
             if state.phase == WINDOW:
                 if state.fitted and skip:
@@ -833,12 +836,10 @@ class TociPlayout:
                     state._put(x, "revealed", target, kind)
                 else:
                     state.move(card, "revealed", f"pile:{x}")
-                    if state.call_mode:  # its window, one more step: nothing fitted, so
-                        state.tick += 1  # nothing happens
-                        steps += 1
+                    if state.call_mode:
+                        state.tick += 1  # its window: nothing fitted, nothing happens
                     state._end_turn()
-            steps += 1
-        return steps
+        return state.turns - start
 
 
 def careful_choice(state: TociState, seat: int, legal: Sequence[Action]) -> Action:
