@@ -498,10 +498,11 @@ class TociState(Simultaneous, Zoned):
                 return
         else:
             self.idle = 0 if self.moved else self.idle + 1
-            held = sum(self.held(s) for s in self.unfinished())
-            if self.idle >= max(STALL_FLOOR, STALL_PER_CARD * held):
-                self._end("stalemate")
-                return
+            if self.idle >= STALL_FLOOR:
+                held = sum(self.held(s) for s in self.unfinished())
+                if self.idle >= STALL_PER_CARD * held:
+                    self._end("stalemate")
+                    return
         self._start_turn(self._next_seat(self.actor))
 
     def _next_seat(self, seat: int) -> int:

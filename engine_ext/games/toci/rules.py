@@ -35,12 +35,20 @@ def step(rank: int) -> int:
     return 0 if rank == ACE else rank - 1
 
 
+#: ``NEXT[rank]``: the rank that goes on ``rank`` (K -> A, A -> 2), French ranks 2..14.
+NEXT = [0, 0, *range(3, 14), ACE, 2]
+
+
 def fits(card: Card, top: Card | None, house: bool = True) -> bool:
     """Whether ``card`` goes on a heap whose top is ``top`` (``None``: empty). Only the
-    house takes a card when empty, and then only an A."""
+    house takes a card when empty, and then only an A.
+
+    >>> all(NEXT[r] % 13 == (r + 1) % 13 for r in range(2, 15))
+    True
+    """
     if top is None:
         return house and card.rank == ACE
-    return step(card.rank) == (step(top.rank) + 1) % CYCLE
+    return card.rank == NEXT[top.rank]
 
 
 def targets(
@@ -61,8 +69,9 @@ def targets(
     ['house', 1]
     """
     out: list[int | str] = [HOUSE] if fits(card, house_top) else []
-    for seat, top in enumerate(pile_tops):
-        if seat != actor and top is not None and seat not in finished and fits(card, top, False):
+    rank = card.rank
+    for seat, top in enumerate(pile_tops):  # an empty pile, a finished seat's, takes nothing
+        if top is not None and NEXT[top.rank] == rank and seat != actor:
             out.append(seat)
     return out
 
