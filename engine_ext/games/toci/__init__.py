@@ -103,7 +103,8 @@ PASS = Action(actions.PASS)
 CORRECT_HOUSE = Action(CORRECT_KIND, choice=HOUSE)
 _ON = [Action(PLACE_ON_KIND, number=s) for s in range(10)]
 _CORRECT_ON = [Action(CORRECT_KIND, number=s) for s in range(10)]
-#: Cards a turn moves in the stalemate rule's count, at least (D5).
+#: The stalemate rule (D5): this many stock-phase turns in a row with no card put on the house
+#: or a pile end the match, or more where the seats hold more cards (so many per card).
 STALL_FLOOR, STALL_PER_CARD = 200, 4
 
 
@@ -137,9 +138,11 @@ def deck_count(players: int, decks: Any = "auto") -> int:
 
 
 def _target_of(action: Action) -> int | str:
-    return HOUSE if action.choice == HOUSE or action.kind == PLACE_HOUSE_KIND else action.number  # type: ignore[return-value]
+    """Where a placement or a correction puts its card: the house, or a seat's pile."""
+    return HOUSE if action.number is None else action.number
 
 
+#: What a fast playout copy's ``_emit`` gives back: it logs nothing.
 _NOTHING = Event(seq=-1, kind="quiet")
 
 
