@@ -45,8 +45,8 @@ policy and backs up every seat's reward along the path.
   this search (so any score scale maps to [0, 1]). A multi-deal match (its duplicate unit
   option set to 0) is rolled out only to the end of the current deal and rewarded with the
   score each seat gained in it: the whole match is far too noisy and slow to roll out.
-* **Settled moves**: a move the game's strategy says no search could better
-  (:meth:`~levata.bots.strategy.Strategy.settled`: Toci's free calls) is played at once.
+* **Settled moves**: where the game's heuristic bot says a move needs no search (its
+  ``settled(view, legal)``: Toci's free calls in a window), that move is played at once.
 * **Budget**: ``iterations`` (0: no limit) and ``time_ms`` per decision (0: no limit); it stops
   at whichever comes first (an iteration that would overrun, by the mean so far, is not
   begun; the time counted from the request's sending, :mod:`levata.bots.clock`). The move is
@@ -68,9 +68,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from levata.bots.base import Bot, make_bot
+from levata.bots.base import Bot, bot_class, make_bot
 from levata.bots.clock import decision_start
-from levata.bots.strategy import strategy_for
 from levata.engine import Action, GameState, SeatView
 from levata.engine import game as find_game
 
@@ -252,8 +251,8 @@ class IsmctsBot:
         started = time.perf_counter()
         game = view.game or self.game
         spec = find_game(game)
-        sure = strategy_for(spec).settled(view, legal)
-        if sure is not None:  # the game's strategy knows this move needs no search
+        sure = self._settled(view, legal, game)
+        if sure is not None:  # the game's heuristic knows no search betters this move
             return sure
         policy = self._policy(game)
         realtime = view.options.get("mode") == "realtime"
@@ -361,6 +360,19 @@ class IsmctsBot:
             if m > best_mean and m > self.guard * err:
                 best, best_mean = action, m
         return best
+
+    def _settled(self, view: SeatView, legal: Sequence[Action], game: str) -> Action | None:
+        """The move the game's heuristic bot says no search could better here (its
+        ``settled(view, legal)``: Toci's free calls), or None: search. A heuristic without
+        that method settles nothing (and costs no draw of this bot's stream)."""
+        if "heuristic" not in find_game(game).bots:
+            return None
+        if self._own is None:
+            if not hasattr(bot_class("heuristic", game), "settled"):
+                return None
+            self._own = make_bot("heuristic", game, seed=self.rng.getrandbits(32))
+        settle = getattr(self._own, "settled", None)
+        return None if settle is None else settle(view, legal)
 
     def _usual(self, view: SeatView, legal: Sequence[Action], game: str) -> Action | None:
         """The heuristic's move here, or None where the game has none (or rolls out random)."""

@@ -31,7 +31,7 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
-from levata.engine import Action, BadConfig, GameSpec, SeatView
+from levata.engine import Action, BadConfig, GameSpec
 from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card, Suit
 from levata.engine.family.tricks import TrickGame, beats, duty_cards, power, suit_of, winning_card
@@ -106,12 +106,6 @@ class Strategy:
         may play after it (as :meth:`rate_lines` for cards). Where a game gives these, they
         replace :meth:`rate_calls`."""
         return {}
-
-    def settled(self, view: SeatView, legal: Sequence[Action]) -> Action | None:
-        """A move no search could better from ``view`` (a free call, say), which a search bot
-        (:mod:`levata.bots.search.ismcts`) plays at once instead of spending its budget on
-        it; ``None``, the default: search."""
-        return None
 
 
 def strategy_for(spec: GameSpec) -> Strategy:

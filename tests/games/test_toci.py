@@ -309,3 +309,16 @@ def test_careful_rollout_is_the_careful_moves_one_by_one(players, options):
                 slow._apply(seat, slow.choose(seat))
         fast.state._history = slow.state._history = ()
         assert fast.state.position() == slow.state.position()
+
+
+def test_the_search_plays_the_windows_settled_moves_at_once():
+    from levata.bots.search.ismcts import IsmctsBot
+
+    missed = _missed_seven()
+    bot = IsmctsBot("toci", seed=1, iterations=5, time_ms=0)
+    assert bot.act(missed.view(2), missed.legal_actions(2)) == TOCI
+    assert bot.act(missed.view(0), missed.legal_actions(0)) == correct(1)
+    assert bot.stats.decisions == 0  # no search was run for them
+    placing = TociState.set_up(3, piles=["", "9S", ""], circle="10H")
+    assert bot.act(placing.view(0), placing.legal_actions(0)) in placing.legal_actions(0)
+    assert bot.stats.decisions == 1

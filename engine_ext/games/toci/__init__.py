@@ -996,7 +996,6 @@ SPEC = register(
         # Random seats place cards at random: cap random matches early.
         short_options={"reveal_cap": 80},
         bots={"heuristic": "levata.bots.heuristic.toci:HeuristicBot"},
-        strategy="levata.bots.strategy.toci:TociStrategy",
         narrate=narrate,
         vocabulary=VOCABULARY,
     )
