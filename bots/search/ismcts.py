@@ -69,7 +69,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from levata.bots.base import Bot, bot_class, make_bot
-from levata.bots.clock import decision_start
+from levata.bots.clock import deadline as stop_by
 from levata.engine import Action, GameState, SeatView
 from levata.engine import game as find_game
 
@@ -257,7 +257,9 @@ class IsmctsBot:
         policy = self._policy(game)
         realtime = view.options.get("mode") == "realtime"
         budget = min(self.time_ms, self.realtime_ms) if realtime and self.time_ms else self.time_ms
-        deadline = decision_start() + budget / 1000 if budget else math.inf  # a wait counts
+        # From the request's sending (a wait counts), keeping back what the reply's way back
+        # costs (bots.clock's reserve, as pimc does).
+        deadline = stop_by(budget) if budget else math.inf
         unit = spec.duplicate_unit
         per_deal = unit is not None and view.options.get(unit) == 0
         root = Node()
