@@ -54,6 +54,8 @@ policy and backs up every seat's reward along the path.
   this search (so any score scale maps to [0, 1]). A multi-deal match (its duplicate unit
   option set to 0) is rolled out only to the end of the current deal and rewarded with the
   score each seat gained in it: the whole match is far too noisy and slow to roll out.
+* **Settled moves**: where the game's heuristic bot says a move needs no search (its
+  ``settled(view, legal)``: Toci's free calls in a window), that move is played at once.
 * **Budget**: ``iterations`` (0: no limit) and ``time_ms`` per decision (0: no limit); it stops
   at whichever comes first (an iteration that would overrun, by the mean so far, is not
   begun; the time counted from the request's sending, :mod:`levata.bots.clock`). The move is
@@ -75,8 +77,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from levata.bots.base import Bot, make_bot
-from levata.bots.clock import RESERVE, RESERVE_MS, decision_start
+from levata.bots.base import Bot, bot_class, make_bot
+from levata.bots.clock import deadline as stop_by
 from levata.bots.search.card_play import card_actions, fits_kernel, search_cards
 from levata.engine import Action, GameSpec, GameState, SeatView
 from levata.engine import game as find_game
@@ -276,10 +278,15 @@ class IsmctsBot:
         started = time.perf_counter()
         game = view.game or self.game
         spec = find_game(game)
+        sure = self._settled(view, legal, game)
+        if sure is not None:  # the game's heuristic knows no search betters this move
+            return sure
         policy = self._policy(game)
         realtime = view.options.get("mode") == "realtime"
         budget = min(self.time_ms, self.realtime_ms) if realtime and self.time_ms else self.time_ms
-        deadline = decision_start() + budget / 1000 if budget else math.inf  # a wait counts
+        # From the request's sending (a wait counts), keeping back what the reply's way back
+        # costs (bots.clock's reserve, as pimc does).
+        deadline = stop_by(budget) if budget else math.inf
         unit = spec.duplicate_unit
         per_deal = unit is not None and view.options.get(unit) == 0
         root = Node()
@@ -351,16 +358,13 @@ class IsmctsBot:
             return None
         if not isinstance(world, TrickGame) or not fits_kernel(world, view.seat, cards):
             return None
-        # Thousands of iterations a decision leave no excuse to answer late: the kernel
-        # keeps the clock's reserve for what follows its search.
-        reserve = (self.time_ms * RESERVE + RESERVE_MS) / 1000 if self.time_ms else 0.0
         run = search_cards(
             spec,
             view,
             world,
             cards,
             self.rng,
-            deadline=deadline - reserve,
+            deadline=deadline,  # the clock's reserve is already kept back (stop_by)
             iterations=self.iterations,
             reuse=self.reuse,
             swaps=self.swaps,
@@ -448,6 +452,19 @@ class IsmctsBot:
             if m > best_mean and m > self.guard * err:
                 best, best_mean = action, m
         return best
+
+    def _settled(self, view: SeatView, legal: Sequence[Action], game: str) -> Action | None:
+        """The move the game's heuristic bot says no search could better here (its
+        ``settled(view, legal)``: Toci's free calls), or None: search. A heuristic without
+        that method settles nothing (and costs no draw of this bot's stream)."""
+        if "heuristic" not in find_game(game).bots:
+            return None
+        if self._own is None:
+            if not hasattr(bot_class("heuristic", game), "settled"):
+                return None
+            self._own = make_bot("heuristic", game, seed=self.rng.getrandbits(32))
+        settle = getattr(self._own, "settled", None)
+        return None if settle is None else settle(view, legal)
 
     def _usual(self, view: SeatView, legal: Sequence[Action], game: str) -> Action | None:
         """The heuristic's move here, or None where the game has none (or rolls out random)."""
