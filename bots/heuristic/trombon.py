@@ -35,11 +35,8 @@ class HeuristicBot:
     always_call = False
     never_call = False
 
-    def __init__(self, game: str = "trombon", seed: int = 0, *, time_ms: float = 0.0) -> None:
-        # ``time_ms`` is taken and unused (it answers at once), so that an entry written for
-        # any of the game's bots with a budget, as the search's, plays with these too.
+    def __init__(self, game: str = "trombon", seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        self.time_ms = time_ms
 
     def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:

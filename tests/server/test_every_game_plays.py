@@ -5,12 +5,14 @@ one match shows both playing to the end. The game's short options bound the matc
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 
 import pytest
 
 from levata.bots import bot_names
+from levata.bots.base import bot_class
 from levata.engine import all_games
 
 #: The reference bot kinds that are not searches.
@@ -18,8 +20,8 @@ PLAIN = ("heuristic", "random")
 
 
 def pairings() -> list[tuple[str, str]]:
-    """(game, search kind) for every search bot of every game; a game with none is played
-    by its heuristic alone."""
+    """(game, kind) for every bot kind of every game but the heuristic and random (searches,
+    and baselines such as Trombon's); a game with none is played by its heuristic alone."""
     out = []
     for spec in all_games():
         searches = [k for k in bot_names(spec.name) if k not in PLAIN]
@@ -31,7 +33,8 @@ def pairings() -> list[tuple[str, str]]:
 def test_a_whole_match_from_the_command_line(name: str, kind: str) -> None:
     spec = next(s for s in all_games() if s.name == name)
     players = spec.players[0]
-    entry = kind if kind == "heuristic" else f"{kind}:time_ms=10"
+    timed = "time_ms" in inspect.signature(bot_class(kind, name)).parameters
+    entry = f"{kind}:time_ms=10" if timed else kind  # a search on a small budget
     seats = [entry if s % 2 == 0 else "heuristic" for s in range(players)]
     options = [f"-o{k}={v}" for k, v in spec.short_options.items()]
     run = subprocess.run(
