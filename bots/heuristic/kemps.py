@@ -44,7 +44,6 @@ from levata.engine.games.kemps.rules import (
     CALL_KINDS,
     CONTRAKEMPS,
     KEMPS,
-    REGISTER,
     SWAP,
     holds_quad,
     mask_of,
@@ -117,13 +116,14 @@ class HeuristicBot:
         self._shown: dict[int, set[str]] = {}
 
     def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        kinds = {a.kind for a in legal}
-        if REGISTER in kinds:
+        """Its move among ``legal`` (a search may hand it a single choice to dress with the
+        payload it would give: the registered set, a signal, the card a swap expects)."""
+        if view.phase == "convene":
             if not self.signals:
                 return legal[0]
             kemps, _ = convention(view.facts["team_secret"])
             return legal[0].with_payload(kemps=mask_of([kemps]))
-        if not (kinds & CALL_KINDS):
+        if view.phase not in ("exchange", "last_call"):
             return legal[0]  # a convention word: the secret says it all
         deal = view.counters["deal"]
         if deal != self._deal:
@@ -131,10 +131,14 @@ class HeuristicBot:
         choice = self._choice(view, legal)
         for seat, token in view.facts["signals"]:  # remembered once this decision is made
             self._shown.setdefault(team_of(seat, view.players), set()).add(token)
+        payload: dict[str, str | int] = {}
+        if choice.kind == SWAP and view.options.get("mode") == "realtime":
+            _, slot = swap_parts(choice)
+            payload["expect"] = str(view.zones["table"][slot])
         token = self._token(view)
-        return (
-            choice if token is None else choice.with_payload(**dict(choice.payload), signal=token)
-        )
+        if token is not None:
+            payload["signal"] = token
+        return choice.with_payload(**payload) if payload else choice
 
     # -- the signal -------------------------------------------------------------------------
 
@@ -159,7 +163,7 @@ class HeuristicBot:
             return call
         swaps = [a for a in legal if a.kind == SWAP]
         if not swaps or holds_quad(view.hand):
-            return legal[0]  # pass
+            return next((a for a in legal if a.kind == "pass"), legal[0])
         best = self._swap(view, swaps)
         return legal[0] if best is None else best
 
@@ -213,7 +217,6 @@ class HeuristicBot:
             return copies - gone[rank] - others[rank]
 
         target = max(mine, key=lambda r: (mine[r], room(r), r))
-        realtime = view.options.get("mode") == "realtime"
         best: tuple[tuple[int, ...], Action] | None = None
         for action in swaps:
             give, slot = swap_parts(action)
@@ -229,13 +232,7 @@ class HeuristicBot:
             key = (top, room(take.rank), -mine[give.rank], -slot)
             if best is None or key > best[0]:
                 best = (key, action)
-        if best is None:
-            return None
-        action = best[1]
-        if realtime:
-            _, slot = swap_parts(action)
-            action = action.with_payload(expect=str(table[slot]))
-        return action
+        return None if best is None else best[1]
 
 
 class SilentBot(HeuristicBot):

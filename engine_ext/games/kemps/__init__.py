@@ -56,7 +56,7 @@ Decisions beyond the rules' own list (the rest are in the docs page):
 >>> for seat in (0, 1, 3):
 ...     state.apply(seat, PASS)
 >>> state.apply(2, Action.parse("kemps"))
->>> [str(e) for e in state.events()[2:4]]
+>>> [str(e) for e in state.events()[1:3]]
 ['seat 2 called call=kemps tick=0', 'seat 0 revealed 7S 7H 7D 7C quad=True']
 >>> state.penalties
 [0, 1]
@@ -431,7 +431,8 @@ class KempsState(Simultaneous, Zoned):
     def _turn_table(self) -> None:
         self.move(self.stock[:SLOTS], "stock", "table", kind="table", **self.stamp())
         self.set_ticks = 0
-        self.signals = []
+        if self.realtime:  # a tick's signals outlive the flush they came with
+            self.signals = []
         self._table_changed()
 
     def _table_changed(self) -> None:
@@ -620,6 +621,8 @@ class KempsState(Simultaneous, Zoned):
 
     def _next_timer(self) -> int | None:
         quiet: int = self.options["quiet_ms"]
+        if self.phase == OVER:
+            return None
         if self.phase == EXCHANGE:
             return self.last_change_ms + quiet
         return self.phase_ms + quiet
