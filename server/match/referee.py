@@ -556,7 +556,14 @@ class Referee(Clocks, Messages, Durable):
         if s.strikes >= self.policy.max_strikes:
             self._forfeit([i], f"reached {s.strikes} strikes")
             return
-        self._apply(i, self.substitutes.choice(p.legal), p.request_id, substituted=True)
+        # The default comes from what the seat may do now: in real time the clock may have
+        # changed it since the request was made (in turn-based play the two are the same).
+        legal = self._legal_actions(i) if i in self.state.to_act() else []
+        if legal:
+            self._apply(i, self.substitutes.choice(legal), p.request_id, substituted=True)
+        if s.pending is p:  # nothing was applied (a timer moved first): this request is over,
+            s.retired.append(p.request_id)  # else it would be struck again at once
+            s.pending = None
 
     def _read_in_time(self, p: Pending) -> bool:
         """Whether a reply to ``p`` read before its deadline waits in the inbox (behind

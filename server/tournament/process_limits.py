@@ -21,10 +21,12 @@ __all__ = ["LIMITS", "limited"]
 #: variable, no user site: it runs as written whatever the entry's environment): set the
 #: limits on itself, close every descriptor but stdin, stdout and stderr (bubblewrap leaves
 #: its own open: the options, the user namespace), ask for a SIGTERM when its parent dies,
-#: then become the bot (``exec``). The limits are set in the bot's own process before its
-#: program starts, like a ``preexec_fn`` would, but without forking a multi-threaded runner
-#: (the referee's gRPC threads make ``fork`` + Python code unsafe). ``PARENT`` 0 skips the
-#: check that the parent still runs (in a sandbox the parent is the sandbox's own init).
+#: give back the signals Python ignores (SIGPIPE, SIGXFSZ: a bot starts with the defaults its
+#: author expects), then become the bot (``exec``). The limits are set in the bot's own
+#: process before its program starts, like a ``preexec_fn`` would, but without forking a
+#: multi-threaded runner (the referee's gRPC threads make ``fork`` + Python code unsafe).
+#: ``PARENT`` 0 skips the check that the parent still runs (in a sandbox the parent is the
+#: sandbox's own init).
 LIMITS = """
 import os, resource, signal, sys
 cpu, mem, parent, nproc = map(int, sys.argv[1:5])
@@ -44,6 +46,8 @@ if sys.platform.startswith("linux"):
         pass
     if parent > 0 and os.getppid() != parent:
         sys.exit(143)  # the runner died before we could ask to follow it
+for name in ("SIGPIPE", "SIGXFSZ"):  # Python ignores them, and exec would pass that on
+    signal.signal(getattr(signal, name), signal.SIG_DFL)
 argv = sys.argv[5:]
 try:
     os.execvp(argv[0], argv)

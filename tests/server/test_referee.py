@@ -506,6 +506,36 @@ def test_realtime_match_is_refereed_and_replays(server):
     assert ok, why
 
 
+def test_a_silent_realtime_seat_is_struck_with_moves_legal_when_applied(server):
+    """Real time: a seat that never answers is struck, and its default move is drawn from
+    what it may do at the strike (the clock may have changed it since the request); the
+    record replays, so every substituted move was legal where it was applied."""
+    procs = [
+        bot_process("heuristic", "repezita", server, server.add_bot(n), seed=i)
+        for i, n in enumerate(["rt-a", "rt-b"])
+    ]
+    raw = RawBot(server, server.add_bot("mute"))
+    raw.next("welcome")
+    match_id = server.create(
+        "repezita",
+        ["rt-a", "rt-b", "mute"],
+        options={"mode": "realtime", "time_cap_ms": "3000"},
+        move_ms=100,
+        bank_ms=0,
+        max_strikes=1000,
+    )
+    info = server.wait(match_id, timeout=60)
+    assert info.status == admin_pb2.MATCH_STATUS_FINISHED and not info.result.forfeited
+    assert info.strikes[2] >= 1
+    subs = [a for a in server.store.actions(match_id) if a["substituted"]]
+    assert subs and all(a["seat"] == 2 for a in subs)
+    ok, why = replay_match(server.store, match_id)
+    assert ok, why
+    raw.close()
+    for p in procs:
+        p.wait(timeout=30)
+
+
 def test_a_bot_is_only_seated_in_games_it_plays(server):
     token = server.add_bot("picky")
     import levata.v1.arena_pb2_grpc as stubs

@@ -414,6 +414,31 @@ def test_submitted_bots_run_under_cpu_and_memory_limits(
         assert "MemoryError" in log.read_text()
 
 
+@pytest.mark.parametrize("sandboxed", [False, True], ids=["plain", "bwrap"])
+def test_a_submitted_program_starts_with_the_default_signals(tmp_path, sandboxed):
+    """The limits are set by a Python wrapper that then becomes the bot: Python ignores
+    SIGPIPE and SIGXFSZ, and an ignored signal survives ``exec``, so without a reset a C bot
+    writing to a closed pipe would carry on on EPIPE instead of ending as its author expects."""
+    if sandboxed and shutil.which("bwrap") is None:
+        pytest.skip("needs bubblewrap")
+    tmp_path.chmod(0o755)  # its folder: the entry's own user must be able to enter it
+    m = parse_manifest(
+        'name = "shell"\ncommand = ["sh", "-c", "grep SigIgn /proc/self/status >&2"]\n'
+        'protocol = "grpc"\ncpu_seconds = 30',
+        tmp_path,
+    )
+    log = tmp_path / "shell.log"
+    box = Sandbox() if sandboxed else None
+    bot = launch(
+        Entry("shell", "manifest", manifest=m), "whist", "127.0.0.1:1", "T", 1, "g", log, box
+    )
+    assert bot.proc.wait(timeout=30) == 0
+    bot.stop()  # its stderr is read by a thread of ours: wait for the end of it
+    ignored = int(re.search(r"SigIgn:\s*([0-9a-f]+)", log.read_text()).group(1), 16)
+    for sig in (signal.SIGPIPE, signal.SIGXFSZ):
+        assert not ignored & (1 << (sig - 1)), f"{sig.name} is ignored in the bot"
+
+
 def test_a_manifest_bot_that_cannot_start_forfeits(tmp_path):
     tmp_path.chmod(0o755)  # its folder: the entry's own user must be able to enter it
     manifest = tmp_path / "ghost.toml"
