@@ -33,6 +33,7 @@ signals, so its partner calls only on what everybody saw (the baseline).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 from collections import Counter
@@ -61,6 +62,7 @@ DECOY_RATE = 0.1
 BELIEVED_AFTER = 2
 
 
+@functools.lru_cache(maxsize=256)
 def convention(secret: str) -> tuple[str, tuple[str, str]]:
     """The kemps token and two decoys both partners derive from their team secret.
 
@@ -75,6 +77,17 @@ def convention(secret: str) -> tuple[str, tuple[str, str]]:
 
 def _ranks(cards: Sequence[Card]) -> Counter[int]:
     return Counter(c.rank for c in cards)
+
+
+_CARDS: dict[str, Card] = {}
+
+
+def _card(name: str) -> Card:
+    """A card named in the view's facts (parsed once: a search asks at every step)."""
+    card = _CARDS.get(name)
+    if card is None:
+        card = _CARDS[name] = Card.parse(name)
+    return card
 
 
 def _partner_first_next(view: SeatView) -> bool:
@@ -98,7 +111,7 @@ def _partner_first_next(view: SeatView) -> bool:
 
 def _known(view: SeatView, seat: int) -> list[Card]:
     """The cards everybody saw ``seat`` take that it still holds."""
-    return [Card.parse(c) for c in view.facts["known"][seat]]
+    return [_card(c) for c in view.facts["known"][seat]]
 
 
 class HeuristicBot:
@@ -170,7 +183,7 @@ class HeuristicBot:
     def _call(self, view: SeatView, legal: Sequence[Action]) -> Action | None:
         n, me = view.players, view.seat
         mate = partner(me, n)
-        known = [[Card.parse(c) for c in k] for k in view.facts["known"]]
+        known = [[_card(c) for c in k] for k in view.facts["known"]]
         seen = [_ranks(k) for k in known]
         calls = {(a.kind, a.number): a for a in legal if a.kind in CALL_KINDS}
         if max(seen[mate].values(), default=0) >= 4:
@@ -207,7 +220,7 @@ class HeuristicBot:
         for seat, cards in enumerate(view.facts["known"]):
             if seat == me:
                 continue
-            ranks = _ranks([Card.parse(c) for c in cards])
+            ranks = _ranks([_card(c) for c in cards])
             others.update(ranks)
             if team_of(seat, n) != own:
                 collected.update(r for r, k in ranks.items() if k >= 3)

@@ -1,16 +1,19 @@
 """Every registered game plays a whole match from the command line with each of its reference
-bots: each search bot (on a small budget) against the game's heuristic, seats alternating, so
-one match shows both playing to the end. The game's short options bound the match's length
-(as the conformance suite does); nothing here names a game."""
+bots: each search bot (on a small budget) and each other kind (Kemps' baseline) against the
+game's heuristic, seats alternating, so one match shows both playing to the end. The game's
+short options bound the match's length (as the conformance suite does); nothing here names a
+game."""
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 
 import pytest
 
 from levata.bots import bot_names
+from levata.bots.base import bot_class
 from levata.engine import all_games
 
 #: The reference bot kinds that are not searches.
@@ -31,7 +34,8 @@ def pairings() -> list[tuple[str, str]]:
 def test_a_whole_match_from_the_command_line(name: str, kind: str) -> None:
     spec = next(s for s in all_games() if s.name == name)
     players = spec.players[0]
-    entry = kind if kind == "heuristic" else f"{kind}:time_ms=10"
+    timed = "time_ms" in inspect.signature(bot_class(kind, name)).parameters  # a search
+    entry = f"{kind}:time_ms=10" if timed else kind
     seats = [entry if s % 2 == 0 else "heuristic" for s in range(players)]
     options = [f"-o{k}={v}" for k, v in spec.short_options.items()]
     run = subprocess.run(
