@@ -253,7 +253,7 @@ class IsmctsBot:
         the legal list, and so the tree, never holds payloads."""
         game = view.game or self.game
         factory = find_game(game).factory
-        if getattr(factory, "payload_schema", None) is GameState.payload_schema:
+        if getattr(factory, "payload_schema", GameState.payload_schema) is GameState.payload_schema:
             return choice
         if not self._uses_heuristic(game):
             return choice
