@@ -544,3 +544,14 @@ def test_registered():
 @pytest.mark.parametrize("module", [kemps_module, rules_module, heuristic_module])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
+
+
+def test_a_world_gives_a_partner_who_signalled_its_kemps_token_a_quad():
+    state = exchange(kemps_sets=[[], ["G7"]])
+    tick(state, {1: "pass signal=G7"})  # seat 1 holds the four sevens: the audit passed
+    view = state.view(3)
+    for k in range(5):
+        world = SPEC.world_from_view(view, random.Random(k))
+        assert rules_module.holds_quad(world.hands[1])
+    other = SPEC.world_from_view(state.view(0), random.Random(1))  # no such proof for seat 0
+    assert other.kemps_sets[1] == 0

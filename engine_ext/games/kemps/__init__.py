@@ -49,7 +49,9 @@ Decisions beyond the rules' own list (the rest are in the docs page):
   the match runs are each seat's team penalties, negated; at the end ``players - rank``.
 * A world rebuilt for search gives the other teams fresh random secrets and empty kemps sets
   (never the real ones), and the other seats' unresolved submissions become the phase's blank
-  (``pass``, a plain ``register`` or ``chat``).
+  (``pass``, a plain ``register`` or ``chat``). A partner that showed one of the team's kemps
+  tokens in the last tick and took no card since holds four of a kind in it (the audit says
+  so).
 
 >>> state = KempsState.from_position(4, ["7S 7H 7D 7C", "2S 3S 4S 5S", "8S 8H 9D 9C",
 ...                                      "JS QS KS AS"], table="2H 3H 4H 5H")
@@ -812,13 +814,17 @@ class KempsState(Simultaneous, Zoned):
         for s in range(n):
             if s != me:
                 pool.subtract(known[s])
+        held = {s: list(known[s]) for s in range(n) if s != me}
+        quad = _signalled_quad(view)
+        if quad is not None:
+            _deal_quad(held[quad], pool, rng)
         cards = list(pool.elements())
         sizes: dict[int | str, int] = {
-            s: view.counts[f"hand:{s}"] - len(known[s]) for s in range(n) if s != me
+            s: view.counts[f"hand:{s}"] - len(held[s]) for s in range(n) if s != me
         }
         sizes["stock"] = view.counts["stock"]
         dealt = deal_hidden(cards, sizes, rng)
-        state.hands = [list(view.hand) if s == me else known[s] + dealt[s] for s in range(n)]
+        state.hands = [list(view.hand) if s == me else held[s] + dealt[s] for s in range(n)]
         state.stock = dealt["stock"]
         state._restore_numbers(view, rng)
         state.tick = counters["tick"]
@@ -882,6 +888,42 @@ class KempsState(Simultaneous, Zoned):
             raise BadConfig("position: one penalty count and one secret per team")
         state._resume_ticks()
         return state
+
+
+def _signalled_quad(view: SeatView) -> int | None:
+    """The partner, when the view proves it holds a quad: it showed a token of the team's
+    kemps set in the last tick (the audit passed, so it held one as the tick began) and took
+    no card since. ``None`` otherwise."""
+    if view.phase not in (EXCHANGE, LAST_CALL) or not view.options.get("signal_audit"):
+        return None
+    mate = partner(view.seat, view.players)
+    ours = set(view.facts.get("kemps_set", ()))
+    if not any(s == mate and t in ours for s, t in view.facts["signals"]):
+        return None
+    for ev in reversed(view.history):
+        if ev.kind == "tick":
+            return mate
+        if ev.kind == "swapped" and ev.seat == mate:
+            return None
+    return None
+
+
+def _deal_quad(held: list[Card], pool: Counter[Card], rng: random.Random) -> None:
+    """Complete ``held`` (cards seen taken, all of one rank) to four of a kind from ``pool``."""
+    ranks = {c.rank for c in held}
+    if len(ranks) > 1:
+        return
+    need = HAND_SIZE - len(held)
+    counts = Counter[int]()
+    for card, k in pool.items():
+        counts[card.rank] += max(k, 0)
+    feasible = sorted(r for r in (ranks or set(counts)) if counts[r] >= need)
+    if not feasible:
+        return
+    rank = rng.choice(feasible)
+    for card in rng.sample(sorted(c for c in pool.elements() if c.rank == rank), need):
+        held.append(card)
+        pool[card] -= 1
 
 
 def _losers_of(ranks: Sequence[int], players: int) -> list[int]:
