@@ -73,8 +73,8 @@ def _kinds(spec: GameSpec) -> list[str]:
 def bot_names(game: str | None = None) -> list[str]:
     """The bot kinds that play ``game`` (every kind some game has, without one).
 
-    >>> bot_names()  # search: Sixty-six's own
-    ['heuristic', 'ismcts', 'pimc', 'random', 'search']
+    >>> bot_names()  # search: Sixty-six's own; silent: Kemps' baseline
+    ['heuristic', 'ismcts', 'pimc', 'random', 'search', 'silent']
     """
     specs = [find_game(game)] if game is not None else all_games()
     return sorted({RANDOM, *(kind for spec in specs for kind in _kinds(spec))})

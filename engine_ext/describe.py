@@ -14,11 +14,12 @@ True
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterable
 
 from levata.engine.cards import Suit, notation_examples
-from levata.engine.contract import GameSpec, GameState, _describe_counts
+from levata.engine.contract import Action, GameSpec, GameState, _describe_counts
 from levata.engine.testing import CLOCK_STEP_MS, MAX_ACTIONS, new_random_match
 from levata.engine.vocabulary import PASS, Observed
 
@@ -141,6 +142,18 @@ def observe(
     return seen
 
 
+def _with_payload(state: GameState, seat: int, action: Action, rng: random.Random) -> Action:
+    """``action``, half the time with one payload key the game takes beside it (Kemps'
+    signals), so that what a payload makes happen is seen too; a game that takes none draws
+    nothing."""
+    schema = state.payload_schema(seat, action)
+    if not schema or rng.random() < 0.5:
+        return action
+    key = rng.choice(sorted(schema))
+    values = list(itertools.islice(iter(schema[key]), 64))
+    return action.with_payload(**{key: rng.choice(values)}) if values else action
+
+
 def _record(seen: Observed, state: GameState, rng: random.Random, lazy: bool) -> None:
     """Play ``state`` out at random, recording what every seat is shown."""
     for seat in range(state.players):
@@ -158,10 +171,11 @@ def _record(seen: Observed, state: GameState, rng: random.Random, lazy: bool) ->
         seat = rng.choice(seats)
         seen.add_view(state.view(seat, history=False))  # the view a request carries
         legal = state.legal_actions(seat)
-        # A lazy player passes when it may: what only a quiet table shows (a pile left alone
-        # until it dies) shows up too.
+        # A lazy player passes when it may, and adds no payload: what only a quiet table
+        # shows (a pile left alone until it dies, a stock played out) shows up too.
         passes = [a for a in legal if a.kind == PASS] if lazy else []
-        state.apply(seat, passes[0] if passes and rng.random() < 0.8 else rng.choice(legal))
+        action = passes[0] if passes and rng.random() < 0.8 else rng.choice(legal)
+        state.apply(seat, action if lazy else _with_payload(state, seat, action, rng))
     for seat in range(state.players):
         seen.add_view(state.view(seat, history=False))
     seen.add_events(state.events())

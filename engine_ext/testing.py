@@ -17,7 +17,10 @@ them on every registered game.
 The no-leak check compares what a seat is told (its events and its view) with an independent
 record: the physical table (:meth:`GameState.table`) as it stood at every step, from the deck
 order the test itself dealt. A seat is entitled to a card once it has been in a zone that seat
-could see (its own hand, a face-up pile); naming any other card is a leak.
+could see (its own hand, a face-up pile); naming any other card is a leak. A game with secrets
+that are not cards (Kemps' team secrets and signal meanings) lists them with the seats entitled
+to each (``secrets_of()``: text found inside any string, or a list found as an equal list), and
+no view or event another seat gets may mention one.
 """
 
 from __future__ import annotations
@@ -228,16 +231,51 @@ class LeakWatch:
         for seat in range(state.players):
             if ev.visible_to(seat):
                 self._check(seat, ev.cards, f"event {ev.seq} {ev.kind}")
+                self._check_secrets(seat, [ev.kind, dict(ev.data)], f"event {ev.seq} {ev.kind}")
 
     def observe(self) -> None:
         """After an action: every seat's view names only cards it is entitled to."""
         self._see_table()
         for seat in range(self.state.players):
-            self._check(seat, self.state.view(seat).cards_named(), "view")
+            view = self.state.view(seat)
+            self._check(seat, view.cards_named(), "view")
+            told = [view.phase, dict(view.facts), dict(view.counters), dict(view.counts)]
+            self._check_secrets(seat, told, "view")
 
     def _check(self, seat: int, cards: Any, where: str) -> None:
         leaked = [str(c) for c in cards if c not in self.entitled[seat]]
         _require(not leaked, f"leak: seat {seat} is told {leaked} in {where} of {self.state.game}")
+
+    def _check_secrets(self, seat: int, told: Any, where: str) -> None:
+        """No secret that is not a card reaches a seat not entitled to it (``secrets_of``)."""
+        secrets = getattr(self.state, "secrets_of", None)
+        if secrets is None:
+            return
+        for secret, entitled in secrets():
+            _require(
+                seat in entitled or not _mentions(told, secret),
+                f"leak: seat {seat} is told the secret {secret!r} in {where} of {self.state.game}",
+            )
+
+
+def _mentions(value: Any, secret: Any) -> bool:
+    """Does ``value`` (plain data) hold ``secret``: a text inside any string (keys too), or a
+    list equal to one of its lists?
+
+    >>> _mentions({"facts": ["x", {"k": "the 9f3a word"}]}, "9f3a"), _mentions([["G7"]], ["G7"])
+    (True, True)
+    >>> _mentions([[1, "G7"]], ["G7"])
+    False
+    """
+    if isinstance(value, str):
+        return isinstance(secret, str) and secret in value
+    if isinstance(value, dict):
+        return any(_mentions(k, secret) or _mentions(v, secret) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        if isinstance(secret, list) and list(value) == secret:
+            return True
+        return any(_mentions(v, secret) for v in value)
+    return False
 
 
 def check_illegal_changes_nothing(state: GameState, rng: random.Random, deck: list[Card]) -> None:

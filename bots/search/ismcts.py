@@ -272,9 +272,26 @@ class IsmctsBot:
 
     # -- one decision ---------------------------------------------------------------------------
 
-    def act(self, view: SeatView, legal: Sequence[Action]) -> Action:  # noqa: PLR0915  (the paths)
-        if len(legal) == 1:
-            return legal[0]
+    def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        choice = legal[0] if len(legal) == 1 else self._search(view, legal)
+        return self._dressed(view, choice)
+
+    def _dressed(self, view: SeatView, choice: Action) -> Action:
+        """In a game that takes a payload beside a choice (Kemps' signals), the search picks
+        the choice and the game's heuristic adds the payload it would give with that choice:
+        the legal list, and so the tree, never holds payloads."""
+        game = view.game or self.game
+        factory = find_game(game).factory
+        if getattr(factory, "payload_schema", GameState.payload_schema) is GameState.payload_schema:
+            return choice
+        if not self._uses_heuristic(game):
+            return choice
+        if self._own is None:
+            self._own = make_bot("heuristic", game, seed=self.rng.getrandbits(32))
+        dressed = self._own.act(view, [choice])
+        return dressed if dressed.without_payload() == choice else choice
+
+    def _search(self, view: SeatView, legal: Sequence[Action]) -> Action:  # noqa: PLR0915
         started = time.perf_counter()
         game = view.game or self.game
         spec = find_game(game)
@@ -292,6 +309,8 @@ class IsmctsBot:
         root = Node()
         paired_root = self.root == "paired" or (self.root == "auto" and len(legal) <= PAIRED_UP_TO)
         first = self._usual(view, legal, game) if self.guard or paired_root else None
+        if first is not None:
+            first = first.without_payload()  # the tree's edges are choices
         # The game's fast copy, where it has one: real-time and per-deal rollouts read the
         # clock and the view, which it does not keep.
         fast = self.fast and not realtime and not per_deal

@@ -438,8 +438,25 @@ class Referee(Clocks, Messages, Durable):
                 return None, f"malformed action: {exc}"
             if action in legal:
                 return action, ""
+            choice = action.without_payload()
+            if choice is not action and choice in legal:  # a payload beside a legal choice
+                return self._payload_judged(p.seat, action, choice)
             return None, f"{action} is not legal now"
         return None, "malformed reply: it has neither an index nor an action"
+
+    def _payload_judged(
+        self, seat: int, action: Action, choice: Action
+    ) -> tuple[Action | None, str]:
+        """``action`` when the game takes its payload beside ``choice`` now (the game's
+        :meth:`~levata.engine.GameState.payload_schema`), else why not."""
+        schema = self.state.payload_schema(seat, choice)
+        for key, value in action.payload:
+            allowed = schema.get(key)
+            if allowed is None:
+                return None, f"{choice} takes no {key}= now"
+            if value not in allowed:
+                return None, f"{key}={value} is not allowed with {choice}"
+        return action, ""
 
     def _reject(self, item: _Reply, seat: int | None, code: E, why: str) -> None:
         """Refuse a reply: counted in the match's record (one row per seat and reason, not

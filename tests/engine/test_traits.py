@@ -80,7 +80,9 @@ def test_every_bot_a_spec_names_plays_its_game(name):
     seat = state.to_act()[0]
     for kind in bot_names(name):
         bot = make_bot(kind, name, seed=1)
-        assert bot.act(state.view(seat), state.legal_actions(seat)) in state.legal_actions(seat)
+        action = bot.act(state.view(seat), state.legal_actions(seat))
+        assert action.without_payload() in state.legal_actions(seat)
+        state.clone().apply(seat, action)  # a payload beside the choice (Kemps' signals) too
 
 
 def test_a_bot_kind_the_game_lacks_is_refused_naming_the_games_it_plays():

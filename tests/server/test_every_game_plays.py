@@ -1,7 +1,8 @@
 """Every registered game plays a whole match from the command line with each of its reference
-bots: each search bot (on a small budget) against the game's heuristic, seats alternating, so
-one match shows both playing to the end. The game's short options bound the match's length
-(as the conformance suite does); nothing here names a game."""
+bots: each search bot (on a small budget) and each other kind (Kemps' baseline) against the
+game's heuristic, seats alternating, so one match shows both playing to the end. The game's
+short options bound the match's length (as the conformance suite does); nothing here names a
+game."""
 
 from __future__ import annotations
 

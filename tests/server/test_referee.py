@@ -556,3 +556,25 @@ def test_a_bot_is_only_seated_in_games_it_plays(server):
     outgoing.put(None)
     call.cancel()
     channel.close()
+
+
+def test_a_payload_beside_a_legal_choice_is_judged_by_the_game(server):
+    """Kemps' signals ride as a payload in the action's notation: a token the game takes is
+    applied with its choice, one it does not take is refused to the sender only."""
+    token = server.add_bot("signaller")
+    raw = RawBot(server, token)
+    raw.next("welcome")
+    match_id = server.create("kemps", ["signaller"] * 4)
+    for _ in range(4):  # the convention: every seat registers G3 as its team's kemps token
+        req = raw.next("request")
+        raw.reply(req, index=None, action=game_pb2.Action(notation="register kemps=8"))
+    req = raw.next("request")
+    while req.view.phase != "exchange":
+        req = raw.next("request")
+    raw.reply(req, index=None, action=game_pb2.Action(notation="pass signal=G16"))
+    assert raw.next("error").code == E.REPLY_ERROR_CODE_ILLEGAL_ACTION
+    raw.reply(req, index=None, action=game_pb2.Action(kind="pass", notation="pass signal=G5"))
+    applied = raw.next("applied")
+    assert applied.action.notation == "pass signal=G5"
+    assert "pass signal=G5" in [a["action"] for a in server.store.actions(match_id)]
+    raw.close()

@@ -13,6 +13,7 @@ Card('Kc')
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import Any, cast
 
 from google.protobuf import struct_pb2
@@ -135,15 +136,23 @@ def _new_action_pb(action: Action) -> game_pb2.Action:
 
 
 def action_from_pb(msg: game_pb2.Action) -> Action:
-    """The action from its fields, or from its notation when ``kind`` is empty."""
+    """The action from its fields, or from its notation when ``kind`` is empty. A payload
+    (``signal=G7``) has no field of its own: it rides in the notation's ``key=value`` words.
+
+    >>> action_from_pb(action_to_pb(Action.parse("swap 7C@2 signal=G7")))
+    Action('swap 7C@2 signal=G7')
+    """
     if not msg.kind:
         return Action.parse(msg.notation)
-    return Action(
+    action = Action(
         kind=msg.kind,
         card=card_from_pb(msg.card) if msg.HasField("card") else None,
         number=msg.number if msg.HasField("number") else None,
         choice=msg.choice if msg.HasField("choice") else None,
     )
+    if "=" in msg.notation:
+        return replace(action, payload=Action.parse(msg.notation).payload)
+    return action
 
 
 #: Structs already encoded, by the ``repr`` of their data: facts and event data repeat a
