@@ -103,7 +103,10 @@ class Browser:
     def wait(self, expression: str, timeout: float = 20) -> Any:
         end = time.monotonic() + timeout
         while True:
-            value = self.js(expression)
+            try:
+                value = self.js(expression)
+            except AssertionError:  # a page between two loads: not yet
+                value = None
             if value:
                 return value
             if time.monotonic() > end:

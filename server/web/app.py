@@ -167,11 +167,13 @@ class LiveMatch:
                     if ev is None:
                         self.ended = True
                         break
-                    new.append([ev.seq, narrate(ev, self.spec)])
+                    # a match watched while it waits hands its deal over again at its start
+                    if not self.lines or ev.seq > self.lines[-1][0]:
+                        new.append([ev.seq, narrate(ev, self.spec)])
+                        self.lines.append(new[-1])
                     if self.feed.empty():
                         break
                     ev = self.feed.get_nowait()
-                self.lines.extend(new)
                 self._send(_sse(self.message(new)))
             for q in list(self.clients):
                 self._offer(q, None)
