@@ -129,7 +129,6 @@ def serve(
         )
         for name, secret in pairs.items():
             arena.add_bot(name, secret, rotate=True)  # the file is the operator's word
-        site = await _start_web(arena, host, web, web_public)
         entrants = None
         if entrant_socket is not None:
             entrants = await start_entrant_server(arena, entrant_socket)
@@ -143,6 +142,7 @@ def serve(
         verb = "written to" if created else "read from"
         out.print(f"admin token {verb} {token_path} (owner-only)", soft_wrap=True)
         say_recovered(arena.recovered)
+        site = await _start_web(arena, host, web, web_public)
         stopping = asyncio.Event()  # SIGTERM and Ctrl-C: the same orderly stop
         for sig in (signal.SIGTERM, signal.SIGINT):
             asyncio.get_running_loop().add_signal_handler(sig, stopping.set)

@@ -60,6 +60,10 @@ COOKIE = "levata_token"
 MAX_SPECTATORS = 2000
 #: Messages that may wait for one slow spectator before it is dropped.
 SPECTATOR_QUEUE = 64
+#: Seconds at least between two pushes to a match's spectators: the events of a fast match
+#: go out in batches, each with one frame, so that however many watch, the referee's loop
+#: spends a few pushes a second on them, not one per event.
+PUSH_EVERY_S = 0.25
 #: Seconds between keep-alive comments on an idle event stream.
 KEEPALIVE_S = 15.0
 
@@ -175,6 +179,8 @@ class LiveMatch:
                         break
                     ev = self.feed.get_nowait()
                 self._send(_sse(self.message(new)))
+                if not self.ended:  # what comes meanwhile goes out together, in one frame
+                    await asyncio.sleep(PUSH_EVERY_S)
             for q in list(self.clients):
                 self._offer(q, None)
         finally:
