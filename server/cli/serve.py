@@ -166,7 +166,9 @@ async def _start_web(arena: Arena, host: str, port: int | None, public: bool) ->
         return None
     from levata.server.web.app import WebRules, make_app, serve_web
 
-    app = make_app(arena.store, WebRules(arena.admin_token, public), arena)
+    # its own connection to the file: the web table's reads never flush (nor wait on) the
+    # referee's queued writes
+    app = make_app(Store(arena.store.path), WebRules(arena.admin_token, public), arena)
     site, bound = await serve_web(app, host, port)
     out.print(f"web table on http://{host}:{bound}/ (docs/web.md)", soft_wrap=True)
     return site

@@ -24,7 +24,7 @@ import json
 import socket
 import sqlite3
 import urllib.parse
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,7 +37,6 @@ from starlette.responses import (
     PlainTextResponse,
     RedirectResponse,
     Response,
-    StreamingResponse,
 )
 from starlette.routing import Route
 
@@ -165,7 +164,11 @@ class LiveMatch:
     async def _pump(self, on_end: Any) -> None:
         try:
             while not self.ended:
-                ev = await self.feed.get()
+                try:
+                    ev = await asyncio.wait_for(self.feed.get(), KEEPALIVE_S)
+                except TimeoutError:  # a match that waits (or thinks) long: the streams live on
+                    self._send(b": keep-alive\n\n")
+                    continue
                 new: list[list[Any]] = []
                 while True:  # every event already waiting: one frame for all of them
                     if ev is None:
@@ -192,6 +195,11 @@ class LiveMatch:
         for q in list(self.clients):
             self._offer(q, data)
 
+    def drop(self, q: asyncio.Queue[bytes | None]) -> None:
+        """A spectator left: its stream ends."""
+        self.clients.discard(q)
+        self._offer(q, None)
+
     def _offer(self, q: asyncio.Queue[bytes | None], data: bytes | None) -> None:
         try:
             q.put_nowait(data)
@@ -207,8 +215,9 @@ def _sse(message: dict[str, Any]) -> bytes:
 
 
 def make_app(store: Store, rules: WebRules, arena: Arena | None = None) -> Starlette:
-    """The web app over ``store``; ``arena``: the referee's, for live matches (``None``:
-    finished records only)."""
+    """The web app over ``store`` (beside a referee: a connection of its own to the referee's
+    file, so that its reads never flush the referee's queued writes); ``arena``: the
+    referee's, for live matches (``None``: finished records only)."""
     site = Site(store, rules, arena)
     routes = [
         Route("/", site.home),
@@ -306,10 +315,7 @@ class Site:
             q.put_nowait(None)
         else:
             lm.clients.add(q)
-        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-        return StreamingResponse(
-            _spectate(lm, q, first), media_type="text/event-stream", headers=headers
-        )
+        return SpectatorStream(lm, q, first)
 
     async def tournament(self, request: Request) -> Response:
         tid = request.path_params["tid"]
@@ -343,23 +349,40 @@ class Site:
         return done
 
 
-async def _spectate(
-    lm: LiveMatch, q: asyncio.Queue[bytes | None], first: bytes
-) -> AsyncIterator[bytes]:
-    """One spectator's event stream: the match so far, then each change as it comes."""
-    try:
-        yield first
-        while True:
-            try:
-                data = await asyncio.wait_for(q.get(), KEEPALIVE_S)
-            except TimeoutError:
-                yield b": keep-alive\n\n"
-                continue
-            if data is None:
-                return
-            yield data
-    finally:
-        lm.clients.discard(q)
+class SpectatorStream:
+    """One spectator's event stream, as a bare ASGI response: the match so far, then each
+    push as it comes. Bare (one coroutine, one queue, no task per message) because a push goes
+    to every spectator from the referee's own event loop: its cost is the referee's time."""
+
+    HEADERS = [
+        (b"content-type", b"text/event-stream; charset=utf-8"),
+        (b"cache-control", b"no-store"),
+        (b"x-accel-buffering", b"no"),
+    ]
+
+    def __init__(self, lm: LiveMatch, q: asyncio.Queue[bytes | None], first: bytes) -> None:
+        self.lm, self.q, self.first = lm, q, first
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": self.HEADERS})
+        hang_up = asyncio.ensure_future(self._hang_up(receive))
+        try:
+            data: bytes | None = self.first
+            while data is not None:
+                await send({"type": "http.response.body", "body": data, "more_body": True})
+                data = await self.q.get()
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:  # the connection is gone
+            pass
+        finally:
+            hang_up.cancel()
+            self.lm.clients.discard(self.q)
+
+    async def _hang_up(self, receive: Any) -> None:
+        """Wait for the spectator to leave, then end its stream."""
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        self.lm.drop(self.q)
 
 
 def _missing(why: str) -> Response:

@@ -23,6 +23,7 @@ from levata.bots import make_bot
 from levata.bots.sdk import BotClient
 from levata.engine import Action, all_games, game
 from levata.engine.seeds import derive
+from levata.server.match.store import Store
 from levata.server.web.app import WebRules, make_app, serve_web
 from levata.server.web.frames import table_frame
 from levata.server.web.record import match_data
@@ -37,9 +38,8 @@ class WebTable:
 
     def __init__(self, tmp_path: Path, public: bool = False) -> None:
         self.server = LiveServer(tmp_path / "web.db")
-        app = make_app(
-            self.server.store, WebRules(self.server.admin_token, public), self.server.arena
-        )
+        reads = Store(self.server.store.path)  # as levata serve --web: a connection of its own
+        app = make_app(reads, WebRules(self.server.admin_token, public), self.server.arena)
         self.site, port = self.server.run(serve_web(app, "127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{port}"
 

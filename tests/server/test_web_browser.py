@@ -213,6 +213,16 @@ def test_a_tournament_page_updates_while_it_runs(tmp_path, browser):
         assert len(links) == 18 * 3  # each bot's list links each of its matches
         browser.go(links[0])
         assert browser.js("document.title").startswith("levata replay ")
+        # the report as a file: each match row links to its replay page, written beside it
+        report = tmp_path / "out" / "report.html"
+        made = subprocess.run(
+            [sys.executable, "-m", "levata.server.cli", "report", tid, "--db", str(db),
+             "--html", str(report), "--replays", str(tmp_path / "out" / "replays")],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert made.returncode == 0, made.stderr
+        hrefs = re.findall(r'class="replay" href="([^"]+)"', report.read_text())
+        assert len(hrefs) == 18 * 3 and all((report.parent / h).is_file() for h in hrefs)
     finally:
         for p in (run, web):
             if p is not None and p.poll() is None:
