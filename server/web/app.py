@@ -302,7 +302,7 @@ class Site:
         }
         return HTMLResponse(live_page(data))
 
-    async def live_events(self, request: Request) -> Response:
+    async def live_events(self, request: Request) -> Response | SpectatorStream:
         match_id = request.path_params["match_id"]
         lm = self.live_of(match_id)
         if lm is None:
