@@ -197,13 +197,16 @@ async def main() -> None:
         ref = Referee(Path(tmp), [f"seat{i}" for i in range(args.players)])
         bare: list[float] = []
         loaded: list[float] = []
+        paired: list[tuple[float, float]] = []  # per pair: loaded / bare, p50 and mean
         try:
             for k in range(args.pairs):
                 order = (0, args.spectators) if k % 2 == 0 else (args.spectators, 0)
+                pair: dict[int, list[float]] = {}
                 for watchers in order:
                     started = time.monotonic()
                     lat = await one_match(ref, args.game, 100 + k, watchers)
                     (loaded if watchers else bare).extend(lat)
+                    pair[watchers] = lat
                     if os.environ.get("WEB_LOAD_SLOW"):
                         print([(i, round(x)) for i, x in enumerate(lat) if x > 5])
                     print(
@@ -211,6 +214,8 @@ async def main() -> None:
                         f" p50 {summary(lat)[0]:.3f} ms ({time.monotonic() - started:.1f} s)",
                         flush=True,
                     )
+                lo, ba = summary(pair[args.spectators]), summary(pair[0])
+                paired.append((lo[0] / ba[0], lo[3] / ba[3]))
         finally:
             ref.stop()
     b, w = summary(bare), summary(loaded)
@@ -222,6 +227,11 @@ async def main() -> None:
         print(f"{name:>22}" + "".join(f"{x:10.3f}" for x in xs) + f"{n:11d}")
     ratios = [w[i] / b[i] for i in range(len(b))]
     print(f"{'ratio':>22}" + "".join(f"{r:10.3f}" for r in ratios))
+    p50s, means = sorted(p for p, _ in paired), sorted(m for _, m in paired)
+    print(
+        f"{'median of pair ratios':>22}{statistics.median(p50s):10.3f}{'':>20}"
+        f"{statistics.median(means):10.3f}   (p50, mean; pairs: same seed, order alternating)"
+    )
     within = {h: r <= 1.10 for h, r in zip(heads, ratios, strict=True)}
     print(
         "\nwithin 10% of no spectators: "

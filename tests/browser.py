@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -34,8 +35,11 @@ class Browser:
         self._from, from_w = os.pipe()
 
         def fds() -> None:  # in the child: the protocol's two descriptors
-            os.dup2(to_r, 3)
-            os.dup2(from_w, 4)
+            # by way of descriptors above both (a pipe may already be 3 or 4, and dup2 onto
+            # itself would leave it closed at exec)
+            high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (to_r, from_w)]
+            os.dup2(high[0], 3)
+            os.dup2(high[1], 4)
 
         self.proc = subprocess.Popen(
             [

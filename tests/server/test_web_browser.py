@@ -132,6 +132,11 @@ def test_live_match_replay_and_seat_view(tmp_path, browser):
         others = "document.querySelectorAll('.seat:not([data-seat=\"1\"]) .card:not(.back)').length"
         assert browser.js(others) == 0
         shot(browser, tmp_path, "seat-view-whist")
+        # a phone-sized screen: everything wraps, nothing runs off to the side
+        browser.page("Emulation.setDeviceMetricsOverride", width=390, height=800,
+                     deviceScaleFactor=1, mobile=True)  # fmt: skip
+        assert browser.js("document.documentElement.scrollWidth") <= 390
+        shot(browser, tmp_path, "phone-seat-view-whist")
     finally:
         table.stop()
 
