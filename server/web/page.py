@@ -238,12 +238,14 @@ init();
 LIVE_JS = r"""
 const D = JSON.parse(document.getElementById("data").textContent);
 const $ = id => document.getElementById(id);
-let frame = D.frame;
+let frame = D.frame, lastSeq = -1;
 function show(msg) {
   if (msg.frame) frame = msg.frame;
   drawFrame($("felt"), frame, D.seat_bots);
   const log = $("log");
   for (const [seq, line] of msg.events || []) {
+    if (seq <= lastSeq) continue;  // the stream starts with the match so far: shown already
+    lastSeq = seq;
     const d = el("div", "", line);
     d.dataset.seq = seq;
     log.appendChild(d);

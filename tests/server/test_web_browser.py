@@ -90,6 +90,8 @@ def test_live_match_replay_and_seat_view(tmp_path, browser):
         shot(browser, tmp_path, "live-whist")
         browser.wait("document.getElementById('status').textContent.includes('finished')", 60)
         assert browser.js("document.getElementById('log').children.length") > first
+        seqs = browser.js("[...document.getElementById('log').children].map(d => +d.dataset.seq)")
+        assert seqs == sorted(set(seqs)), "each event once, in order"
         for t in threads:
             t.join(30)
 
