@@ -185,6 +185,7 @@ function stepTo(i) {
     m.appendChild(el("div", "note", "the deal, before any move"));
   }
   m.appendChild(el("div", "note", "thinking so far (ms): " + s.thought_ms.join(", ")));
+  m.appendChild(el("div", "note", "time bank left (ms): " + s.bank_ms.join(", ")));
   const log = $("log");
   log.replaceChildren();
   for (let k = Math.max(0, at - 40); k <= at; k++) {

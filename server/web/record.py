@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from levata.engine import Action, Event, GameState, game
+from levata.server.match.clocks import Policy
 from levata.server.match.narrate import narrate
 from levata.server.match.store import Store
 from levata.server.web.frames import public_frame, seat_frame, table_frame, view_names
@@ -59,6 +60,9 @@ def match_data(store: Store, match_id: str, views: Iterable[str] | None = None) 
         raise NotViewable(f"match {match_id} cannot be rebuilt: {exc}") from None
     wanted = None if views is None else set(views)
     steps = _Steps(state, [v for v in view_names(row["players"]) if wanted is None or v in wanted])
+    policy = row["policy"] or {}  # the match's clocks (the referee's defaults where unset)
+    steps.move_ms = int(policy.get("move_ms", steps.move_ms))
+    steps.banks = [float(policy.get("bank_ms", steps.banks[0]))] * state.players
     replies = store.replies(match_id)
     by_request: dict[str, list[dict[str, Any]]] = {}
     for r in replies:
@@ -103,13 +107,23 @@ class _Steps:
         self.steps: list[dict[str, Any]] = []
         self.deals = self.tricks = 0
         self.thought = [0.0] * state.players  # each seat's reply time so far (ms)
+        # each seat's time bank left (ms), kept as the referee keeps it: a reply's time over
+        # move_ms comes out of it, a strike empties it
+        self.move_ms = Policy().move_ms
+        self.banks = [float(Policy().bank_ms)] * state.players
 
     def take(self, since: int, move: dict[str, Any] | None) -> None:
         """A step: the state now, after ``move`` (``None``: the deal), with the events from
         sequence number ``since``."""
         state = self.state
-        if move is not None and move["seat"] is not None and move["latency_ms"] is not None:
-            self.thought[move["seat"]] += move["latency_ms"]
+        if move is not None and move["seat"] is not None:
+            seat, latency = move["seat"], move["latency_ms"]
+            if latency is not None:
+                self.thought[seat] += latency
+            if move["strike"]:
+                self.banks[seat] = 0.0
+            elif latency is not None and latency > self.move_ms:
+                self.banks[seat] = max(0.0, self.banks[seat] - (latency - self.move_ms))
         new = state.events(since=since)
         self.deals += sum(e.kind == _DEAL for e in new)
         self.tricks += sum(e.kind == _TRICK for e in new)
@@ -135,6 +149,7 @@ class _Steps:
                 "frames": frames,
                 "events": events,
                 "thought_ms": [round(t, 1) for t in self.thought],
+                "bank_ms": [round(b) for b in self.banks],
             }
         )
 

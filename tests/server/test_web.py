@@ -274,6 +274,9 @@ def test_a_replay_shows_each_seat_what_the_referee_showed_it(table):
     shown = {q for step in data["steps"] for q in step["events"]["spectator"]}
     assert shown and not shown & private
     assert data["steps"][-1]["deal"] >= 1 and data["steps"][-1]["trick"] >= 13
+    # the clocks: the banks left after the last move are those the referee recorded
+    recorded = row["seats"]["banks"]
+    assert all(abs(a - b) <= 1 for a, b in zip(data["steps"][-1]["bank_ms"], recorded, strict=True))
 
 
 def test_who_may_see_which_view(table, tmp_path):
@@ -324,3 +327,19 @@ def test_levata_view_writes_an_offline_page(table, tmp_path):
     data = page_data(html)
     assert data["views"][0] == "spectator" and data["views"][-1] == "table"
     assert len(data["steps"]) == table.server.applied(match_id) + 1
+
+
+def test_the_replay_keeps_the_clocks_as_the_referee_did(table):
+    """A tight move allowance: replies over it come out of the banks, as the referee counts."""
+    server = table.server
+    bots = ["clock-0", "clock-1", "clock-2"]
+    for b in bots:
+        server.add_bot(b)
+    match_id = server.create("whist", bots, seed=5, move_ms=1, bank_ms=60_000)
+    for f in connect(server, bots):
+        f.result(timeout=60)
+    server.wait(match_id)
+    last = match_data(server.store, match_id)["steps"][-1]["bank_ms"]
+    recorded = server.store.match(match_id)["seats"]["banks"]
+    assert min(last) < 60_000, "no reply went over a 1 ms allowance"
+    assert all(abs(a - b) <= 1 for a, b in zip(last, recorded, strict=True)), (last, recorded)
