@@ -239,6 +239,7 @@ class Site:
     def __init__(self, store: Store, rules: WebRules, arena: Arena | None) -> None:
         self.store, self.rules, self.arena = store, rules, arena
         self.live: dict[str, LiveMatch] = {}  # match id -> its spectators' feed
+        self.pages: dict[str, tuple[Any, str]] = {}  # tournament id -> (its progress, page)
 
     def live_of(self, match_id: str) -> LiveMatch | None:
         """The feed of a match the referee holds (live or just ended), made on first use."""
@@ -319,8 +320,18 @@ class Site:
 
     async def tournament(self, request: Request) -> Response:
         tid = request.path_params["tid"]
+        if len(tid) > 64 or not _has_tournaments(self.store):
+            return _missing(f"no tournament {tid!r}")
+        # the standings' bootstrap takes a while: drawn again only once a match has ended
+        progress = _progress(self.store, tid)
+        kept = self.pages.get(tid)
+        if kept is not None and kept[0] == progress:
+            return HTMLResponse(kept[1])
         page = await asyncio.to_thread(_tournament_page, self.store, tid)
-        return _missing(f"no tournament {tid!r}") if page is None else HTMLResponse(page)
+        if page is None:
+            return _missing(f"no tournament {tid!r}")
+        self.pages[tid] = (progress, page)
+        return HTMLResponse(page)
 
     async def login(self, request: Request) -> Response:
         if request.method == "POST":
@@ -393,6 +404,19 @@ def _has_tournaments(store: Store) -> bool:
     with sqlite3.connect(f"file:{store.path}?mode=ro", uri=True) as probe:
         names = {r[0] for r in probe.execute("SELECT name FROM sqlite_master")}
     return "tournaments" in names
+
+
+def _progress(store: Store, tid: str) -> Any:
+    """Where a tournament stands: its status and its matches by status (its page changes
+    only with these)."""
+    with sqlite3.connect(f"file:{store.path}?mode=ro", uri=True) as db:
+        status = db.execute("SELECT status FROM tournaments WHERE id = ?", (tid,)).fetchone()
+        counts = db.execute(
+            "SELECT status, COUNT(*) FROM tournament_matches WHERE tournament_id = ?"
+            " GROUP BY status ORDER BY status",
+            (tid,),
+        ).fetchall()
+    return (status, tuple(counts))
 
 
 def _tournaments(store: Store) -> list[dict[str, Any]]:

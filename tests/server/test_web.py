@@ -79,11 +79,26 @@ def create_waiting(server: LiveServer, name: str, seed: int = 21) -> tuple[str, 
     return server.create(name, bots, seed=seed, options=quick_options(name)), bots
 
 
-def connect(server: LiveServer, bots: list[str], kind: str = "random") -> list[Any]:
-    """Each bot as an SDK client on its own stream, for one match."""
+class Slow:
+    """A random bot that takes ``think_s`` before each answer."""
+
+    def __init__(self, game: str, seed: int, think_s: float) -> None:
+        self.bot, self.think_s = make_bot("random", game, seed=seed), think_s
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.bot, name)
+
+    def act(self, view: Any, legal: Any) -> Any:
+        time.sleep(self.think_s)
+        return self.bot.act(view, legal)
+
+
+def connect(server: LiveServer, bots: list[str], think_s: float = 0.0) -> list[Any]:
+    """Each bot as an SDK client (a random bot, taking ``think_s`` a move) on its own stream,
+    for one match."""
     clients = [
         BotClient(
-            lambda g, s, m, kind=kind: make_bot(kind, g, seed=derive(7, m, s)),
+            lambda g, s, m: Slow(g, derive(7, m, s), think_s),
             server.address,
             server.tokens[b],
             max_matches=1,
@@ -336,7 +351,7 @@ def test_the_replay_keeps_the_clocks_as_the_referee_did(table):
     for b in bots:
         server.add_bot(b)
     match_id = server.create("whist", bots, seed=5, move_ms=1, bank_ms=60_000)
-    for f in connect(server, bots):
+    for f in connect(server, bots, think_s=0.003):
         f.result(timeout=60)
     server.wait(match_id)
     last = match_data(server.store, match_id)["steps"][-1]["bank_ms"]
