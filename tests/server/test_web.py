@@ -342,6 +342,19 @@ def test_levata_view_writes_an_offline_page(table, tmp_path):
     data = page_data(html)
     assert data["views"][0] == "spectator" and data["views"][-1] == "table"
     assert len(data["steps"]) == table.server.applied(match_id) + 1
+    # one seat's page, for its author: that seat's view and the spectator's only
+    with pytest.raises(SystemExit) as done:
+        main(["view", match_id, "--db", table.server.store.path, "--html", str(out), "--seat", "1"])
+    assert done.value.code == 0
+    data = page_data(out.read_text())
+    assert data["views"] == ["spectator", "seat:1"]
+    seq_of_hands = {
+        str(e["seq"]) for e in table.server.store.events(match_id) if e["audience"] == [0]
+    }
+    assert seq_of_hands and not seq_of_hands & set(data["lines"])  # seat 0's events left out
+    with pytest.raises(SystemExit) as done:
+        main(["view", match_id, "--db", table.server.store.path, "--html", str(out), "--seat", "7"])
+    assert done.value.code == 2
 
 
 def test_the_replay_keeps_the_clocks_as_the_referee_did(table):
