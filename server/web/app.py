@@ -174,7 +174,7 @@ class LiveMatch:
                     if ev is None:
                         self.ended = True
                         break
-                    # a match watched while it waits hands its deal over again at its start
+                    # each event once: the lines already hold the match so far
                     if not self.lines or ev.seq > self.lines[-1][0]:
                         new.append([ev.seq, narrate(ev, self.spec)])
                         self.lines.append(new[-1])
