@@ -185,7 +185,7 @@ def test_a_tournament_page_updates_while_it_runs(tmp_path, browser):
         assert url, said
         run = subprocess.Popen(
             [sys.executable, "-m", "levata.server.cli", "tournament", "--game", "whist",
-             "--bots", "heuristic,random,random", "--deals", "2", "--db", str(db), "--quiet"],
+             "--bots", "heuristic,random,random", "--deals", "4", "--db", str(db), "--quiet"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         end = time.monotonic() + 60
@@ -195,13 +195,13 @@ def test_a_tournament_page_updates_while_it_runs(tmp_path, browser):
         browser.go(f"{url.group(0)}tournament/{tid}")
         played = "+document.body.textContent.match(/(\\d+) of (\\d+) scheduled/)[1]"
         before = browser.js(played)
-        assert before < 12, "the tournament ended before its page was seen"
+        assert before < 24, "the tournament ended before its page was seen"
         browser.wait(f"{played} > {before}", 60)  # reloaded as matches end
         assert run.wait(60) == 0, run.stderr.read() if run.stderr else ""
-        browser.wait(f"{played} === 12", 30)
+        browser.wait(f"{played} === 24", 60)
         shot(browser, tmp_path, "tournament-whist")
         links = browser.js("[...document.querySelectorAll('a.replay')].map(a => a.href)")
-        assert len(links) == 12 * 3  # each bot's list links each of its matches
+        assert len(links) == 24 * 3  # each bot's list links each of its matches
         browser.go(links[0])
         assert browser.js("document.title").startswith("levata replay ")
         # the report as a file: each match row links to its replay page, written beside it
@@ -213,7 +213,7 @@ def test_a_tournament_page_updates_while_it_runs(tmp_path, browser):
                   "--replays", str(tmp_path / "out" / "replays")])  # fmt: skip
         assert made.value.code == 0
         hrefs = re.findall(r'class="replay" href="([^"]+)"', report.read_text())
-        assert len(hrefs) == 12 * 3 and all((report.parent / h).is_file() for h in hrefs)
+        assert len(hrefs) == 24 * 3 and all((report.parent / h).is_file() for h in hrefs)
     finally:
         for p in (run, web):
             if p is not None and p.poll() is None:
