@@ -51,6 +51,7 @@ PACKAGE_DIRS = {
     "levata.server.match": "server/match",
     "levata.server.tournament": "server/tournament",
     "levata.server.cli": "server/cli",
+    "levata.server.web": "server/web",
     "levata.bots": "bots",
     "levata.bots.heuristic": "bots/heuristic",
     "levata.bots.search": "bots/search",

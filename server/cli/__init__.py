@@ -11,6 +11,8 @@
     levata replay ID / levata export ID   check or dump a recorded match
     levata tournament --game whist --bots heuristic,random,random --deals 12   a duplicate
     levata report ID --html report.html  a tournament's standings, as one HTML page
+    levata view ID --html match.html     a recorded match to step through, offline
+    levata web --db levata.db --port 8080   the records in a browser (docs/web.md)
     levata regret --game tarneeb --bots pimc,heuristic --deals 30   card play against the
                                          double-dummy optimum on the true deals
 
@@ -28,7 +30,7 @@ import sys
 
 import typer
 
-from levata.server.cli import bot, catalog, play, records, regret, serve, tournament
+from levata.server.cli import bot, catalog, play, records, regret, serve, tournament, web
 from levata.server.cli.common import EXIT_RUNTIME, EXIT_USAGE, err, out
 from levata.server.database import DatabaseError
 
@@ -58,6 +60,8 @@ app.command(
     add_help_option=False,
 )(regret.regret)
 app.command()(tournament.report)
+app.command()(web.view)
+app.command()(web.web)
 
 
 def main(argv: list[str] | None = None) -> None:

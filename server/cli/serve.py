@@ -68,6 +68,22 @@ def serve(
             " tournament's sandboxed bots reach it without network: its --entrant-socket)."
         ),
     ] = None,
+    web: Annotated[
+        int | None,
+        typer.Option(
+            "--web",
+            help="Also serve the web table on this port (same --host): live matches as a"
+            " spectator sees them, replays, tournaments (docs/web.md).",
+            min=0,
+            max=65535,
+        ),
+    ] = None,
+    web_public: Annotated[
+        bool,
+        typer.Option(
+            help="With --web: finished records are public (any seat's view, the whole table)."
+        ),
+    ] = False,
 ) -> None:
     """Run the referee until interrupted.
 
@@ -81,7 +97,8 @@ def serve(
     from levata.server.match.limits import Limits, raise_open_file_limit
 
     check_tls(tls_cert, tls_key)
-    check_port(host, port)
+    for taken in (port, web):  # the referee's port, and the web table's if any
+        check_port(host, taken)
     missing = folder_problem(db)
     if missing:  # before the admin token is written beside it
         raise fail(f"cannot open the database {db}: {missing}")
@@ -125,13 +142,14 @@ def serve(
         verb = "written to" if created else "read from"
         out.print(f"admin token {verb} {token_path} (owner-only)", soft_wrap=True)
         say_recovered(arena.recovered)
+        site = await _start_web(arena, host, web, web_public)
         stopping = asyncio.Event()  # SIGTERM and Ctrl-C: the same orderly stop
         for sig in (signal.SIGTERM, signal.SIGINT):
             asyncio.get_running_loop().add_signal_handler(sig, stopping.set)
         try:
             await stopping.wait()
         finally:
-            await _shut_down(arena, server, entrants)
+            await _shut_down(arena, server, entrants, site)
 
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C before the loop took the signal
         try:
@@ -142,12 +160,26 @@ def serve(
     out.print("stopped")
 
 
-def check_port(host: str, port: int) -> None:
+async def _start_web(arena: Arena, host: str, port: int | None, public: bool) -> Any:
+    """The web table beside the referee (``levata serve --web``), or ``None`` without one."""
+    if port is None:
+        return None
+    from levata.server.web.app import WebRules, make_app, serve_web
+
+    # its own connection to the file: the web table's reads never flush (nor wait on) the
+    # referee's queued writes
+    app = make_app(Store(arena.store.path), WebRules(arena.admin_token, public), arena)
+    site, bound = await serve_web(app, host, port)
+    out.print(f"web table on http://{host}:{bound}/ (docs/web.md)", soft_wrap=True)
+    return site
+
+
+def check_port(host: str, port: int | None) -> None:
     """Fail in one line (status 2) when ``host:port`` cannot be listened on, before gRPC
     tries (and logs its own lines about it): another referee has it, most likely."""
     import socket
 
-    if port == 0:
+    if not port:
         return
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -209,9 +241,12 @@ def say_recovered(recovered: list[Any]) -> None:
             out.print(f"match {r.match_id} resumed from its record: its bots may reconnect")
 
 
-async def _shut_down(arena: Arena, server: Any, entrants: Any) -> None:
+async def _shut_down(arena: Arena, server: Any, entrants: Any, site: Any = None) -> None:
     """The orderly stop: the streams end, and the matches still running are left to the next
-    start on this file (``arena``'s, ``server`` and the entrants' ``entrants`` if any)."""
+    start on this file (``arena``'s, ``server`` and the entrants' ``entrants`` if any; the
+    web table ``site`` first, if any)."""
+    if site is not None:
+        await site.stop()
     left = sum(r.status == "running" for r in arena.matches.values())
     await arena.close(resumable=True)  # the next start on this file takes them up
     await asyncio.sleep(0.2)  # the streams' ends reach the bots

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -230,6 +230,37 @@ def resume_command() -> str:
     return shlex.join(["levata", *args, "--resume"])
 
 
+def _write_replays(db: Path, rows: list[dict[str, Any]], html: Path, folder: Path | None) -> str:
+    """Write the replay page of each match of ``rows`` into ``folder``; the address the
+    report at ``html`` links them by ('' without a folder)."""
+    import os
+
+    if folder is None:
+        return ""
+    from levata.server.match.store import Store
+    from levata.server.web.page import replay_page
+    from levata.server.web.record import NotViewable, match_data
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise fail(f"cannot make {folder}: {exc.strerror}") from None
+    store = Store(db)
+    written = 0
+    for r in rows:
+        if not r.get("match_id"):
+            continue
+        try:
+            page = replay_page(match_data(store, r["match_id"]))
+        except NotViewable as exc:
+            err.print(f"no replay of {r['match_id']}: {exc}", markup=False, soft_wrap=True)
+            continue
+        (folder / f"{r['match_id']}.html").write_text(page, encoding="utf-8")
+        written += 1
+    out.print(f"wrote {written} replays into {folder}", markup=False, soft_wrap=True)
+    return Path(os.path.relpath(folder.resolve(), html.resolve().parent)).as_posix() + "/{id}.html"
+
+
 def report(
     tournament_id: Annotated[
         str, typer.Argument(help="Tournament id (or a unique prefix, or latest).")
@@ -240,12 +271,21 @@ def report(
         Path | None, typer.Option("--json", help="Write spec and standings as JSON here.")
     ] = None,
     resamples: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 1000,
+    replays: Annotated[
+        Path | None,
+        typer.Option(
+            help="With --html: write each match's replay page (levata view) into this folder,"
+            " and link every match row of the report to its replay."
+        ),
+    ] = None,
 ) -> None:
     """Print a tournament's standings; write them as one self-contained HTML page."""
     if not db.exists():
         raise fail(f"no database at {db}")
     if resamples < 10:
         raise fail("--resamples must be at least 10")
+    if replays is not None and html is None:
+        raise fail("--replays goes with --html (the report links to them)")
     from levata.server.match.store import BrokenRecord
 
     tdb = TourneyStore(db)
@@ -254,7 +294,7 @@ def report(
         if tid is None:
             known = ", ".join(t["id"] for t in tdb.tournaments()[:5]) or "none"
             raise fail(f"no tournament {tournament_id!r} in {db} (recent: {known})")
-        _show_report(tdb, tid, db, html, json_out, resamples)
+        _show_report(tdb, tid, db, html, json_out, resamples, replays=replays)
     except BrokenRecord as exc:  # a row that cannot be read: one line, not a traceback
         raise fail(f"{exc} (in {db})", EXIT_RUNTIME) from None
 
@@ -267,6 +307,7 @@ def _show_report(
     json_out: Path | None,
     resamples: int | None,
     log_dir: Path | None = None,
+    replays: Path | None = None,
 ) -> None:
     """Print the standings of ``tid``; write the HTML and JSON reports when asked."""
     import datetime
@@ -314,6 +355,7 @@ def _show_report(
             move_ms=move_ms,
             db=str(db),
             fmt=spec.format,
+            replays=_write_replays(db, rows, html, replays),
         )
         html.write_text(page)
         out.print(f"wrote {html}", markup=False, soft_wrap=True)

@@ -688,7 +688,7 @@ def _clock_section(details: Details, st: Standings, move_ms: int | None) -> list
     return out
 
 
-def _match_lists(details: Details, st: Standings, db: str) -> list[str]:
+def _match_lists(details: Details, st: Standings, db: str, replays: str = "") -> list[str]:
     colors = _colors(st)
     where = f" --db {db}" if db else ""
     out = [
@@ -720,12 +720,24 @@ def _match_lists(details: Details, st: Standings, db: str) -> list[str]:
                 + f"<td>{_num(m.per_deal)}</td><td>{m.rank}</td>"
                 f'<td class="name">{_esc(", ".join(m.table))}</td>'
                 f'<td class="name"><code id="m-{_esc(m.match_id)}-{_esc(b.name)}">'
-                f"{_esc(m.match_id)}</code></td>"
+                f"{_esc(m.match_id)}</code>{_replay_link(replays, m.match_id)}</td>"
                 f'<td class="name note">{_esc(why)}</td></tr>'
             )
         out.append("</tbody></table></details>")
     out.append("</section>")
     return out
+
+
+def _replay_link(replays: str, match_id: str) -> str:
+    """A link to the match's replay (``replays``: its address, ``{id}`` standing for the
+    match id), or '' without one.
+
+    >>> _replay_link("replays/{id}.html", "ab12")
+    ' <a class="replay" href="replays/ab12.html">replay</a>'
+    """
+    if not replays:
+        return ""
+    return f' <a class="replay" href="{_esc(replays.replace("{id}", match_id))}">replay</a>'
 
 
 def _colors(st: Standings) -> dict[str, str]:
@@ -742,11 +754,13 @@ def html_report(  # noqa: PLR0913  (the page's parts, each by keyword but the fi
     move_ms: int | None = None,
     db: str = "",
     fmt: str = "duplicate",
+    replays: str = "",
 ) -> str:
     """The whole report page as one string. ``details`` (:func:`~levata.server.tournament.
     details.tournament_details`) adds the progression, the breakdowns by deal size and
     seat, the reply times and the match lists; ``move_ms`` is the per-move allowance the
-    reply times are set against, ``db`` the file ``levata replay`` reads."""
+    reply times are set against, ``db`` the file ``levata replay`` reads; ``replays`` the address
+    of a match's replay page, ``{id}`` standing for its id (each match row links to it)."""
     pct = round(st.level * 100)
     names = [b.name for b in st.bots]
     colors = _colors(st)
@@ -796,7 +810,7 @@ def html_report(  # noqa: PLR0913  (the page's parts, each by keyword but the fi
     )
     out.append("</section>")
     if details is not None:
-        out.extend(_match_lists(details, st, db))
+        out.extend(_match_lists(details, st, db, replays))
     out.extend(_notes_section(notes))
     out.append(f'<p class="note">levata {_esc(generated)}</p></body></html>')
     return "\n".join(out)

@@ -1,0 +1,515 @@
+"""The web table: an ASGI app (Starlette, served by uvicorn) beside the referee (``levata serve
+--web PORT``) or over a file of finished records alone (``levata web --db FILE``).
+
+Routes and who may use them (docs/web.md, docs/security.md):
+
+* ``GET /``: matches and tournaments, each linked. Anyone.
+* ``GET /live/{id}`` and ``GET /live/{id}/events`` (server-sent events): a running match as
+  a spectator sees it: the public events ``WatchMatch`` sends and a public frame
+  (:func:`levata.server.web.frames.public_frame`). Anyone; nothing hidden.
+* ``GET /match/{id}``: a finished match's replay. The spectator's view for anyone; a seat's
+  view to the holder of that seat's bot token, the admin, or anyone when the records are
+  public; the whole table to the admin or anyone when public.
+* ``GET /tournament/{id}``: standings, crosstable and plots (the HTML report), each match
+  linked to its replay, reloaded while the tournament runs. Anyone.
+* ``GET/POST /login``, ``GET /logout``: present a token (kept in an HttpOnly cookie), or drop it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import socket
+import sqlite3
+import urllib.parse
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+from starlette.routing import Route
+
+from levata.server.match import auth
+from levata.server.match.narrate import narrate
+from levata.server.match.store import BrokenRecord, Store
+from levata.server.web.frames import public_frame
+from levata.server.web.page import esc, listing_page, live_page, replay_page
+from levata.server.web.record import NotViewable, match_data
+
+if TYPE_CHECKING:
+    from levata.server.match.arena import Arena
+    from levata.server.match.referee import Referee
+
+__all__ = ["LiveMatch", "Site", "WebRules", "make_app", "serve_web"]
+
+#: The cookie a presented token is kept in.
+COOKIE = "levata_token"
+#: Spectators of one live match at most (each holds a queue of a few messages).
+MAX_SPECTATORS = 2000
+#: Messages that may wait for one slow spectator before it is dropped.
+SPECTATOR_QUEUE = 64
+#: Seconds at least between two pushes to a match's spectators: the events of a fast match
+#: go out in batches, each with one frame, so that however many watch, the referee's loop
+#: spends a few pushes a second on them, not one per event.
+PUSH_EVERY_S = 0.25
+#: Seconds between keep-alive comments on an idle event stream.
+KEEPALIVE_S = 15.0
+
+
+@dataclass(frozen=True)
+class WebRules:
+    """Who may see what: the admin token (``None``: no admin), and whether finished records
+    are public (then every seat's view and the whole table are anyone's)."""
+
+    admin_token: str | None = None
+    public: bool = False
+
+    @classmethod
+    def for_records(cls, db: Path, token_file: Path | None, public: bool) -> WebRules:
+        """The rules of ``levata web``: the admin token from ``token_file``, else the one
+        ``levata serve`` keeps beside ``db`` (if there)."""
+        path = token_file or auth.admin_token_file_for(db)
+        token = auth.read_secret(path, "admin token") if path.exists() else None
+        return cls(token, public)
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who asks: the admin, or the holder of a bot's token (``bot``), or anyone."""
+
+    admin: bool = False
+    bot: str | None = None
+
+
+def _presented(request: Request) -> str:
+    header = request.headers.get("authorization", "")
+    if header.startswith("Bearer "):
+        return header[7:].strip()
+    return request.cookies.get(COOKIE, "")
+
+
+def viewer_of(request: Request, store: Store, rules: WebRules) -> Viewer:
+    """The viewer a request's token makes (``Authorization: Bearer`` or the login cookie):
+    compared in constant time with the admin token, and by digest with the bots'."""
+    token = _presented(request)
+    if not token or len(token) > auth.MAX_TOKEN_CHARS:
+        return Viewer()
+    if rules.admin_token and hmac.compare_digest(token.encode(), rules.admin_token.encode()):
+        return Viewer(admin=True)
+    wanted = auth.digest(token)
+    for name, digest in store.bots().items():
+        if hmac.compare_digest(digest, wanted):
+            return Viewer(bot=name)
+    return Viewer()
+
+
+def allowed_views(row: dict[str, Any], viewer: Viewer, rules: WebRules) -> list[str]:
+    """The views of a finished match ``viewer`` may step through.
+
+    >>> row = {"players": 3, "seat_bots": ["a", "b", "a"]}
+    >>> allowed_views(row, Viewer(bot="a"), WebRules())
+    ['spectator', 'seat:0', 'seat:2']
+    >>> allowed_views(row, Viewer(), WebRules(public=True))[-1]
+    'table'
+    """
+    everything = viewer.admin or rules.public
+    seats = [
+        f"seat:{s}"
+        for s, bot in enumerate(row["seat_bots"])
+        if everything or (viewer.bot is not None and bot == viewer.bot)
+    ]
+    return ["spectator", *seats, *(["table"] if everything else [])]
+
+
+class LiveMatch:
+    """One live match's spectators, fed by one watcher of the referee (however many
+    spectators there are): each change is drawn and encoded once and handed to every
+    spectator's queue. A spectator that does not keep up is dropped, never waited for."""
+
+    def __init__(self, ref: Referee, on_end: Any) -> None:
+        self.ref = ref
+        self.spec = ref.spec
+        self.lines: list[list[Any]] = []  # [seq, line] of every public event so far
+        self.clients: set[asyncio.Queue[bytes | None]] = set()
+        self.feed: asyncio.Queue[Any] = asyncio.Queue()
+        for ev in ref.state.events():
+            if ev.audience is None:
+                self.lines.append([ev.seq, narrate(ev, self.spec)])
+        self.ended = ref.result is not None or ref.status == "aborted"
+        if not self.ended:
+            ref.watchers.append(self.feed)  # the referee hands it each public event
+        self.task = asyncio.get_running_loop().create_task(self._pump(on_end))
+
+    def message(self, events: list[list[Any]]) -> dict[str, Any]:
+        ref = self.ref
+        status = ref.status if not self.ended else ("finished" if ref.result else "aborted")
+        return {
+            "frame": public_frame(ref.state),
+            "events": events,
+            "status": status,
+            "version": getattr(ref, "applied", 0),
+        }
+
+    async def _pump(self, on_end: Any) -> None:
+        try:
+            while not self.ended:
+                try:
+                    ev = await asyncio.wait_for(self.feed.get(), KEEPALIVE_S)
+                except TimeoutError:  # a match that waits (or thinks) long: the streams live on
+                    self._send(b": keep-alive\n\n")
+                    continue
+                new: list[list[Any]] = []
+                while True:  # every event already waiting: one frame for all of them
+                    if ev is None:
+                        self.ended = True
+                        break
+                    # each event once: the lines already hold the match so far
+                    if not self.lines or ev.seq > self.lines[-1][0]:
+                        new.append([ev.seq, narrate(ev, self.spec)])
+                        self.lines.append(new[-1])
+                    if self.feed.empty():
+                        break
+                    ev = self.feed.get_nowait()
+                self._send(_sse(self.message(new)))
+                if not self.ended:  # what comes meanwhile goes out together, in one frame
+                    await asyncio.sleep(PUSH_EVERY_S)
+            for q in list(self.clients):
+                self._offer(q, None)
+        finally:
+            with contextlib.suppress(ValueError):
+                self.ref.watchers.remove(self.feed)
+            on_end(self)
+
+    def _send(self, data: bytes) -> None:
+        for q in list(self.clients):
+            self._offer(q, data)
+
+    def drop(self, q: asyncio.Queue[bytes | None]) -> None:
+        """A spectator left: its stream ends."""
+        self.clients.discard(q)
+        self._offer(q, None)
+
+    def _offer(self, q: asyncio.Queue[bytes | None], data: bytes | None) -> None:
+        try:
+            q.put_nowait(data)
+        except asyncio.QueueFull:  # too slow: its stream ends, the page may reconnect
+            self.clients.discard(q)
+            with contextlib.suppress(asyncio.QueueEmpty):
+                q.get_nowait()
+            q.put_nowait(None)
+
+
+def _sse(message: dict[str, Any]) -> bytes:
+    return f"data: {json.dumps(message, separators=(',', ':'))}\n\n".encode()
+
+
+def make_app(store: Store, rules: WebRules, arena: Arena | None = None) -> Starlette:
+    """The web app over ``store`` (beside a referee: a connection of its own to the referee's
+    file, so that its reads never flush the referee's queued writes); ``arena``: the
+    referee's, for live matches (``None``: finished records only)."""
+    site = Site(store, rules, arena)
+    routes = [
+        Route("/", site.home),
+        Route("/match/{match_id}", site.match_page),
+        Route("/live/{match_id}", site.live_html),
+        Route("/live/{match_id}/events", site.live_events),
+        Route("/tournament/{tid}", site.tournament),
+        Route("/login", site.login, methods=["GET", "POST"]),
+        Route("/logout", site.logout),
+    ]
+    app = Starlette(routes=routes)
+    app.state.site = site
+    return app
+
+
+class Site:
+    """The routes' handlers over one store (and the referee's arena, when live)."""
+
+    def __init__(self, store: Store, rules: WebRules, arena: Arena | None) -> None:
+        self.store, self.rules, self.arena = store, rules, arena
+        self.live: dict[str, LiveMatch] = {}  # match id -> its spectators' feed
+        self.pages: dict[str, tuple[Any, str]] = {}  # tournament id -> (its progress, page)
+
+    def live_of(self, match_id: str) -> LiveMatch | None:
+        """The feed of a match the referee holds (live or just ended), made on first use."""
+        if self.arena is None:
+            return None
+        lm = self.live.get(match_id)
+        if lm is not None:
+            return lm
+        ref = self.arena.referee(match_id) if len(match_id) <= 64 else None
+        if ref is None:
+            return None
+        lm = self.live[match_id] = LiveMatch(ref, lambda m: self.live.pop(match_id, None))
+        return lm
+
+    def row_of(self, match_id: str) -> dict[str, Any] | None:
+        if len(match_id) > 64:
+            return None
+        try:
+            return self.store.match(match_id)
+        except BrokenRecord:
+            return None
+
+    async def home(self, request: Request) -> Response:
+        matches = self.store.matches(limit=200)
+        note = "beside a live referee" if self.arena is not None else "finished records only"
+        return HTMLResponse(listing_page(matches, _tournaments(self.store), note))
+
+    async def match_page(self, request: Request) -> Response:
+        match_id = request.path_params["match_id"]
+        row = self.row_of(match_id)
+        if row is None:
+            return _missing(f"no match {match_id!r}")
+        if row["status"] in ("waiting", "running"):
+            return RedirectResponse(f"/live/{match_id}", status_code=303)
+        views = allowed_views(row, viewer_of(request, self.store, self.rules), self.rules)
+        try:
+            data = await asyncio.to_thread(match_data, self.store, match_id, views)
+        except (NotViewable, BrokenRecord) as exc:
+            return _missing(str(exc))
+        return HTMLResponse(replay_page(data, back="/"))
+
+    async def live_html(self, request: Request) -> Response:
+        match_id = request.path_params["match_id"]
+        lm = self.live_of(match_id)
+        if lm is None:
+            row = self.row_of(match_id)
+            if row is not None and row["status"] not in ("waiting", "running"):
+                return RedirectResponse(f"/match/{match_id}", status_code=303)
+            return _missing(f"no live match {match_id!r} here")
+        ref = lm.ref
+        first = lm.message(lm.lines)
+        data = {
+            "match_id": match_id,
+            "game": ref.spec.name,
+            "title": ref.spec.title,
+            "seat_bots": [s.bot for s in ref.seats],
+            "frame": first["frame"],
+            "first": first,
+            "stream": f"/live/{match_id}/events",
+            "replay": f"/match/{match_id}",
+        }
+        return HTMLResponse(live_page(data))
+
+    async def live_events(self, request: Request) -> Response | SpectatorStream:
+        match_id = request.path_params["match_id"]
+        lm = self.live_of(match_id)
+        if lm is None:
+            return _missing(f"no live match {match_id!r} here")
+        if len(lm.clients) >= MAX_SPECTATORS:
+            return PlainTextResponse("too many spectators", status_code=503)
+        q: asyncio.Queue[bytes | None] = asyncio.Queue(SPECTATOR_QUEUE)
+        first = _sse(lm.message(lm.lines))
+        if lm.ended:
+            q.put_nowait(None)
+        else:
+            lm.clients.add(q)
+        return SpectatorStream(lm, q, first)
+
+    async def tournament(self, request: Request) -> Response:
+        tid = request.path_params["tid"]
+        if len(tid) > 64 or not _has_tournaments(self.store):
+            return _missing(f"no tournament {tid!r}")
+        # the standings' bootstrap takes a while: drawn again only once a match has ended
+        progress = _progress(self.store, tid)
+        kept = self.pages.get(tid)
+        if kept is not None and kept[0] == progress:
+            return HTMLResponse(kept[1])
+        page = await asyncio.to_thread(_tournament_page, self.store, tid)
+        if page is None:
+            return _missing(f"no tournament {tid!r}")
+        self.pages[tid] = (progress, page)
+        return HTMLResponse(page)
+
+    async def login(self, request: Request) -> Response:
+        if request.method == "POST":
+            # a plain form, read here: no multipart parser needed for two fields
+            body = (await request.body())[:4096].decode("utf-8", "replace")
+            form = {k: v[0] for k, v in urllib.parse.parse_qs(body).items()}
+            token = form.get("token", "")[: auth.MAX_TOKEN_CHARS]
+            after = form.get("next", "/")
+            # only a path of this site: never a redirect elsewhere
+            safe = after if after.startswith("/") and not after.startswith("//") else "/"
+            done = RedirectResponse(safe, status_code=303)
+            done.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+            return done
+        after = esc(request.query_params.get("next", "/"))
+        return HTMLResponse(
+            "<!doctype html><meta charset='utf-8'><title>levata: token</title>"
+            "<form method='post'><p>Your bot's token (or the admin token): it is kept in a"
+            " cookie this site alone reads.</p><input type='password' name='token'>"
+            f"<input type='hidden' name='next' value='{after}'>"
+            "<button>show me my seats</button></form>"
+        )
+
+    async def logout(self, request: Request) -> Response:
+        done = RedirectResponse("/", status_code=303)
+        done.delete_cookie(COOKIE)
+        return done
+
+
+class SpectatorStream:
+    """One spectator's event stream, as a bare ASGI response: the match so far, then each
+    push as it comes. Bare (one coroutine, one queue, no task per message) because a push goes
+    to every spectator from the referee's own event loop: its cost is the referee's time."""
+
+    HEADERS = [
+        (b"content-type", b"text/event-stream; charset=utf-8"),
+        (b"cache-control", b"no-store"),
+        (b"x-accel-buffering", b"no"),
+    ]
+
+    def __init__(self, lm: LiveMatch, q: asyncio.Queue[bytes | None], first: bytes) -> None:
+        self.lm, self.q, self.first = lm, q, first
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": self.HEADERS})
+        hang_up = asyncio.ensure_future(self._hang_up(receive))
+        try:
+            data: bytes | None = self.first
+            while data is not None:
+                await send({"type": "http.response.body", "body": data, "more_body": True})
+                data = await self.q.get()
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:  # the connection is gone
+            pass
+        finally:
+            hang_up.cancel()
+            self.lm.clients.discard(self.q)
+
+    async def _hang_up(self, receive: Any) -> None:
+        """Wait for the spectator to leave, then end its stream."""
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        self.lm.drop(self.q)
+
+
+def _missing(why: str) -> Response:
+    return PlainTextResponse(why, status_code=404)
+
+
+def _has_tournaments(store: Store) -> bool:
+    with sqlite3.connect(f"file:{store.path}?mode=ro", uri=True) as probe:
+        names = {r[0] for r in probe.execute("SELECT name FROM sqlite_master")}
+    return "tournaments" in names
+
+
+def _progress(store: Store, tid: str) -> Any:
+    """Where a tournament stands: its status and its matches by status (its page changes
+    only with these)."""
+    with sqlite3.connect(f"file:{store.path}?mode=ro", uri=True) as db:
+        status = db.execute("SELECT status FROM tournaments WHERE id = ?", (tid,)).fetchone()
+        counts = db.execute(
+            "SELECT status, COUNT(*) FROM tournament_matches WHERE tournament_id = ?"
+            " GROUP BY status ORDER BY status",
+            (tid,),
+        ).fetchall()
+    return (status, tuple(counts))
+
+
+def _tournaments(store: Store) -> list[dict[str, Any]]:
+    from levata.server.tournament.store import TourneyStore
+
+    if not _has_tournaments(store):
+        return []
+    tdb = TourneyStore(store.path)
+    try:
+        return [
+            {"id": t["id"], "game": t["spec"].get("game", ""), "status": t["status"]}
+            for t in tdb.tournaments()[:100]
+        ]
+    finally:
+        tdb.close()
+
+
+def _tournament_page(store: Store, tid: str) -> str | None:
+    """The tournament's HTML report, each match linked to its replay; reloaded every few
+    seconds while the tournament runs."""
+    from levata.server.tournament.report import details_of, html_report, standings_of
+    from levata.server.tournament.spec import TournamentSpec
+    from levata.server.tournament.store import TourneyStore
+
+    if len(tid) > 64 or not _has_tournaments(store):
+        return None
+    tdb = TourneyStore(store.path)
+    try:
+        t = tdb.tournament(tid)
+        if t is None:
+            return None
+        spec = TournamentSpec.from_dict(t["spec"])
+        st = standings_of(tdb, tid)
+        details = details_of(tdb, tid, Path(store.path))
+        page = html_report(
+            tid,
+            spec.describe(),
+            st,
+            details=details,
+            move_ms=spec.policy.get("move_ms"),
+            db=store.path,
+            fmt=spec.format,
+            replays="/match/{id}",
+        )
+    finally:
+        tdb.close()
+    nav = '<p><a href="/">all matches</a></p>'
+    page = page.replace("<body>", f"<body>{nav}", 1)
+    if t["status"] != "finished":  # live: the standings as they grow
+        page = page.replace("</head>", '<meta http-equiv="refresh" content="3"></head>', 1)
+    return page
+
+
+class _Beside(uvicorn.Server):
+    """uvicorn's server without its own signal handling: beside the referee, the referee's
+    handlers stop both (uvicorn would take SIGINT and SIGTERM for itself)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+class WebServer:
+    """A running web app: :meth:`stop` ends it, :meth:`wait` until it ends."""
+
+    def __init__(self, server: uvicorn.Server, task: asyncio.Task[None]) -> None:
+        self.server, self.task = server, task
+
+    async def wait(self) -> None:
+        await self.task
+
+    async def stop(self) -> None:
+        self.server.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+
+
+async def serve_web(app: Starlette, host: str, port: int) -> tuple[WebServer, int]:
+    """Serve ``app`` on ``host:port`` (0: a free port) in the running loop; returns the
+    server and the port bound."""
+    import uvicorn
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.setblocking(False)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    server = _Beside(config)
+    task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
+    while not server.started and not task.done():
+        await asyncio.sleep(0.01)
+    if task.done():
+        task.result()  # its error
+    return WebServer(server, task), sock.getsockname()[1]
