@@ -698,7 +698,7 @@ class GameState(ABC):
 
     def payload_schema(self, seat: int, choice: Action) -> Mapping[str, Collection[str | int]]:
         """The payload ``seat`` may add to the legal ``choice`` now: each key it may give, with
-        the values allowed (every key optional). No game takes a payload yet: empty.
+        the values allowed (every key optional). Kemps takes its signals so; most games: empty.
 
         >>> from levata.engine import game
         >>> game("whist").new_match(players=4, seed=1).payload_schema(2, Action.parse("bid 1"))

@@ -39,8 +39,8 @@ How the coming games use it:
   gets it). Partners' secret signals ride on the same submission as an action payload
   (``swap 7C QH signal=touch``, see :class:`~levata.engine.contract.Action`), so the legal
   list stays the swaps and the game's :meth:`~levata.engine.contract.GameState.payload_schema`
-  says which signals a seat may give; the signal is seen by the partner only when the tick
-  resolves. A ``kemps`` / ``stop`` call is one more submission kind, raced the same way.
+  says which signals a seat may give; every seat sees the signal when the tick resolves
+  (what it means is the team's secret). A call is one more submission kind, raced the same way.
 * **Toci's call, Trombon's calls**: a call window opens as a tick among the seats that may
   call (``seats_in_play``); each submits its call or ``pass`` and the first call in ``P_t``
   wins, the others are told they were beaten to it (Repezita's bounce). The turn-based play
