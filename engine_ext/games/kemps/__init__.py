@@ -969,6 +969,13 @@ _LINES = {
     "penalty": lambda ev: f"   penalty to team(s) {ev.data['teams']}: now {ev.data['penalties']}",
     "flush": lambda ev: "   nobody wants the table: it is flushed",
     "last_call": lambda ev: "-- the stock is empty: last call",
+    "registered": lambda ev: f"   team's kemps set: {ev.data.get('kemps')}",
+    "chat": lambda ev: f"   seat {ev.seat} tells its partner {ev.data.get('text')!r}",
+    "dealt": lambda ev: (
+        f"-- deal {ev.data.get('deal')}: four cards each, dealer seat {ev.data.get('dealer')}"
+    ),
+    "table": lambda ev: f"   the table: {' '.join(map(str, ev.cards))}",
+    "deal_end": lambda ev: f"== the deal is over: penalties {ev.data.get('penalties')}",
 }
 
 
