@@ -21,10 +21,12 @@ ValueError: no deal satisfies the constraints
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TypeVar
 
 from levata.engine.cards import Card
+from levata.engine.contract import BadConfig
 
 __all__ = ["deal_hidden", "shuffled"]
 
@@ -39,6 +41,30 @@ def shuffled(cards: Sequence[Card], rng: random.Random) -> list[Card]:
     out = list(cards)
     rng.shuffle(out)
     return out
+
+
+def deal_order(
+    deck: Sequence[Card], rng: random.Random, deal: Sequence[Card] | None, refusal: str
+) -> list[Card]:
+    """The order a new deal takes its cards in: ``deck`` shuffled from ``rng``, or the
+    ``deal`` a caller gives, refused with ``refusal`` (a
+    :class:`~levata.engine.contract.BadConfig`) unless it is exactly ``deck``'s cards.
+
+    >>> from levata.engine.cards import parse_cards
+    >>> deck = parse_cards("AS KS QS")
+    >>> [str(c) for c in deal_order(deck, random.Random(1), parse_cards("QS AS KS"), "no")]
+    ['QS', 'AS', 'KS']
+    >>> deal_order(deck, random.Random(1), parse_cards("QS AS"), "not that deck")
+    Traceback (most recent call last):
+    ...
+    levata.engine.contract.BadConfig: not that deck
+    """
+    if deal is None:
+        return shuffled(deck, rng)
+    order = list(deal)
+    if Counter(order) != Counter(deck):
+        raise BadConfig(refusal)
+    return order
 
 
 def deal_hidden(

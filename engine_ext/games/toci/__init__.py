@@ -69,7 +69,7 @@ from levata.engine.contract import (
     Result,
     SeatView,
 )
-from levata.engine.deal import shuffled
+from levata.engine.deal import deal_order
 from levata.engine.family.simultaneous import SUBMISSIONS, Simultaneous
 from levata.engine.fields import Counter as Count
 from levata.engine.fields import Declared, Fact, Field, Kept, Seats
@@ -232,15 +232,13 @@ class TociState(Simultaneous, Zoned):
     ) -> None:
         self._configure(spec, players, options, seed)
         deck = self.deck()
-        if deal is None:
-            order = shuffled(deck, self.rng)
-        else:
-            order = list(deal)
-            if Counter(order) != Counter(deck):
-                raise BadConfig(
-                    f"the deal must be the {len(deck)}-card deck of {self.decks} "
-                    f"deck(s) that {players} players use"
-                )
+        order = deal_order(
+            deck,
+            self.rng,
+            deal,
+            f"the deal must be the {len(deck)}-card deck of {self.decks} deck(s) that"
+            f" {players} players use",
+        )
         self.collect(order[::-1], into="circle")  # the deal's first card on top
         self._settle()
         self._emit(events.DEAL, circle=len(order), decks=self.decks, first=0)

@@ -71,7 +71,7 @@ from levata.engine.contract import (
     Result,
     SeatView,
 )
-from levata.engine.deal import shuffled
+from levata.engine.deal import deal_order
 from levata.engine.family.shedding import ranks_by_finish
 from levata.engine.family.simultaneous import SUBMISSIONS, Simultaneous
 from levata.engine.fields import Counter as Count
@@ -274,15 +274,13 @@ class TrombonState(Simultaneous, Zoned):
     ) -> None:
         self._configure(spec, players, options, seed)
         deck = self.deck()
-        if deal is None:
-            order = shuffled(deck, self.rng)
-        else:
-            order = list(deal)
-            if Counter(order) != Counter(deck):
-                raise BadConfig(
-                    f"the deal must be the {len(deck)}-card deck of {self.decks} "
-                    f"deck(s) that {players} players use"
-                )
+        order = deal_order(
+            deck,
+            self.rng,
+            deal,
+            f"the deal must be the {len(deck)}-card deck of {self.decks} deck(s) that"
+            f" {players} players use",
+        )
         per_seat = len(order) // players
         dealt = per_seat * players
         self.collect(order, into="pile")  # [D2] what is not dealt starts the pile, face down
