@@ -100,12 +100,35 @@ def _cards(spec: GameSpec) -> list[str]:
         "  suits: " + ", ".join(f"{s.letter} = {_suit_name(s)}" for s in suits),
     ]
     for players, cards in decks:
-        low = min(cards, key=lambda c: c.rank).rank_name
-        high = max(cards, key=lambda c: c.rank).rank_name
         copies = len(cards) // len(set(cards))
         each = f", {copies} of each" if copies > 1 else ""
-        lines.append(f"  deck, {players} players: {len(cards)} cards, {low}..{high}{each}")
+        spans = rank_spans({c.rank for c in cards}, names)
+        lines.append(f"  deck, {players} players: {len(cards)} cards, {spans}{each}")
     return lines
+
+
+def rank_spans(ranks: set[int], names: dict[int, str]) -> str:
+    """The ranks of a deck as runs, so that a cut deck shows its gap (Huzur drops 4, 5, 6).
+
+    >>> rank_spans({2, 3, 7, 8, 9, 10, 11, 12, 13, 14}, {11: "J", 12: "Q", 13: "K", 14: "A"})
+    '2, 3, 7..A'
+    >>> rank_spans({7, 8, 9, 10, 11}, {11: "J"})
+    '7..J'
+    """
+    runs: list[list[int]] = []
+    for r in sorted(ranks):
+        if runs and r == runs[-1][-1] + 1:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    name = lambda r: names.get(r, str(r))  # noqa: E731
+    parts = []
+    for run in runs:
+        if len(run) > 2:
+            parts.append(f"{name(run[0])}..{name(run[-1])}")
+        else:
+            parts.extend(name(r) for r in run)
+    return ", ".join(parts)
 
 
 def _suit_name(suit: Suit) -> str:
