@@ -219,6 +219,8 @@ class Simultaneous(GameState):
                 self._cap_reached()
                 return
             self._fire_timer()
+            if self.is_over():  # a timer that ended the match stops the clock with it
+                return
         self.clock_ms = now_ms
 
     # -- determinized worlds --------------------------------------------------------------------

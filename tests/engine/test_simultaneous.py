@@ -198,3 +198,27 @@ def test_sampled_worlds_hide_the_other_seats_submissions():
     assert world.submissions == [Action(PASS), show(2), None, None]
     assert world.view(1) == state.view(1)
     assert state.submissions[0] == show(3, signal="high")  # the copy has its own buffer
+
+
+class Alarm(Signals):
+    """Real time: a game whose timer ends the match, and whose ``_next_timer`` carelessly
+    keeps naming one after the end."""
+
+    realtime = True
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fired = 0
+
+    def _next_timer(self) -> int | None:
+        return self.clock_ms + 10
+
+    def _fire_timer(self) -> None:
+        self.fired += 1
+        self._cap_reached()
+
+
+def test_no_timer_fires_once_the_match_is_over():
+    state = Alarm(SPEC, 4, {}, seed=0)
+    state.advance_clock(1_000)
+    assert state.is_over() and state.fired == 1
