@@ -34,6 +34,9 @@ import sqlite3
 import stat
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, cast
+
+from levata.server import postgres
 
 __all__ = [
     "MIGRATIONS",
@@ -42,6 +45,9 @@ __all__ = [
     "check_writable",
     "connect",
     "folder_problem",
+    "open_read_only",
+    "table_names",
+    "tables_in",
 ]
 
 
@@ -60,21 +66,34 @@ def _columns(db: sqlite3.Connection, table: str) -> set[str]:
     return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
 
 
-def _tables(db: sqlite3.Connection) -> set[str]:
+def table_names(db: sqlite3.Connection) -> set[str]:
+    """The tables of an open database (a file's or a server's)."""
+    if isinstance(db, postgres.Connection):
+        return db.table_names()
     return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def tables_in(where: str | Path) -> set[str]:
+    """The tables of the database at ``where`` (a file or a server), read only; none when
+    it cannot be read."""
+    try:
+        with contextlib.closing(open_read_only(where)) as db:
+            return table_names(db)
+    except sqlite3.Error:
+        return set()
 
 
 def _match_seats(db: sqlite3.Connection) -> None:
     """Per-seat clocks, strikes and substitute draws (JSON), kept current in each decision
     round's transaction: what a restarted referee resumes a match with."""
-    if "matches" in _tables(db) and "seats" not in _columns(db, "matches"):
+    if "matches" in table_names(db) and "seats" not in _columns(db, "matches"):
         db.execute("ALTER TABLE matches ADD COLUMN seats TEXT")
 
 
 def _tournament_lookups(db: sqlite3.Connection) -> None:
     """Tournaments versioned with the file; ``levata tournament`` finds a spec's earlier runs
     by its hash, and ``--resume`` the scheduled matches by status: indexes for both."""
-    tables = _tables(db)
+    tables = table_names(db)
     if "tournaments" in tables:
         db.execute("CREATE INDEX IF NOT EXISTS tournaments_spec ON tournaments(spec_hash)")
     if "tournament_matches" in tables:
@@ -87,7 +106,7 @@ def _tournament_lookups(db: sqlite3.Connection) -> None:
 def _match_label(db: sqlite3.Connection) -> None:
     """The creator's name for a match (``CreateMatchRequest.label``), sent in ``MatchStart``:
     what ``levata bot run`` seeds its bot from."""
-    if "matches" in _tables(db) and "label" not in _columns(db, "matches"):
+    if "matches" in table_names(db) and "label" not in _columns(db, "matches"):
         db.execute("ALTER TABLE matches ADD COLUMN label TEXT NOT NULL DEFAULT ''")
 
 
@@ -95,7 +114,7 @@ def _hash_chains(db: sqlite3.Connection) -> None:
     """Hash chains over the records (:mod:`levata.server.match.chain`): a link per action
     row, a match's start or seal, a scheduled match's link and its place in its tournament's
     chain, the tournament's head. Rows written before stay NULL: reported as unchained."""
-    tables = _tables(db)
+    tables = table_names(db)
     for table, columns in (
         ("matches", ("chain TEXT",)),
         ("actions", ("chain TEXT",)),
@@ -124,6 +143,8 @@ def connect(path: str | Path, tables: str, timeout: float = 5.0) -> sqlite3.Conn
     """Open (or create, owner-only) the database at ``path``, migrated to :data:`VERSION`,
     with ``tables`` (``CREATE ... IF NOT EXISTS`` statements) made; autocommit mode."""
     where = str(path)
+    if postgres.is_url(where):
+        return _connect_server(where, tables, timeout)
     if where != ":memory:":
         why = folder_problem(Path(where))
         if why:
@@ -150,12 +171,43 @@ def connect(path: str | Path, tables: str, timeout: float = 5.0) -> sqlite3.Conn
     return db
 
 
+def _connect_server(url: str, tables: str, timeout: float) -> Any:
+    """A PostgreSQL database (:mod:`levata.server.postgres`), prepared as a file is."""
+    try:
+        db = postgres.connect(url, timeout)
+    except sqlite3.Error as exc:
+        raise DatabaseError(f"cannot open the database {postgres.redact(url)}: {exc}") from None
+    try:
+        # The server's connection speaks sqlite3's (levata.server.postgres): one _prepare.
+        _prepare(cast(sqlite3.Connection, db), postgres.redact(url), tables)
+    except sqlite3.Error as exc:
+        db.close()
+        raise DatabaseError(
+            f"cannot use {postgres.redact(url)} as a levata database: {exc}"
+        ) from None
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def open_read_only(where: str | Path, timeout: float = 5.0) -> Any:
+    """The database at ``where`` (a file, or a PostgreSQL URL) for reading only: SQLite's
+    ``mode=ro`` (it must exist; nothing is created or migrated), a read-only session on a
+    server. Raises :class:`sqlite3.Error` as :func:`sqlite3.connect` does."""
+    if postgres.is_url(str(where)):
+        return postgres.connect(str(where), timeout, read_only=True)
+    return sqlite3.connect(f"file:{where}?mode=ro", uri=True, timeout=timeout)
+
+
 def folder_problem(path: Path) -> str:
     """Why the folder of ``path`` cannot hold a database ('' when it can be reached).
 
     >>> folder_problem(Path("/no/such/place/x.db"))
     'no folder /no/such/place'
     """
+    if postgres.is_url(str(path)):
+        return ""  # a server, not a folder
     folder = path.parent
     try:
         if stat.S_ISDIR(folder.stat().st_mode):
@@ -200,7 +252,9 @@ def _prepare(db: sqlite3.Connection, where: str, tables: str) -> None:
     current = _check(db, where) == VERSION
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = NORMAL")
-    if current:  # the usual case: no lock taken unless a table is missing
+    # The usual case: no lock taken unless a table is missing. A server takes the lock
+    # anyway: two sessions creating one missing table at once would collide there.
+    if current and not isinstance(db, postgres.Connection):
         for statement in _statements(tables):
             db.execute(statement)
         return

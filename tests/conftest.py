@@ -15,3 +15,22 @@ def server(tmp_path):
     live = LiveServer(tmp_path / "referee.db")
     yield live
     live.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A real PostgreSQL server (``postgres.py``), one per test process, started on first use."""
+    from postgres import Server
+
+    pg = Server()
+    yield pg
+    pg.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request, tmp_path):
+    """Where a levata database lives, once for each kind of store: a new SQLite file, and a
+    new, empty database on the test PostgreSQL server (its URL)."""
+    if request.param == "sqlite":
+        return tmp_path / "levata.db"
+    return request.getfixturevalue("postgres_server").fresh()

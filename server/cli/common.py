@@ -14,6 +14,7 @@ from rich.console import Console
 
 from levata.engine import BadConfig
 from levata.engine.options import parse_options
+from levata.server import postgres
 from levata.server.match.auth import client_admin_token
 
 out = Console(highlight=False)
@@ -30,7 +31,37 @@ def fail(message: str, status: int = EXIT_USAGE) -> typer.Exit:
     return typer.Exit(status)
 
 
-DB_OPTION = typer.Option("--db", help="SQLite file of match records.")
+class DatabaseUrl(str):
+    """A ``--db`` that names a PostgreSQL server (``postgresql://...``), with the few parts of
+    :class:`~pathlib.Path` the commands use on a database file."""
+
+    def exists(self) -> bool:
+        return True  # the server answers for it when a store connects
+
+    def resolve(self) -> Path:
+        """Where the files levata keeps beside a database file go (bot logs, the admin
+        token): the current folder, named after the database."""
+        return Path.cwd() / (self.rsplit("/", 1)[-1].split("?")[0] or "levata")
+
+
+def db_location(value: str | Path) -> Path:
+    """``--db``: a SQLite file, or a PostgreSQL server's URL (kept as it is: a path would
+    fold its ``//``).
+
+    >>> db_location("postgresql://levata@db/t").resolve().name, db_location("x.db")
+    ('t', PosixPath('x.db'))
+    """
+    if isinstance(value, str) and postgres.is_url(value):
+        return DatabaseUrl(value)  # type: ignore[return-value]
+    return Path(value)
+
+
+DB_OPTION = typer.Option(
+    "--db",
+    parser=db_location,
+    metavar="FILE|URL",
+    help="The records: an SQLite file, or a PostgreSQL server (postgresql://USER@HOST/DB).",
+)
 ADMIN_TOKEN_FILE_OPTION = typer.Option(
     help="With --server: file holding that referee's admin token (default: $LEVATA_ADMIN_TOKEN)."
 )

@@ -19,6 +19,7 @@ from levata.engine.seeds import derive
 from levata.server.cli.common import (
     ADMIN_TOKEN_FILE_OPTION,
     admin_token_of,
+    db_location,
     fail,
     out,
 )
@@ -209,7 +210,12 @@ def match(
     admin_token_file: Annotated[Path | None, ADMIN_TOKEN_FILE_OPTION] = None,
     db: Annotated[
         Path | None,
-        typer.Option("--db", help="SQLite file of match records (without --server)."),
+        typer.Option(
+            "--db",
+            parser=db_location,
+            metavar="FILE|URL",
+            help="The records (without --server): an SQLite file or a PostgreSQL URL.",
+        ),
     ] = None,
     move_ms: Annotated[int, typer.Option(help="Time per decision, ms.", min=1)] = 2000,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the result.")] = False,

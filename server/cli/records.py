@@ -53,14 +53,11 @@ def replay(
 def _tournament_copies(db: Path, store: Store, match_id: str) -> str:
     """Where a tournament's copy of the match's result (what its standings read) differs
     from the record, one line each ('' when none does, or no tournament counts it)."""
-    import sqlite3
-
+    from levata.server.database import tables_in
     from levata.server.tournament.audit import copy_differs
     from levata.server.tournament.store import TourneyStore
 
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as probe:
-        names = {r[0] for r in probe.execute("SELECT name FROM sqlite_master")}
-    if "tournament_matches" not in names:
+    if "tournament_matches" not in tables_in(db):
         return ""
     tdb = TourneyStore(db)
     lines = []

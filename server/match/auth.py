@@ -122,6 +122,8 @@ def admin_token_file_for(db: Path) -> Path:
     >>> admin_token_file_for(Path("runs/levata.db")).as_posix()
     'runs/levata.db.admin-token'
     """
+    if not isinstance(db, Path):  # a server's URL (--db postgresql://...): a name for it here
+        db = db.resolve()
     return db.with_name(db.name + ".admin-token")
 
 

@@ -571,7 +571,7 @@ class Store:
         """(row number, match id) of up to ``limit`` matches, newest first, older than row
         ``before`` when given: a page of ``ListMatches`` (stable while matches are added)."""
         self._sync()
-        sql = "SELECT rowid, id FROM matches WHERE 1"
+        sql = "SELECT rowid, id FROM matches WHERE 1 = 1"
         args: list[str | int] = []
         if status:
             sql += " AND status = ?"

@@ -15,7 +15,6 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import html
 import itertools
 import json
@@ -30,6 +29,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from levata.server.database import tables_in
 from levata.server.tournament.details import Details, tournament_details
 from levata.server.tournament.spec import TournamentSpec
 from levata.server.tournament.standings import (
@@ -1073,14 +1073,7 @@ def details_of(tdb: TourneyStore, tid: str, db: Path | None = None) -> Details:
 def _has_matches(db: Path) -> bool:
     """Whether ``db`` holds a referee's records (a tournament run on an external referee's
     keeps only its own tables)."""
-    try:
-        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as c:
-            found = c.execute(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'replies'"
-            ).fetchone()
-            return bool(found and found[0])
-    except sqlite3.Error:
-        return False
+    return "replies" in tables_in(db)
 
 
 def summary_json(tdb: TourneyStore, tid: str) -> str:

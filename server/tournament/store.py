@@ -40,7 +40,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from levata.server.database import check_writable, connect
+from levata.server.database import check_writable, connect, table_names
 from levata.server.match import chain
 from levata.server.match.store import BrokenRecord
 from levata.server.tournament.schedule import ScheduledMatch
@@ -367,12 +367,7 @@ class TourneyStore:
     def has_matches(self) -> bool:
         """Whether the file holds the referee's match records too (it does unless the
         tournament ran on a referee given by ``--server``)."""
-        return (
-            self._db.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'matches'"
-            ).fetchone()
-            is not None
-        )
+        return "matches" in table_names(self._db)
 
     def copies_of(self, match_id: str) -> list[tuple[str, int, str | None]]:
         """``(tournament id, schedule index, result JSON as stored)`` of each tournament

@@ -22,7 +22,6 @@ import contextlib
 import hmac
 import json
 import socket
-import sqlite3
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from starlette.responses import (
 )
 from starlette.routing import Route
 
+from levata.server.database import open_read_only, tables_in
 from levata.server.match import auth
 from levata.server.match.narrate import narrate
 from levata.server.match.store import BrokenRecord, Store
@@ -401,15 +401,13 @@ def _missing(why: str) -> Response:
 
 
 def _has_tournaments(store: Store) -> bool:
-    with sqlite3.connect(f"file:{store.path}?mode=ro", uri=True) as probe:
-        names = {r[0] for r in probe.execute("SELECT name FROM sqlite_master")}
-    return "tournaments" in names
+    return "tournaments" in tables_in(store.path)
 
 
 def _progress(store: Store, tid: str) -> Any:
     """Where a tournament stands: its status and its matches by status (its page changes
     only with these)."""
-    with sqlite3.connect(f"file:{store.path}?mode=ro", uri=True) as db:
+    with contextlib.closing(open_read_only(store.path)) as db:
         status = db.execute("SELECT status FROM tournaments WHERE id = ?", (tid,)).fetchone()
         counts = db.execute(
             "SELECT status, COUNT(*) FROM tournament_matches WHERE tournament_id = ?"

@@ -4,6 +4,7 @@ line. The fixtures are built with the previous release's schema, verbatim."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import subprocess
@@ -12,6 +13,7 @@ import time
 
 import pytest
 
+from levata.server import postgres
 from levata.server.database import VERSION, DatabaseError
 from levata.server.match.store import Store
 from levata.server.tournament.spec import build_spec
@@ -122,21 +124,38 @@ def levata(*args: object) -> subprocess.CompletedProcess[str]:
     )
 
 
-def user_version(path) -> int:
-    with sqlite3.connect(path) as db:
+def raw(where):
+    """A plain connection to the database, past levata's stores (SQLite's, or the same
+    dialect on PostgreSQL)."""
+    if postgres.is_url(where):
+        return postgres.connect(where)
+    return sqlite3.connect(where)
+
+
+def user_version(where) -> int:
+    with contextlib.closing(raw(where)) as db:
         return db.execute("PRAGMA user_version").fetchone()[0]
 
 
-def indexes(path) -> set[str]:
-    with sqlite3.connect(path) as db:
-        rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'index'").fetchall()
-    return {r[0] for r in rows if not r[0].startswith("sqlite_")}
+def indexes(where) -> set[str]:
+    with contextlib.closing(raw(where)) as db:
+        if postgres.is_url(where):
+            sql = "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
+        else:
+            sql = "SELECT name FROM sqlite_master WHERE type = 'index'"
+        rows = db.execute(sql).fetchall()
+    return {r[0] for r in rows if not r[0].startswith("sqlite_") and not r[0].endswith("_pkey")}
+
+
+def columns(where, table: str) -> set[str]:
+    with contextlib.closing(raw(where)) as db:
+        return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
 
 
 def old_release_file(path, *, seats: bool = True, tournaments: bool = True) -> str:
     """A database as the previous release left it: one finished match, and a finished
     tournament of two scheduled matches; returns the tournament's id."""
-    db = sqlite3.connect(path)
+    db = raw(path)
     db.executescript(MAIN_MATCH_SCHEMA)
     if seats:  # the previous release's one migration, and its version
         db.execute("ALTER TABLE matches ADD COLUMN seats TEXT")
@@ -181,8 +200,8 @@ def old_release_file(path, *, seats: bool = True, tournaments: bool = True) -> s
     return tid
 
 
-def test_a_file_of_the_previous_release_is_migrated_and_reads_the_same(tmp_path):
-    path = tmp_path / "levata.db"
+def test_a_file_of_the_previous_release_is_migrated_and_reads_the_same(database):
+    path = database
     tid = old_release_file(path)
     assert user_version(path) == 1 and not indexes(path) - {"replies_match"}
     t = TourneyStore(path)  # the tournament store first: it migrates the whole file
@@ -203,39 +222,36 @@ def test_a_file_of_the_previous_release_is_migrated_and_reads_the_same(tmp_path)
     assert "hash chain broken" not in replay.stdout + replay.stderr
 
 
-def test_a_version_0_match_file_gains_its_seats_column(tmp_path):
-    path = tmp_path / "old.db"
+def test_a_version_0_match_file_gains_its_seats_column(database):
+    path = database
     old_release_file(path, seats=False, tournaments=False)
     assert user_version(path) == 0
     store = Store(path)
-    with sqlite3.connect(path) as db:
-        columns = {r[1] for r in db.execute("PRAGMA table_info(matches)")}
-    assert "seats" in columns and user_version(path) == VERSION
+    assert "seats" in columns(path, "matches") and user_version(path) == VERSION
     assert store.match("m-old")["players"] == 3
     store.close()
     TourneyStore(path)  # tables of its own, at the current shape, in a versioned file
     assert {"tournaments_spec", "tournament_matches_status"} <= indexes(path)
 
 
-def test_a_tournament_only_file_then_the_referee(tmp_path):
+def test_a_tournament_only_file_then_the_referee(database):
     """A file made by a tournament on an external --server holds only the tournament tables;
     the referee's tables made in it later have their current shape at once."""
-    path = tmp_path / "t.db"
+    path = database
     TourneyStore(path).close()
     assert user_version(path) == VERSION
     store = Store(path)
     store.create_match("m1", "whist", 3, {}, 1, ["a", "b", "c"], {})
-    with sqlite3.connect(path) as db:
-        columns = {r[1] for r in db.execute("PRAGMA table_info(matches)")}
-    assert "seats" in columns
+    assert "seats" in columns(path, "matches")
     store.close()
 
 
-def test_a_file_of_a_newer_levata_is_refused_in_one_line(tmp_path):
-    path = tmp_path / "new.db"
+def test_a_file_of_a_newer_levata_is_refused_in_one_line(database):
+    path = database
     Store(path).close()
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(raw(path)) as db:
         db.execute(f"PRAGMA user_version = {VERSION + 1}")
+        db.commit()
     for opener in (Store, TourneyStore):
         with pytest.raises(DatabaseError, match="was written by a newer levata"):
             opener(path)
