@@ -123,6 +123,20 @@ def tournament(
             min=1,
         ),
     ] = 16,
+    executor: Annotated[
+        str,
+        typer.Option(
+            help="Where matches are played: local (this machine), or ray (tasks on a Ray"
+            " cluster, each with a referee and the bots on its node; docs/scale-out.md)."
+        ),
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option(help="With --executor ray: the cluster's address (default: a local one)."),
+    ] = None,
+    ray_chunk: Annotated[
+        int, typer.Option(help="With --executor ray: matches per Ray task.", min=1)
+    ] = 4,
 ) -> None:
     """Play a tournament over the referee, each bot its own process; print the standings.
 
@@ -144,6 +158,12 @@ def tournament(
 
     if parallel < 1:
         raise fail("--parallel must be at least 1")
+    if executor not in ("local", "ray"):
+        raise fail(f"--executor is local or ray, not {executor!r}")
+    if executor == "ray" and server is not None:
+        raise fail("--executor ray plays on referees of its own, one a task: not with --server")
+    if address is not None and executor != "ray":
+        raise fail("--address goes with --executor ray")
     try:
         spec = build_spec(
             game_name,
@@ -201,6 +221,7 @@ def tournament(
                         log_mb,
                     ),
                     progress,
+                    _executor(executor, address, ray_chunk),
                 )
             )
     except DatabaseError:
@@ -228,6 +249,15 @@ def resume_command() -> str:
 
     args = [a for a in sys.argv[1:] if a not in ("--resume", "--fresh")]
     return shlex.join(["levata", *args, "--resume"])
+
+
+def _executor(name: str, address: str | None, chunk: int) -> Any:
+    """``--executor``: None (the local run), or the Ray cluster's executor."""
+    if name != "ray":
+        return None
+    from levata.server.tournament import on_ray
+
+    return on_ray.executor(address, chunk)
 
 
 def _write_replays(db: Path, rows: list[dict[str, Any]], html: Path, folder: Path | None) -> str:

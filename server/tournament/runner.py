@@ -39,6 +39,7 @@ import socket
 import stat
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -386,10 +387,13 @@ class _Runner:
                 shutil.rmtree(socket_dir, ignore_errors=True)
 
 
-def _close_stale_records(db: Path, tid: str, match_ids: list[str]) -> list[str]:
+def _close_stale_records(
+    db: Path, tid: str, match_ids: list[str], only_these: bool = False
+) -> list[str]:
     """Mark aborted the referee records a killed runner left open in our file: those of its
-    abandoned attempts, and any match it created but had not yet noted (seat names start with
-    the tournament's id). One that cannot be read (a column edited into broken JSON or out of
+    abandoned attempts, and (unless ``only_these``: other runners of the tournament are still
+    playing) any match it created but had not yet noted (seat names start with the
+    tournament's id). One that cannot be read (a column edited into broken JSON or out of
     its shape) is closed too, with the reason, as a restarted referee closes it
     (:func:`~levata.server.match.recovery.close_aborted`); returns a line for each of those."""
     from levata.server.match.recovery import close_aborted, unfinished, unreadable
@@ -400,7 +404,7 @@ def _close_stale_records(db: Path, tid: str, match_ids: list[str]) -> list[str]:
     said = []
     try:
         for row in unfinished(store):
-            if row["id"] not in match_ids and not _ours(row.get("seat_bots"), tid):
+            if row["id"] not in match_ids and (only_these or not _ours(row.get("seat_bots"), tid)):
                 continue
             bad = unreadable(row)
             if bad:
@@ -500,6 +504,7 @@ async def run_tournament(
     parallel: int = 1,
     hosting: Hosting = Hosting(),
     progress: Reporter | None = None,
+    executor: Executor | None = None,
 ) -> None:
     """Play every unfinished match of tournament ``tid``, ``parallel`` at a time, as
     ``hosting`` says; raises ``RuntimeError`` (one line) when it cannot go on. Safe to kill at
@@ -532,6 +537,7 @@ async def run_tournament(
         progress.note(line)
     if abandoned:
         progress.note(f"resuming: {len(abandoned)} unfinished match(es) will be replayed")
+    executor = executor or play_here
     if pending:
         logs = hosting.logs or db.resolve().parent / "levata-logs" / tid
         notes = _isolation_notes(spec, mode, server, socket)
@@ -542,6 +548,28 @@ async def run_tournament(
         for line in notes:
             progress.note(line)
         used = replace(hosting, logs=logs, sandbox=mode, entrant_socket=socket)
-        runner = _Runner(tid, spec, db, tdb, parallel, used, progress)
-        await runner.run(pending)
+        await executor(tid, spec, db, tdb, parallel, used, progress, pending)
     tdb.set_finished(tid)
+
+
+async def play_here(  # noqa: PLR0913  (an Executor: the run's parts)
+    tid: str,
+    spec: TournamentSpec,
+    db: Path,
+    tdb: TourneyStore,
+    parallel: int,
+    hosting: Hosting,
+    progress: Reporter,
+    pending: list[dict[str, Any]],
+) -> None:
+    """The local :data:`Executor`: ``pending`` played by one referee of this process (or
+    ``hosting.server``), ``parallel`` at a time."""
+    await _Runner(tid, spec, db, tdb, parallel, hosting, progress).run(pending)
+
+
+#: What plays a tournament's pending matches once the run is set up: :func:`play_here`, or
+#: :func:`levata.server.tournament.on_ray.executor`'s, across a Ray cluster.
+Executor = Callable[
+    [str, TournamentSpec, Path, TourneyStore, int, Hosting, Reporter, list[dict[str, Any]]],
+    Awaitable[None],
+]

@@ -36,7 +36,7 @@ import os
 import socket
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -392,14 +392,17 @@ class TourneyStore:
         ).fetchall()
         return spec, head, rows
 
-    def abandon_unfinished(self, tid: str) -> list[str]:
-        """Send every ``running`` row back to ``pending`` (its attempt ``abandoned``); returns
-        the referee match ids so abandoned."""
+    def abandon_unfinished(self, tid: str, only: Sequence[int] | None = None) -> list[str]:
+        """Send every ``running`` row (of schedule indexes ``only``, if given) back to
+        ``pending``, its attempt ``abandoned``; returns the referee match ids so abandoned."""
+        rows = ""
+        if only is not None:  # one Ray task's matches (levata.server.tournament.on_ray)
+            rows = f" AND idx IN ({', '.join(str(int(i)) for i in only) or 'NULL'})"
         ids = [
             r[0]
             for r in self._db.execute(
                 "SELECT match_id FROM tournament_attempts WHERE tournament_id = ?"
-                " AND status = 'running' ORDER BY idx, attempt",
+                f" AND status = 'running'{rows} ORDER BY idx, attempt",
                 (tid,),
             )
         ]
@@ -408,12 +411,12 @@ class TourneyStore:
             [
                 (
                     "UPDATE tournament_attempts SET status = 'abandoned', ended_at = ?"
-                    " WHERE tournament_id = ? AND status = 'running'",
+                    f" WHERE tournament_id = ? AND status = 'running'{rows}",
                     (now, tid),
                 ),
                 (
                     "UPDATE tournament_matches SET status = 'pending', match_id = NULL"
-                    " WHERE tournament_id = ? AND status = 'running'",
+                    f" WHERE tournament_id = ? AND status = 'running'{rows}",
                     (tid,),
                 ),
                 (
