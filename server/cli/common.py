@@ -35,6 +35,14 @@ class DatabaseUrl(str):
     """A ``--db`` that names a PostgreSQL server (``postgresql://...``), with the few parts of
     :class:`~pathlib.Path` the commands use on a database file."""
 
+    def __format__(self, spec: str) -> str:
+        """In messages (f-strings) without its password; ``str()`` keeps it, for the driver.
+
+        >>> f"records in {DatabaseUrl('postgresql://u:pw@db/t')}"
+        'records in postgresql://u:***@db/t'
+        """
+        return format(postgres.redact(str(self)), spec)
+
     def exists(self) -> bool:
         return True  # the server answers for it when a store connects
 
