@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import os
 from pathlib import Path
 from typing import Any, cast
 
@@ -106,6 +107,8 @@ def run_on_ray(  # noqa: PLR0913  (the run's parts, each a parameter)
     """Play ``pending`` on the Ray cluster at ``address`` (None: a local one), ``chunk``
     matches a task, reporting each settled match to ``progress`` as a local run does.
     Raises ``RuntimeError`` (one line) when it cannot go on."""
+    # Ray's usage reports would leave the machine: off unless the operator turns them on.
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     try:
         import ray
     except ImportError:

@@ -38,7 +38,8 @@ def results(db) -> tuple[dict, list]:
 
 
 @pytest.fixture
-def cluster():
+def cluster(monkeypatch):
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")  # nothing leaves the machine
     from ray.cluster_utils import Cluster
 
     c = Cluster(
