@@ -131,7 +131,7 @@ class SurprizaGame(TrickGame):
 
     def __init__(self, spec: GameSpec, players: int, options: dict[str, Any], seed: int) -> None:
         super().__init__(spec, players, options, seed)
-        self._settle()
+        self._settle()  # a new match sets what the options give as a world or a position does
 
     def _settle(self) -> None:
         self.deck = french_deck()
@@ -213,6 +213,7 @@ class SurprizaGame(TrickGame):
             )
 
     def trump_calls(self) -> list[Action]:
+        """The taker's choices of trump: a suit, never no-trump."""
         return [Action(NAME_TRUMP, choice=s) for s in SUITS]
 
     def _take_surpriza(self, suit: Suit) -> None:
