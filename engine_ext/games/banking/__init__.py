@@ -50,13 +50,11 @@ Decisions beyond the rules' own [D1]..[D23] (all of which are implemented as wri
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from contextlib import nullcontext
 from typing import Any
 
 from levata.engine import actions, events, phases
-from levata.engine.cards import Card, Suit, french_deck
+from levata.engine.cards import Card, Suit
 from levata.engine.contract import (
     Action,
     BadConfig,
@@ -66,9 +64,16 @@ from levata.engine.contract import (
     Result,
     SeatView,
 )
-from levata.engine.deal import shuffled
-from levata.engine.family import quotas as quota_family
-from levata.engine.family.quotas import parse_row
+from levata.engine.family.quotas import parse_row, practice_previous
+from levata.engine.family.surpriza import (
+    BURIED,
+    EXCHANGED,
+    NAME_TRUMP,
+    SurprizaGame,
+    named_strain,
+)
+from levata.engine.family.surpriza import BURY as DISCARD
+from levata.engine.family.surpriza import SURPRIZA as SURPRIZA_EV
 from levata.engine.family.tricks import PLAY, TRICK_ZONES, TrickGame
 from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.banking import rules as br
@@ -76,9 +81,9 @@ from levata.engine.games.banking.worlds import BankingWorlds
 from levata.engine.position import Position
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
-from levata.engine.zones import OWNER, SHOWN, Place, without
+from levata.engine.zones import OWNER, SHOWN, Place
 
-__all__ = ["SPEC", "BankingState", "parse_row"]
+__all__ = ["SPEC", "BankingState", "parse_row", "practice_previous"]
 
 # -- phases, actions and events of its own ------------------------------------------------------
 REFUSE_A, EXCHANGE, TRUMP, DECLARE, PERECHIUTA, FINAL, REFUSE_B, GUNOI = (
@@ -91,29 +96,24 @@ REFUSE_A, EXCHANGE, TRUMP, DECLARE, PERECHIUTA, FINAL, REFUSE_B, GUNOI = (
     "refuse_b",
     "gunoi",
 )
-KEEP, REFUSE, OFFER, WAIVE, NAME_TRUMP, DECLARE_KIND, GIVE, DISCARD = (
+KEEP, REFUSE, OFFER, WAIVE, DECLARE_KIND, GIVE = (
     "keep",
     "refuse",
     "offer",
     "waive",
-    "trump",
     "declare",
     "give",
-    "discard",
 )
 #: Event kinds (``refuse``, ``waive``, ``trump``, ``declare`` and ``discard`` share the names
-#: of the actions they record).
-EXCHANGE_EV, EXCHANGED, SURPRIZA_EV, COMMITTED, FINAL_EV, PASSED, BURIED, ROUND = (
+#: of the actions they record; the Surpriza family's are its own: ``trump``, ``surpriza``,
+#: ``exchanged``, ``discard``, ``buried``).
+EXCHANGE_EV, COMMITTED, FINAL_EV, PASSED, ROUND = (
     "exchange",
-    "exchanged",
-    "surpriza",
     "committed",
     "final",
     "passed",
-    "buried",
     "round",
 )
-SUITS = ("S", "H", "C", "D")
 #: A session's phases in order (each skipped when it has nothing to do).
 SESSION = (REFUSE_A, EXCHANGE, TRUMP, DECLARE, PERECHIUTA, FINAL, REFUSE_B, GUNOI, PLAY)
 PENALTY, PERECHIUTA_STAGE = "penalty", "perechiuta"
@@ -122,18 +122,6 @@ PENALTY, PERECHIUTA_STAGE = "penalty", "perechiuta"
 def _tuples(rows: list[list[int]]) -> list[tuple[int, ...]]:
     """A fact's rows read back as the tuples the match keeps."""
     return [tuple(r) for r in rows]
-
-
-def practice_previous(players: int, dealer: int, credits: int, rng: random.Random) -> list[int]:
-    """``tricks - quota`` of a made-up previous session carrying ``credits`` credits in
-    all (the duplicate unit's start): its Declarant was the present Dealer
-    (:func:`~levata.engine.family.quotas.practice_previous`).
-
-    >>> row = practice_previous(4, 0, 3, random.Random(1))
-    >>> sum(row), sum(max(0, d) for d in row)
-    (0, 3)
-    """
-    return quota_family.practice_previous(players, dealer, credits, rng)
 
 
 class BankingState(BankingWorlds):
@@ -149,19 +137,14 @@ class BankingState(BankingWorlds):
     ) -> None:
         super().__init__(spec, players, options, seed)
         n = players
-        self.deck = french_deck()
         order = self._check_order(deal)
-        self.single = options["session"] > 0
         self.rounds = options["rounds"] or n
         chosen = options["dealer"]
         if chosen >= n:
             raise BadConfig(f"option dealer: seat {chosen} does not exist")
         first_dealer = chosen if chosen >= 0 else self.rng.randrange(n)  # D1: uniform
-        previous = parse_row(options["previous"], n, "previous")
-        if previous is None and self.single and options["session"] > 1:
-            previous = practice_previous(n, first_dealer, options["session"] - 1, self.rng)
-        if previous is not None and sum(previous) != 0:
-            raise BadConfig("option previous: a session's row sums to 0")
+        # A made-up session before: its Declarant was the present Dealer.
+        previous = self._carry_previous(first_dealer)
         points = parse_row(options["round_points"], n, "round_points")
         if points is None:
             points = list(previous) if previous is not None and self.single else [0] * n
@@ -175,9 +158,6 @@ class BankingState(BankingWorlds):
         self.tops = [0] * n
         self.last_round = [0] * n
         self.sessions = 0  # every deal, redeals included (D23's max_sessions)
-        prev = previous or [0] * n
-        self.credit = [max(0, d) for d in prev]
-        self.debt = [max(0, -d) for d in prev]
         self.reason = "complete"
         self._start_session(order, cancelled=False)
 
@@ -192,6 +172,10 @@ class BankingState(BankingWorlds):
         """``K``: the seat after the Dealer; it names trump, takes the Surpriza and leads."""
         return (self.dealer + 1) % self.players
 
+    #: In the Surpriza family's words: K takes the Surpriza up into ``turned`` and buries
+    #: the Gunoi; ``exchange`` names a request's target.
+    TAKER, BURIAL, TAKEN, ASKED = "declarant", "gunoi", "turned", EXCHANGE_EV
+
     def threshold(self) -> int:
         return br.round_threshold(self.players, self.mals)
 
@@ -199,14 +183,9 @@ class BankingState(BankingWorlds):
         """S0: deal from ``K`` in play order, four cards to the Surpriza; plan the exchanges."""
         n, k = self.players, self.declarant
         self.sessions += 1
-        self.quota = br.quotas(n, k)
         self.cancelled = cancelled
-        deck = order if order is not None else shuffled(self.deck, self.rng)
-        rest = self.deal_round_robin(deck, k, br.HAND_SIZE[n])
-        self.move(rest[: br.SURPRIZA], "undealt", "surpriza")
-        self.turned: list[Card] = []
         self.protected: set[Card] = set()
-        self.set_trump(None)
+        self._deal_quotas(order)
         plan = not cancelled
         self.requests = br.requests(self.credit, self.debt, k) if plan else []
         self.finals = br.final_exchanges(self.credit, k) if plan else []
@@ -261,7 +240,7 @@ class BankingState(BankingWorlds):
             offers = [Action(OFFER, card=c) for c in hand if c.suit != self.trump]
             return [*offers, Action(WAIVE)]
         if p == TRUMP:
-            return [Action(NAME_TRUMP, choice=s) for s in SUITS]
+            return self.trump_calls()
         if p == DECLARE:
             return [Action(DECLARE_KIND, number=r) for r in self.quads(seat)] + [
                 Action(actions.PASS)
@@ -287,7 +266,9 @@ class BankingState(BankingWorlds):
         elif kind in (OFFER, WAIVE):
             self._request(seat, action.card)
         elif kind == NAME_TRUMP:
-            self._name_trump(Suit.parse(action.choice or ""))
+            self._take_surpriza(Suit.parse(action.choice or ""))  # S4: face up, into K's hand
+            self.protected = set(self.turned)  # K's Surpriza cards: no Perechiuța takes them
+            self._advance()
         elif kind == DECLARE_KIND:
             self._declare(seat, action.number or 0)
         elif kind == actions.PASS:
@@ -358,40 +339,12 @@ class BankingState(BankingWorlds):
     def _exchange(self, seat: int, target: int, card: Card, stage: str) -> None:
         kept = self.protected if stage == PERECHIUTA_STAGE and target == self.declarant else ()
         case, back = br.answer(card, self.hands[target], kept)
-        if back is not None:
-            self._move(seat, target, card)
-            self._move(target, seat, back)
         self._emit(EXCHANGE_EV, seat=seat, target=target, stage=stage)
-        shown = (card,) if back is None else (card, back)
-        # A card that comes back was still shown to the target: it sees it for a moment.
-        at_target = self.showing((card,), f"hand:{seat}", {seat, target})
-        with at_target if back is None else nullcontext():
-            self._emit(
-                EXCHANGED,
-                audience={seat, target},
-                seat=seat,
-                cards=shown,
-                target=target,
-                case=case,
-                stage=stage,
-            )
+        self._answered(seat, target, card, back, case=case, stage=stage)
 
-    def _move(self, giver: int, receiver: int, card: Card) -> None:
-        self.move(card, f"hand:{giver}", f"hand:{receiver}")  # the game's event tells them
+    def _hand_over(self, giver: int, receiver: int, card: Card) -> None:
+        super()._hand_over(giver, receiver, card)
         self.protected.discard(card)  # a Surpriza card that leaves K is protected no more
-
-    # -- S3, S4: trump and Surpriza -------------------------------------------------------------
-
-    def _name_trump(self, suit: Suit) -> None:
-        self.set_trump(suit)
-        self._emit(NAME_TRUMP, seat=self.declarant, trump=suit.letter)
-        self.kitty_up = True  # S4: face up for everyone, then into K's hand
-        self._emit(SURPRIZA_EV, seat=self.declarant, cards=self.kitty)
-        self.turned = list(self.kitty)
-        self.move(self.turned, "surpriza", f"hand:{self.declarant}")
-        self.protected = set(self.turned)
-        self.kitty_up = False
-        self._advance()
 
     # -- S5: Perechiuțe -------------------------------------------------------------------------
 
@@ -420,7 +373,7 @@ class BankingState(BankingWorlds):
             return
         to = br.receivers(people)
         for giver, card in self.committed.items():  # PASSED tells each pair
-            self._move(giver, to[giver], card)
+            self._hand_over(giver, to[giver], card)
         self._emit(FINAL_EV, seat=self.finals[self.step], participants=people)
         for giver in people:
             card = self.committed[giver]
@@ -433,12 +386,11 @@ class BankingState(BankingWorlds):
     # -- S8: the Gunoi --------------------------------------------------------------------------
 
     def _bury(self, card: Card) -> None:
-        k = self.declarant
         self.protected.discard(card)
-        self.move(card, f"hand:{k}", "gunoi", kind=DISCARD, seat=k)
-        self._emit(BURIED, seat=k, count=len(self.gunoi))
-        if len(self.gunoi) == br.SURPRIZA:
-            self._advance()
+        super()._bury(card)
+
+    def _after_burial(self) -> None:
+        self._advance()
 
     # -- S10: the score, the round, the Tour ----------------------------------------------------
 
@@ -502,17 +454,8 @@ class BankingState(BankingWorlds):
     def _result(self) -> Result:
         pts = self._points()
         if self.single:
-            keys: list[tuple[int, ...]] = [(p,) for p in pts]
-        else:
-            keys = br.standing(pts, self.tops, self.last_round)
-        best = max(keys)
-        return Result(
-            scores=tuple(float(p) for p in pts),
-            ranks=tuple(1 + sum(1 for o in keys if o > k) for k in keys),
-            winners=tuple(s for s, k in enumerate(keys) if k == best),
-            deals=tuple(self.deal_log),
-            reason=self.reason,
-        )
+            return self._ranked(pts, [(p,) for p in pts], self.reason)
+        return self._ranked(pts, br.standing(pts, self.tops, self.last_round), self.reason)
 
     # -- MAL ------------------------------------------------------------------------------------
 
@@ -550,20 +493,8 @@ class BankingState(BankingWorlds):
 
     # -- what a seat may know -------------------------------------------------------------------
 
-    def _kitty_seen_by(self, _: int | None) -> frozenset[int] | None:
-        return None if self.kitty_up else frozenset()  # face up only while K takes it
-
-    kitty_up = False  # the Surpriza lies face up only within the action naming trump
     PLACES = (
-        *without(TrickGame.PLACES, "trump"),  # trump is named, never turned
-        Place(
-            "surpriza",
-            "the four Surpriza cards, face down until trump is named",
-            attr="kitty",
-            seen="_kitty_seen_by",
-            shown=False,  # the view shows the cards K took: _view_zones
-            counted="cards still face down in the Surpriza (4 until trump is named)",
-        ),
+        *SurprizaGame.PLACES,
         Place(
             "gunoi",
             "the Declarant's buried cards (the Declarant alone sees it)",
@@ -574,14 +505,6 @@ class BankingState(BankingWorlds):
         ),
         SHOWN,
     )
-
-    def _view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
-        zones = super()._view_zones(seat)
-        if self.turned:
-            zones["surpriza"] = tuple(self.turned)
-        if seat == self.declarant and self.gunoi:
-            zones["gunoi"] = tuple(self.gunoi)
-        return zones
 
     FIELDS = (
         *TrickGame.FIELDS,
@@ -663,14 +586,7 @@ class BankingState(BankingWorlds):
             "each seat's points in the last finished round (a tie-break)",
             each_seat=True,
         ),
-        Fact(
-            "strain",
-            "the trump named: C, D, H or S, or NT for no trump; null before it is named (the"
-            " Declarant names a suit, never NT)",
-            attr="trump",
-            derived=True,
-            show=lambda trump: None if trump is None else trump.letter,
-        ),
+        named_strain("the Declarant"),
         Kept(
             "commits",
             "the Final Exchange cards committed so far, in order: [seat, card]",
@@ -702,14 +618,9 @@ class BankingState(BankingWorlds):
 
     # -- a world rebuilt from a view ------------------------------------------------------------
 
-    def _settle(self) -> None:
-        self.deck = french_deck()
-        self.single = self.options["session"] > 0
-
     def _after_restore(self, view: SeatView) -> None:
+        super()._after_restore(view)
         self.committed = {}  # who committed is public, which card is not: the worlds choose
-        self.turned = list(view.zones.get("surpriza", ()))
-        self.gunoi = list(view.zones.get("gunoi", ()))
         self.protected = {Card.parse(x) for x in view.facts.get("protected", ())}
         self.reason = "complete"
         self.deal_log = [d for d in self.deal_log if "mal" not in d]  # a MAL scores no deal
@@ -717,15 +628,11 @@ class BankingState(BankingWorlds):
     # -- a position -----------------------------------------------------------------------------
 
     def _position_places(self) -> dict[str, list[Card]]:
-        """Written as cards though they lie in hands: the Surpriza turned up this session and
-        the Declarant's cards still protected."""
-        return {
-            "surpriza_taken": self.turned,
-            "protected": sorted(self.protected),
-        }
+        """Beside the Surpriza taken up, also in a hand: the Declarant's cards still protected."""
+        return {**super()._position_places(), "protected": sorted(self.protected)}
 
     def _load_places(self, pos: Position) -> None:
-        self.turned = pos.cards("surpriza_taken")
+        super()._load_places(pos)
         self.protected = set(pos.cards("protected"))
 
     def _check_position(self) -> None:

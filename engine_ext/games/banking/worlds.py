@@ -22,7 +22,8 @@ Each rule only ever widens a place set by a move that may have happened, or narr
 fact the seat saw, so the true place is always in the set; the trick base walks the history,
 and :mod:`levata.engine.worlds` deals the hidden cards uniformly among the deals that respect
 every set and every size (the exact :class:`~levata.engine.sampler.Sampler`). These are the
-game's narrowing hooks; the match class inherits them.
+game's narrowing hooks (those it shares with 8-5-3, the deal, the requests and the burial,
+are the Surpriza family's: :mod:`levata.engine.family.surpriza`); the match class inherits them.
 
 **A match read from a position** has no history of the session before it, only the view: the
 seat's hand, the Surpriza cards turned up, its counts, and the session's public plan with how
@@ -62,21 +63,21 @@ import random
 from dataclasses import dataclass
 
 from levata.engine import events
-from levata.engine.cards import Card, Suit
+from levata.engine.cards import Card
 from levata.engine.contract import Event, SeatView
-from levata.engine.family.tricks import TrickGame
+from levata.engine.family.surpriza import SurprizaGame
 from levata.engine.games.banking import rules as br
 from levata.engine.worlds import PlaceSets
 
 __all__ = ["BankingWorlds"]
 
 
-class BankingWorlds(TrickGame):
+class BankingWorlds(SurprizaGame):
     """The world-rebuilding half of a Banking match: its places are the seats' hands,
-    ``N`` the face-down Surpriza and ``N + 1`` the Gunoi (see the module's rules)."""
+    ``N`` the face-down Surpriza and ``N + 1`` the Gunoi (see the module's rules); the
+    Surpriza family's hooks narrow what the two games share, the taker being ``K``."""
 
     turned: list[Card]
-    kitty: list[Card]
     gunoi: list[Card]
     protected: set[Card]
     committed: dict[int, Card]
@@ -84,22 +85,13 @@ class BankingWorlds(TrickGame):
     declared: list[tuple[int, int]]
     asks: list[tuple[int, int, int]]
     finals: list[int]
-    trump: Suit | None
-
-    @property
-    def declarant(self) -> int:
-        """``K``, who takes the Surpriza (the match says who)."""
-        raise NotImplementedError
-
-    def _places_at_deal(self) -> list[int]:
-        return [self.players]  # the Surpriza
 
     def _places_at_position(self, view: SeatView) -> list[int]:
         # The Surpriza is a place while it lay face down when the position was written.
         return [] if _before_position(self, view).turned else [self.players]
 
     def _narrow_position(self, view: SeatView, sets: PlaceSets) -> None:
-        n, k = self.players, self.declarant
+        n, k = self.players, self.taker
         before = _before_position(self, view)
         if not before.turned:  # every unseen card is in another hand or the Surpriza
             return
@@ -124,7 +116,7 @@ class BankingWorlds(TrickGame):
         """A Perechiuța request made before the position: cards of one suit, never trump, may
         have changed hands between ``holder`` and ``target``; when the Declarant is asked, a
         Surpriza card that can only be with it has never left it: it is protected."""
-        k, turned, trump = self.declarant, set(self.turned), self.trump
+        k, turned, trump = self.taker, set(self.turned), self.trump
         pair = {holder, target}
         for c, o in sets.items():
             if c.suit == trump or (target == k and c in turned and o == {k}):
@@ -133,15 +125,10 @@ class BankingWorlds(TrickGame):
                 o.update(pair)
 
     def _narrow_places(self, ev: Event, sets: PlaceSets, view: SeatView) -> None:
-        seat, k = view.seat, self.declarant
-        kitty, gunoi = self.players, self.players + 1
+        seat, k = view.seat, self.taker
         kind, d, by = ev.kind, ev.data, ev.seat if ev.seat is not None else -1
-        if kind == "exchange" and seat not in (by, d["target"]):
-            sets.swap(by, d["target"])
-        elif kind == "exchanged":
-            self._narrow_exchanged(ev, sets, seat)
-        elif kind == "surpriza":
-            sets.close(kitty)
+        if kind == "surpriza":
+            sets.close(self.players)
             for c in ev.cards:
                 sets.put(c, k)
         elif kind == "declare":
@@ -153,54 +140,28 @@ class BankingWorlds(TrickGame):
             sets.spread({a: b for a, b in to.items() if seat not in (a, b)})
         elif kind == "passed":
             sets.put(ev.cards[0], seat if d["to"] == seat else d["to"])
-        elif kind == "buried" and seat != k:
-            sets.spread({k: gunoi})  # the sizes say how many went
-        elif kind == "discard":
-            sets.put(ev.cards[0], gunoi)
+        else:  # the requests, the Gunoi: as every Surpriza game
+            super()._narrow_places(ev, sets, view)
 
-    def _narrow_exchanged(self, ev: Event, sets: PlaceSets, seat: int) -> None:
-        """An exchange answered: what ``seat`` learns of where its cards went (see the
-        module's rules, cases a, b and c)."""
-        d, r, t, k = (
-            ev.data,
-            ev.seat if ev.seat is not None else -1,
-            ev.data["target"],
-            self.declarant,
-        )
-        offered = ev.cards[0]
-        back = ev.cards[1] if len(ev.cards) > 1 else None
-        if seat != r:
-            sets.put(offered, r if back is None else seat)
-            if back is not None:
-                sets.put(back, r)
-            return
+    def _not_held(self, ev: Event, offered: Card, back: Card | None) -> list[Card]:
+        """What the target's answer tells its requester (see the module's rules, cases a, b
+        and c)."""
+        t, k = ev.data["target"], self.taker
         # A Perechiuța does not see the Surpriza in K's hand: nothing learnt of it.
-        blind = set(self.turned) if d["stage"] == "perechiuta" and t == k else set()
+        blind = set(self.turned) if ev.data["stage"] == "perechiuta" and t == k else set()
         suit = [c for c in self.deck if c.suit == offered.suit and c != offered and c not in blind]
         if back is None:
-            sets.put(offered, seat)
-            sets.not_at(t, suit)
-            return
-        sets.put(offered, t)
-        sets.put(back, seat)
-        if d["case"] == "a":
-            sets.not_at(t, [c for c in suit if c.rank > back.rank])
-        else:
-            sets.not_at(t, [c for c in suit if c.rank > offered.rank or c.rank < back.rank])
-
-    def _plan_places(self, view: SeatView, sets: PlaceSets) -> dict[int, int]:
-        sizes = {self.players: view.counts["surpriza"]}
-        if view.seat != self.declarant:
-            sizes[self.players + 1] = view.counts["gunoi"]
-        return sizes
+            return suit
+        if ev.data["case"] == "a":
+            return [c for c in suit if c.rank > back.rank]
+        return [c for c in suit if c.rank > offered.rank or c.rank < back.rank]
 
     def _settle_places(
         self, view: SeatView, dealt: dict[int, list[Card]], rng: random.Random
     ) -> None:
-        n, k = self.players, self.declarant
-        self.kitty = dealt.get(n, [])
+        super()._settle_places(view, dealt, rng)
+        k = self.taker
         if view.seat != k:
-            self.gunoi = dealt.get(n + 1, [])
             # The protection is K's to see; in a world, the Surpriza K still holds.
             self.protected = {c for c in self.turned if c in self.hands[k]}
         # Who committed a Final Exchange card is public, which card is not (its own seat is

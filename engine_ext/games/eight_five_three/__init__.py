@@ -45,11 +45,10 @@ Decisions beyond the rules' own [D1]..[D7] (which are implemented as written):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from contextlib import nullcontext
 from typing import Any
 
 from levata.engine import events, phases
-from levata.engine.cards import Card, Suit, french_deck, parse_cards  # noqa: F401  (examples)
+from levata.engine.cards import Card, Suit, parse_cards  # noqa: F401  (examples)
 from levata.engine.contract import (
     Action,
     BadConfig,
@@ -59,15 +58,22 @@ from levata.engine.contract import (
     Result,
     SeatView,
 )
-from levata.engine.deal import shuffled
 from levata.engine.family import quotas as qf
+from levata.engine.family.surpriza import (
+    BURIED,
+    BURY,
+    EXCHANGED,
+    NAME_TRUMP,
+    SurprizaGame,
+    named_strain,
+)
+from levata.engine.family.surpriza import SURPRIZA as SURPRIZA_EV
 from levata.engine.family.tricks import PLAY, TRICK_ZONES, TrickGame
 from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.eight_five_three.worlds import EightFiveThreeWorlds
-from levata.engine.position import Position
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
-from levata.engine.zones import OWNER, SHOWN, Place, without
+from levata.engine.zones import OWNER, SHOWN, Place
 
 __all__ = [
     "SPEC",
@@ -79,10 +85,9 @@ __all__ = [
 ]
 
 EXCHANGE, TRUMP, DISCARD = "exchange", "trump", "discard"
-ASK, OFFER, STOP, NAME_TRUMP, BURY = "ask", "offer", "stop", "trump", "discard"
-#: Event kinds (``ask``, ``stop``, ``trump`` and ``discard`` share the names of the actions).
-EXCHANGED, SURPRIZA_EV, BURIED = "exchanged", "surpriza", "buried"
-SUITS = ("S", "H", "C", "D")
+ASK, OFFER, STOP = "ask", "offer", "stop"
+#: Event kinds: ``ask`` and ``stop`` share the names of the actions; the Surpriza family's
+#: are its own (``trump``, ``surpriza``, ``exchanged``, ``discard``, ``buried``).
 ROTATIONS = ("seed", "clockwise")
 
 
@@ -167,25 +172,14 @@ class EightFiveThreeState(EightFiveThreeWorlds):
     ) -> None:
         super().__init__(spec, players, options, seed)
         n = players
-        self.deck = french_deck()
         order = self._check_order(deal)
-        self.single = options["deal"] > 0
         self.deals = 1 if self.single else options["match_deals"] or 4 * n
-        self.rotation = options["rotation"]
         chosen = options["shuffler"]
         if chosen >= n:
             raise BadConfig(f"option shuffler: seat {chosen} does not exist")
         shuffler = chosen if chosen >= 0 else self.rng.randrange(n)  # D1: at random
         self.first = (shuffler + 1) % n
-        previous = qf.parse_row(options["previous"], n, "previous")
-        if previous is None and self.single and options["deal"] > 1:
-            before = previous_first(self.first, n, self.rotation)
-            previous = qf.practice_previous(n, before, options["deal"] - 1, self.rng)
-        if previous is not None and sum(previous) != 0:
-            raise BadConfig("option previous: a deal's row sums to 0")
-        prev = previous or [0] * n
-        self.credit = [max(0, d) for d in prev]
-        self.debt = [max(0, -d) for d in prev]
+        self._carry_previous(previous_first(self.first, n, self.rotation))
         self.points = [0] * n
         self.deal_no = 0
         self.champion: int | None = None  # a seat that took 12 tricks (win_at_12)
@@ -194,6 +188,10 @@ class EightFiveThreeState(EightFiveThreeWorlds):
     def card_rules(self) -> TrickRules:
         """Follow suit, else any card: no duty to trump."""
         return TrickRules(self.players, self.trump)
+
+    #: In the Surpriza family's words: F takes the Surpriza up into ``surpriza`` and buries
+    #: the discards; ``ask`` names a request's target.
+    TAKER, BURIAL, TAKEN, ASKED = "first", "discards", "surpriza", ASK
 
     @property
     def shuffler(self) -> int:
@@ -206,13 +204,7 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         """E0: 16 or 12 cards each from F, the four left over face down (the Surpriza)."""
         n, f = self.players, self.first
         self.deal_no += 1
-        self.quota = qf.quotas(n, f)
-        deck = order if order is not None else shuffled(self.deck, self.rng)
-        rest = self.deal_round_robin(deck, f, qf.HAND_SIZE[n])
-        self.move(rest[: qf.LEFT_OVER], "undealt", "surpriza")
-        self.kitty_seen: frozenset[int] | None = frozenset()  # nobody, until F takes it
-        self.surpriza: list[Card] = []  # the Surpriza cards once F has taken them
-        self.set_trump(None)
+        self._deal_quotas(order)  # self.surpriza: the Surpriza cards once F has taken them
         self.order = requesters(self.credit, f)
         self.asked: list[list[int]] = []  # [requester, target] of every request made
         self.stopped: list[int] = []
@@ -251,7 +243,7 @@ class EightFiveThreeState(EightFiveThreeWorlds):
                 return [Action(OFFER, card=c) for c in hand]
             return [Action(ASK, number=t) for t in targets(self.debt)] + [Action(STOP)]
         if p == TRUMP:
-            return [Action(NAME_TRUMP, choice=s) for s in SUITS]
+            return self.trump_calls()
         if p == DISCARD:
             return [Action(BURY, card=c) for c in hand]
         return []
@@ -269,7 +261,8 @@ class EightFiveThreeState(EightFiveThreeWorlds):
             self.credit[seat] = 0  # D2: the rest of its requests are given up
             self._after_request()
         elif kind == NAME_TRUMP:
-            self._name_trump(Suit.parse(action.choice or ""))
+            self._take_surpriza(Suit.parse(action.choice or ""))
+            self.phase = DISCARD
         elif kind == BURY:
             self._bury(action.card)  # type: ignore[arg-type]  # discards carry cards
 
@@ -279,52 +272,21 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         t = self.target
         assert t is not None
         back = answer(card, self.hands[t])
-        if back is not None:  # EXCHANGED tells the two seats
-            self.move(card, f"hand:{seat}", f"hand:{t}")
-            self.move(back, f"hand:{t}", f"hand:{seat}")
         self.credit[seat] -= 1  # D3: a card that comes back uses the request up too
         self.debt[t] -= 1
         self.asked.append([seat, t])
         self.target = None
-        shown = (card,) if back is None else (card, back)
-        # A card that comes back was still shown to the target: it sees it for a moment.
-        with self.showing((card,), f"hand:{seat}", {seat, t}) if back is None else nullcontext():
-            self._emit(
-                EXCHANGED,
-                audience={seat, t},
-                seat=seat,
-                cards=shown,
-                target=t,
-                swap=back is not None,
-            )
+        self._answered(seat, t, card, back, swap=back is not None)
         self._after_request()
 
     def _after_request(self) -> None:
         if self.requester() is None:
             self.phase = TRUMP
 
-    # -- E2, E3: trump, the Surpriza, the discards ----------------------------------------------
+    # -- E2, E3: trump, the Surpriza, the discards: the Surpriza family's ----------------------
 
-    def _name_trump(self, suit: Suit) -> None:
-        f = self.first
-        self.set_trump(suit)
-        self._emit(NAME_TRUMP, seat=f, trump=suit.letter)
-        shown = self.options["surpriza_shown"]
-        self.kitty_seen = None if shown else frozenset({f})
-        self._emit(SURPRIZA_EV, audience=None if shown else {f}, seat=f, cards=self.kitty)
-        if not shown:  # the others are told that F took it, not what it holds
-            self._emit(SURPRIZA_EV, audience=set(range(self.players)) - {f}, seat=f)
-        self.surpriza = list(self.kitty)
-        self.move(self.surpriza, "surpriza", f"hand:{f}")
-        self.kitty_seen = frozenset()
-        self.phase = DISCARD
-
-    def _bury(self, card: Card) -> None:
-        f = self.first
-        self.move(card, f"hand:{f}", "discards", kind=BURY, seat=f)
-        self._emit(BURIED, seat=f, count=len(self.discards))
-        if len(self.discards) == qf.LEFT_OVER:
-            self.phase, self.leader = PLAY, f
+    def surpriza_shown(self) -> bool:
+        return bool(self.options["surpriza_shown"])
 
     # -- E5: the score --------------------------------------------------------------------------
 
@@ -356,30 +318,14 @@ class EightFiveThreeState(EightFiveThreeWorlds):
 
     def _result(self) -> Result:
         keys = [(s == self.champion, p) for s, p in enumerate(self.points)]
-        best = max(keys)
-        return Result(
-            scores=tuple(float(p) for p in self.points),
-            ranks=tuple(1 + sum(1 for o in keys if o > k) for k in keys),
-            winners=tuple(s for s, k in enumerate(keys) if k == best),
-            deals=tuple(self.deal_log),
-            reason="twelve" if self.champion is not None else "complete",
+        return self._ranked(
+            self.points, keys, "twelve" if self.champion is not None else "complete"
         )
 
     # -- what a seat may know -------------------------------------------------------------------
 
-    def _kitty_seen_by(self, _: int | None) -> frozenset[int] | None:
-        return self.kitty_seen
-
     PLACES = (
-        *without(TrickGame.PLACES, "trump"),  # trump is named, never turned
-        Place(
-            "surpriza",
-            "the four Surpriza cards, face down until F takes them",
-            attr="kitty",
-            seen="_kitty_seen_by",
-            shown=False,
-            counted="cards still face down in the Surpriza (4 until trump is named)",
-        ),
+        *SurprizaGame.PLACES,
         Place(
             "discards",
             "the first player's discards (the first player alone sees them)",
@@ -390,14 +336,6 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         ),
         SHOWN,
     )
-
-    def _view_zones(self, seat: int) -> dict[str, tuple[Card, ...]]:
-        zones = super()._view_zones(seat)
-        if self.surpriza and (seat == self.first or self.options["surpriza_shown"]):
-            zones["surpriza"] = tuple(self.surpriza)
-        if seat == self.first and self.discards:
-            zones["discards"] = tuple(self.discards)
-        return zones
 
     FIELDS = (
         *TrickGame.FIELDS,
@@ -445,14 +383,7 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         ),
         Fact("asked", "every request made this deal, in order: [requester, target]", seats=True),
         Fact("stopped", "the requesters that gave up the rest of their requests", seats=True),
-        Fact(
-            "strain",
-            "the trump named: C, D, H or S, or NT for no trump; null before it is named (F"
-            " names a suit, never NT)",
-            attr="trump",
-            derived=True,
-            show=lambda trump: None if trump is None else trump.letter,
-        ),
+        named_strain("F"),
         Kept(
             "champion",
             "the seat that took 12 tricks in one deal (win_at_12); null: none",
@@ -466,25 +397,14 @@ class EightFiveThreeState(EightFiveThreeWorlds):
     # -- a world rebuilt from a view ------------------------------------------------------------
 
     def _settle(self) -> None:
-        o = self.options
-        self.deck = french_deck()
-        self.single = o["deal"] > 0
-        self.rotation = o["rotation"]
-        self.kitty_seen = frozenset()  # F sees the Surpriza only within the action taking it
+        super()._settle()
+        self.rotation = self.options["rotation"]
 
     def _after_restore(self, view: SeatView) -> None:
-        self.surpriza = list(view.zones.get("surpriza", ()))
-        self.discards = list(view.zones.get("discards", ()))
+        super()._after_restore(view)
         self.champion = None
 
     # -- a position -----------------------------------------------------------------------------
-
-    def _position_places(self) -> dict[str, list[Card]]:
-        """Written as cards though they lie in F's hand now: the Surpriza cards F took."""
-        return {"surpriza_taken": self.surpriza}
-
-    def _load_places(self, pos: Position) -> None:
-        self.surpriza = pos.cards("surpriza_taken")
 
     def _check_position(self) -> None:
         """Beyond the base's checks: a request due in the exchange."""

@@ -19,7 +19,8 @@ Each rule only widens a place set by a move that may have happened, or narrows i
 the seat saw, so the true place is always in the set; the trick base walks the history, and
 :mod:`levata.engine.worlds` deals the hidden cards uniformly among the deals that respect
 every set and every size (the exact :class:`~levata.engine.sampler.Sampler`). These are the
-game's narrowing hooks; the match class inherits them.
+game's narrowing hooks (those it shares with Banking, the deal, the requests and the burial,
+are the Surpriza family's: :mod:`levata.engine.family.surpriza`); the match class inherits them.
 
 >>> import random
 >>> from levata.engine import game
@@ -32,26 +33,21 @@ True
 
 from __future__ import annotations
 
-import random
-
 from levata.engine.cards import Card
 from levata.engine.contract import Event, SeatView
-from levata.engine.family.tricks import TrickGame
+from levata.engine.family.surpriza import SurprizaGame
 from levata.engine.worlds import PlaceSets
 
 __all__ = ["EightFiveThreeWorlds"]
 
 
-class EightFiveThreeWorlds(TrickGame):
+class EightFiveThreeWorlds(SurprizaGame):
     """The world-rebuilding half of an 8-5-3 match: its places are the seats' hands, ``N``
-    the face-down Surpriza and ``N + 1`` the discards (see the module's rules)."""
+    the face-down Surpriza and ``N + 1`` the discards (see the module's rules); the Surpriza
+    family's hooks narrow what the two games share, the taker being F."""
 
     first: int
-    kitty: list[Card]
     discards: list[Card]
-
-    def _places_at_deal(self) -> list[int]:
-        return [self.players]  # the Surpriza
 
     def _places_at_position(self, view: SeatView) -> list[int]:
         n = self.players
@@ -66,43 +62,16 @@ class EightFiveThreeWorlds(TrickGame):
             sets.put(c, n + 1)
 
     def _narrow_places(self, ev: Event, sets: PlaceSets, view: SeatView) -> None:
-        seat, f = view.seat, self.first
-        kitty, discards = self.players, self.players + 1
-        kind, d, by = ev.kind, ev.data, ev.seat if ev.seat is not None else -1
-        if kind == "ask" and seat not in (by, d["target"]):
-            sets.swap(by, d["target"])
-        elif kind == "exchanged":
-            r, t = by, d["target"]
-            offered = ev.cards[0]
-            back = ev.cards[1] if len(ev.cards) > 1 else None
-            if seat == r:
-                top = back.rank if back is not None else offered.rank
-                sets.not_at(t, [c for c in self.deck if c.suit == offered.suit and c.rank > top])
-                if back is not None:
-                    sets.put(offered, t)
-                    sets.put(back, seat)
-            else:
-                sets.put(offered, r if back is None else seat)
-                if back is not None:
-                    sets.put(back, r)
-        elif kind == "surpriza" and (ev.cards or seat != f):
-            sets.move(kitty, f)  # taken up by F, face up or not
+        f = self.first
+        if ev.kind == "surpriza" and (ev.cards or view.seat != f):
+            sets.move(self.players, f)  # taken up by F, face up or not
             for c in ev.cards:
                 sets.put(c, f)
-        elif kind == "buried" and seat != f:
-            sets.spread({f: discards})  # the sizes say how many went
-        elif kind == "discard":
-            sets.put(ev.cards[0], discards)
+        else:  # the requests, the discards: as every Surpriza game
+            super()._narrow_places(ev, sets, view)
 
-    def _plan_places(self, view: SeatView, sets: PlaceSets) -> dict[int, int]:
-        sizes = {self.players: view.counts["surpriza"]}
-        if view.seat != self.first:
-            sizes[self.players + 1] = view.counts["discards"]
-        return sizes
-
-    def _settle_places(
-        self, view: SeatView, dealt: dict[int, list[Card]], rng: random.Random
-    ) -> None:
-        self.kitty = dealt.get(self.players, [])
-        if view.seat != self.first:
-            self.discards = dealt.get(self.players + 1, [])
+    def _not_held(self, ev: Event, offered: Card, back: Card | None) -> list[Card]:
+        """The target holds nothing of the suit above the card it gave (above the offer when
+        it came back)."""
+        top = back.rank if back is not None else offered.rank
+        return [c for c in self.deck if c.suit == offered.suit and c.rank > top]
