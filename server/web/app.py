@@ -60,8 +60,9 @@ COOKIE = "levata_token"
 MAX_SPECTATORS = 2000
 #: Seconds at least between two pushes to a match's spectators: the events of a fast match
 #: go out in batches, each with one frame, so that however many watch, the referee's loop
-#: spends a few pushes a second on them, not one per event.
-PUSH_EVERY_S = 0.25
+#: spends two pushes a second on them, not one per event (a move after a quiet spell goes
+#: out at once: only a fast match is batched, where a person could not follow each move).
+PUSH_EVERY_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,7 @@ class LiveMatch(Feed):
                     if self.feed.empty():
                         break
                     ev = self.feed.get_nowait()
-                self.send(sse(self.message(new)))  # one encoding, whoever watches
+                await self.spread(sse(self.message(new)))  # one encoding, whoever watches
                 if not self.ended:  # what comes meanwhile goes out together, in one frame
                     await asyncio.sleep(PUSH_EVERY_S)
             self.close()

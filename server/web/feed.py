@@ -16,12 +16,15 @@ import contextlib
 import json
 from typing import Any
 
-__all__ = ["KEEPALIVE", "KEEPALIVE_S", "ONLOOKER_QUEUE", "EventStream", "Feed", "sse"]
+__all__ = ["KEEPALIVE", "KEEPALIVE_S", "ONLOOKER_QUEUE", "SLICE", "EventStream", "Feed", "sse"]
 
 #: Messages that may wait for one slow onlooker before it is dropped.
 ONLOOKER_QUEUE = 64
 #: Seconds between keep-alive comments on an idle event stream.
 KEEPALIVE_S = 15.0
+#: Onlookers handed a message in one go: each one's write then runs in the same turn of the
+#: event loop, so a slice is what a reply arriving meanwhile may wait for.
+SLICE = 8
 #: A comment line: keeps an idle connection (and any proxy on the way) open.
 KEEPALIVE = b": keep-alive\n\n"
 
@@ -51,6 +54,16 @@ class Feed:
         """``data`` (already encoded) to every onlooker."""
         for q in list(self.clients):
             self._offer(q, data)
+
+    async def spread(self, data: bytes) -> None:
+        """``data`` to every onlooker, :data:`SLICE` at a time, the event loop free between
+        two slices: beside a referee, a bot's reply waits for a few onlookers' writes at
+        most, not for every one of them."""
+        for k, q in enumerate(list(self.clients)):
+            if k and k % SLICE == 0:
+                await asyncio.sleep(0)  # the loop's other work (a reply) goes first
+            if q in self.clients:  # it may have left meanwhile
+                self._offer(q, data)
 
     def close(self) -> None:
         """Every onlooker's stream ends."""

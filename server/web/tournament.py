@@ -214,7 +214,7 @@ class LiveTournament(Feed):
                     break
                 if report.progress != self.sent:
                     self.sent = report.progress
-                    self.send(report.message)
+                    await self.spread(report.message)
                     said = time.monotonic()
                     if report.finished:
                         break
