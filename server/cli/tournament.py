@@ -29,6 +29,18 @@ if TYPE_CHECKING:
     from rich.progress import TaskID
 
 
+#: ``--replays``: where the report's replay pages go.
+REPLAYS_OPTION = typer.Option(
+    help="With --html: the folder each match's replay page (levata view) is written into"
+    " (default: REPORT-replays beside the report), every match row of the report linked to"
+    " its replay."
+)
+#: ``--no-replays``: a report without them.
+NO_REPLAYS_OPTION = typer.Option(
+    "--no-replays", help="With --html: write no replay pages; the match rows link to none."
+)
+
+
 def tournament(
     game_name: Annotated[str, typer.Option("--game", "-g", help="Game name.")],
     bots: Annotated[
@@ -92,6 +104,8 @@ def tournament(
         Path | None, typer.Option(help="Folder of the bots' stderr logs (default: by the db).")
     ] = None,
     html: Annotated[Path | None, typer.Option(help="Also write the HTML report here.")] = None,
+    replays: Annotated[Path | None, REPLAYS_OPTION] = None,
+    no_replays: Annotated[bool, NO_REPLAYS_OPTION] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     sandbox: Annotated[
         str,
@@ -164,6 +178,7 @@ def tournament(
         raise fail("--executor ray plays on referees of its own, one a task: not with --server")
     if address is not None and executor != "ray":
         raise fail("--address goes with --executor ray")
+    _check_replays(html, replays, no_replays)
     try:
         spec = build_spec(
             game_name,
@@ -239,7 +254,7 @@ def tournament(
             soft_wrap=True,
         )
         raise typer.Exit(130) from None
-    _show_report(tdb, tid, db, html, None, None, logs)
+    _show_report(tdb, tid, db, html, None, None, logs, replays_of(html, replays, no_replays))
 
 
 def resume_command() -> str:
@@ -260,8 +275,31 @@ def _executor(name: str, address: str | None, chunk: int) -> Any:
     return on_ray.executor(address, chunk)
 
 
+def _check_replays(html: Path | None, replays: Path | None, no_replays: bool) -> None:
+    if replays is not None and html is None:
+        raise fail("--replays goes with --html (the report links to them)")
+    if replays is not None and no_replays:
+        raise fail("--replays and --no-replays: choose one")
+
+
+def replays_of(html: Path | None, replays: Path | None, no_replays: bool) -> Path | None:
+    """The folder the replay pages of a report at ``html`` go into: ``replays`` if given,
+    else ``REPORT-replays`` beside it (a report file whose links work wherever the two are
+    copied together); ``None`` without a report or with ``--no-replays``.
+
+    >>> replays_of(Path("out/report.html"), None, False).as_posix()
+    'out/report-replays'
+    >>> replays_of(Path("out/report.html"), None, True) is None
+    True
+    """
+    if html is None or no_replays:
+        return None
+    return replays if replays is not None else html.with_name(f"{html.stem}-replays")
+
+
 def _write_replays(db: Path, rows: list[dict[str, Any]], html: Path, folder: Path | None) -> str:
-    """Write the replay page of each match of ``rows`` into ``folder``; the address the
+    """Write the replay page of each match of ``rows`` into ``folder`` (one self-contained
+    page each: the report stays as light as it was, however many matches); the address the
     report at ``html`` links them by ('' without a folder)."""
     import os
 
@@ -285,7 +323,10 @@ def _write_replays(db: Path, rows: list[dict[str, Any]], html: Path, folder: Pat
         except NotViewable as exc:
             err.print(f"no replay of {r['match_id']}: {exc}", markup=False, soft_wrap=True)
             continue
-        (folder / f"{r['match_id']}.html").write_text(page, encoding="utf-8")
+        try:
+            (folder / f"{r['match_id']}.html").write_text(page, encoding="utf-8")
+        except OSError as exc:
+            raise fail(f"cannot write into {folder}: {exc.strerror}") from None
         written += 1
     out.print(f"wrote {written} replays into {folder}", markup=False, soft_wrap=True)
     return Path(os.path.relpath(folder.resolve(), html.resolve().parent)).as_posix() + "/{id}.html"
@@ -301,21 +342,15 @@ def report(
         Path | None, typer.Option("--json", help="Write spec and standings as JSON here.")
     ] = None,
     resamples: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 1000,
-    replays: Annotated[
-        Path | None,
-        typer.Option(
-            help="With --html: write each match's replay page (levata view) into this folder,"
-            " and link every match row of the report to its replay."
-        ),
-    ] = None,
+    replays: Annotated[Path | None, REPLAYS_OPTION] = None,
+    no_replays: Annotated[bool, NO_REPLAYS_OPTION] = False,
 ) -> None:
     """Print a tournament's standings; write them as one self-contained HTML page."""
     if not db.exists():
         raise fail(f"no database at {db}")
     if resamples < 10:
         raise fail("--resamples must be at least 10")
-    if replays is not None and html is None:
-        raise fail("--replays goes with --html (the report links to them)")
+    _check_replays(html, replays, no_replays)
     from levata.server.match.store import BrokenRecord
 
     tdb = TourneyStore(db)
@@ -324,7 +359,8 @@ def report(
         if tid is None:
             known = ", ".join(t["id"] for t in tdb.tournaments()[:5]) or "none"
             raise fail(f"no tournament {tournament_id!r} in {db} (recent: {known})")
-        _show_report(tdb, tid, db, html, json_out, resamples, replays=replays)
+        folder = replays_of(html, replays, no_replays)
+        _show_report(tdb, tid, db, html, json_out, resamples, replays=folder)
     except BrokenRecord as exc:  # a row that cannot be read: one line, not a traceback
         raise fail(f"{exc} (in {db})", EXIT_RUNTIME) from None
 
@@ -387,7 +423,10 @@ def _show_report(
             fmt=spec.format,
             replays=_write_replays(db, rows, html, replays),
         )
-        html.write_text(page)
+        try:
+            html.write_text(page)
+        except OSError as exc:
+            raise fail(f"cannot write {html}: {exc.strerror}") from None
         out.print(f"wrote {html}", markup=False, soft_wrap=True)
     if json_out is not None:
         json_out.write_text(summary_json(tdb, tid) + "\n")

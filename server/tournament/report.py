@@ -1046,7 +1046,7 @@ def standings_of(tdb: TourneyStore, tid: str, resamples: int | None = None) -> S
     )
 
 
-def details_of(tdb: TourneyStore, tid: str, db: Path | None = None) -> Details:
+def details_of(tdb: TourneyStore, tid: str, db: Path | str | None = None) -> Details:
     """The :class:`~levata.server.tournament.details.Details` of a tournament, reply times
     from the referee's records in ``db`` when that file holds them."""
     from levata.engine import game
@@ -1070,7 +1070,7 @@ def details_of(tdb: TourneyStore, tid: str, db: Path | None = None) -> Details:
             store.close()
 
 
-def _has_matches(db: Path) -> bool:
+def _has_matches(db: Path | str) -> bool:
     """Whether ``db`` holds a referee's records (a tournament run on an external referee's
     keeps only its own tables)."""
     return "replies" in tables_in(db)

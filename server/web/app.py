@@ -11,7 +11,8 @@ Routes and who may use them (docs/web.md, docs/security.md):
   view to the holder of that seat's bot token, the admin, or anyone when the records are
   public; the whole table to the admin or anyone when public.
 * ``GET /tournament/{id}``: standings, crosstable and plots (the HTML report), each match
-  linked to its replay, reloaded while the tournament runs. Anyone.
+  linked to its replay; while the tournament runs, ``GET /tournament/{id}/events`` pushes
+  the report anew as each match finishes (:mod:`levata.server.web.tournament`). Anyone.
 * ``GET/POST /login``, ``GET /logout``: present a token (kept in an HttpOnly cookie), or drop it.
 """
 
@@ -20,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import json
 import socket
 import urllib.parse
 from collections.abc import Iterator
@@ -39,13 +39,14 @@ from starlette.responses import (
 )
 from starlette.routing import Route
 
-from levata.server.database import open_read_only, tables_in
 from levata.server.match import auth
 from levata.server.match.narrate import narrate
 from levata.server.match.store import BrokenRecord, Store
+from levata.server.web.feed import KEEPALIVE, KEEPALIVE_S, EventStream, Feed, sse
 from levata.server.web.frames import public_frame
 from levata.server.web.page import esc, listing_page, live_page, replay_page
 from levata.server.web.record import NotViewable, match_data
+from levata.server.web.tournament import Reports, tournament_list
 
 if TYPE_CHECKING:
     from levata.server.match.arena import Arena
@@ -57,14 +58,11 @@ __all__ = ["LiveMatch", "Site", "WebRules", "make_app", "serve_web"]
 COOKIE = "levata_token"
 #: Spectators of one live match at most (each holds a queue of a few messages).
 MAX_SPECTATORS = 2000
-#: Messages that may wait for one slow spectator before it is dropped.
-SPECTATOR_QUEUE = 64
 #: Seconds at least between two pushes to a match's spectators: the events of a fast match
 #: go out in batches, each with one frame, so that however many watch, the referee's loop
-#: spends a few pushes a second on them, not one per event.
-PUSH_EVERY_S = 0.25
-#: Seconds between keep-alive comments on an idle event stream.
-KEEPALIVE_S = 15.0
+#: spends two pushes a second on them, not one per event (a move after a quiet spell goes
+#: out at once: only a fast match is batched, where a person could not follow each move).
+PUSH_EVERY_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -132,21 +130,23 @@ def allowed_views(row: dict[str, Any], viewer: Viewer, rules: WebRules) -> list[
     return ["spectator", *seats, *(["table"] if everything else [])]
 
 
-class LiveMatch:
+class LiveMatch(Feed):
     """One live match's spectators, fed by one watcher of the referee (however many
     spectators there are): each change is drawn and encoded once and handed to every
-    spectator's queue. A spectator that does not keep up is dropped, never waited for."""
+    spectator's queue; a spectator that joins is sent where the match stands, drawn and
+    encoded once for all who join before it changes."""
 
     def __init__(self, ref: Referee, on_end: Any) -> None:
+        super().__init__()
         self.ref = ref
         self.spec = ref.spec
         self.lines: list[list[Any]] = []  # [seq, line] of every public event so far
-        self.clients: set[asyncio.Queue[bytes | None]] = set()
         self.feed: asyncio.Queue[Any] = asyncio.Queue()
         for ev in ref.state.events():
             if ev.audience is None:
                 self.lines.append([ev.seq, narrate(ev, self.spec)])
         self.ended = ref.result is not None or ref.status == "aborted"
+        self._standing: tuple[Any, dict[str, Any], bytes] | None = None
         if not self.ended:
             ref.watchers.append(self.feed)  # the referee hands it each public event
         self.task = asyncio.get_running_loop().create_task(self._pump(on_end))
@@ -161,13 +161,23 @@ class LiveMatch:
             "version": getattr(ref, "applied", 0),
         }
 
+    def standing(self) -> tuple[dict[str, Any], bytes]:
+        """Where the match stands (every public event so far and the frame now), as a
+        message and as its event: drawn again only once the match has moved on."""
+        ref = self.ref
+        now = (getattr(ref, "applied", 0), len(self.lines), ref.status, self.ended)
+        if self._standing is None or self._standing[0] != now:
+            msg = self.message(self.lines)
+            self._standing = (now, msg, sse(msg))
+        return self._standing[1], self._standing[2]
+
     async def _pump(self, on_end: Any) -> None:
         try:
             while not self.ended:
                 try:
                     ev = await asyncio.wait_for(self.feed.get(), KEEPALIVE_S)
                 except TimeoutError:  # a match that waits (or thinks) long: the streams live on
-                    self._send(b": keep-alive\n\n")
+                    self.send(KEEPALIVE)
                     continue
                 new: list[list[Any]] = []
                 while True:  # every event already waiting: one frame for all of them
@@ -181,37 +191,14 @@ class LiveMatch:
                     if self.feed.empty():
                         break
                     ev = self.feed.get_nowait()
-                self._send(_sse(self.message(new)))
+                await self.spread(sse(self.message(new)))  # one encoding, whoever watches
                 if not self.ended:  # what comes meanwhile goes out together, in one frame
                     await asyncio.sleep(PUSH_EVERY_S)
-            for q in list(self.clients):
-                self._offer(q, None)
+            self.close()
         finally:
             with contextlib.suppress(ValueError):
                 self.ref.watchers.remove(self.feed)
             on_end(self)
-
-    def _send(self, data: bytes) -> None:
-        for q in list(self.clients):
-            self._offer(q, data)
-
-    def drop(self, q: asyncio.Queue[bytes | None]) -> None:
-        """A spectator left: its stream ends."""
-        self.clients.discard(q)
-        self._offer(q, None)
-
-    def _offer(self, q: asyncio.Queue[bytes | None], data: bytes | None) -> None:
-        try:
-            q.put_nowait(data)
-        except asyncio.QueueFull:  # too slow: its stream ends, the page may reconnect
-            self.clients.discard(q)
-            with contextlib.suppress(asyncio.QueueEmpty):
-                q.get_nowait()
-            q.put_nowait(None)
-
-
-def _sse(message: dict[str, Any]) -> bytes:
-    return f"data: {json.dumps(message, separators=(',', ':'))}\n\n".encode()
 
 
 def make_app(store: Store, rules: WebRules, arena: Arena | None = None) -> Starlette:
@@ -225,6 +212,7 @@ def make_app(store: Store, rules: WebRules, arena: Arena | None = None) -> Starl
         Route("/live/{match_id}", site.live_html),
         Route("/live/{match_id}/events", site.live_events),
         Route("/tournament/{tid}", site.tournament),
+        Route("/tournament/{tid}/events", site.tournament_events),
         Route("/login", site.login, methods=["GET", "POST"]),
         Route("/logout", site.logout),
     ]
@@ -239,7 +227,7 @@ class Site:
     def __init__(self, store: Store, rules: WebRules, arena: Arena | None) -> None:
         self.store, self.rules, self.arena = store, rules, arena
         self.live: dict[str, LiveMatch] = {}  # match id -> its spectators' feed
-        self.pages: dict[str, tuple[Any, str]] = {}  # tournament id -> (its progress, page)
+        self.reports = Reports(store)  # the tournaments' pages, and their watchers' feeds
 
     def live_of(self, match_id: str) -> LiveMatch | None:
         """The feed of a match the referee holds (live or just ended), made on first use."""
@@ -265,7 +253,7 @@ class Site:
     async def home(self, request: Request) -> Response:
         matches = self.store.matches(limit=200)
         note = "beside a live referee" if self.arena is not None else "finished records only"
-        return HTMLResponse(listing_page(matches, _tournaments(self.store), note))
+        return HTMLResponse(listing_page(matches, tournament_list(self.store), note))
 
     async def match_page(self, request: Request) -> Response:
         match_id = request.path_params["match_id"]
@@ -290,7 +278,7 @@ class Site:
                 return RedirectResponse(f"/match/{match_id}", status_code=303)
             return _missing(f"no live match {match_id!r} here")
         ref = lm.ref
-        first = lm.message(lm.lines)
+        first = lm.standing()[0]
         data = {
             "match_id": match_id,
             "game": ref.spec.name,
@@ -303,35 +291,28 @@ class Site:
         }
         return HTMLResponse(live_page(data))
 
-    async def live_events(self, request: Request) -> Response | SpectatorStream:
+    async def live_events(self, request: Request) -> Response | EventStream:
         match_id = request.path_params["match_id"]
         lm = self.live_of(match_id)
         if lm is None:
             return _missing(f"no live match {match_id!r} here")
         if len(lm.clients) >= MAX_SPECTATORS:
             return PlainTextResponse("too many spectators", status_code=503)
-        q: asyncio.Queue[bytes | None] = asyncio.Queue(SPECTATOR_QUEUE)
-        first = _sse(lm.message(lm.lines))
-        if lm.ended:
-            q.put_nowait(None)
-        else:
-            lm.clients.add(q)
-        return SpectatorStream(lm, q, first)
+        return lm.join(lm.standing()[1], lm.ended)
 
     async def tournament(self, request: Request) -> Response:
         tid = request.path_params["tid"]
-        if len(tid) > 64 or not _has_tournaments(self.store):
+        report = await self.reports.report(tid)
+        if report is None:
             return _missing(f"no tournament {tid!r}")
-        # the standings' bootstrap takes a while: drawn again only once a match has ended
-        progress = _progress(self.store, tid)
-        kept = self.pages.get(tid)
-        if kept is not None and kept[0] == progress:
-            return HTMLResponse(kept[1])
-        page = await asyncio.to_thread(_tournament_page, self.store, tid)
-        if page is None:
+        return HTMLResponse(report.page)
+
+    async def tournament_events(self, request: Request) -> Response | EventStream:
+        tid = request.path_params["tid"]
+        stream = await self.reports.stream(tid)
+        if stream is None:
             return _missing(f"no tournament {tid!r}")
-        self.pages[tid] = (progress, page)
-        return HTMLResponse(page)
+        return stream
 
     async def login(self, request: Request) -> Response:
         if request.method == "POST":
@@ -360,112 +341,8 @@ class Site:
         return done
 
 
-class SpectatorStream:
-    """One spectator's event stream, as a bare ASGI response: the match so far, then each
-    push as it comes. Bare (one coroutine, one queue, no task per message) because a push goes
-    to every spectator from the referee's own event loop: its cost is the referee's time."""
-
-    HEADERS = [
-        (b"content-type", b"text/event-stream; charset=utf-8"),
-        (b"cache-control", b"no-store"),
-        (b"x-accel-buffering", b"no"),
-    ]
-
-    def __init__(self, lm: LiveMatch, q: asyncio.Queue[bytes | None], first: bytes) -> None:
-        self.lm, self.q, self.first = lm, q, first
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        await send({"type": "http.response.start", "status": 200, "headers": self.HEADERS})
-        hang_up = asyncio.ensure_future(self._hang_up(receive))
-        try:
-            data: bytes | None = self.first
-            while data is not None:
-                await send({"type": "http.response.body", "body": data, "more_body": True})
-                data = await self.q.get()
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
-        except OSError:  # the connection is gone
-            pass
-        finally:
-            hang_up.cancel()
-            self.lm.clients.discard(self.q)
-
-    async def _hang_up(self, receive: Any) -> None:
-        """Wait for the spectator to leave, then end its stream."""
-        while (await receive())["type"] != "http.disconnect":
-            pass
-        self.lm.drop(self.q)
-
-
 def _missing(why: str) -> Response:
     return PlainTextResponse(why, status_code=404)
-
-
-def _has_tournaments(store: Store) -> bool:
-    return "tournaments" in tables_in(store.path)
-
-
-def _progress(store: Store, tid: str) -> Any:
-    """Where a tournament stands: its status and its matches by status (its page changes
-    only with these)."""
-    with contextlib.closing(open_read_only(store.path)) as db:
-        status = db.execute("SELECT status FROM tournaments WHERE id = ?", (tid,)).fetchone()
-        counts = db.execute(
-            "SELECT status, COUNT(*) FROM tournament_matches WHERE tournament_id = ?"
-            " GROUP BY status ORDER BY status",
-            (tid,),
-        ).fetchall()
-    return (status, tuple(counts))
-
-
-def _tournaments(store: Store) -> list[dict[str, Any]]:
-    from levata.server.tournament.store import TourneyStore
-
-    if not _has_tournaments(store):
-        return []
-    tdb = TourneyStore(store.path)
-    try:
-        return [
-            {"id": t["id"], "game": t["spec"].get("game", ""), "status": t["status"]}
-            for t in tdb.tournaments()[:100]
-        ]
-    finally:
-        tdb.close()
-
-
-def _tournament_page(store: Store, tid: str) -> str | None:
-    """The tournament's HTML report, each match linked to its replay; reloaded every few
-    seconds while the tournament runs."""
-    from levata.server.tournament.report import details_of, html_report, standings_of
-    from levata.server.tournament.spec import TournamentSpec
-    from levata.server.tournament.store import TourneyStore
-
-    if len(tid) > 64 or not _has_tournaments(store):
-        return None
-    tdb = TourneyStore(store.path)
-    try:
-        t = tdb.tournament(tid)
-        if t is None:
-            return None
-        spec = TournamentSpec.from_dict(t["spec"])
-        st = standings_of(tdb, tid)
-        details = details_of(tdb, tid, Path(store.path))
-        page = html_report(
-            tid,
-            spec.describe(),
-            st,
-            details=details,
-            move_ms=spec.policy.get("move_ms"),
-            db=store.path,
-            fmt=spec.format,
-            replays="/match/{id}",
-        )
-    finally:
-        tdb.close()
-    nav = '<p><a href="/">all matches</a></p>'
-    page = page.replace("<body>", f"<body>{nav}", 1)
-    if t["status"] != "finished":  # live: the standings as they grow
-        page = page.replace("</head>", '<meta http-equiv="refresh" content="3"></head>', 1)
-    return page
 
 
 class _Beside(uvicorn.Server):

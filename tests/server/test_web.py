@@ -247,6 +247,26 @@ def test_the_check_catches_a_leaking_spectator_page(table, monkeypatch):
         check_public(table.server, match_id, messages)
 
 
+def test_spectators_who_join_together_cost_one_drawing(table, monkeypatch):
+    """Where the match stands is drawn and encoded once for every page and stream that
+    joins before it moves on: a crowd arriving costs the referee's loop no work each."""
+    import levata.server.web.app as web_app
+
+    drawn: list[int] = []
+    encoded: list[int] = []
+    draw, encode = web_app.public_frame, web_app.sse
+    monkeypatch.setattr(web_app, "public_frame", lambda *a: drawn.append(1) or draw(*a))
+    monkeypatch.setattr(web_app, "sse", lambda m: encoded.append(1) or encode(m))
+    match_id, _ = create_waiting(table.server, "whist")
+    firsts = set()
+    for _ in range(4):
+        with httpx.stream("GET", f"{table.url}/live/{match_id}/events", timeout=30) as r:
+            firsts.add(next(r.iter_lines()))
+    assert table.get(f"/live/{match_id}").status_code == 200
+    assert len(firsts) == 1 and json.loads(firsts.pop()[6:])["status"] == "waiting"
+    assert (len(drawn), len(encoded)) == (1, 1)
+
+
 # -- replays and their access rules ----------------------------------------------------------
 
 

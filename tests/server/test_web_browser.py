@@ -193,29 +193,63 @@ def test_a_tournament_page_updates_while_it_runs(tmp_path, browser):
             time.sleep(0.02)
         tid = sqlite3.connect(db).execute("SELECT id FROM tournaments").fetchone()[0]
         browser.go(f"{url.group(0)}tournament/{tid}")
+        html = browser.js("document.documentElement.outerHTML")
+        assert "http-equiv" not in html and "location.reload" not in html
+        browser.js("window.stayed = true")  # gone if the page were loaded again
+        # a bot's match list, opened by the reader: still open after each push
+        opened = browser.js("const d = document.querySelector('#matches details');"
+                            " d.open = true; d.id")  # fmt: skip
         played = "+document.body.textContent.match(/(\\d+) of (\\d+) scheduled/)[1]"
         before = browser.js(played)
         assert before < 24, "the tournament ended before its page was seen"
-        browser.wait(f"{played} > {before}", 60)  # reloaded as matches end
+        browser.wait(f"{played} > {before}", 60)  # pushed as matches end
+        shot(browser, tmp_path, "tournament-live-whist")
         assert run.wait(60) == 0, run.stderr.read() if run.stderr else ""
         browser.wait(f"{played} === 24", 60)
+        browser.wait("document.getElementById('live').textContent.endsWith('finished')", 30)
+        assert browser.js("window.stayed === true"), "the page was reloaded, not pushed"
+        assert browser.js(f"document.getElementById('{opened}').open")
         shot(browser, tmp_path, "tournament-whist")
         links = browser.js("[...document.querySelectorAll('a.replay')].map(a => a.href)")
         assert len(links) == 24 * 3  # each bot's list links each of its matches
+        assert all(re.search(r"/match/[0-9a-f]+$", h) for h in links)
         browser.go(links[0])
         assert browser.js("document.title").startswith("levata replay ")
-        # the report as a file: each match row links to its replay page, written beside it
-        report = tmp_path / "out" / "report.html"
-        from levata.server.cli import main
-
-        with pytest.raises(SystemExit) as made:
-            main(["report", tid, "--db", str(db), "--html", str(report),
-                  "--replays", str(tmp_path / "out" / "replays")])  # fmt: skip
-        assert made.value.code == 0
-        hrefs = re.findall(r'class="replay" href="([^"]+)"', report.read_text())
-        assert len(hrefs) == 24 * 3 and all((report.parent / h).is_file() for h in hrefs)
     finally:
         for p in (run, web):
             if p is not None and p.poll() is None:
                 p.terminate()
                 p.wait(10)
+
+    the_report_file_links_each_match_to_its_replay(browser, tmp_path, db, tid)
+
+
+def the_report_file_links_each_match_to_its_replay(
+    browser: Browser, tmp_path: Path, db: Path, tid: str
+) -> None:
+    """``levata report --html``: every match row links to its replay page, written beside
+    the report by default; a person opening the file follows one to that match."""
+    report = tmp_path / "out" / "report.html"
+    from levata.server.cli import main
+
+    with pytest.raises(SystemExit) as made:
+        main(["report", tid, "--db", str(db), "--html", str(report), "--resamples", "10"])
+    assert made.value.code == 0
+    hrefs = re.findall(r'class="replay" href="([^"]+)"', report.read_text())
+    assert len(hrefs) == 24 * 3 and all((report.parent / h).is_file() for h in hrefs)
+    browser.go(report.as_uri())  # as a person opens it: from the file
+    row = "document.querySelector('#matches tbody tr')"
+    match_id = browser.js(f"{row}.querySelector('code').textContent")
+    browser.js(f"{row}.querySelector('a.replay').click()")
+    browser.wait(f"document.title === 'levata replay {match_id}'")
+    assert browser.js("document.getElementById('where').textContent").startswith("step 0 /")
+    shown = browser.js("JSON.parse(document.getElementById('data').textContent).match_id")
+    assert shown == match_id
+    # --no-replays: a report that links to none, and no folder beside it
+    bare = tmp_path / "bare" / "report.html"
+    bare.parent.mkdir()
+    with pytest.raises(SystemExit) as made:
+        main(["report", tid, "--db", str(db), "--html", str(bare), "--no-replays",
+              "--resamples", "10"])  # fmt: skip
+    assert made.value.code == 0
+    assert 'class="replay"' not in bare.read_text() and os.listdir(bare.parent) == [bare.name]
