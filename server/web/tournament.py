@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from levata.server.database import open_read_only, tables_in
