@@ -4,7 +4,9 @@ on short matches so the whole file stays a few seconds."""
 
 from __future__ import annotations
 
+import importlib.util
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -124,3 +126,14 @@ def test_describe_prints_the_layout(capsys):
     assert "whist, 4 players" in out and "zone trick" in out and "play_own" in out
     assert main(["describe", "whist", "--players", "2"]) == 2
     assert capsys.readouterr().err.strip() == "error: whist is played by 3-6 players, not 2"
+
+
+def test_the_training_example_runs_a_few_deals(capsys):
+    path = Path(__file__).resolve().parents[2] / "examples" / "rl" / "reinforce_whist.py"
+    spec = importlib.util.spec_from_file_location("reinforce_whist", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    example.train(minutes=0, episodes=3, lr=0.01, seed=1, eval_deals=2)
+    out = capsys.readouterr().out
+    assert "before training" in out and "after 3 training deals" in out
