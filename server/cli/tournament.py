@@ -312,6 +312,7 @@ def _show_report(
     """Print the standings of ``tid``; write the HTML and JSON reports when asked."""
     import datetime
 
+    from levata.server.tournament.ladder import print_ladders_of
     from levata.server.tournament.report import (
         details_of,
         forfeit_warnings,
@@ -334,6 +335,7 @@ def _show_report(
     wide = out if out.is_terminal else Console(highlight=False, width=120)  # files: no squeeze
     print_standings(wide, st, title=f"standings of {tid}{state}: {spec.describe()}")
     print_details(wide, details, st, move_ms)
+    print_ladders_of(wide, db, tid, spec.names)  # the ladders it was added to, if any
     logs = (log_dir or db.resolve().parent / "levata-logs" / tid).resolve()
     found = {n: logs / f"{n}.log" for n in spec.names if (logs / f"{n}.log").exists()}
     for line in forfeit_warnings(st, rows, found):
