@@ -33,6 +33,7 @@ levata.server.tournament.ladder.LadderError: tournament t1 is in ladder weekly a
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -246,6 +247,22 @@ def print_ladder(
     )
 
 
+def _has_ladders(path: str | Path) -> bool:
+    try:
+        db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        found = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ladder_tournaments'"
+        ).fetchone()
+    except sqlite3.Error:
+        return False
+    finally:
+        db.close()
+    return found is not None
+
+
 def _signed(value: float | None) -> str:
     return "" if value is None else f"{value:+.1f}"
 
@@ -254,7 +271,10 @@ def print_ladders_of(
     console: Any, path: str | Path, tournament_id: str, names: Sequence[str]
 ) -> None:
     """What a tournament's report shows of the ladders it was added to: each ladder's table
-    now, for the tournament's entries."""
+    now, for the tournament's entries. A file without ladders is only read, never given
+    the ladder tables (a report reads)."""
+    if not _has_ladders(path):
+        return
     ladders = Ladder(path)
     try:
         for ladder in ladders.ladders_of(tournament_id):

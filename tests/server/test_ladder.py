@@ -4,6 +4,7 @@ uncertainty, in the results database, and shown in the tournament's report."""
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import pytest
 
@@ -81,6 +82,11 @@ def test_a_tournament_joins_a_ladder_once_and_only_when_finished(tmp_path, capsy
 def test_the_report_shows_the_ladders_a_tournament_is_in(tmp_path, capsys):
     db = tmp_path / "results.db"
     _tournament(db, "t1", "alpha", "beta")
+    _levata("report", "t1", "--db", str(db), "--resamples", "10")
+    assert "ladder" not in capsys.readouterr().out
+    with sqlite3.connect(db) as plain:  # a report reads: no ladder tables made
+        tables = {r[0] for r in plain.execute("SELECT name FROM sqlite_master")}
+    assert not any(t.startswith("ladder") for t in tables)
     assert _levata("ladder", "weekly", "t1", "--db", str(db)) == 0
     capsys.readouterr()
     _levata("report", "t1", "--db", str(db), "--resamples", "10")
