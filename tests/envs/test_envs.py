@@ -19,7 +19,7 @@ from levata.envs.table import Table
 pettingzoo = pytest.importorskip("pettingzoo")
 pyspiel = pytest.importorskip("pyspiel")
 
-from pettingzoo.test import api_test  # noqa: E402  (after the skip: an optional extra)
+from pettingzoo.test import api_test, seed_test  # noqa: E402  (after the skip: an extra)
 
 from levata.envs import openspiel  # noqa: E402
 from levata.envs.__main__ import main  # noqa: E402
@@ -42,6 +42,14 @@ def test_pettingzoo_api_test(name):
     with warnings.catch_warnings():  # its advice on Dict observation spaces, by design here
         warnings.simplefilter("ignore", UserWarning)
         api_test(env(name, options=tight(spec)), num_cycles=60)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_seed_test(name):
+    spec = game(name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        seed_test(lambda: env(name, options=tight(spec)), num_cycles=20)
 
 
 @pytest.mark.parametrize("name", GAMES)
