@@ -312,7 +312,7 @@ def _show_report(
     """Print the standings of ``tid``; write the HTML and JSON reports when asked."""
     import datetime
 
-    from levata.server.tournament.ladder import print_ladders_of
+    from levata.server.tournament.ladder import ladders_html, print_ladders_of
     from levata.server.tournament.report import (
         details_of,
         forfeit_warnings,
@@ -358,6 +358,7 @@ def _show_report(
             db=str(db),
             fmt=spec.format,
             replays=_write_replays(db, rows, html, replays),
+            ladders=ladders_html(db, tid, spec.names),
         )
         html.write_text(page)
         out.print(f"wrote {html}", markup=False, soft_wrap=True)

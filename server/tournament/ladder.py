@@ -37,6 +37,7 @@ import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -245,6 +246,43 @@ def print_ladder(
         markup=False,
         soft_wrap=True,
     )
+
+
+def ladders_html(path: str | Path, tournament_id: str, names: Sequence[str]) -> str:
+    """The report page's section of the ladders a tournament is in ('' when none): each
+    ladder's table now, the tournament's entries marked."""
+    if not _has_ladders(path):
+        return ""
+    ladders = Ladder(path)
+    try:
+        held = ladders.ladders_of(tournament_id)
+        if not held:
+            return ""
+        out = ['<section id="ladders"><h2>Ladders</h2>']
+        for ladder in held:
+            count = len(ladders.tournaments(ladder))
+            out.append(f"<h3>{escape(ladder)}: {count} tournament{'s' * (count != 1)}</h3>")
+            out.append(
+                "<table><tr><th>#</th><th>entry</th><th>rating</th><th>mu ± sigma</th>"
+                "<th>matches</th><th>tournaments</th><th>change</th></tr>"
+            )
+            for i, r in enumerate(ladders.table(ladder), 1):
+                name = f"<b>{escape(r.entry)}</b>" if r.entry in names else escape(r.entry)
+                change = "new" if r.new else _signed(r.change)
+                out.append(
+                    f"<tr><td>{i}</td><td>{name}</td><td>{r.ordinal:.1f}</td>"
+                    f"<td>{r.mu:.1f} ± {r.sigma:.1f}</td><td>{r.matches}</td>"
+                    f"<td>{r.tournaments}</td><td>{change}</td></tr>"
+                )
+            out.append("</table>")
+        out.append(
+            '<p class="note">Rating: mu - 3 sigma (OpenSkill, Plackett-Luce), kept across the'
+            " ladder's tournaments; change: in the last tournament added; this tournament's"
+            " entries in bold.</p></section>"
+        )
+        return "\n".join(out)
+    finally:
+        ladders.close()
 
 
 def _has_ladders(path: str | Path) -> bool:

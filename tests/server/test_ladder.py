@@ -89,6 +89,10 @@ def test_the_report_shows_the_ladders_a_tournament_is_in(tmp_path, capsys):
     assert not any(t.startswith("ladder") for t in tables)
     assert _levata("ladder", "weekly", "t1", "--db", str(db)) == 0
     capsys.readouterr()
-    _levata("report", "t1", "--db", str(db), "--resamples", "10")
+    page = tmp_path / "report.html"
+    _levata("report", "t1", "--db", str(db), "--resamples", "10", "--html", str(page))
     text = capsys.readouterr().out
     assert "ladder weekly: 1 tournament" in text and "mu ± sigma" in text
+    html = page.read_text()
+    assert '<a href="#ladders">Ladders</a>' in html and "<h3>weekly: 1 tournament</h3>" in html
+    assert "<b>alpha</b>" in html
