@@ -2,7 +2,7 @@
 
 * :mod:`levata.envs.pettingzoo`: a PettingZoo AEC environment (``pip install levata[envs]``);
 * :mod:`levata.envs.openspiel`: an OpenSpiel Python game per levata game, registered with
-  ``pyspiel`` on import (``pip install open-spiel``);
+  ``pyspiel`` on import (``pip install levata[envs]`` too);
 * :mod:`levata.envs.encoding`: the observation tensor and fixed action space both share,
   derived from each game's declarations; ``python -m levata.envs describe GAME`` prints it.
 
