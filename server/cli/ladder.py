@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from levata.server.cli.common import DB_OPTION, fail, out
+from levata.server.cli.common import DB_OPTION, EXIT_RUNTIME, fail, out
 from levata.server.match.store import DEFAULT_DB
 from levata.server.tournament.ladder import Ladder, LadderError, print_ladder
 from levata.server.tournament.store import TourneyStore
@@ -46,7 +46,10 @@ def ladder(
         print_ladder(out, name, ratings, len(held))
         if json_out is not None:
             doc = {"ladder": name, "tournaments": held, "ratings": [r.to_dict() for r in ratings]}
-            json_out.write_text(json.dumps(doc, indent=2) + "\n")
+            try:
+                json_out.write_text(json.dumps(doc, indent=2) + "\n")
+            except OSError as exc:
+                raise fail(f"cannot write {json_out}: {exc.strerror}", EXIT_RUNTIME) from None
             out.print(f"wrote {json_out}", markup=False, soft_wrap=True)
     finally:
         ladders.close()

@@ -77,6 +77,8 @@ def test_a_tournament_joins_a_ladder_once_and_only_when_finished(tmp_path, capsy
     assert "t2 is not finished" in capsys.readouterr().err
     assert _levata("ladder", "other", "--db", str(db)) == 2
     assert "no ladder 'other'" in capsys.readouterr().err
+    assert _levata("ladder", "weekly", "--db", str(db), "--json", "/no/such/dir/l.json") == 1
+    assert capsys.readouterr().err.startswith("error: cannot write /no/such/dir/l.json")
 
 
 def test_the_report_shows_the_ladders_a_tournament_is_in(tmp_path, capsys):
