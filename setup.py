@@ -56,6 +56,7 @@ PACKAGE_DIRS = {
     "levata.bots.heuristic": "bots/heuristic",
     "levata.bots.search": "bots/search",
     "levata.bots.strategy": "bots/strategy",
+    "levata.envs": "envs",
     "levata.v1": "proto/levata/v1",
     "levata.wire": "proto/levata/wire",
 }

@@ -76,6 +76,10 @@ class Vocabulary:
     ``counts``: keys of ``counts`` (how many cards a zone holds, hidden ones too).
     ``counters``: keys of ``counters`` (the game's numbers). ``facts``: keys of ``facts``.
     ``actions``: action kinds. ``events``: event kinds of the history.
+    ``choices``: for each action kind whose argument is a word (``Action.choice``), every
+    word it may take at any table size and options: what a fixed action space enumerates
+    (:mod:`levata.envs`; cards and numbers need no list, the deck and the meaning's
+    `` `number` `` say them).
     """
 
     phases: Mapping[str, str] = field(default_factory=dict)
@@ -85,6 +89,7 @@ class Vocabulary:
     facts: Mapping[str, str] = field(default_factory=dict)
     actions: Mapping[str, str] = field(default_factory=dict)
     events: Mapping[str, str] = field(default_factory=dict)
+    choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     SECTIONS = ("phases", "zones", "counts", "counters", "facts", "actions", "events")
 
@@ -96,13 +101,16 @@ class Vocabulary:
 @dataclass
 class Observed:
     """What seeded random matches of a game showed its seats, by section, with the first
-    action seen of each kind (``examples``) and every card named (``cards``)."""
+    action seen of each kind (``examples``), every card named (``cards``) and, per action
+    kind, the arguments its legal actions took (``arguments``: ``card``, ``number``, or the
+    ``choice`` word itself)."""
 
     names: dict[str, set[str]] = field(
         default_factory=lambda: {s: set() for s in Vocabulary.SECTIONS}
     )
     examples: dict[str, str] = field(default_factory=dict)
     cards: set[Any] = field(default_factory=set)
+    arguments: dict[str, set[str]] = field(default_factory=dict)
 
     def add_view(self, view: Any) -> None:
         self.names["phases"].add(view.phase)
@@ -118,6 +126,13 @@ class Observed:
         for a in actions:
             self.names["actions"].add(a.kind)
             self.examples.setdefault(a.kind, str(a))
+            taken = self.arguments.setdefault(a.kind, set())
+            if a.card is not None:
+                taken.add("card")
+            elif a.number is not None:
+                taken.add("number")
+            elif a.choice is not None:
+                taken.add(a.choice)
 
     def add_events(self, events: Iterable[Any]) -> None:
         for e in events:

@@ -81,10 +81,11 @@ def test_layers_point_one_way():
 def _modules():
     import levata.bots
     import levata.engine
+    import levata.envs
     import levata.server
     import levata.wire
 
-    for pkg in (levata.engine, levata.bots, levata.server, levata.wire):
+    for pkg in (levata.engine, levata.bots, levata.server, levata.wire, levata.envs):
         yield pkg.__name__
         for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
             if not info.name.endswith("__main__"):

@@ -769,7 +769,7 @@ class TrickGame(Zoned):
             )
 
     @classmethod
-    def vocabulary(
+    def vocabulary(  # noqa: PLR0913  (a declaration: every section a keyword)
         cls,
         *,
         phases: dict[str, str],
@@ -779,6 +779,7 @@ class TrickGame(Zoned):
         counts: dict[str, str] | None = None,
         facts: dict[str, str] | None = None,
         counters: dict[str, str] | None = None,
+        choices: dict[str, tuple[str, ...]] | None = None,
     ) -> Vocabulary:
         """The game's vocabulary: the base's names and every declared field's meaning, with
         the game's phases, actions and events (and zones, counts, seat-dependent facts or
@@ -796,6 +797,7 @@ class TrickGame(Zoned):
             },
             actions=actions,
             events={**TRICK_EVENTS, **events},
+            choices=choices or {},
         )
 
     # Narrowing hooks of a game whose cards change hands before the play (exchanges, a kitty,

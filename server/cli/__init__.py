@@ -30,7 +30,7 @@ import sys
 
 import typer
 
-from levata.server.cli import bot, catalog, play, records, regret, serve, tournament, web
+from levata.server.cli import bot, catalog, ladder, play, records, regret, serve, tournament, web
 from levata.server.cli.common import EXIT_RUNTIME, EXIT_USAGE, err, out
 from levata.server.database import DatabaseError
 
@@ -60,6 +60,7 @@ app.command(
     add_help_option=False,
 )(regret.regret)
 app.command()(tournament.report)
+app.command()(ladder.ladder)
 app.command()(web.view)
 app.command()(web.web)
 

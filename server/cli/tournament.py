@@ -378,6 +378,7 @@ def _show_report(
     """Print the standings of ``tid``; write the HTML and JSON reports when asked."""
     import datetime
 
+    from levata.server.tournament.ladder import ladders_html, print_ladders_of
     from levata.server.tournament.report import (
         details_of,
         forfeit_warnings,
@@ -400,6 +401,7 @@ def _show_report(
     wide = out if out.is_terminal else Console(highlight=False, width=120)  # files: no squeeze
     print_standings(wide, st, title=f"standings of {tid}{state}: {spec.describe()}")
     print_details(wide, details, st, move_ms)
+    print_ladders_of(wide, db, tid, spec.names)  # the ladders it was added to, if any
     logs = (log_dir or db.resolve().parent / "levata-logs" / tid).resolve()
     found = {n: logs / f"{n}.log" for n in spec.names if (logs / f"{n}.log").exists()}
     for line in forfeit_warnings(st, rows, found):
@@ -422,6 +424,7 @@ def _show_report(
             db=str(db),
             fmt=spec.format,
             replays=_write_replays(db, rows, html, replays),
+            ladders=ladders_html(db, tid, spec.names),
         )
         try:
             html.write_text(page)

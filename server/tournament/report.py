@@ -755,18 +755,23 @@ def html_report(  # noqa: PLR0913  (the page's parts, each by keyword but the fi
     db: str = "",
     fmt: str = "duplicate",
     replays: str = "",
+    ladders: str = "",
 ) -> str:
     """The whole report page as one string. ``details`` (:func:`~levata.server.tournament.
     details.tournament_details`) adds the progression, the breakdowns by deal size and
     seat, the reply times and the match lists; ``move_ms`` is the per-move allowance the
     reply times are set against, ``db`` the file ``levata replay`` reads; ``replays`` the address
-    of a match's replay page, ``{id}`` standing for its id (each match row links to it)."""
+    of a match's replay page, ``{id}`` standing for its id (each match row links to it);
+    ``ladders`` the section of the ladders the tournament is in
+    (:func:`~levata.server.tournament.ladder.ladders_html`)."""
     pct = round(st.level * 100)
     names = [b.name for b in st.bots]
     colors = _colors(st)
     forfeits = {b.name: b.forfeits for b in st.bots}
     unit_word = "deal" if fmt == "duplicate" else "round"
     sections = _sections(names, details)
+    if ladders:
+        sections.insert(sections.index(("ratings", "Ratings")) + 1, ("ladders", "Ladders"))
     out = [
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -802,6 +807,8 @@ def html_report(  # noqa: PLR0913  (the page's parts, each by keyword but the fi
     if details is not None:
         out.extend(_detail_sections(details, st, colors, move_ms, unit_word))
     out.extend(_ratings_section(st, names, colors, pct))
+    if ladders:
+        out.append(ladders)
     if len(names) > 1:
         out.extend(_crosstable(st, names, colors, pct, details is not None))
     out.append('<section id="distributions"><h2>Score distributions</h2>')

@@ -33,6 +33,14 @@ def test_the_vocabulary_names_exactly_what_seats_are_shown(name):
         assert shown - declared == set(), f"{name} {section}: undescribed {shown - declared}"
         assert declared - shown == set(), f"{name} {section}: never shown {declared - shown}"
         assert all(spec.vocabulary.section(section).values()), f"{name} {section}: a blank"
+    # An action's argument is said in its meaning (`card`, `number`) or listed (its words):
+    # what a fixed action space (levata.envs) enumerates.
+    for kind, taken in seen.arguments.items():
+        meaning = spec.vocabulary.actions[kind]
+        for arg in {"card", "number"} & taken:
+            assert f"`{arg}`" in meaning, f"{name} {kind}: takes a {arg}, its meaning never says"
+        words = taken - {"card", "number"} - set(spec.vocabulary.choices.get(kind, ()))
+        assert not words, f"{name} {kind}: words not in the vocabulary's choices: {words}"
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -708,6 +708,7 @@ def narrate(ev: Event) -> str | None:  # noqa: C901  (one flat branch per event 
 
 
 VOCABULARY = BankingState.vocabulary(
+    choices={NAME_TRUMP: SUITS},
     phases={
         REFUSE_A: "refusal window A, before any exchange: each seat in turn from the Declarant"
         " keeps or (figure-less) refuses the deal; credits are kept on a redeal",

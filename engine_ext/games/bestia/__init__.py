@@ -493,6 +493,7 @@ def narrate(ev: Event) -> str | None:
 
 
 VOCABULARY = BestiaState.vocabulary(
+    choices={CHOOSE: (NONE, *VARIANT_OPTIONS)},
     phases={
         VARIANT: "the dealer picks a variant for this hand, or none",
         DECLARE: "from the seat after the dealer, the dealer last: knock, fold, or terzo",

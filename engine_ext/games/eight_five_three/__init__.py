@@ -458,6 +458,7 @@ def narrate(ev: Event) -> str | None:
 
 
 VOCABULARY = EightFiveThreeState.vocabulary(
+    choices={NAME_TRUMP: SUITS},
     phases={
         EXCHANGE: "the requests: the seat with credit in turn names a target (`ask`) or gives"
         " up (`stop`), then offers a card; the target answers automatically",

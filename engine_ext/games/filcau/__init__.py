@@ -575,6 +575,7 @@ class FilcauState(TrickGame):
 
 
 VOCABULARY = FilcauState.vocabulary(
+    choices={BIND: tuple(s.letter for s in SUITS), TRUMP: tuple(s.letter for s in SUITS)},
     phases={
         CUT: "the seat before the dealer cuts (3 cards each, a fris window, 2 more) or knocks"
         " (5 cards each)",

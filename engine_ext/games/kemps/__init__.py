@@ -992,6 +992,8 @@ def narrate(ev: Event) -> str | None:
 _ZONES, _COUNTS = described(KempsState.PLACES)
 
 VOCABULARY = Vocabulary(
+    # a swap names the card given and the slot taken: CARD@SLOT
+    choices={SWAP: tuple(f"{c}@{slot}" for c in french_deck() for slot in range(SLOTS))},
     phases={
         CHATTING: "convention_chat: each seat may send its partner one word (before the cards)",
         CONVENE: "each seat registers its team's kemps tokens (before the cards)",
@@ -1019,7 +1021,7 @@ VOCABULARY = Vocabulary(
         SWAP: "swap <card>@<slot>: give your card, take the slot's (realtime: expect=<card>);"
         " may carry signal=<token>",
         KEMPS: "claim your partner holds four of a kind; may carry signal=<token>",
-        CONTRAKEMPS: "contrakemps <team>: claim that team holds four of a kind",
+        CONTRAKEMPS: "contrakemps `number`: claim that team `number` holds four of a kind",
     },
     events={
         "convene": "a deal opens: `data.deal`, `data.dealer`; the teams register their tokens",

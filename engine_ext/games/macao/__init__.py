@@ -977,6 +977,7 @@ def narrate(ev: Event) -> str | None:
 _ZONES, _COUNTS = described(MacaoState.PLACES)
 
 VOCABULARY = Vocabulary(
+    choices={REQUEST_KIND: (*RANK_REQUESTS, *SUIT_REQUESTS)},
     phases={
         TURN: "a seat's normal turn: play a matching card, or draw (pass when nothing can be"
         " drawn)",

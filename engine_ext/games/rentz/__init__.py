@@ -513,6 +513,7 @@ def narrate(ev: Event) -> str | None:
 
 
 VOCABULARY = RentzState.vocabulary(
+    choices={CHOOSE_KIND: tuple(SUBGAMES), BLIND_KIND: tuple(SUBGAMES)},
     phases={
         BLIND: "blind options: F picks a sub-game before the deal (optional: or looks first)",
         CHOOSE: "F, seeing its cards, picks one of its open sub-games",

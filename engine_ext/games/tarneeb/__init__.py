@@ -349,6 +349,7 @@ def narrate(ev: Event) -> str | None:
 
 
 VOCABULARY = TarneebState.vocabulary(
+    choices={TRUMP: tuple(STRAINS)},
     phases={
         phases.BIDDING: "the auction, from the first bidder: bid 7..13 above the highest bid, or"
         " pass (final); the shuffler must bid 7 when the other three passed",

@@ -441,6 +441,11 @@ def narrate(ev: Event) -> str | None:
 
 
 VOCABULARY = ThreeFiveEightState.vocabulary(
+    # a draw names the opponent and the suit: SEAT:SUIT (3 seats)
+    choices={
+        CONTRACT: tuple(tr.CONTRACTS),
+        DRAW: tuple(draw_choice(seat, suit) for seat in range(3) for suit in "CDHS"),
+    },
     phases={
         ANNOUNCE: "the 8-seat names a contract it has not used, or says Pas (a redeal)",
         KITTY: "the 8-seat is offered the kitty cards one at a time (`counters.step`): swap one"

@@ -915,6 +915,7 @@ def narrate(ev: Event) -> str | None:
 _ZONES, _COUNTS = described(TociState.PLACES)
 
 VOCABULARY = Vocabulary(
+    choices={CORRECT_KIND: (HOUSE,)},
     phases={
         CIRCLE: "the actor turned up the circle's top card (zone `revealed`): place it",
         STOCK: "the actor turned up its own stock's top card (zone `revealed`): place it",

@@ -721,6 +721,8 @@ _COUNTERS = declared.described(TrombonState.FIELDS, "counters")
 _COUNTERS["submitted"] = "window: 1 once you have submitted (you wait for the others)"
 
 VOCABULARY = Vocabulary(
+    # a claim names A, J, Q or K as a word (2-10 are numbers)
+    choices={CLAIM: tuple(n for n in RANK_NAMES.values() if not n.isdigit())},
     phases={
         OPEN: "the opener names the round's rank (claim), then plays",
         FOLLOW: "the next seat plays under the round's rank",
