@@ -69,6 +69,7 @@ from levata.engine.family.surpriza import (
     BURIED,
     EXCHANGED,
     NAME_TRUMP,
+    SUITS,
     SurprizaGame,
     named_strain,
 )

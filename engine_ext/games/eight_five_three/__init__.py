@@ -64,6 +64,7 @@ from levata.engine.family.surpriza import (
     BURY,
     EXCHANGED,
     NAME_TRUMP,
+    SUITS,
     SurprizaGame,
     named_strain,
 )
