@@ -12,12 +12,17 @@ from rich.console import Console
 from levata.engine import BadConfig
 from levata.server.cli.common import (
     ADMIN_TOKEN_FILE_OPTION,
+    ADOPT_DB_OPTION,
     DB_OPTION,
     EXIT_RUNTIME,
     admin_token_of,
+    adopt_db,
+    check_output,
     err,
     fail,
     out,
+    seed_option,
+    write_output,
 )
 from levata.server.database import DatabaseError
 from levata.server.match.store import DEFAULT_DB
@@ -49,10 +54,7 @@ def tournament(
         ),
     ] = "duplicate",
     deals: Annotated[int, typer.Option(help="Deals (duplicate) or rounds (roundrobin).")] = 12,
-    seed: Annotated[
-        int,
-        typer.Option(help="Tournament seed: deals and bots derive from it.", min=0, max=2**63 - 1),
-    ] = 0,
+    seed: Annotated[int, seed_option("Tournament seed: deals and bots derive from it.")] = 0,
     players: Annotated[
         int | None,
         typer.Option("--players", "-n", help="Seats per match (default: one per entry)."),
@@ -87,6 +89,7 @@ def tournament(
     ] = None,
     admin_token_file: Annotated[Path | None, ADMIN_TOKEN_FILE_OPTION] = None,
     db: Annotated[Path, DB_OPTION] = Path(DEFAULT_DB),
+    adopt: Annotated[bool, ADOPT_DB_OPTION] = False,
     move_ms: Annotated[int, typer.Option(help="Time per decision, ms.")] = 2000,
     logs: Annotated[
         Path | None, typer.Option(help="Folder of the bots' stderr logs (default: by the db).")
@@ -144,6 +147,8 @@ def tournament(
 
     if parallel < 1:
         raise fail("--parallel must be at least 1")
+    check_output(html, "--html")  # before the tournament: its end must not be lost
+    adopt_db(db, adopt)
     try:
         spec = build_spec(
             game_name,
@@ -286,6 +291,8 @@ def report(
         raise fail("--resamples must be at least 10")
     if replays is not None and html is None:
         raise fail("--replays goes with --html (the report links to them)")
+    check_output(html, "--html")
+    check_output(json_out, "--json")
     from levata.server.match.store import BrokenRecord
 
     tdb = TourneyStore(db)
@@ -357,11 +364,9 @@ def _show_report(
             fmt=spec.format,
             replays=_write_replays(db, rows, html, replays),
         )
-        html.write_text(page)
-        out.print(f"wrote {html}", markup=False, soft_wrap=True)
+        write_output(html, page, "--html")
     if json_out is not None:
-        json_out.write_text(summary_json(tdb, tid) + "\n")
-        out.print(f"wrote {json_out}", markup=False, soft_wrap=True)
+        write_output(json_out, summary_json(tdb, tid) + "\n", "--json")
     if html is None:
         out.print(
             f"report: levata report {tid} --db {db} --html report.html",
