@@ -287,8 +287,6 @@ class _Runner:
                 seed=row["seed"],
                 seat_bots=[self.seat_names[m] for m in members],
                 policy=_policy_pb(self.spec.policy, **over),
-                # what a bot seeds from (MatchStart.label): the same schedule, the same choices
-                label=f"match {row['index']}",
             ),
             metadata=self.meta,
             timeout=30,
