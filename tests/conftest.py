@@ -15,3 +15,23 @@ def server(tmp_path):
     live = LiveServer(tmp_path / "referee.db")
     yield live
     live.stop()
+
+
+@pytest.fixture
+def levata_cli(capsys):
+    """The ``levata`` command run in this process (its entry point, ``main``): ``(status,
+    stdout, stderr)``. For what a subprocess would only make slower: one-line failures,
+    help, reports."""
+    from levata.server.cli import main
+
+    def run(*args: object) -> tuple[int, str, str]:
+        capsys.readouterr()  # what came before is not this command's
+        try:
+            main([str(a) for a in args])
+            status = 0
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 1
+        got = capsys.readouterr()
+        return status, got.out, got.err
+
+    return run

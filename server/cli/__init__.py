@@ -67,7 +67,7 @@ app.command()(web.web)
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``levata`` script: every failure is one ``error:`` line."""
     try:
-        status = app(args=argv, standalone_mode=False)
+        status = app(args=argv, prog_name="levata", standalone_mode=False)
     except DatabaseError as exc:  # a missing folder, a file of a newer levata
         err.print(f"error: {exc}", markup=False)
         sys.exit(EXIT_USAGE if exc.bad_path else EXIT_RUNTIME)

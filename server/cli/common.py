@@ -64,8 +64,10 @@ def check_output(path: Path | None, flag: str) -> None:
             pass
     except OSError as exc:
         why = exc.strerror or str(exc)
-        if not path.parent.is_dir():
+        if not path.parent.exists():
             why = f"no folder {path.parent}"
+        elif not path.parent.is_dir():
+            why = f"{path.parent} is not a folder"
         raise fail(f"{flag} {path}: cannot write it ({why})") from None
     if not existed:
         with contextlib.suppress(OSError):
