@@ -92,7 +92,9 @@ def load_class(path: str) -> type:
     if cls is not None and not isinstance(cls, type) and callable(cls):
         return function_bot(cls, path)
     if not isinstance(cls, type):
-        raise BadConfig(f"bot {path}: module {module_name} has no class or function {name}")
+        raise BadConfig(
+            f"bot {path}: module {module_name} has no class {name} (nor a function of that name)"
+        )
     if not callable(getattr(cls, "act", None)):
         raise BadConfig(f"bot {path}: {name} is not a Bot (it has no act(view, legal) method)")
     return cls

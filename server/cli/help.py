@@ -44,7 +44,7 @@ CODE_STYLE = "bold cyan"
 def _paragraphs(text: str) -> str:
     """Docstring text as prose, single backquotes kept: roles (``:class:`~a.B```) made their
     name, double backquotes single, each paragraph one line (the terminal wraps it), a
-    ``\b`` paragraph (examples) or an indented one kept line for line, a closing ``::`` made
+    ``\\b`` paragraph (examples) or an indented one kept line for line, a closing ``::`` made
     ``:``."""
     text = _ROLE.sub(r"\1", inspect.cleandoc(text or ""))
     text = re.sub(r"``([^`]+)``", r"`\1`", text)

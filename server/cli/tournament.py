@@ -42,9 +42,9 @@ def tournament(
             help="Entries, comma-separated: a reference bot with options"
             " KIND[:key=value...] (heuristic, random, pimc:worlds=40:time_ms=150), a manifest"
             " FILE.toml (a submitted program, sandboxed), @NAME for a bot already connected"
-            " to --server, or module:Class[:key=value...] (your Python class implementing"
-            " Bot). Each entry is recorded as written: options are part of the spec and so"
-            " of the tournament id."
+            " to --server, module:Class[:key=value...] (your Python class implementing"
+            " Bot) or module:function (docs/python-bots.md). Each entry is recorded as"
+            " written: options are part of the spec and so of the tournament id."
         ),
     ],
     fmt: Annotated[
