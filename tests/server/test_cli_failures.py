@@ -152,7 +152,9 @@ def test_match_records_a_crash_names_each_forfeit_and_every_log(tmp_path, monkey
     (tmp_path / "crashing.py").write_text(CRASH)
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
-    before = set(Path(tempfile.gettempdir()).glob("levata-bots-*"))
+    temp = tmp_path / "tmp"  # this test's own: other runs share the machine's /tmp
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
     db = tmp_path / "m.db"
     try:
         status, out, err = levata_cli(
@@ -168,7 +170,7 @@ def test_match_records_a_crash_names_each_forfeit_and_every_log(tmp_path, monkey
         ("0", "heuristic"), ("1", "crashing:Crash"), ("2", "random"),
     ]  # fmt: skip
     assert all(Path(p).is_file() and Path(p).is_relative_to(tmp_path) for _, _, p in logs)
-    assert set(Path(tempfile.gettempdir()).glob("levata-bots-*")) == before
+    assert not list(temp.iterdir())  # no levata-bots-* folder left behind
     match_id = out.split("levata replay ")[1].split()[0]
     status, out, err = levata_cli("export", match_id, "--db", db, "-o", "-")
     assert status == 0, err
