@@ -4,6 +4,7 @@ refereed over gRPC, each bot in its own process)."""
 from __future__ import annotations
 
 import asyncio
+import re
 import subprocess
 import sys
 import traceback
@@ -107,7 +108,7 @@ def play(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final standings.")] = False,
     debug: Annotated[
         bool,
-        typer.Option(help="A bot that raises: print its whole traceback, not one line."),
+        typer.Option("--debug", help="A bot that raises: print its whole traceback too."),
     ] = False,
     seat: Annotated[
         int | None,
@@ -337,8 +338,6 @@ def forfeit_reason(detail: str) -> str:
     >>> forfeit_reason("seat(s) 0 crashed, exit 1")
     'crashed, exit 1'
     """
-    import re
-
     why = re.sub(r"^seat\(s\) [\d, ]+ ", "", detail.strip())
     strikes = re.fullmatch(r"reached (\d+) strikes", why)
     if strikes:
