@@ -32,34 +32,38 @@ import typer
 
 from levata.server.cli import bot, catalog, play, records, regret, serve, tournament, web
 from levata.server.cli.common import EXIT_RUNTIME, EXIT_USAGE, err, out
-from levata.server.cli.help import HelpCommand, HelpGroup
+from levata.server.cli.help import HelpGroup
 from levata.server.database import DatabaseError
 
 __all__ = ["app", "main"]
 
 app = typer.Typer(
-    cls=HelpGroup,
+    cls=HelpGroup,  # one help page for every command (server/cli/help.py)
     help="levata: refereed Romanian card games for bots.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-#: Commands whose arguments go to a bot process's own parser (``levata bot run ...``).
-PASSED_ON = {"allow_extra_args": True, "ignore_unknown_options": True}
-app.command("games", cls=HelpCommand)(catalog.list_games)
-app.command("bots", cls=HelpCommand)(catalog.list_bots)
-app.command("describe", cls=HelpCommand)(catalog.describe_game)
-app.command(cls=HelpCommand)(play.play)
-app.command(cls=HelpCommand)(serve.serve)
-app.command(cls=HelpCommand)(play.match)
-app.command(cls=HelpCommand)(records.replay)
-app.command(cls=HelpCommand)(records.export)
-app.command(cls=HelpCommand, context_settings=PASSED_ON, add_help_option=False)(bot.bot)
-app.command(cls=HelpCommand)(tournament.tournament)
-app.command(cls=HelpCommand, context_settings=PASSED_ON, add_help_option=False)(regret.regret)
-app.command(cls=HelpCommand)(tournament.report)
-app.command(cls=HelpCommand)(web.view)
-app.command(cls=HelpCommand)(web.web)
+app.command("games")(catalog.list_games)
+app.command("bots")(catalog.list_bots)
+app.command("describe")(catalog.describe_game)
+app.command()(play.play)
+app.command()(serve.serve)
+app.command()(play.match)
+app.command()(records.replay)
+app.command()(records.export)
+app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    add_help_option=False,
+)(bot.bot)
+app.command()(tournament.tournament)
+app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    add_help_option=False,
+)(regret.regret)
+app.command()(tournament.report)
+app.command()(web.view)
+app.command()(web.web)
 
 
 def main(argv: list[str] | None = None) -> None:

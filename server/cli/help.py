@@ -214,10 +214,18 @@ class HelpCommand(typer.core.TyperCommand):
 
 
 class HelpGroup(typer.core.TyperGroup):
-    """A Typer group (``levata`` itself) with levata's help page."""
+    """A Typer group (``levata`` itself) with levata's help page, and so every command of
+    it: a command registered without a class of its own gets :class:`HelpCommand`'s page,
+    so that a command added later reads like the others without anyone remembering to."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         formatter.write(command_page(self, ctx))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if type(command) is typer.core.TyperCommand:  # HelpCommand adds no state of its own
+            command.__class__ = HelpCommand
+        return command
 
 
 # -- argparse (levata bot, levata regret) --------------------------------------------------------
