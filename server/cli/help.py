@@ -202,8 +202,14 @@ def command_page(command: Any, ctx: Any) -> str:
             if sub is not None and not sub.hidden:
                 subcommands.append((name, _prose(_first_paragraph(sub.help))))
         sections.append(("Commands", subcommands))
-    usage = " ".join(command.collect_usage_pieces(ctx))
-    return _page(f"Usage: {ctx.command_path} {usage}", command.help or "", sections)
+    usage = [ctx.command_path, "[OPTIONS]"]
+    for param in command.get_params(ctx):
+        if param.param_type_name == "argument":
+            name = str(param.metavar or param.name).upper()
+            usage.append(name if param.required else f"[{name}]")
+    if hasattr(command, "list_commands"):
+        usage.append("COMMAND [ARGS]...")
+    return _page("Usage: " + " ".join(usage), command.help or "", sections)
 
 
 class HelpCommand(typer.core.TyperCommand):
