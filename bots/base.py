@@ -16,11 +16,20 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from levata.bots.entry import coerce, load_class, split_entry
+from levata.bots.entry import coerce, function_bot, load_class, split_entry
 from levata.engine import Action, BadConfig, GameSpec, GameState, SeatView, all_games
 from levata.engine import game as find_game
 
-__all__ = ["Bot", "RandomBot", "bot_class", "bot_names", "bot_path", "make_bot", "parse_bot"]
+__all__ = [
+    "Bot",
+    "RandomBot",
+    "as_bot",
+    "bot_class",
+    "bot_names",
+    "bot_path",
+    "make_bot",
+    "parse_bot",
+]
 
 
 @runtime_checkable
@@ -30,6 +39,22 @@ class Bot(Protocol):
     name: str
 
     def act(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
+
+
+def as_bot(player: object) -> Bot:
+    """``player`` as a bot: a :class:`Bot` as it is, a plain function ``act(view, legal)``
+    inside a bot (:func:`~levata.bots.entry.function_bot`); wherever a bot is taken, a
+    function is too.
+
+    >>> as_bot(lambda view, legal: legal[-1]).act(None, [1, 2])
+    2
+    """
+    if callable(getattr(player, "act", None)):
+        return player  # type: ignore[return-value]
+    if callable(player):
+        bot: Bot = function_bot(player)()
+        return bot
+    raise TypeError(f"{player!r} is not a bot: it has no act(view, legal), nor is it a function")
 
 
 class RandomBot:

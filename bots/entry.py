@@ -2,6 +2,7 @@
 
     KIND[:key=value[:key=value...]]          a reference bot: ismcts:time_ms=100:c=0.7
     module:Class[:key=value...]              a Python class implementing Bot
+    module:function                          a function act(view, legal) -> action
 
 An option's type is that of the constructor's keyword default (or its annotation): ``int``,
 ``float``, ``bool`` (``true``/``false``, ``1``/``0``, ``yes``/``no``, ``on``/``off``) or
@@ -29,15 +30,23 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
+import random
 import sys
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from levata.engine import BadConfig
+from levata.engine import Action, BadConfig, SeatView
 
-__all__ = ["coerce", "describe_options", "load_class", "option_types", "split_entry"]
+__all__ = [
+    "coerce",
+    "describe_options",
+    "function_bot",
+    "load_class",
+    "option_types",
+    "split_entry",
+]
 
 #: Constructor parameters that are not options: every bot gets them from the match.
 _GIVEN = frozenset(("self", "game", "seed"))
@@ -68,8 +77,9 @@ def split_entry(text: str) -> tuple[str, dict[str, str]]:
 
 
 def load_class(path: str) -> type:
-    """The class ``module:Class`` names; the current folder is searched too (the author's
-    own bot sits there). :class:`BadConfig` when it cannot be had."""
+    """The class ``module:Class`` names, or a bot class around the function
+    ``module:function`` names (:func:`function_bot`); the current folder is searched too
+    (the author's own bot sits there). :class:`BadConfig` when it cannot be had."""
     module_name, _, name = path.partition(":")
     here = os.getcwd()
     if here not in sys.path:
@@ -79,11 +89,48 @@ def load_class(path: str) -> type:
     except Exception as exc:  # an author's module may fail in any way: say how, in one line
         raise BadConfig(f"bot {path}: cannot import {module_name}: {exc}") from None
     cls = getattr(module, name, None)
+    if cls is not None and not isinstance(cls, type) and callable(cls):
+        return function_bot(cls, path)
     if not isinstance(cls, type):
-        raise BadConfig(f"bot {path}: module {module_name} has no class {name}")
+        raise BadConfig(
+            f"bot {path}: module {module_name} has no class {name} (nor a function of that name)"
+        )
     if not callable(getattr(cls, "act", None)):
         raise BadConfig(f"bot {path}: {name} is not a Bot (it has no act(view, legal) method)")
     return cls
+
+
+def function_bot(act: Callable[..., Action], name: str = "") -> type:
+    """A bot class around a function ``act(view, legal) -> action``, made like any bot as
+    ``Class(game, seed)``. A function with a parameter named ``rng`` gets the bot's own
+    ``random.Random(seed)`` there: its choices flow from the match's seed too.
+
+    >>> def first(view, legal):
+    ...     return legal[0]
+    >>> bot = function_bot(first)("whist", 3)
+    >>> bot.name, bot.act(None, ["bid 0", "bid 1"])
+    ('first', 'bid 0')
+    >>> def pick(view, legal, rng):
+    ...     return rng.choice(legal)
+    >>> same = [function_bot(pick)("whist", 3).act(None, "abcdef") for _ in range(2)]
+    >>> same[0] == same[1]
+    True
+    """
+    wants_rng = "rng" in inspect.signature(act).parameters
+
+    class FunctionBot:
+        def __init__(self, game: str = "", seed: int = 0) -> None:
+            self.game = game
+            self.rng = random.Random(seed)
+
+        def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
+            if wants_rng:
+                return act(view, legal, rng=self.rng)
+            return act(view, legal)
+
+    FunctionBot.name = name or getattr(act, "__name__", "function")  # type: ignore[attr-defined]
+    FunctionBot.__qualname__ = f"FunctionBot[{FunctionBot.name}]"  # type: ignore[attr-defined]
+    return FunctionBot
 
 
 def option_types(cls: type) -> dict[str, tuple[type, Any]]:

@@ -12,22 +12,43 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from levata.bots.base import Bot
-from levata.engine import Action, GameState, Result
+from levata.bots.base import Bot, as_bot
+from levata.engine import Action, GameState, IllegalAction, Result
 
-__all__ = ["CLOCK_STEP_MS", "play_match"]
+__all__ = ["CLOCK_STEP_MS", "BotFailed", "play_match"]
 
 #: Referee milliseconds that pass per decision when a real-time game is played in-process.
 CLOCK_STEP_MS = 100
 
 
+class BotFailed(RuntimeError):
+    """A bot's ``act`` raised, or chose an action the rules refuse: which bot, at which
+    seat, and why, in one line (the original exception is its ``__cause__``).
+
+    >>> from levata.engine import game
+    >>> state = game("whist").new_match(players=3, seed=1)
+    >>> def broken(view, legal):
+    ...     raise KeyError("trump")
+    >>> play_match(state, [broken, broken, broken])
+    Traceback (most recent call last):
+    ...
+    levata.bots.play.BotFailed: bot broken at seat 0 raised KeyError: 'trump'
+    """
+
+    def __init__(self, bot: str, seat: int, what: str) -> None:
+        super().__init__(f"bot {bot} at seat {seat} {what}")
+        self.bot, self.seat = bot, seat
+
+
 def play_match(
     state: GameState,
-    bots: Sequence[Bot],
+    bots: Sequence[Bot | Callable[..., Action]],
     on_action: Callable[[int, Action], None] | None = None,
     max_actions: int = 1_000_000,
 ) -> Result:
-    """Ask the bots to act until the match ends; returns the result.
+    """Ask the bots to act until the match ends; returns the result. A bot may be a plain
+    function ``act(view, legal)``; one that raises or chooses an illegal action stops the
+    match with :class:`BotFailed`.
 
     When several seats may act, they are asked in rotation, so a real-time seat that waits
     never starves the others; simultaneous choices stay hidden from each other because the
@@ -35,6 +56,7 @@ def play_match(
     """
     if len(bots) != state.players:
         raise ValueError(f"{state.players} seats need {state.players} bots, got {len(bots)}")
+    players = [as_bot(b) for b in bots]
     for step in range(max_actions):
         if state.realtime:
             state.advance_clock(step * CLOCK_STEP_MS)
@@ -42,8 +64,21 @@ def play_match(
             return state.result()
         seats = state.to_act()
         seat = seats[step % len(seats)]
-        action = bots[seat].act(state.view(seat), state.legal_actions(seat))
-        state.apply(seat, action)
+        bot = players[seat]
+        try:
+            action = bot.act(state.view(seat), state.legal_actions(seat))
+        except Exception as exc:
+            raise BotFailed(_name(bot), seat, f"raised {type(exc).__name__}: {exc}") from exc
+        if not isinstance(action, Action):
+            raise BotFailed(_name(bot), seat, f"returned {action!r}, not one of its legal actions")
+        try:
+            state.apply(seat, action)
+        except IllegalAction as exc:
+            raise BotFailed(_name(bot), seat, f"chose an illegal action {action}: {exc}") from exc
         if on_action is not None:
             on_action(seat, action)
     raise RuntimeError(f"the match did not end within {max_actions} actions")
+
+
+def _name(bot: Bot) -> str:
+    return str(getattr(bot, "name", "") or type(bot).__name__)

@@ -19,12 +19,12 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import cast
+from typing import NoReturn, cast
 
 from levata.bots.base import Bot, bot_names, make_bot, parse_bot
 from levata.bots.sdk import BotClient, run_client
 from levata.engine import BadConfig
-from levata.engine.seeds import derive
+from levata.engine.seeds import check_seed, derive
 from levata.v1 import arena_pb2
 from levata.wire.credentials import TOKEN_ENV, bot_token
 
@@ -53,35 +53,66 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
 
 
-ENTRY_HELP = """bot entries:
-  KIND[:key=value[:key=value...]]   a reference bot and its options, e.g.
-                                    pimc:worlds=40:time_ms=150
-  module:Class[:key=value...]       your Python class implementing Bot, constructed as
-                                    Class(game, seed, **options), e.g. mybot:MyBot:depth=3
-  Each option's type is its constructor default's (int, float, bool, str); a bad name or
-  value is one error line naming the bot's options.
+ENTRY_HELP = """Bot entries:
+  KIND[:key=value...]          a reference bot and its options, e.g.
+                               pimc:worlds=40:time_ms=150
+  module:Class[:key=value...]  your Python class implementing Bot, made as
+                               Class(game, seed, **options): mybot:MyBot:depth=3
+  module:function              your function act(view, legal): mybot:act
+
+Each option's type is its constructor default's (int, float, bool, str); a bad
+name or value is one error line naming the bot's options. Python bots:
+docs/python-bots.md.
 """
 
 
+def _seed(text: str) -> int:
+    """``--seed``: the one range every command takes (:func:`levata.engine.seeds.check_seed`)."""
+    try:
+        return check_seed(int(text))
+    except (ValueError, BadConfig) as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports bad input as one ``error:`` line, status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="levata bot", description="Run a bot against a referee.")
+    p = _Parser(prog="levata bot", description="Run a bot against a referee.")
     sub = p.add_subparsers(dest="command", required=True)
     run = sub.add_parser(
         "run",
         help="play a reference bot over gRPC",
-        description="Play a bot over gRPC: a reference kind with options, or your own class.",
+        description="Play a bot over gRPC: a reference kind with options, or your own Python"
+        " class or function.",
         epilog=ENTRY_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     run.add_argument(
         "kind",
         metavar="BOT",
-        help=f"KIND[:key=value...] (kinds: {', '.join(bot_names())}) or module:Class[:key=value]",
+        help=f"KIND[:key=value...] (kinds: {', '.join(bot_names())}), module:Class[:key=value]"
+        " or module:function",
     )
     run.add_argument("--game", required=True, help="the game the bot plays")
-    run.add_argument("--seed", type=int, default=0, help="seed of the bot's own choices")
+    run.add_argument(
+        "--seed",
+        type=_seed,
+        default=0,
+        metavar="INTEGER",
+        help="seed of the bot's own choices (0 to 2^63 - 1)",
+    )
     _common(run)
-    bridge = sub.add_parser("bridge", help="let a JSON-lines program play (see levata.bots.bridge)")
+    bridge = sub.add_parser(
+        "bridge",
+        help="let a JSON-lines program play (docs/bots.md)",
+        description="Let a program that reads one JSON request per line on its stdin and"
+        " writes one JSON reply per line play over gRPC (docs/bots.md).",
+    )
     _common(bridge)
     bridge.add_argument("program", nargs=argparse.REMAINDER, help="-- PROGRAM ARGS")
     return p

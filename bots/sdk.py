@@ -28,7 +28,7 @@ from typing import Any
 
 import grpc
 
-from levata.bots.base import Bot
+from levata.bots.base import Bot, as_bot
 from levata.bots.clock import asked, waited_ms
 from levata.engine import Action, Event
 from levata.v1 import arena_pb2, arena_pb2_grpc, game_pb2
@@ -318,7 +318,8 @@ class BotClient:
     def _open_session(self, s: arena_pb2.MatchStart) -> None:
         """A match starts (or a resumed stream says it again): a session and its bot."""
         if (s.match_id, s.seat) not in self.sessions:
-            bot = self.factory(s.game, s.seat, s.label or s.match_id)
+            made = self.factory(s.game, s.seat, s.label or s.match_id)
+            bot = made if made is None else as_bot(made)  # a function too; the bridge: none
             options = options_from_pb(s.game, s.options)
             self.sessions[(s.match_id, s.seat)] = MatchSession(
                 s.match_id, s.game, s.seat, bot, options

@@ -9,7 +9,10 @@ The referee's match records (:mod:`levata.server.match.store`) and the tournamen
   levata), never guessing at columns it does not know;
 * brings an older file up to :data:`VERSION`, each step once, in one transaction with the
   version bump (version 0 is a file written before the version was kept for every table);
-* creates the store's own tables (``CREATE ... IF NOT EXISTS``, at the current shape).
+* creates the store's own tables (``CREATE ... IF NOT EXISTS``, at the current shape);
+* refuses an SQLite file levata did not create (tables, none of them levata's, and no
+  version): a mistyped ``--db`` must not get levata's tables and version added to someone
+  else's data, unless the user asks for it (:func:`adopt`, ``--adopt-db``).
 
 A step alters only tables that exist (their store, opening the file later, creates them at
 the current shape), so the steps are right for any mix of tables a file holds.
@@ -39,9 +42,11 @@ from typing import Any, cast
 from levata.server import postgres
 
 __all__ = [
+    "LEVATA_TABLES",
     "MIGRATIONS",
     "VERSION",
     "DatabaseError",
+    "adopt",
     "check_writable",
     "connect",
     "folder_problem",
@@ -60,6 +65,46 @@ class DatabaseError(RuntimeError):
     def __init__(self, message: str, bad_path: bool = False, newer: bool = False) -> None:
         super().__init__(message)
         self.bad_path, self.newer = bad_path, newer
+
+
+#: Tables a levata file holds (any one of them, in a file of version 0, is a file of a
+#: levata from before the version was kept).
+LEVATA_TABLES = frozenset(
+    ("matches", "events", "actions", "replies", "refused_replies", "bots",
+     "tournaments", "tournament_matches", "tournament_attempts", "ladder_tournaments",
+     "ladder_ratings", "levata_meta")
+)  # fmt: skip
+#: Files levata may add its tables to though it did not create them (``--adopt-db``).
+_ADOPTED: set[str] = set()
+
+
+def adopt(path: str | Path) -> None:
+    """Let :func:`connect` add levata's tables to ``path`` though levata did not create it."""
+    _ADOPTED.add(os.path.realpath(path))
+
+
+def _foreign(db: sqlite3.Connection, where: str) -> None:
+    """:class:`DatabaseError` (the caller's input: status 2) when the file is someone
+    else's: it holds tables, none of them levata's, and no version of levata's.
+
+    >>> db = sqlite3.connect(":memory:")
+    >>> _ = db.execute("CREATE TABLE invoices (n INT)")
+    >>> _foreign(db, "books.db")
+    Traceback (most recent call last):
+    ...
+    levata.server.database.DatabaseError: books.db is a database levata did not create ...
+    """
+    if db.execute("PRAGMA user_version").fetchone()[0] != 0:
+        return
+    tables = sorted(table_names(db))
+    if not tables or LEVATA_TABLES & set(tables) or os.path.realpath(where) in _ADOPTED:
+        return
+    shown = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
+    raise DatabaseError(
+        f"{where} is a database levata did not create (its tables: {shown}): give"
+        " another --db, or --adopt-db to add levata's tables beside its own",
+        bad_path=True,
+    )
 
 
 def _columns(db: sqlite3.Connection, table: str) -> set[str]:
@@ -249,6 +294,8 @@ def check_writable(db: sqlite3.Connection, where: str, wait_s: float = 5.0) -> N
 
 
 def _prepare(db: sqlite3.Connection, where: str, tables: str) -> None:
+    if where != ":memory:":
+        _foreign(db, where)
     current = _check(db, where) == VERSION
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = NORMAL")

@@ -164,16 +164,28 @@ class Connection:
         except psycopg.Error as exc:
             raise _error(exc) from None
         self._raw(f"SET lock_timeout = {self._busy_ms}")
-        if not self._raw("SELECT to_regclass('levata_meta')").fetchone()[0]:
-            self.execute("BEGIN IMMEDIATE")  # two first connections at once take turns
-            try:
-                for statement in META.split(";"):
-                    self._raw(statement)
+
+    def _has_meta(self) -> bool:
+        return bool(self._raw("SELECT to_regclass('levata_meta')").fetchone()[0])
+
+    def _make_meta(self) -> None:
+        """The version's table, made when levata first writes its version (a database that
+        levata never wrote in holds none: the check for someone else's database reads so)."""
+        if self._has_meta():
+            return
+        outer = self.in_transaction
+        if not outer:
+            self.execute("BEGIN IMMEDIATE")  # two first writers at once take turns
+        try:
+            for statement in META.split(";"):
+                self._raw(statement)
+            if not outer:
                 self._raw("COMMIT")
-            except BaseException:
+        except BaseException:
+            if not outer:
                 with contextlib.suppress(sqlite3.Error):
                     self._raw("ROLLBACK")
-                raise
+            raise
 
     @property
     def in_transaction(self) -> bool:
@@ -265,9 +277,12 @@ class Connection:
     def _pragma(self, name: str, arg: str | None, value: str | None) -> Any:
         if name == "user_version":
             if value is not None:
+                self._make_meta()
                 return self._raw(
                     "UPDATE levata_meta SET value = %s WHERE key = 'user_version'", (int(value),)
                 )
+            if not self._has_meta():
+                return _Rows([(0,)])  # as SQLite reads a file no version was written in
             return self._raw("SELECT value FROM levata_meta WHERE key = 'user_version'")
         if name == "table_info" and arg is not None:
             return self._raw(

@@ -34,3 +34,23 @@ def database(request, tmp_path):
     if request.param == "sqlite":
         return tmp_path / "levata.db"
     return request.getfixturevalue("postgres_server").fresh()
+
+
+@pytest.fixture
+def levata_cli(capsys):
+    """The ``levata`` command run in this process (its entry point, ``main``): ``(status,
+    stdout, stderr)``. For what a subprocess would only make slower: one-line failures,
+    help, reports."""
+    from levata.server.cli import main
+
+    def run(*args: object) -> tuple[int, str, str]:
+        capsys.readouterr()  # what came before is not this command's
+        try:
+            main([str(a) for a in args])
+            status = 0
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 1
+        got = capsys.readouterr()
+        return status, got.out, got.err
+
+    return run

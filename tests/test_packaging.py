@@ -97,3 +97,21 @@ def test_doctests(name):
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
+
+
+def test_the_python_bot_page_s_examples(tmp_path, monkeypatch):
+    """docs/python-bots.md: its files saved as its reader would, then every ``>>>`` line of
+    the page run as a doctest against them."""
+    from python_bots_page import PAGE, write_page_files
+
+    modules = write_page_files(tmp_path)
+    assert {"mybot", "lowbot"} <= set(modules)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        result = doctest.testfile(
+            str(PAGE), module_relative=False, optionflags=doctest.ELLIPSIS, encoding="utf-8"
+        )
+    finally:
+        for name in modules:
+            sys.modules.pop(name, None)
+    assert result.failed == 0 and result.attempted > 20

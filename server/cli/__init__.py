@@ -32,11 +32,13 @@ import typer
 
 from levata.server.cli import bot, catalog, ladder, play, records, regret, serve, tournament, web
 from levata.server.cli.common import EXIT_RUNTIME, EXIT_USAGE, err, out
+from levata.server.cli.help import HelpGroup
 from levata.server.database import DatabaseError
 
 __all__ = ["app", "main"]
 
 app = typer.Typer(
+    cls=HelpGroup,  # one help page for every command (server/cli/help.py)
     help="levata: refereed Romanian card games for bots.",
     no_args_is_help=True,
     add_completion=False,
@@ -68,7 +70,7 @@ app.command()(web.web)
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``levata`` script: every failure is one ``error:`` line."""
     try:
-        status = app(args=argv, standalone_mode=False)
+        status = app(args=argv, prog_name="levata", standalone_mode=False)
     except DatabaseError as exc:  # a missing folder, a file of a newer levata
         err.print(f"error: {exc}", markup=False)
         sys.exit(EXIT_USAGE if exc.bad_path else EXIT_RUNTIME)

@@ -56,8 +56,9 @@ def list_bots() -> None:
     table = Table(title="levata bots")
     table.add_column("game")
     table.add_column("bot")
-    table.add_column("options (defaults)")
-    table.add_column("class")
+    # narrow terminals: long option lists and class paths wrap, never cut short
+    table.add_column("options (defaults)", overflow="fold", ratio=3)
+    table.add_column("class", overflow="fold", ratio=2)
     table.caption = "options: --bots KIND:key=value[:key=value...], e.g. pimc:worlds=40"
     for spec in all_games():
         kinds = bot_names(spec.name)

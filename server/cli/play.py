@@ -4,24 +4,31 @@ refereed over gRPC, each bot in its own process)."""
 from __future__ import annotations
 
 import asyncio
+import re
 import subprocess
+import sys
+import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
-from levata.bots import make_bot, play_match
+from levata.bots import BotFailed, make_bot, play_match
 from levata.bots.base import parse_bot
 from levata.engine import BadConfig, GameSpec, GameState, Result, game
 from levata.engine.options import parse_options
 from levata.engine.seeds import derive
 from levata.server.cli.common import (
     ADMIN_TOKEN_FILE_OPTION,
+    ADOPT_DB_OPTION,
+    EXIT_RUNTIME,
     admin_token_of,
+    adopt_db,
     db_location,
     fail,
     out,
+    seed_option,
 )
 from levata.server.database import DatabaseError
 from levata.server.match.narrate import narrate
@@ -35,10 +42,11 @@ if TYPE_CHECKING:
 BOTS_HELP = (
     "Bot per seat, comma-separated; one entry fills every seat. An entry is a reference bot"
     " with options KIND[:key=value...] (random, heuristic, pimc:worlds=40:time_ms=150;"
-    " `levata bots` lists the kinds), a manifest FILE.toml (your program; see docs/bots.md),"
-    " @NAME (levata match --server: a bot connected to that referee) or"
+    " levata bots lists the kinds), a manifest FILE.toml (your program; see docs/bots.md),"
+    " @NAME (levata match --server: a bot connected to that referee),"
     " module:Class[:key=value...] (your Python class implementing Bot, made as Class(game,"
-    " seed, **options)). Option types come from the bot's constructor."
+    " seed, **options)) or module:function (a function act(view, legal); see"
+    " docs/python-bots.md). Option types come from the bot's constructor."
 )
 
 
@@ -93,12 +101,16 @@ def play(
         typer.Option("--players", "-n", help="Number of players (default: one per bot)."),
     ] = None,
     bots: Annotated[str, typer.Option(help=BOTS_HELP)] = "random",
-    seed: Annotated[int, typer.Option(help="Seed of the match: the same seed replays it.")] = 0,
+    seed: Annotated[int, seed_option("Seed of the match: the same seed replays it.")] = 0,
     option: Annotated[
         list[str] | None,
         typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable)."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final standings.")] = False,
+    debug: Annotated[
+        bool,
+        typer.Option("--debug", help="A bot that raises: print its whole traceback too."),
+    ] = False,
     seat: Annotated[
         int | None,
         typer.Option(
@@ -162,7 +174,12 @@ def play(
             out.print(narrate(ev, state.spec), markup=False, soft_wrap=True)
         cursor = len(state.events())
 
-    result = play_match(state, seated, on_action=None if quiet else show)
+    try:
+        result = play_match(state, seated, on_action=None if quiet else show)
+    except BotFailed as exc:  # the author's code: one line, or all of it with --debug
+        if debug:
+            traceback.print_exception(exc.__cause__ or exc, file=sys.stderr)
+        raise fail(str(exc), EXIT_RUNTIME) from None
     _print_standings(result, [b.name for b in seated])
 
 
@@ -202,7 +219,7 @@ def match(
     game_name: Annotated[str, typer.Option("--game", "-g", help="Game name.")],
     bots: Annotated[str, typer.Option(help=BOTS_HELP)] = "random",
     players: Annotated[int | None, typer.Option("--players", "-n", help="Players.")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the match.", min=0, max=2**63 - 1)] = 0,
+    seed: Annotated[int, seed_option("Seed of the match: the same seed replays it.")] = 0,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="NAME=VALUE.")] = None,
     server: Annotated[
         str | None, typer.Option(help="Use a running referee HOST:PORT instead of starting one.")
@@ -217,6 +234,7 @@ def match(
             help="The records (without --server): an SQLite file or a PostgreSQL URL.",
         ),
     ] = None,
+    adopt: Annotated[bool, ADOPT_DB_OPTION] = False,
     move_ms: Annotated[int, typer.Option(help="Time per decision, ms.", min=1)] = 2000,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the result.")] = False,
 ) -> None:
@@ -238,6 +256,7 @@ def match(
         raise fail(str(exc)) from None
     token = admin_token_of(server, admin_token_file)
     db = db or Path(DEFAULT_DB)
+    adopt_db(db, adopt)
     _refereed(state, entries, seed, option or [], server, token, db, move_ms, quiet)
 
 
@@ -284,8 +303,11 @@ def _refereed(
     for col in ("rank", "seat", "bot", "score", "strikes", ""):
         table.add_column(col)
     res = info.result
+    why = forfeit_reason(info.status_detail)
     for s in sorted(range(info.players), key=lambda s: (res.ranks[s], s)):
-        mark = "winner" if s in res.winners else ("forfeit" if s in res.forfeited else "")
+        mark = "winner" if s in res.winners else ""
+        if s in res.forfeited:  # our own process's end says it best (a remote referee
+            mark = f"forfeit: {outcome.ended[s] or why}"  # records "did not resume")
         table.add_row(
             str(res.ranks[s]),
             str(s),
@@ -304,8 +326,33 @@ def _refereed(
             soft_wrap=True,
             markup=False,
         )
-    if any(s.start is not None for s in seats):
-        out.print(f"bot logs: {outcome.logs}", soft_wrap=True, markup=False)
+    for n, log in enumerate(outcome.seat_logs):
+        if log is not None:
+            line = f"bot log of seat {n} ({entries[n].name}): {log}"
+            out.print(line, soft_wrap=True, markup=False)
+
+
+def forfeit_reason(detail: str) -> str:
+    """The referee's record of a forfeit (``seat(s) 0 reached 3 strikes``) in a few words.
+
+    >>> forfeit_reason("seat(s) 1 reached 3 strikes")
+    'too many strikes (3)'
+    >>> forfeit_reason("seat(s) 0, 2 did not connect within the start-up allowance")
+    'never connected'
+    >>> forfeit_reason("seat(s) 2 did not resume within the window"), forfeit_reason("")
+    ('did not resume', 'forfeited')
+    >>> forfeit_reason("seat(s) 0 crashed, exit 1")
+    'crashed, exit 1'
+    """
+    why = re.sub(r"^seat\(s\) [\d, ]+ ", "", detail.strip())
+    strikes = re.fullmatch(r"reached (\d+) strikes", why)
+    if strikes:
+        return f"too many strikes ({strikes.group(1)})"
+    if why.startswith("did not connect"):
+        return "never connected"
+    if why.startswith("did not resume"):
+        return "did not resume"
+    return why or "forfeited"
 
 
 def _seat(entry: Entry, game_name: str) -> Seat:

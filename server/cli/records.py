@@ -7,7 +7,6 @@ A row that cannot be read (a JSON column that is not JSON, or not of its shape) 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,9 +15,11 @@ import typer
 from levata.server.cli.common import (
     DB_OPTION,
     EXIT_RUNTIME,
+    check_output,
     err,
     fail,
     out,
+    write_output,
 )
 from levata.server.match.store import DEFAULT_DB, BrokenRecord, Store
 
@@ -81,7 +82,7 @@ def export(
     match_id: Annotated[str, typer.Argument(help="The match id.")],
     db: Annotated[Path, DB_OPTION] = Path(DEFAULT_DB),
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="File (default: stdout).")
+        Path | None, typer.Option("--output", "-o", help="File (default, or -: stdout).")
     ] = None,
 ) -> None:
     """Write a recorded match (spec, events, actions, replies, result) as JSON.
@@ -90,6 +91,7 @@ def export(
     most readers (JavaScript's, for one)."""
     from levata.server.match.replay import export_match
 
+    check_output(output, "--output")
     if not db.exists():
         raise fail(f"no database at {db}")
     store = Store(db)
@@ -100,11 +102,7 @@ def export(
     if record is None:
         raise fail(f"no match {match_id!r} in {db}{_recent(store)}")
     text = json.dumps(seeds_as_text(record), indent=2)
-    if output is None:
-        sys.stdout.write(text + "\n")
-    else:
-        output.write_text(text + "\n")
-        out.print(f"wrote {output}")
+    write_output(output or Path("-"), text + "\n", "--output")
 
 
 def seeds_as_text(value: Any, key: str = "") -> Any:

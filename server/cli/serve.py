@@ -13,7 +13,9 @@ import typer
 
 from levata.engine import BadConfig
 from levata.server.cli.common import (
+    ADOPT_DB_OPTION,
     DB_OPTION,
+    adopt_db,
     err,
     fail,
     out,
@@ -30,6 +32,7 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port (0 picks a free one).", min=0, max=65535)] = 50051,
     db: Annotated[Path, DB_OPTION] = Path(DEFAULT_DB),
+    adopt: Annotated[bool, ADOPT_DB_OPTION] = False,
     tokens_file: Annotated[
         Path | None,
         typer.Option(
@@ -97,6 +100,7 @@ def serve(
     from levata.server.match.limits import Limits, raise_open_file_limit
 
     check_tls(tls_cert, tls_key)
+    adopt_db(db, adopt)
     for taken in (port, web):  # the referee's port, and the web table's if any
         check_port(host, taken)
     missing = folder_problem(db)

@@ -12,12 +12,17 @@ from rich.console import Console
 from levata.engine import BadConfig
 from levata.server.cli.common import (
     ADMIN_TOKEN_FILE_OPTION,
+    ADOPT_DB_OPTION,
     DB_OPTION,
     EXIT_RUNTIME,
     admin_token_of,
+    adopt_db,
+    check_output,
     err,
     fail,
     out,
+    seed_option,
+    write_output,
 )
 from levata.server.database import DatabaseError
 from levata.server.match.store import DEFAULT_DB
@@ -49,9 +54,9 @@ def tournament(
             help="Entries, comma-separated: a reference bot with options"
             " KIND[:key=value...] (heuristic, random, pimc:worlds=40:time_ms=150), a manifest"
             " FILE.toml (a submitted program, sandboxed), @NAME for a bot already connected"
-            " to --server, or module:Class[:key=value...] (your Python class implementing"
-            " Bot). Each entry is recorded as written: options are part of the spec and so"
-            " of the tournament id."
+            " to --server, module:Class[:key=value...] (your Python class implementing"
+            " Bot) or module:function (docs/python-bots.md). Each entry is recorded as"
+            " written: options are part of the spec and so of the tournament id."
         ),
     ],
     fmt: Annotated[
@@ -61,10 +66,7 @@ def tournament(
         ),
     ] = "duplicate",
     deals: Annotated[int, typer.Option(help="Deals (duplicate) or rounds (roundrobin).")] = 12,
-    seed: Annotated[
-        int,
-        typer.Option(help="Tournament seed: deals and bots derive from it.", min=0, max=2**63 - 1),
-    ] = 0,
+    seed: Annotated[int, seed_option("Tournament seed: deals and bots derive from it.")] = 0,
     players: Annotated[
         int | None,
         typer.Option("--players", "-n", help="Seats per match (default: one per entry)."),
@@ -99,6 +101,7 @@ def tournament(
     ] = None,
     admin_token_file: Annotated[Path | None, ADMIN_TOKEN_FILE_OPTION] = None,
     db: Annotated[Path, DB_OPTION] = Path(DEFAULT_DB),
+    adopt: Annotated[bool, ADOPT_DB_OPTION] = False,
     move_ms: Annotated[int, typer.Option(help="Time per decision, ms.")] = 2000,
     logs: Annotated[
         Path | None, typer.Option(help="Folder of the bots' stderr logs (default: by the db).")
@@ -172,13 +175,10 @@ def tournament(
 
     if parallel < 1:
         raise fail("--parallel must be at least 1")
-    if executor not in ("local", "ray"):
-        raise fail(f"--executor is local or ray, not {executor!r}")
-    if executor == "ray" and server is not None:
-        raise fail("--executor ray plays on referees of its own, one a task: not with --server")
-    if address is not None and executor != "ray":
-        raise fail("--address goes with --executor ray")
+    _check_executor(executor, server, address)
     _check_replays(html, replays, no_replays)
+    check_output(html, "--html")  # before the tournament: its end must not be lost
+    adopt_db(db, adopt)
     try:
         spec = build_spec(
             game_name,
@@ -266,6 +266,15 @@ def resume_command() -> str:
     return shlex.join(["levata", *args, "--resume"])
 
 
+def _check_executor(executor: str, server: str | None, address: str | None) -> None:
+    if executor not in ("local", "ray"):
+        raise fail(f"--executor is local or ray, not {executor!r}")
+    if executor == "ray" and server is not None:
+        raise fail("--executor ray plays on referees of its own, one a task: not with --server")
+    if address is not None and executor != "ray":
+        raise fail("--address goes with --executor ray")
+
+
 def _executor(name: str, address: str | None, chunk: int) -> Any:
     """``--executor``: None (the local run), or the Ray cluster's executor."""
     if name != "ray":
@@ -351,6 +360,8 @@ def report(
     if resamples < 10:
         raise fail("--resamples must be at least 10")
     _check_replays(html, replays, no_replays)
+    check_output(html, "--html")
+    check_output(json_out, "--json")
     from levata.server.match.store import BrokenRecord
 
     tdb = TourneyStore(db)
@@ -426,14 +437,9 @@ def _show_report(
             replays=_write_replays(db, rows, html, replays),
             ladders=ladders_html(db, tid, spec.names),
         )
-        try:
-            html.write_text(page)
-        except OSError as exc:
-            raise fail(f"cannot write {html}: {exc.strerror}") from None
-        out.print(f"wrote {html}", markup=False, soft_wrap=True)
+        write_output(html, page, "--html")
     if json_out is not None:
-        json_out.write_text(summary_json(tdb, tid) + "\n")
-        out.print(f"wrote {json_out}", markup=False, soft_wrap=True)
+        write_output(json_out, summary_json(tdb, tid) + "\n", "--json")
     if html is None:
         out.print(
             f"report: levata report {tid} --db {db} --html report.html",

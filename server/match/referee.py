@@ -91,6 +91,14 @@ class _Detach:
     outbox: Outbox
 
 
+@dataclass
+class _Lost:
+    """Whoever runs a seat's process saw it end (``why``: ``crashed, exit 1``)."""
+
+    seat: int
+    why: str
+
+
 class Referee(Clocks, Messages, Durable):
     """Runs one match between connected bots: the match flow (start-up, asking, judging
     replies, applying actions, strikes, forfeits, the end), on its clocks
@@ -188,6 +196,12 @@ class Referee(Clocks, Messages, Durable):
     def reply(self, seats: frozenset[int], msg: arena_pb2.ActionReply, outbox: Outbox) -> None:
         self.inbox.put_nowait(_Reply(seats, msg, self._gate(outbox), self.clock()))
 
+    def lost(self, seat: int, why: str) -> None:
+        """The process of ``seat`` ended (its runner saw it: ``levata match``): the seat
+        forfeits now, recorded with ``why``, not after a resume window that cannot help, nor
+        as a seat that never connected."""
+        self.inbox.put_nowait(_Lost(seat, why))
+
     # -- the match loop -------------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -226,8 +240,35 @@ class Referee(Clocks, Messages, Durable):
         """Wait for every seat, at most the start-up allowance (counted afresh when a
         restarted referee resumes the match), then start the match, or resume it where its
         record leaves it, or (:attr:`abort_reason`) tell the seats why it is aborted."""
+        lost = await self._wait_for_seats()
+        if self.abort_reason is not None:
+            for i, seat in enumerate(self.seats):  # the start (a fresh bot needs it) and the end
+                seat.sent_seq = self.state.event_count() - 1
+                self._send_start(i)
+            self._abort(self.abort_reason, record=False)  # recorded by the recovery already
+            return
+        absent = [i for i, s in enumerate(self.seats) if s.outbox is None or i in lost]
+        self.status = "running"
+        self.store.set_status(self.match_id, "running")
+        self.started_at = self.clock() - (self.resumed_ms or 0) / 1000
+        for i in range(len(self.seats)):
+            self._send_start(i)
+        if absent:
+            again = " after the referee restarted" if self.resumed_ms is not None else ""
+            absent_why = f"did not connect within the start-up allowance{again}"
+            whys = {lost.get(i, absent_why) for i in absent}
+            if len(whys) > 1:  # one forfeit for all: each seat's reason in its words
+                whys = {"; ".join(f"seat {i}: {lost.get(i, absent_why)}" for i in absent)}
+            self._forfeit(absent, whys.pop())
+        elif self.state.is_over():  # a resumed record that ends with its last action
+            self._finish(self.state.result())
+
+    async def _wait_for_seats(self) -> dict[int, str]:
+        """Wait until every seat is connected, or its process is known to have ended
+        (:meth:`lost`: those, and why), or the start-up allowance is spent."""
         deadline = self.started_at + self.policy.startup_ms / 1000
-        while not all(s.outbox for s in self.seats):
+        lost: dict[int, str] = {}  # seats whose process ended: they will not come
+        while not all(s.outbox or i in lost for i, s in enumerate(self.seats)):
             try:
                 item = await self._next_item(deadline - self.clock())
             except TimeoutError:
@@ -240,6 +281,8 @@ class Referee(Clocks, Messages, Durable):
                 seat.sent_seq, seat.batch, seat.unsent_since = -1, item.batch, None
             elif isinstance(item, _Detach) and self.seats[item.seat].outbox == item.outbox:
                 self.seats[item.seat].outbox = None
+            elif isinstance(item, _Lost):
+                lost[item.seat] = item.why
             elif isinstance(item, _Reply):
                 self._error(
                     item.outbox,
@@ -248,23 +291,7 @@ class Referee(Clocks, Messages, Durable):
                     "the match has not started",
                 )
             self._commit()  # deliver what the wait said (nothing was recorded: no failure)
-        if self.abort_reason is not None:
-            for i, seat in enumerate(self.seats):  # the start (a fresh bot needs it) and the end
-                seat.sent_seq = self.state.event_count() - 1
-                self._send_start(i)
-            self._abort(self.abort_reason, record=False)  # recorded by the recovery already
-            return
-        absent = [i for i, s in enumerate(self.seats) if s.outbox is None]
-        self.status = "running"
-        self.store.set_status(self.match_id, "running")
-        self.started_at = self.clock() - (self.resumed_ms or 0) / 1000
-        for i in range(len(self.seats)):
-            self._send_start(i)
-        if absent:
-            again = " after the referee restarted" if self.resumed_ms is not None else ""
-            self._forfeit(absent, f"did not connect within the start-up allowance{again}")
-        elif self.state.is_over():  # a resumed record that ends with its last action
-            self._finish(self.state.result())
+        return lost
 
     async def _next_item(self, timeout: float) -> Any:
         """The next inbox item, waiting at most ``timeout`` seconds (TimeoutError after, or
@@ -334,6 +361,8 @@ class Referee(Clocks, Messages, Durable):
                 seat.outbox, seat.gone_since, seat.unsent_since = None, self.clock(), None
         elif isinstance(item, _Reply):
             self._on_reply(item)
+        elif isinstance(item, _Lost) and self.status == "running":
+            self._forfeit([item.seat], item.why)
 
     def _on_reply(self, item: _Reply) -> None:
         msg = item.msg

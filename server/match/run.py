@@ -8,6 +8,7 @@ issued for its seat; a seat may instead name a bot already connected to the refe
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import signal
@@ -17,6 +18,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import grpc
 
@@ -27,7 +29,10 @@ from levata.server.match.store import Store
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
 from levata.wire.codec import event_from_pb
 
-__all__ = ["MatchOutcome", "Seat", "bot_command", "run_refereed_match"]
+if TYPE_CHECKING:
+    from levata.server.match.referee import Referee
+
+__all__ = ["MatchOutcome", "Seat", "bot_command", "ended_early", "run_refereed_match"]
 
 #: Starts one seat's bot process: ``(server, token, seed, log) -> process``.
 Launcher = Callable[[str, str, int, Path], subprocess.Popen[bytes]]
@@ -50,6 +55,22 @@ class Seat:
 class MatchOutcome:
     info: admin_pb2.MatchInfo
     logs: Path
+    #: Per seat, its bot's log (``None``: a connected bot, not ours).
+    seat_logs: list[Path | None]
+    #: Per seat, how its process ended before the match did: ``crashed, exit 1``, ``killed
+    #: by signal 9`` (``None``: it played to the end, or is not ours).
+    ended: list[str | None]
+
+
+def ended_early(status: int) -> str | None:
+    """How a bot process that ended before its match did is named (``None``: status 0).
+
+    >>> ended_early(1), ended_early(-9), ended_early(0)
+    ('crashed, exit 1', 'killed by signal 9', None)
+    """
+    if status == 0:
+        return None
+    return f"crashed, exit {status}" if status > 0 else f"killed by signal {-status}"
 
 
 def bot_command(kind: str, game: str, server: str, seed: int) -> list[str]:
@@ -85,8 +106,13 @@ async def run_refereed_match(  # noqa: PLR0913  (the options of `levata match`, 
     move_ms: int = 2000,
     narrate_to: Callable[[str], None] | None = None,
     timeout_s: float = 600,
+    logs: Path | None = None,
 ) -> MatchOutcome:
-    """Play one match; raises ``RuntimeError`` with a clear message when it cannot."""
+    """Play one match; raises ``RuntimeError`` with a clear message when it cannot. The
+    bots' logs go into the folder ``logs`` (made, owner-only; default: a new folder
+    ``levata-logs/match-*`` beside ``db``). A bot process that ends before the match does
+    forfeits its seat at once, recorded as what it was (``crashed, exit 1``), when the
+    referee is this process's own."""
     own_server = None
     arena = None
     if server is None:
@@ -101,32 +127,12 @@ async def run_refereed_match(  # noqa: PLR0913  (the options of `levata match`, 
             " --admin-token-file (levata serve says where it wrote it)"
         )
     metadata = admin_metadata(admin_token)
-    logs = Path(tempfile.mkdtemp(prefix="levata-bots-"))
-    procs: list[tuple[subprocess.Popen[bytes], bool]] = []
+    bots = _Bots(_logs_folder(logs, db), len(seats))
     try:
         async with grpc.aio.insecure_channel(server) as channel:
             admin = admin_pb2_grpc.AdminServiceStub(channel)
             try:
-                names = []
-                for n, seat in enumerate(seats):
-                    if seat.connected is not None:
-                        names.append(seat.connected)
-                        continue
-                    reg = await admin.RegisterBot(  # rotate: a rerun reuses the name
-                        admin_pb2.RegisterBotRequest(
-                            name=bot_name_for(f"{seat.name}-{n}-{seed}"), rotate=True
-                        ),
-                        metadata=metadata,
-                        timeout=10,
-                    )
-                    names.append(reg.name)
-                    log = logs / f"seat{n}.log"
-                    start = seat.start or _entry_process(seat.name, game)
-                    try:
-                        proc = start(server, reg.token, derive(seed, "bot", n), log)
-                        procs.append((proc, seat.lingers))
-                    except OSError as exc:
-                        raise RuntimeError(f"cannot start the bot of seat {n}: {exc}") from None
+                names = await bots.start(admin, metadata, seats, game, server, seed)
                 created = await admin.CreateMatch(
                     admin_pb2.CreateMatchRequest(
                         game=game,
@@ -142,25 +148,109 @@ async def run_refereed_match(  # noqa: PLR0913  (the options of `levata match`, 
                     metadata=metadata,
                     timeout=10,
                 )
-                info = await watch_match(
-                    admin, created.match.match_id, metadata, narrate_to, timeout_s, game
+                match_id = created.match.match_id
+                guard = asyncio.create_task(
+                    bots.watch(arena.referee(match_id) if arena is not None else None)
                 )
+                try:
+                    info = await watch_match(admin, match_id, metadata, narrate_to, timeout_s, game)
+                finally:
+                    guard.cancel()
             except grpc.aio.AioRpcError as exc:
                 raise RuntimeError(f"referee at {server}: {exc.details()}") from None
-        for p, lingers in procs:
+        bots.stop()
+        return MatchOutcome(info, bots.logs, bots.seat_logs, bots.ended)
+    finally:
+        bots.kill()
+        if own_server is not None and arena is not None:
+            await arena.close()
+            await own_server.stop(None)
+
+
+def _logs_folder(logs: Path | None, db: Path) -> Path:
+    """The bots' log folder: ``logs``, or a new ``levata-logs/match-*`` beside ``db`` (kept:
+    the log of a bot that failed is what its author reads next); owner-only."""
+    if logs is None:
+        parent = db.resolve().parent / "levata-logs"
+        parent.mkdir(mode=0o700, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix="match-", dir=parent))
+    logs.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return logs
+
+
+class _Bots:
+    """The bot processes of one match, by seat: started, watched, stopped."""
+
+    def __init__(self, logs: Path, seats: int) -> None:
+        self.logs = logs
+        self.procs: dict[int, tuple[subprocess.Popen[bytes], bool]] = {}
+        self.seat_logs: list[Path | None] = [None] * seats
+        self.ended: list[str | None] = [None] * seats
+
+    async def start(
+        self,
+        admin: admin_pb2_grpc.AdminServiceStub,
+        metadata: Any,
+        seats: list[Seat],
+        game: str,
+        server: str,
+        seed: int,
+    ) -> list[str]:
+        """Register and start each seat's bot (a connected one is only named); the bot
+        names the match seats."""
+        names = []
+        for n, seat in enumerate(seats):
+            if seat.connected is not None:
+                names.append(seat.connected)
+                continue
+            reg = await admin.RegisterBot(  # rotate: a rerun reuses the name
+                admin_pb2.RegisterBotRequest(
+                    name=bot_name_for(f"{seat.name}-{n}-{seed}"), rotate=True
+                ),
+                metadata=metadata,
+                timeout=10,
+            )
+            names.append(reg.name)
+            log = self.seat_logs[n] = self.logs / f"seat{n}.log"
+            start = seat.start or _entry_process(seat.name, game)
+            try:
+                self.procs[n] = (
+                    start(server, reg.token, derive(seed, "bot", n), log),
+                    seat.lingers,
+                )
+            except OSError as exc:
+                raise RuntimeError(f"cannot start the bot of seat {n}: {exc}") from None
+        return names
+
+    async def watch(self, referee: Referee | None) -> None:
+        """Note each process that ends with a failure while the match runs, and tell the
+        referee (when it is ours) so that its seat forfeits as crashed, at once."""
+        while True:
+            for seat, (p, _) in self.procs.items():
+                status = p.poll()
+                if status is None or self.ended[seat] is not None:
+                    continue
+                why = ended_early(status)
+                if why is not None:
+                    self.ended[seat] = why
+                    if referee is not None:
+                        referee.lost(seat, why)
+            await asyncio.sleep(0.1)
+
+    def stop(self) -> None:
+        """The match is over: stop the processes that play on (submitted bots), and wait
+        for every one."""
+        for p, lingers in self.procs.values():
             if lingers:
                 _stop(p)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 p.wait(timeout=10)
-        return MatchOutcome(info, logs)
-    finally:
-        for p, _ in procs:
+
+    def kill(self) -> None:
+        for p, _ in self.procs.values():
             if p.poll() is None:
                 _stop(p, signal.SIGKILL)
                 p.wait()
-        if own_server is not None and arena is not None:
-            await arena.close()
-            await own_server.stop(None)
 
 
 def _stop(p: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:

@@ -23,6 +23,10 @@ A manifest::
     command = ["python3", "mybot.py"]   # or one string, split like a shell would
     protocol = "json"                   # json: one JSON request per stdin line, run under
                                         #   `levata bot bridge`; grpc: it connects itself
+    # or, instead of command and protocol, a Python bot of the workdir (docs/python-bots.md):
+    # python = "mybot:MyBot"            # module:Class[:key=value...] or module:function,
+                                        #   run as `levata bot run` (the same SDK) inside the
+                                        #   same sandbox and limits as any command
     workdir = "."                       # relative to the manifest's folder, and inside it
     move_ms = 1000                      # time per decision it asks for (the referee's clock
                                         #   is per match: a match gets the most any of its
@@ -65,6 +69,9 @@ A reference bot is our own code: it runs unsandboxed, with its token in ``LEVATA
 >>> m = parse_manifest('name = "b"\\ncommand = "python3 b.py --fast"\\nmove_ms = 500', ".")
 >>> m["command"], m["protocol"], m["move_ms"], m["memory_mb"]
 (['python3', 'b.py', '--fast'], 'json', 500, 2048)
+>>> m = parse_manifest('name = "p"\\npython = "mybot:act"', ".")
+>>> m["python"], m["protocol"], m["command"]
+('mybot:act', 'python', ['python3', '-m', 'levata.bots', 'run', 'mybot:act'])
 >>> parse_manifest('name = "b"\\ncommand = "levata bot bridge -- ./b.sh"', ".")
 Traceback (most recent call last):
 levata.engine.contract.BadConfig: manifest b: the command runs `levata bot bridge` itself, ...
@@ -113,7 +120,13 @@ MAX_CPU_SECONDS = 7200
 #: A command that starts a bridge (``levata bot bridge``, ``python -m levata.bots bridge``).
 _BRIDGE = re.compile(r"levata(\s+bot|\.bots)\s+bridge\b")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
-_FIELDS = {"name", "command", "protocol", "workdir", "move_ms", "cpu_seconds", "memory_mb", "env"}
+_FIELDS = {
+    "name", "command", "protocol", "python", "workdir", "move_ms", "cpu_seconds", "memory_mb",
+    "env",
+}  # fmt: skip
+#: ``python = "module:Class[:key=value...]"`` or ``"module:function"``: checked for its form
+#: only (importing a submitted module in the runner would run its code outside the sandbox).
+_PYTHON = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*(:[A-Za-z_]\w*=[^:,]*)*$")
 
 
 @dataclass(frozen=True)
@@ -159,21 +172,12 @@ def parse_manifest(text: str, base: str | Path) -> dict[str, Any]:
     name = data.get("name")
     if not isinstance(name, str) or not _NAME.match(name):
         raise BadConfig("manifest needs a name: letters, digits, _ . + - (no spaces)")
-    command = data.get("command")
-    if isinstance(command, str):
-        command = shlex.split(command)
-    if not isinstance(command, list) or not command or not all(isinstance(c, str) for c in command):
-        raise BadConfig(f"manifest {name}: command must be a non-empty string or list of strings")
-    protocol = data.get("protocol", "json")
-    if protocol not in ("json", "grpc"):
-        raise BadConfig(f"manifest {name}: protocol must be json or grpc, not {protocol!r}")
-    if protocol == "json" and _BRIDGE.search(" ".join(command)):
-        raise BadConfig(
-            f"manifest {name}: the command runs `levata bot bridge` itself, but a json"
-            " manifest's program runs under the bridge already: give the program alone"
-            ' (command = ["./bot.sh"]), or protocol = "grpc" to run a bridge of your own'
-        )
-    out: dict[str, Any] = {"name": name, "command": command, "protocol": protocol}
+    out: dict[str, Any] = {"name": name}
+    if "python" in data:
+        out.update(_python_bot(name, data))
+    else:
+        out.update(_command(name, data))
+    command = out["command"]
     workdir = Path(base) / str(data.get("workdir", "."))
     if any("{token}" in a for a in command):
         raise BadConfig(
@@ -192,6 +196,58 @@ def parse_manifest(text: str, base: str | Path) -> dict[str, Any]:
         out[key] = value
     out["env"] = check_env(name, data.get("env", {}))
     return out
+
+
+def _command(name: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A manifest's ``command`` and ``protocol``, checked."""
+    command = data.get("command")
+    if isinstance(command, str):
+        command = shlex.split(command)
+    if not isinstance(command, list) or not command or not all(isinstance(c, str) for c in command):
+        raise BadConfig(
+            f"manifest {name}: command must be a non-empty string or list of strings (or"
+            ' give python = "module:Class" for a Python bot)'
+        )
+    protocol = data.get("protocol", "json")
+    if protocol not in ("json", "grpc"):
+        raise BadConfig(f"manifest {name}: protocol must be json or grpc, not {protocol!r}")
+    if protocol == "json" and _BRIDGE.search(" ".join(command)):
+        raise BadConfig(
+            f"manifest {name}: the command runs `levata bot bridge` itself, but a json"
+            " manifest's program runs under the bridge already: give the program alone"
+            ' (command = ["./bot.sh"]), or protocol = "grpc" to run a bridge of your own'
+        )
+    return {"command": command, "protocol": protocol}
+
+
+def _python_bot(name: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A manifest's ``python`` entry, checked for its form: it is run by ``python -m
+    levata.bots run ENTRY`` (shown as ``command``), which speaks gRPC itself.
+
+    >>> _python_bot("p", {"python": "mybot:MyBot:depth=3"})["command"][-1]
+    'mybot:MyBot:depth=3'
+    >>> _python_bot("p", {"python": "mybot.py"})
+    Traceback (most recent call last):
+    ...
+    levata.engine.contract.BadConfig: manifest p: python must be "module:Class" ..., not 'mybot.py'
+    """
+    given = sorted({"command", "protocol"} & set(data))
+    if given:
+        raise BadConfig(
+            f"manifest {name}: python runs the bot itself; give no {' or '.join(given)} with it"
+        )
+    entry = data["python"]
+    if not isinstance(entry, str) or not _PYTHON.match(entry.strip()):
+        raise BadConfig(
+            f'manifest {name}: python must be "module:Class" or "module:function" (a module'
+            f" of its workdir; a class may take :key=value options), not {entry!r}"
+        )
+    entry = entry.strip()
+    return {
+        "python": entry,
+        "protocol": "python",
+        "command": ["python3", "-m", "levata.bots", "run", entry],
+    }
 
 
 def _inside(name: str, workdir: Path, base: Path) -> str:
@@ -395,7 +451,10 @@ def command_for(
         "LEVATA_SEED": str(seed),
         **m.get("env", {}),
     }
-    if m["protocol"] == "grpc":
+    if m["protocol"] == "python":  # `levata bot run ENTRY`, on this Python and its levata
+        argv = [sys.executable, "-m", "levata.bots", "run", m["python"], "--game", game]
+        argv += ["--server", server, "--seed", str(seed), "--name", seat_name, "--quiet"]
+    elif m["protocol"] == "grpc":
         argv = [_fill(a, values) for a in m["command"]]
     else:
         argv = [

@@ -688,7 +688,9 @@ def _clock_section(details: Details, st: Standings, move_ms: int | None) -> list
     return out
 
 
-def _match_lists(details: Details, st: Standings, db: str, replays: str = "") -> list[str]:
+def _match_lists(
+    details: Details, st: Standings, db: str, replays: str = "", unit_word: str = "deal"
+) -> list[str]:
     colors = _colors(st)
     where = f" --db {db}" if db else ""
     out = [
@@ -698,6 +700,9 @@ def _match_lists(details: Details, st: Standings, db: str, replays: str = "") ->
         f" <code>levata export MATCH_ID{_esc(where)} -o match.json</code>.</p>"
     ]
     unit = details.unit
+    # The game's duplicate unit is an option (Tarneeb's is called ``deal``, as the first
+    # column, the deal of the schedule): its column says it is the option's value.
+    unit_head = f"-o {unit}" if unit == unit_word else unit
     for b in st.bots:
         e = details.entries[b.name]
         badge = f'<span class="badge bad">{e.forfeits} forfeited</span>' if e.forfeits else ""
@@ -705,8 +710,8 @@ def _match_lists(details: Details, st: Standings, db: str, replays: str = "") ->
             f'<details id="matches-{_esc(b.name)}"><summary>'
             f'<span class="swatch" style="background:{colors[b.name]}"></span>'
             f"{_esc(b.name)}: {len(e.matches)} matches{badge}</summary>"
-            '<table class="matches"><thead><tr><th>#</th><th>deal</th><th>seat</th>'
-            + (f"<th>{_esc(unit)}</th>" if unit else "")
+            f'<table class="matches"><thead><tr><th>#</th><th>{unit_word}</th><th>seat</th>'
+            + (f"<th>{_esc(unit_head)}</th>" if unit else "")
             + '<th>score per deal</th><th>place</th><th class="name">table (by seat)</th>'
             '<th class="name">match id</th>'
             '<th class="name"></th></tr></thead><tbody>'
@@ -817,7 +822,7 @@ def html_report(  # noqa: PLR0913  (the page's parts, each by keyword but the fi
     )
     out.append("</section>")
     if details is not None:
-        out.extend(_match_lists(details, st, db, replays))
+        out.extend(_match_lists(details, st, db, replays, unit_word))
     out.extend(_notes_section(notes))
     out.append(f'<p class="note">levata {_esc(generated)}</p></body></html>')
     return "\n".join(out)

@@ -368,6 +368,24 @@ def test_details_add_up_to_the_standings():
     assert {m.per_deal for m in d.entries["c"].matches if m.forfeited} == {st.forfeit_score}
 
 
+def test_the_matches_table_names_each_column_once():
+    """Tarneeb's duplicate unit is its option ``deal``: beside the schedule's deal column it
+    reads ``-o deal`` (the report had two columns called ``deal``)."""
+    rows = []
+    for k in range(2):
+        for seats in itertools.permutations(["a", "b"]):
+            row = _row(len(rows), k, seats, [float(k), 1.0])
+            row["options"], row["match_id"] = {"deal": k + 1}, f"m{len(rows)}"
+            rows.append(row)
+    st = compute_standings(["a", "b"], rows, seed=1, resamples=20)
+    page = html_report("t1", "tarneeb", st, details=tournament_details(["a", "b"], rows, "deal"))
+    heads = re.findall(r'<table class="matches"><thead><tr>(.*?)</tr>', page)
+    assert heads
+    for head in heads:
+        names = re.findall(r"<th[^>]*>(.*?)</th>", head)
+        assert "-o deal" in names and len(set(names)) == len(names), names
+
+
 def test_a_distribution_of_zeros_reads_as_one():
     svg = histograms([("a", [0.0] * 5), ("b", [0.0, 2.0, -1.0])], "h")
     assert "all 5 matches +0.00 per deal" in svg

@@ -53,7 +53,10 @@ def read_private(path: Path, what: str) -> str:
         why = getattr(exc, "strerror", None) or "not text"
         raise BadConfig(f"cannot read the {what} file {path}: {why}") from None
     if st.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise BadConfig(f"the {what} file {path} is readable by others: chmod 600 {path}")
+        raise BadConfig(
+            f"the {what} file {path} is readable by others: chmod 600 {path} (or make it"
+            " owner-only from the start: (umask 077; echo ... > FILE))"
+        )
     if not text.strip():
         raise BadConfig(f"the {what} file {path} is empty")
     return text
