@@ -100,7 +100,11 @@ class LabelledBot:
 
     def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if self.bot is None:
-            label = self.book.get(self.match_id, self.wait)
+            # The runner's label (TID/INDEX, in MatchStart), else the line it sent us.
+            if "/" in self.match_id:
+                label: str | None = self.match_id.rsplit("/", 1)[1]
+            else:
+                label = self.book.get(self.match_id, self.wait)
             if label is None:
                 log.warning("match %s has no schedule label: seeding from its id", self.match_id)
                 label = self.match_id

@@ -115,6 +115,16 @@ def match_result(info: admin_pb2.MatchInfo) -> dict[str, Any]:
     }
 
 
+def schedule_label(tid: str, index: int) -> str:
+    """The label of scheduled match ``index`` (``MatchStart.label``): ``TID/INDEX``. A match
+    id never holds a ``/``, so a bot host tells the two apart.
+
+    >>> schedule_label("t1faccba2", 17)
+    't1faccba2/17'
+    """
+    return f"{tid}/{index}"
+
+
 @dataclass(frozen=True)
 class Hosting:
     """Where a tournament's matches are refereed and how its entries run.
@@ -288,6 +298,9 @@ class _Runner:
                 seed=row["seed"],
                 seat_bots=[self.seat_names[m] for m in members],
                 policy=_policy_pb(self.spec.policy, **over),
+                # What every bot seeds from (MatchStart.label): the scheduled match, not the
+                # referee's id, so a replayed or resumed match is played alike by any bot.
+                label=schedule_label(self.tid, row["index"]),
             ),
             metadata=self.meta,
             timeout=30,

@@ -13,6 +13,7 @@ import sys
 import textwrap
 
 from levata.engine import Event
+from levata.server import postgres
 from levata.server.match.store import Store
 from levata.server.tournament.spec import build_spec
 from levata.server.tournament.store import TourneyStore
@@ -137,3 +138,14 @@ def test_a_server_that_cannot_be_reached_is_one_error_line(postgres_server):
         lines = run.stderr.strip().splitlines()
         assert run.returncode in (1, 2) and len(lines) == 1, run.stderr
         assert lines[0].startswith("error:") and "Traceback" not in run.stderr
+
+
+def test_a_database_levata_did_not_create_is_refused_on_a_server_too(postgres_server):
+    url = postgres_server.fresh()
+    with postgres.connect(url) as db:
+        db.execute("CREATE TABLE invoices (n INTEGER)")
+    run = levata("tournament", "--game", "macao", "--bots", "random,random", "--db", url)
+    assert run.returncode == 2, run.stderr
+    assert "is a database levata did not create (its tables: invoices)" in run.stderr
+    with postgres.connect(url) as db:
+        assert db.table_names() == {"invoices"}  # untouched: no version table, no store's
