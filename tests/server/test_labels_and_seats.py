@@ -63,3 +63,28 @@ def test_one_connection_holds_two_seats_of_one_match(tmp_path):
         assert all(r["outcome"] == "applied" for r in replies)
     finally:
         server.stop()
+
+
+def test_a_submitted_bot_plays_a_tournament_alike_twice(tmp_path):
+    """A tournament names each match TID/INDEX (MatchStart.label): a submitted bot seeds from
+    the scheduled match, not from the referee's random id, so a second run (or a resumed or
+    replayed one) is played alike."""
+    from levata.server.tournament.store import TourneyStore
+
+    (tmp_path / "rnd.toml").write_text('name = "rnd"\npython = "levata.bots.base:RandomBot"\n')
+    choices = []
+    for name in ("a", "b"):
+        db = tmp_path / f"{name}.db"
+        run = subprocess.run(
+            [*CLI, "tournament", "--game", "whist", "-n", "3", "-o", "deal_size=3",
+             "--bots", "rnd.toml,heuristic,random", "--deals", "1", "--sandbox", "none",
+             "--db", str(db), "-q"],
+            capture_output=True, text=True, timeout=300, cwd=tmp_path,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        tdb, store = TourneyStore(db), Store(db)
+        (t,) = tdb.tournaments()
+        rows = tdb.rows(t["id"])
+        assert all(store.match(r["match_id"])["label"] == f"{t['id']}/{r['index']}" for r in rows)
+        choices.append([[a["action"] for a in store.actions(r["match_id"])] for r in rows])
+    assert choices[0] == choices[1] and len(choices[0]) == 6
