@@ -25,6 +25,14 @@ A constraint that is not a set of places per card (Repezita's "held some card of
 ranks", Macao's "the card drawn matched the top") is a game's own acceptance test over
 whole deals, on the same caches.
 
+**Evidence** (the one hook for inference): the deal above is uniform among the deals the
+view allows, but what the other seats did (their bids, calls and plays) makes some deals
+likelier than others under a model of how they play. The engine knows no policy: a bot
+passes an :class:`Evidence`, a :data:`Likelihood` of the seats' hands and a ``pool`` size,
+and each world is then picked among ``pool`` exact draws in proportion to its likelihood
+(importance resampling: :func:`pick_weighed`). :meth:`DealPlan.deal` weighs the sampler's
+draws before any world is built (a draw is microseconds, a world hundreds of them).
+
 >>> from levata.engine.cards import parse_cards
 >>> sets = PlaceSets(parse_cards("AS KS QS AH KH QH"), places=(1, 2))
 >>> sets.put(Card.parse("AS"), 2)           # seat 2 was passed the ace of spades
@@ -43,7 +51,7 @@ import copy
 import functools
 import random
 import weakref
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -55,10 +63,13 @@ from levata.engine.sampler import Sampler
 __all__ = [
     "HIDDEN",
     "DealPlan",
+    "Evidence",
+    "Likelihood",
     "PlaceSets",
     "Reseeded",
     "ViewCache",
     "copy_state",
+    "pick_weighed",
     "plan_deal",
     "reseed",
     "sampler",
@@ -153,6 +164,42 @@ class PlaceSets:
                 o.discard(seat)
 
 
+#: How likely the seats' hands are (card masks by seat; the viewing seat's own may be left
+#: empty) given what the other seats were seen to do, relative to other deals of the same
+#: view: 1.0 when nothing speaks against them. A model of their policy, passed in by a bot.
+Likelihood = Callable[[Sequence[int]], float]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Inference in sampling: each world is picked among ``pool`` exact draws of the view in
+    proportion to ``likelihood`` (``pool`` 1: uniform, as without it)."""
+
+    likelihood: Likelihood
+    pool: int = 4
+
+
+def pick_weighed(weights: Sequence[float], rng: random.Random) -> int:
+    """An index drawn in proportion to ``weights`` (one draw of ``rng``); all zero: uniform,
+    evidence the model cannot explain is no reason to prefer one draw.
+
+    >>> rng = random.Random(1)
+    >>> [pick_weighed([0.0, 1.0, 0.0], rng) for _ in range(3)]
+    [1, 1, 1]
+    >>> sorted({pick_weighed([0.0, 0.0], rng) for _ in range(20)})
+    [0, 1]
+    """
+    total = sum(weights)
+    if total <= 0:
+        return int(rng.random() * len(weights))
+    x = rng.random() * total
+    for i, w in enumerate(weights):
+        x -= w
+        if x < 0:
+            return i
+    return len(weights) - 1
+
+
 @dataclass
 class DealPlan:
     """How to deal the unknown cards of one view: the cards known to be in each place, and
@@ -163,14 +210,39 @@ class DealPlan:
     names: list[int]
     sampler: Sampler | None  # None when no card is left to chance
 
-    def deal(self, rng: random.Random, italian: bool = False) -> dict[int, list[Card]]:
-        """Each place's cards: the known ones, then those dealt (one draw of ``rng``)."""
+    def deal(
+        self,
+        rng: random.Random,
+        italian: bool = False,
+        evidence: Evidence | None = None,
+        seats: int = 0,
+    ) -> dict[int, list[Card]]:
+        """Each place's cards: the known ones, then those dealt (one draw of ``rng``). With
+        ``evidence``, the deal is picked among ``evidence.pool`` draws by the likelihood of
+        the hands of places ``0..seats-1`` (the seats; a place not dealt here is empty)."""
         dealt = {p: list(cs) for p, cs in self.fixed.items()}
         if self.sampler is not None:
             masks = self.sampler.sample(rng.getrandbits(64))
+            if evidence is not None and evidence.pool > 1:
+                masks = self._weighed(masks, rng, evidence, seats)
             for place, m in zip(self.names, masks, strict=True):
                 dealt.setdefault(place, []).extend(cards_of(m, italian))
         return dealt
+
+    def _weighed(
+        self, first: Sequence[int], rng: random.Random, evidence: Evidence, seats: int
+    ) -> Sequence[int]:
+        """One of ``evidence.pool`` draws (``first`` and more), picked by likelihood."""
+        assert self.sampler is not None
+        known = [mask_of(self.fixed.get(t, ())) for t in range(seats)]
+        slot = {p: i for i, p in enumerate(self.names) if p < seats}
+        draws = [first]
+        draws += [self.sampler.sample(rng.getrandbits(64)) for _ in range(evidence.pool - 1)]
+        weights = []
+        for masks in draws:
+            hands = [known[t] | (masks[slot[t]] if t in slot else 0) for t in range(seats)]
+            weights.append(evidence.likelihood(hands))
+        return draws[pick_weighed(weights, rng)]
 
 
 def plan_deal(

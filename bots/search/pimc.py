@@ -18,14 +18,18 @@ What it knows of a game beyond the rules is the game's strategy
 
 Two more hooks make it less naive, and a game that leaves them out is searched as above:
 
-* **Evidence** (``strategy.plausibility(world, seat)``, option ``infer``): worlds are dealt
-  uniformly among the deals the view allows, but the other seats' calls say more (a seat that bid 5
-  holds winners), and a world that fits them badly is worth less. With ``resample`` (10)
-  a drawn world is kept with its plausibility for its probability and searched at full
-  weight, up to ``resample`` draws per world searched: the searches go to the worlds that
-  fit (after that, or once the budget is spent, each world is searched and its values are
-  weighed by its plausibility; ``resample=0``: always so). Whist reads every bid against
-  what a player who counts the winners of the bidder's dealt hand bids.
+* **Evidence** (``strategy.evidence(view, world)``, option ``infer``): worlds are dealt
+  uniformly among the deals the view allows, but the other seats' bids, calls and plays say
+  more (a seat that bid 5 holds winners, one that let a trick go last in hand held no card
+  to take it), under a softened model of their play (:mod:`levata.bots.inference`). With
+  ``resample`` (10) each world is picked among that many exact deals of the view in
+  proportion to their likelihood (importance resampling, in the deal itself:
+  :class:`~levata.engine.worlds.Evidence`) and searched at full weight; ``resample=0``:
+  each world is dealt uniformly and its values weighed by its likelihood. A game whose
+  strategy gives no evidence but a ``strategy.plausibility(world, seat)`` (Filcău's and
+  Bestia's calls) has its drawn worlds kept in proportion to that, up to ``resample``
+  draws per world searched (after that, or once the budget is spent, weighed by it).
+  ``infer=0`` searches uniform worlds, alike: the same bot without inference.
 * **Realism** (``strategy.rate_cards(world, seat)``, option ``blend``): the solver's value is a
   paranoid one (can the seat force its goal against everyone?), and where a goal cannot be
   forced every card looks alike; ``blend`` times the game's own value of each card against
@@ -83,10 +87,12 @@ from levata.bots.search.double_dummy import duty_facts, kernel_seat, position, s
 from levata.bots.strategy import strategy_for
 from levata.engine import Action, BadConfig, SeatView, actions
 from levata.engine import game as find_game
+from levata.engine.cardmask import mask_of
 from levata.engine.family.tricks import TrickGame
 from levata.engine.playouts import playouts
 from levata.engine.rules import trick_winner
 from levata.engine.solver import Objective, SearchLimit, Solver
+from levata.engine.worlds import Evidence, Likelihood
 
 __all__ = ["PimcBot", "rollout_values"]
 
@@ -99,9 +105,9 @@ class PimcBot:
     this many cards left: every world solved exactly), ``try_cards`` (above this many,
     rollouts; in between, a solve of at most ``solve_nodes`` nodes per world, rollouts when
     it runs out), ``rollouts`` (playouts per card instead of a solve),
-    ``blend`` (weight of the game's realistic card values, 0 for none), ``infer`` (1: weigh
-    worlds by the game's plausibility, 0: alike), ``resample`` (most draws per world
-    searched, to keep worlds in proportion to their plausibility; 0: weigh them all),
+    ``blend`` (weight of the game's realistic card values, 0 for none), ``infer`` (1: draw
+    worlds by the game's evidence from the other seats' bids and plays, 0: uniform),
+    ``resample`` (deals per world searched, picked among by likelihood; 0: weigh them all),
     ``lines`` (1: read the game's lines where it gives them; 0: not).
     """
 
@@ -175,8 +181,12 @@ class PimcBot:
         self.last_solved = self._tries = self._misses = 0
         self._guess = None
         self._draws = 0
+        try:
+            evidence = self._evidence(view)
+        except NotImplementedError:
+            evidence = None
         while n < self.worlds:
-            drawn = self._draw(view, stop)
+            drawn = self._draw(view, stop, evidence)
             if drawn is None:
                 continue
             world, w = drawn
@@ -198,10 +208,30 @@ class PimcBot:
         self.last_worlds, self.last_draws = n, self._draws
         return score
 
-    def _draw(self, view: SeatView, stop: float) -> tuple[TrickGame, float] | None:
-        """One world of ``view`` and its weight, or ``None`` when it is thrown back: while
-        there is time, a world the bids make unlikely is kept in proportion to its
-        likelihood (then at full weight)."""
+    def _evidence(self, view: SeatView) -> Likelihood | None:
+        """The strategy's model of the other seats' play for ``view`` (``None``: none, or
+        inference off), built once per decision on a world of the view (its own draw, so
+        the bot's worlds are the same with inference on or off up to the weighing)."""
+        if not self.infer:
+            return None
+        world = self.spec.world_from_view(view, random.Random(len(view.history)))
+        assert isinstance(world, TrickGame)
+        return self.strategy.evidence(view, world)
+
+    def _draw(
+        self, view: SeatView, stop: float, evidence: Likelihood | None
+    ) -> tuple[TrickGame, float] | None:
+        """One world of ``view`` and its weight, or ``None`` when it is thrown back."""
+        if evidence is not None:
+            if self.resample:  # picked among resample deals by likelihood, full weight
+                world = self.spec.world_from_view(view, self.rng, Evidence(evidence, self.resample))
+                self._draws += self.resample
+                assert isinstance(world, TrickGame)
+                return world, 1.0
+            world = self.spec.world_from_view(view, self.rng)
+            self._draws += 1
+            assert isinstance(world, TrickGame)
+            return world, evidence([mask_of(h) for h in world.hands])
         world = self.spec.world_from_view(view, self.rng)
         assert isinstance(world, TrickGame)
         w = self.strategy.plausibility(world, view.seat) if self.infer else 1.0

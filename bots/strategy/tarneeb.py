@@ -28,11 +28,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from levata.bots.heuristic.tarneeb import PARTNER_SHARE, POINTS
+from levata.bots.inference import played_this_deal
 from levata.bots.strategy import DealValues, Strategy, deal_tricks
-from levata.engine import actions
+from levata.engine import SeatView, actions, events
 from levata.engine.cardmask import mask_of
+from levata.engine.cards import Card
 from levata.engine.contract import Action
 from levata.engine.family.tricks import TrickGame
 from levata.engine.games.tarneeb import TarneebState
@@ -40,9 +43,13 @@ from levata.engine.games.tarneeb import rules as tn
 from levata.engine.playouts import playout
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Solver
+from levata.engine.worlds import Likelihood
 
-__all__ = ["PLAYOUTS", "TarneebStrategy", "diff", "strain_tricks"]
+__all__ = ["BID_EVIDENCE", "PLAYOUTS", "TarneebStrategy", "diff", "hand_count", "strain_tricks"]
 
+#: How much less likely a world is for each trick a bid is above what the bidder's hand
+#: counts to (:meth:`TarneebStrategy.call_likelihood`).
+BID_EVIDENCE = 0.5
 #: Greedy playouts per strain and world (10% random cards, so that they differ).
 PLAYOUTS = 8
 
@@ -99,8 +106,67 @@ def _pass_value(state: TarneebState, seat: int, seed: int) -> float:
     return -_value(tricks, contract, 1 - team, state.idle)
 
 
+def hand_count(deck: Sequence[Card]) -> Callable[[int], float]:
+    """The heuristic bidder's own tricks, ``(hcp + length) / 3``
+    (:func:`~levata.bots.heuristic.tarneeb.estimate` less the partner's share), of a hand
+    given as a card mask: a few bit counts.
+
+    >>> from levata.bots.heuristic.tarneeb import estimate
+    >>> from levata.engine import french_deck, parse_cards
+    >>> hand = parse_cards("AS KS QS JS 9S 5S AH KH 2D 3D 4C 5C 6C")
+    >>> hand_count(french_deck())(mask_of(hand)) + PARTNER_SHARE == estimate(hand)
+    True
+    """
+    ranks = [(mask_of(c for c in deck if c.rank == r), p) for r, p in POINTS.items()]
+    suits = [mask_of(c for c in deck if c.suit == x) for x in {c.suit for c in deck}]
+
+    def count(hand: int) -> float:
+        hcp = sum(p * (hand & m).bit_count() for m, p in ranks)
+        longest = max((hand & m).bit_count() for m in suits)
+        return (hcp + max(0, longest - 4)) / 3
+
+    return count
+
+
 class TarneebStrategy(Strategy):
     """Tarneeb for the search bots: bids, the pass and the trump, by greedy playouts."""
+
+    def wants_trick(
+        self, world: TrickGame, seat: int, taken: list[int], winner: int | None
+    ) -> bool | None:
+        """A seat wants every trick its partner is not already winning (the team's tricks
+        score)."""
+        return winner is None or tn.TEAMS[winner] != tn.TEAMS[seat]
+
+    def call_likelihood(self, view: SeatView, world: TrickGame) -> Likelihood | None:
+        """Each other seat's bid read as the heuristic bidder's: a bid from a hand whose
+        :func:`~levata.bots.heuristic.tarneeb.estimate` (its partner's bid so far counted)
+        is fewer tricks costs a factor :data:`BID_EVIDENCE` per trick short."""
+        start = max((i for i, e in enumerate(view.history) if e.kind == events.HAND), default=0)
+        bids = [
+            (e.seat, int(e.data["number"]))
+            for e in view.history[start:]
+            if e.kind == actions.BID and e.seat is not None and "number" in e.data
+        ]
+        if all(s == view.seat for s, _ in bids):
+            return None
+        played, me = played_this_deal(view), view.seat
+        count = hand_count(world.deck)
+
+        def likelihood(hands: Sequence[int]) -> float:
+            w = 1.0
+            last = [0] * tn.PLAYERS
+            for s, number in bids:
+                if s != me:
+                    partner = last[(s + 2) % tn.PLAYERS]
+                    share = max(PARTNER_SHARE, partner - 4.0) if partner else PARTNER_SHARE
+                    short = number - count(hands[s] | played[s]) - share
+                    if short > 0:
+                        w *= BID_EVIDENCE**short
+                last[s] = number
+            return w
+
+        return likelihood
 
     def deal_values(self, world: TrickGame) -> DealValues:
         """Each seat's deal points by its team's tricks: the declarers score their

@@ -181,6 +181,12 @@ def _after_kitty(state: ThreeFiveEightState, action: Action) -> list[list[Card]]
 class ThreeFiveEightStrategy(Strategy):
     """3-5-8 for the search bots: the 8-seat's contract, Pas and kitty, by greedy playouts."""
 
+    def wants_trick(
+        self, world: TrickGame, seat: int, taken: list[int], winner: int | None
+    ) -> bool | None:
+        """Every seat wants every trick (a seat scores its tricks less its target)."""
+        return True
+
     def rate_calls(
         self, world: TrickGame, seat: int, calls: Sequence[Action], solver: Solver | None
     ) -> dict[Action, float]:

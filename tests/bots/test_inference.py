@@ -1,0 +1,63 @@
+"""Inference in sampling (``levata.bots.inference``, ``Strategy.evidence``): worlds drawn in
+proportion to how likely the other seats' bids and plays are under the model of their play
+shift the cards the expected way."""
+
+from __future__ import annotations
+
+import random
+
+from levata.bots.heuristic.tarneeb import hcp
+from levata.bots.strategy import strategy_for
+from levata.engine import Action, game
+from levata.engine.cardmask import mask_of
+from levata.engine.cards import parse_cards
+from levata.engine.worlds import Evidence
+
+TARNEEB = game("tarneeb")
+
+
+def _worlds(view, evidence, n=150):
+    rng = random.Random(7)
+    return [TARNEEB.world_from_view(view, rng, evidence) for _ in range(n)]
+
+
+def _evidence(view):
+    first = TARNEEB.world_from_view(view, random.Random(0))
+    likelihood = strategy_for(TARNEEB).evidence(view, first)
+    assert likelihood is not None
+    return Evidence(likelihood, pool=8)
+
+
+def test_a_seat_that_bid_high_holds_more_honours_in_the_worlds_drawn() -> None:
+    """Seat 3 opens at 10, the others pass: seat 0's worlds give seat 3 more high-card
+    points with the evidence than without (uniform: a third of those seat 0 does not see)."""
+    state = TARNEEB.new_match(players=4, seed=5)
+    state.apply(3, Action("bid", number=10))
+    for seat in (0, 1, 2):
+        state.apply(seat, Action("pass"))
+    view = state.view(0)
+    plain = sum(hcp(w.hands[3]) for w in _worlds(view, None)) / 150
+    inferred = sum(hcp(w.hands[3]) for w in _worlds(view, _evidence(view))) / 150
+    uniform = (40 - hcp(state.hands[0])) / 3
+    assert abs(plain - uniform) < 1.0 and inferred > plain + 2.5, (uniform, plain, inferred)
+
+
+def test_a_seat_that_let_a_trick_go_last_in_hand_seldom_held_a_winner() -> None:
+    """Seat 3's queen of clubs wins the trick so far; seat 0 plays last, wants the trick
+    and plays the 3: in seat 1's worlds seat 0 seldom holds the king or ace of clubs."""
+    state = TARNEEB.new_match(players=4, seed=5)
+    rng = random.Random(5)
+    while state.phase != "play":
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    for k in range(4):
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, min(legal, key=lambda a: a.card.rank) if k == 3 else rng.choice(legal))
+    view = state.view(1)
+    trick = [str(e) for e in view.history if e.kind == "trick"][-1]
+    assert trick == "seat 3 trick 4C 9C QC 3C"
+    winners = mask_of(parse_cards("KC AC"))
+    held = [bool(mask_of(w.hands[0]) & winners) for w in _worlds(view, None)]
+    inferred = [bool(mask_of(w.hands[0]) & winners) for w in _worlds(view, _evidence(view))]
+    assert sum(held) > 60 and sum(inferred) < sum(held) / 2
