@@ -25,14 +25,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import Any, ClassVar, Self
 
 from levata.engine import position as positions
+from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card
+from levata.engine.evidence import Evidence, pick_weighed
 from levata.engine.vocabulary import Vocabulary
-
-if TYPE_CHECKING:  # worlds imports this module
-    from levata.engine.worlds import Evidence
 
 __all__ = [
     "Action",
@@ -541,8 +540,6 @@ class GameSpec:
         elif "evidence" in inspect.signature(from_view).parameters:
             world = from_view(self, view, rng, evidence)
         else:
-            from levata.engine.worlds import pick_weighed  # worlds imports this module
-
             worlds = [from_view(self, view, rng) for _ in range(evidence.pool)]
             weights = [_hands_likelihood(w, evidence) for w in worlds]
             world = worlds[pick_weighed(weights, rng)]
@@ -598,8 +595,6 @@ class GameSpec:
 
 def _hands_likelihood(world: GameState, evidence: Evidence) -> float:
     """``evidence``'s likelihood of a whole world's hands (1 for a game that keeps none)."""
-    from levata.engine.cardmask import mask_of
-
     hands = getattr(world, "hands", None)
     if not isinstance(hands, list):
         return 1.0

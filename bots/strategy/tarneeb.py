@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from levata.bots.heuristic.tarneeb import PARTNER_SHARE, POINTS
 from levata.bots.inference import played_this_deal
 from levata.bots.strategy import DealValues, Strategy, deal_tricks
 from levata.engine import SeatView, actions, events
@@ -47,6 +46,11 @@ from levata.engine.worlds import Likelihood
 
 __all__ = ["BID_EVIDENCE", "PLAYOUTS", "TarneebStrategy", "diff", "hand_count", "strain_tricks"]
 
+#: High-card points and the tricks a partner that has not bid is taken to bring, as the
+#: heuristic bidder counts them (:mod:`levata.bots.heuristic.tarneeb`; the strategy reads
+#: bids the way that player makes them).
+POINTS = {14: 4, 13: 3, 12: 2, 11: 1}
+PARTNER_SHARE = 2.5
 #: How much less likely a world is for each trick a bid is above what the bidder's hand
 #: counts to (:meth:`TarneebStrategy.call_likelihood`).
 BID_EVIDENCE = 0.5
