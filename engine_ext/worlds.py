@@ -187,7 +187,7 @@ class DealPlan:
         the hands of places ``0..seats-1`` (the seats; a place not dealt here is empty)."""
         dealt = {p: list(cs) for p, cs in self.fixed.items()}
         if self.sampler is not None:
-            masks = self.sampler.sample(rng.getrandbits(64))
+            masks: Sequence[int] = self.sampler.sample(rng.getrandbits(64))
             if evidence is not None and evidence.pool > 1:
                 masks = self._weighed(masks, rng, evidence, seats)
             for place, m in zip(self.names, masks, strict=True):
