@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from levata.engine import SeatView, events
 from levata.engine.cardmask import mask_of
-from levata.engine.cards import Card
+from levata.engine.cards import Card, Suit
 from levata.engine.family.tricks import (
     TrickGame,
     beats,
@@ -51,9 +51,11 @@ __all__ = [
     "MISS",
     "MISS_LAST",
     "SPARE",
+    "TRUMP_EVIDENCE",
     "Clue",
     "Wants",
     "both",
+    "named_trump",
     "play_clues",
     "played_this_deal",
     "read_clues",
@@ -67,6 +69,10 @@ MISS = 0.6
 DEARER = 0.5
 #: A seat that did not want the trick won it though it held a card that lost.
 SPARE = 0.3
+
+#: A seat that named a trump suit holds, for each card its longest suit has over the one it
+#: named (its hand now and the cards it played this deal), a world this much less likely.
+TRUMP_EVIDENCE = 0.5
 
 #: Whether ``seat`` wants the trick in progress, given the tricks each seat has taken this
 #: deal and the seat winning the trick so far (``None`` for the lead): ``None`` if the model
@@ -161,6 +167,38 @@ def _deviation(
     if not want and won:
         return [c for c in suit if not beats(rules, c, best)], SPARE
     return None
+
+
+def named_trump(view: SeatView, world: TrickGame, kind: str, key: str) -> Likelihood | None:
+    """The trump named this deal by another seat (its event ``kind``, the suit's letter in
+    its data's ``key``; no-trump or none: ``None``), read as the heuristic players name it:
+    their longest suit. A world loses :data:`TRUMP_EVIDENCE` for each card the namer's
+    longest suit outnumbers the named one by.
+
+    >>> from levata.engine import game
+    >>> state = game("tarneeb").new_match(players=4, seed=3)
+    >>> named_trump(state.view(0), state, "trump", "trump") is None  # nothing named yet
+    True
+    """
+    named = [
+        e
+        for e in view.history[_deal_start(view) :]
+        if e.kind == kind and e.seat is not None and e.seat != view.seat
+    ]
+    letter = named[-1].data.get(key) if named else None
+    if not named or not isinstance(letter, str) or letter not in "CDHS" or len(letter) != 1:
+        return None
+    seat, played = named[-1].seat, played_this_deal(view)[named[-1].seat]
+    suits = {c.suit for c in world.deck}
+    by_suit = {x: mask_of(c for c in world.deck if c.suit == x) for x in suits}
+    trump = by_suit[Suit.parse(letter)]
+
+    def likelihood(hands: Sequence[int]) -> float:
+        held = hands[seat] | played
+        longest = max((held & m).bit_count() for m in by_suit.values())
+        return TRUMP_EVIDENCE ** (longest - (held & trump).bit_count())
+
+    return likelihood
 
 
 def read_clues(clues: Sequence[Clue]) -> Likelihood:

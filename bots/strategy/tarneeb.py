@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from levata.bots.inference import played_this_deal
+from levata.bots.inference import both, named_trump, played_this_deal
 from levata.bots.strategy import DealValues, Strategy, deal_tricks
 from levata.engine import SeatView, actions, events
 from levata.engine.cardmask import mask_of
@@ -145,15 +145,17 @@ class TarneebStrategy(Strategy):
     def call_likelihood(self, view: SeatView, world: TrickGame) -> Likelihood | None:
         """Each other seat's bid read as the heuristic bidder's: a bid from a hand whose
         :func:`~levata.bots.heuristic.tarneeb.estimate` (its partner's bid so far counted)
-        is fewer tricks costs a factor :data:`BID_EVIDENCE` per trick short."""
+        is fewer tricks costs a factor :data:`BID_EVIDENCE` per trick short; the trump
+        named, the declarer's longest suit (:func:`~levata.bots.inference.named_trump`)."""
         start = max((i for i, e in enumerate(view.history) if e.kind == events.HAND), default=0)
         bids = [
             (e.seat, int(e.data["number"]))
             for e in view.history[start:]
             if e.kind == actions.BID and e.seat is not None and "number" in e.data
         ]
+        trump = named_trump(view, world, tn.TRUMP, "trump")
         if all(s == view.seat for s, _ in bids):
-            return None
+            return trump
         played, me = played_this_deal(view), view.seat
         count = hand_count(world.deck)
 
@@ -170,7 +172,7 @@ class TarneebStrategy(Strategy):
                 last[s] = number
             return w
 
-        return likelihood
+        return both(likelihood, trump)
 
     def deal_values(self, world: TrickGame) -> DealValues:
         """Each seat's deal points by its team's tricks: the declarers score their
