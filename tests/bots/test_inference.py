@@ -61,3 +61,27 @@ def test_a_seat_that_let_a_trick_go_last_in_hand_seldom_held_a_winner() -> None:
     held = [bool(mask_of(w.hands[0]) & winners) for w in _worlds(view, None)]
     inferred = [bool(mask_of(w.hands[0]) & winners) for w in _worlds(view, _evidence(view))]
     assert sum(held) > 60 and sum(inferred) < sum(held) / 2
+
+
+def test_the_search_bots_draw_by_the_evidence_only_when_inferring() -> None:
+    """``pimc`` picks each world among ``resample`` deals with ``infer=1``, one deal with
+    ``infer=0``; ``ismcts`` builds the evidence only with ``infer=1`` (the kernel path)."""
+    from levata.bots.search.ismcts import IsmctsBot
+    from levata.bots.search.pimc import PimcBot
+
+    state = TARNEEB.new_match(players=4, seed=5)
+    state.apply(3, Action("bid", number=10))
+    for seat in (0, 1, 2):
+        state.apply(seat, Action("pass"))
+    state.apply(3, Action("trump", choice="S"))
+    state.apply(3, state.legal_actions(3)[0])  # the declarer leads: seat 0 reads its bid
+    seat = state.to_act()[0]
+    view, legal = state.view(seat), state.legal_actions(seat)
+    for infer, draws in ((1, 4 * 6), (0, 6)):
+        bot = PimcBot("tarneeb", seed=1, worlds=6, time_ms=0, infer=infer, resample=4)
+        assert bot.act(view, legal) in legal and bot.last_draws == draws
+    for infer in (1, 0):
+        searcher = IsmctsBot("tarneeb", seed=1, iterations=64, time_ms=0, infer=infer)
+        assert searcher.act(view, legal) in legal
+        assert (searcher._drawing is not None) == bool(infer)
+        assert searcher.stats.kernel_decisions == 1
