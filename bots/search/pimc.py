@@ -21,9 +21,9 @@ Two more hooks make it less naive, and a game that leaves them out is searched a
 * **Evidence** (``strategy.evidence(view, world)``, option ``infer``): worlds are dealt
   uniformly among the deals the view allows, but the other seats' bids, calls and plays say
   more (a seat that bid 5 holds winners, one that let a trick go last in hand held no card
-  to take it), under a softened model of their play (:mod:`levata.bots.inference`). With
-  ``resample`` (10) each world is picked among that many exact deals of the view in
-  proportion to their likelihood (importance resampling, in the deal itself:
+  to take it), under a softened model of their play (:mod:`levata.bots.inference`). Each
+  world is picked among ``pool`` (4) exact deals of the view in proportion to their
+  likelihood (importance resampling, in the deal itself:
   :class:`~levata.engine.worlds.Evidence`) and searched at full weight; ``resample=0``:
   each world is dealt uniformly and its values weighed by its likelihood. A game whose
   strategy gives no evidence but a ``strategy.plausibility(world, seat)`` (Filcău's and
@@ -107,7 +107,9 @@ class PimcBot:
     it runs out), ``rollouts`` (playouts per card instead of a solve),
     ``blend`` (weight of the game's realistic card values, 0 for none), ``infer`` (1: draw
     worlds by the game's evidence from the other seats' bids and plays, 0: uniform),
-    ``resample`` (deals per world searched, picked among by likelihood; 0: weigh them all),
+    ``pool`` (deals each world is picked among by the evidence's likelihood), ``resample``
+    (most draws per world searched, to keep worlds in proportion to a plausibility; 0:
+    weigh every world by its likelihood or plausibility instead),
     ``lines`` (1: read the game's lines where it gives them; 0: not).
     """
 
@@ -128,6 +130,7 @@ class PimcBot:
         blend: float = 5.0,
         infer: int = 1,
         resample: int = 10,
+        pool: int = 4,
         lines: int = 1,
     ) -> None:
         spec = find_game(game)
@@ -140,6 +143,7 @@ class PimcBot:
         self.solve_cards, self.rollouts, self.blend = solve_cards, rollouts, blend
         self.try_cards, self.solve_nodes = max(try_cards, solve_cards), solve_nodes
         self.infer, self.resample, self.lines = bool(infer), max(0, resample), bool(lines)
+        self.pool = max(1, pool)
         kind = "heuristic" if "heuristic" in spec.bots else RANDOM
         self.fallback: Bot = make_bot(kind, game, seed) if kind != RANDOM else RandomBot(game, seed)
         #: Worlds searched for the last decision, how many of them were solved exactly and
@@ -223,9 +227,9 @@ class PimcBot:
     ) -> tuple[TrickGame, float] | None:
         """One world of ``view`` and its weight, or ``None`` when it is thrown back."""
         if evidence is not None:
-            if self.resample:  # picked among resample deals by likelihood, full weight
-                world = self.spec.world_from_view(view, self.rng, Evidence(evidence, self.resample))
-                self._draws += self.resample
+            if self.resample:  # picked among pool deals by likelihood, full weight
+                world = self.spec.world_from_view(view, self.rng, Evidence(evidence, self.pool))
+                self._draws += self.pool
                 assert isinstance(world, TrickGame)
                 return world, 1.0
             world = self.spec.world_from_view(view, self.rng)

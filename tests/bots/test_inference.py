@@ -78,7 +78,7 @@ def test_the_search_bots_draw_by_the_evidence_only_when_inferring() -> None:
     seat = state.to_act()[0]
     view, legal = state.view(seat), state.legal_actions(seat)
     for infer, draws in ((1, 4 * 6), (0, 6)):
-        bot = PimcBot("tarneeb", seed=1, worlds=6, time_ms=0, infer=infer, resample=4)
+        bot = PimcBot("tarneeb", seed=1, worlds=6, time_ms=0, infer=infer, pool=4)
         assert bot.act(view, legal) in legal and bot.last_draws == draws
     for infer in (1, 0):
         searcher = IsmctsBot("tarneeb", seed=1, iterations=64, time_ms=0, infer=infer)
