@@ -640,12 +640,13 @@ class TrickGame(Zoned):
         """
         plan = _PLANS.get(view, (cls, spec), lambda: _make_plan(cls, spec, view))
         world = copy_state(plan.proto)
+        weighed = () if evidence is None else (evidence,)  # a game's own override may take none
         if plan.walked:  # the draws in the order the place-walking games always made them
-            world._deal_places(plan, view, rng, evidence)
+            world._deal_places(plan, view, rng, *weighed)
             reseed(world, rng)
         else:
             reseed(world, rng)
-            world._deal_hidden(plan, rng, evidence)
+            world._deal_hidden(plan, rng, *weighed)
             world._finish_log(plan)
         return world  # type: ignore[return-value]  # the plan's prototype is of this class
 
