@@ -39,7 +39,7 @@ def test_a_seat_that_bid_high_holds_more_honours_in_the_worlds_drawn() -> None:
     plain = sum(hcp(w.hands[3]) for w in _worlds(view, None)) / 150
     inferred = sum(hcp(w.hands[3]) for w in _worlds(view, _evidence(view))) / 150
     uniform = (40 - hcp(state.hands[0])) / 3
-    assert abs(plain - uniform) < 1.0 and inferred > plain + 2.5, (uniform, plain, inferred)
+    assert abs(plain - uniform) < 1.0 and inferred > plain + 1.5, (uniform, plain, inferred)
 
 
 def test_a_seat_that_let_a_trick_go_last_in_hand_seldom_held_a_winner() -> None:
