@@ -188,7 +188,9 @@ def named_trump(view: SeatView, world: TrickGame, kind: str, key: str) -> Likeli
     letter = named[-1].data.get(key) if named else None
     if not named or not isinstance(letter, str) or letter not in "CDHS" or len(letter) != 1:
         return None
-    seat, played = named[-1].seat, played_this_deal(view)[named[-1].seat]
+    seat = named[-1].seat
+    assert seat is not None  # kept above
+    played = played_this_deal(view)[seat]
     suits = {c.suit for c in world.deck}
     by_suit = {x: mask_of(c for c in world.deck if c.suit == x) for x in suits}
     trump = by_suit[Suit.parse(letter)]
