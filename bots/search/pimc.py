@@ -107,7 +107,8 @@ class PimcBot:
     it runs out), ``rollouts`` (playouts per card instead of a solve),
     ``blend`` (weight of the game's realistic card values, 0 for none), ``infer`` (1: draw
     worlds by the game's evidence from the other seats' bids and plays, 0: uniform),
-    ``pool`` (deals each world is picked among by the evidence's likelihood), ``resample``
+    ``pool`` (deals each world is picked among by the evidence's likelihood), ``read``
+    (``all`` the evidence, or the ``plays`` or the ``calls`` alone), ``resample``
     (most draws per world searched, to keep worlds in proportion to a plausibility; 0:
     weigh every world by its likelihood or plausibility instead),
     ``lines`` (1: read the game's lines where it gives them; 0: not).
@@ -131,6 +132,7 @@ class PimcBot:
         infer: int = 1,
         resample: int = 10,
         pool: int = 4,
+        read: str = "all",
         lines: int = 1,
     ) -> None:
         spec = find_game(game)
@@ -144,6 +146,9 @@ class PimcBot:
         self.try_cards, self.solve_nodes = max(try_cards, solve_cards), solve_nodes
         self.infer, self.resample, self.lines = bool(infer), max(0, resample), bool(lines)
         self.pool = max(1, pool)
+        if read not in ("all", "plays", "calls"):
+            raise BadConfig(f"read must be all, plays or calls, not {read!r}")
+        self.read = read
         kind = "heuristic" if "heuristic" in spec.bots else RANDOM
         self.fallback: Bot = make_bot(kind, game, seed) if kind != RANDOM else RandomBot(game, seed)
         #: Worlds searched for the last decision, how many of them were solved exactly and
@@ -220,7 +225,8 @@ class PimcBot:
             return None
         world = self.spec.world_from_view(view, random.Random(len(view.history)))
         assert isinstance(world, TrickGame)
-        return self.strategy.evidence(view, world)
+        plays, calls = self.read != "calls", self.read != "plays"
+        return self.strategy.evidence(view, world, plays=plays, calls=calls)
 
     def _draw(
         self, view: SeatView, stop: float, evidence: Likelihood | None

@@ -92,22 +92,25 @@ class Strategy:
         uniformly among the deals the view allows; the base weighs them all alike."""
         return 1.0
 
-    def evidence(self, view: SeatView, world: TrickGame) -> Likelihood | None:
+    def evidence(
+        self, view: SeatView, world: TrickGame, plays: bool = True, calls: bool = True
+    ) -> Likelihood | None:
         """The model of the other seats' play for one view (``world``: any world of it, for
         the rules): the likelihood of a world's hands given their plays
         (:mod:`levata.bots.inference`, read where :meth:`wants_trick` says what a seat
         wanted) and their calls (:meth:`call_likelihood`). A search bot passes it to the
         worlds (:class:`~levata.engine.worlds.Evidence`), which then draw in proportion to
-        it; ``None`` (the base: no game's word on either): worlds stay uniform."""
-        plays = None
-        if type(self).wants_trick is not Strategy.wants_trick:
+        it; ``None`` (the base: no game's word on either): worlds stay uniform. ``plays``,
+        ``calls``: read those (an ablation reads one alone)."""
+        by_plays = None
+        if plays and type(self).wants_trick is not Strategy.wants_trick:
 
             def wants(seat: int, taken: list[int], winner: int | None) -> bool | None:
                 return self.wants_trick(world, seat, taken, winner)
 
             clues = play_clues(view, world, wants)
-            plays = read_clues(clues) if clues else None
-        return both(plays, self.call_likelihood(view, world))
+            by_plays = read_clues(clues) if clues else None
+        return both(by_plays, self.call_likelihood(view, world) if calls else None)
 
     def wants_trick(
         self, world: TrickGame, seat: int, taken: list[int], winner: int | None
