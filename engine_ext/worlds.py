@@ -174,7 +174,9 @@ class DealPlan:
     fixed: dict[int, list[Card]]
     names: list[int]
     sampler: Sampler | None  # None when no card is left to chance
-    _kept_classes: list[list[int]] | None = field(default=None, repr=False, compare=False)
+    _kept_classes: list[tuple[list[int], int]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def deal(
         self,
@@ -217,15 +219,16 @@ class DealPlan:
     def _shuffled(self, masks: Sequence[int], rng: random.Random) -> list[int]:
         """``masks`` with the cards of each class shuffled among the places they lie in."""
         out = [0] * len(masks)
-        for cards in self._classes():
-            places = [i for c in cards for i, m in enumerate(masks) if m >> c & 1]
+        for cards, held in self._classes():
+            places = [i for i, m in enumerate(masks) for _ in range((m & held).bit_count())]
             rng.shuffle(places)
             for c, i in zip(cards, places, strict=True):
                 out[i] |= 1 << c
         return out
 
-    def _classes(self) -> list[list[int]]:
-        """The dealt cards (bit indexes) grouped by the places they may lie in."""
+    def _classes(self) -> list[tuple[list[int], int]]:
+        """The dealt cards (bit indexes, and as a mask) grouped by the places they may lie
+        in."""
         if self._kept_classes is None:
             assert self.sampler is not None
             allowed = self.sampler.allowed
@@ -237,7 +240,7 @@ class DealPlan:
                 if unseen >> c & 1:
                     key = tuple(i for i, m in enumerate(allowed) if m >> c & 1)
                     by_places.setdefault(key, []).append(c)
-            self._kept_classes = list(by_places.values())
+            self._kept_classes = [(cs, sum(1 << c for c in cs)) for cs in by_places.values()]
         return self._kept_classes
 
 

@@ -263,13 +263,17 @@ class WhistStrategy(Strategy):
         # What each seat's counted bid is measured against (the dealer's forbidden one aside).
         made = [sum(b for _, b in bids[:k]) for k in range(len(bids))]
 
+        legal = [
+            [x for x in range(c + 1) if k < world.players - 1 or made[k] + x != c]
+            for k in range(len(bids))
+        ]
+        read = [(s, b, legal[k]) for k, (s, b) in enumerate(bids) if s != seat]
+
         def likelihood(hands: Sequence[int]) -> float:
             off = 0
-            for k, (s, b) in enumerate(bids):
-                if s != seat:
-                    want = count(hands[s] | played[s])
-                    legal = [x for x in range(c + 1) if k < world.players - 1 or made[k] + x != c]
-                    off += abs(b - min(legal, key=lambda x: (abs(x - want), x)))
+            for s, b, allowed in read:
+                want = count(hands[s] | played[s])
+                off += abs(b - min(allowed, key=lambda x: (abs(x - want), x)))
             return float(BID_EVIDENCE**off)
 
         return likelihood
