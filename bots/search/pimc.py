@@ -18,18 +18,20 @@ What it knows of a game beyond the rules is the game's strategy
 
 Two more hooks make it less naive, and a game that leaves them out is searched as above:
 
-* **Evidence** (``strategy.evidence(view, world)``, option ``infer``): worlds are dealt
-  uniformly among the deals the view allows, but the other seats' bids, calls and plays say
-  more (a seat that bid 5 holds winners, one that let a trick go last in hand held no card
-  to take it), under a softened model of their play (:mod:`levata.bots.inference`). Each
-  world is picked among ``pool`` (4) exact deals of the view in proportion to their
-  likelihood (importance resampling, in the deal itself:
-  :class:`~levata.engine.worlds.Evidence`) and searched at full weight; ``resample=0``:
-  each world is dealt uniformly and its values weighed by its likelihood. A game whose
-  strategy gives no evidence but a ``strategy.plausibility(world, seat)`` (Filcău's and
-  Bestia's calls) has its drawn worlds kept in proportion to that, up to ``resample``
-  draws per world searched (after that, or once the budget is spent, weighed by it).
-  ``infer=0`` searches uniform worlds, alike: the same bot without inference.
+* **Evidence** (``strategy.evidence(view, world)``, options ``infer`` and ``read``): worlds
+  are dealt uniformly among the deals the view allows, but the other seats' bids, calls and
+  plays say more (a seat that bid 5 holds winners, one that let a trick go last in hand held
+  no card to take it), under a softened model of their play (:mod:`levata.bots.inference`).
+  With ``read=all`` (or ``plays``, ``calls``: one kind alone) each world is picked among
+  ``pool`` (4) exact deals of the view in proportion to their likelihood (importance
+  resampling, in the deal itself: :class:`~levata.engine.worlds.Evidence`) and searched at
+  full weight; ``resample=0``: each world is dealt uniformly and its values weighed by its
+  likelihood. ``read=none`` (the default: on duplicate deals against ``infer=0`` it measured
+  below 0 in Whist, Tarneeb and 3-5-8, ``docs/inference.md``) reads only a game's
+  ``strategy.plausibility(world, seat)`` (Whist's bids, Filcău's and Bestia's calls): drawn
+  worlds are kept in proportion to it, up to ``resample`` draws per world searched (after
+  that, or once the budget is spent, weighed by it). ``infer=0`` searches uniform worlds,
+  alike: the same bot without inference.
 * **Realism** (``strategy.rate_cards(world, seat)``, option ``blend``): the solver's value is a
   paranoid one (can the seat force its goal against everyone?), and where a goal cannot be
   forced every card looks alike; ``blend`` times the game's own value of each card against
@@ -108,7 +110,8 @@ class PimcBot:
     ``blend`` (weight of the game's realistic card values, 0 for none), ``infer`` (1: draw
     worlds by the game's evidence from the other seats' bids and plays, 0: uniform),
     ``pool`` (deals each world is picked among by the evidence's likelihood), ``read``
-    (``all`` the evidence, or the ``plays`` or the ``calls`` alone), ``resample``
+    (``none``, the default: no evidence, only a plausibility; ``all`` of it; the ``plays``
+    or the ``calls`` alone), ``resample``
     (most draws per world searched, to keep worlds in proportion to a plausibility; 0:
     weigh every world by its likelihood or plausibility instead),
     ``lines`` (1: read the game's lines where it gives them; 0: not).
@@ -132,7 +135,7 @@ class PimcBot:
         infer: int = 1,
         resample: int = 10,
         pool: int = 4,
-        read: str = "all",
+        read: str = "none",
         lines: int = 1,
     ) -> None:
         spec = find_game(game)
@@ -146,8 +149,8 @@ class PimcBot:
         self.try_cards, self.solve_nodes = max(try_cards, solve_cards), solve_nodes
         self.infer, self.resample, self.lines = bool(infer), max(0, resample), bool(lines)
         self.pool = max(1, pool)
-        if read not in ("all", "plays", "calls"):
-            raise BadConfig(f"read must be all, plays or calls, not {read!r}")
+        if read not in ("none", "all", "plays", "calls"):
+            raise BadConfig(f"read must be none, all, plays or calls, not {read!r}")
         self.read = read
         kind = "heuristic" if "heuristic" in spec.bots else RANDOM
         self.fallback: Bot = make_bot(kind, game, seed) if kind != RANDOM else RandomBot(game, seed)
@@ -221,7 +224,7 @@ class PimcBot:
         """The strategy's model of the other seats' play for ``view`` (``None``: none, or
         inference off), built once per decision on a world of the view (its own draw, so
         the bot's worlds are the same with inference on or off up to the weighing)."""
-        if not self.infer:
+        if not self.infer or self.read == "none":
             return None
         world = self.spec.world_from_view(view, random.Random(len(view.history)))
         assert isinstance(world, TrickGame)

@@ -64,7 +64,7 @@ def test_a_seat_that_let_a_trick_go_last_in_hand_seldom_held_a_winner() -> None:
 
 
 def test_the_search_bots_draw_by_the_evidence_only_when_inferring() -> None:
-    """``pimc`` picks each world among ``resample`` deals with ``infer=1``, one deal with
+    """``pimc`` picks each world among ``pool`` deals with ``read=all``, one deal with
     ``infer=0``; ``ismcts`` builds the evidence only with ``infer=1`` (the kernel path)."""
     from levata.bots.search.ismcts import IsmctsBot
     from levata.bots.search.pimc import PimcBot
@@ -78,7 +78,7 @@ def test_the_search_bots_draw_by_the_evidence_only_when_inferring() -> None:
     seat = state.to_act()[0]
     view, legal = state.view(seat), state.legal_actions(seat)
     for infer, draws in ((1, 4 * 6), (0, 6)):
-        bot = PimcBot("tarneeb", seed=1, worlds=6, time_ms=0, infer=infer, pool=4)
+        bot = PimcBot("tarneeb", seed=1, worlds=6, time_ms=0, infer=infer, pool=4, read="all")
         assert bot.act(view, legal) in legal and bot.last_draws == draws
     for infer in (1, 0):
         searcher = IsmctsBot("tarneeb", seed=1, iterations=64, time_ms=0, infer=infer)
