@@ -14,6 +14,8 @@ differences, each with a 95% interval from 2,000 bootstrap resamples of whole de
 the unit: its seatings share the cards). Then each entry's reply times over the referee
 (request sent to reply received) for decisions with more than one legal action: the match is
 replayed from its recorded actions to count them. Forfeited matches are left out and counted.
+Where the game scores bids against tricks (its score events carry both: Whist), each entry's
+share of bids made exactly, and of tricks over and under the bid, from the same replay.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import sqlite3
 import statistics
 from collections import defaultdict
 
-from levata.engine import Action, game
+from levata.engine import Action, GameState, game
 
 RESAMPLES = 2000
 
@@ -67,8 +69,12 @@ def scores_by_deal(con: sqlite3.Connection, tid: str) -> tuple[dict[int, dict[st
     return {g: {e: statistics.fmean(v) for e, v in d.items()} for g, d in sums.items()}, forfeits
 
 
-def decision_times(con: sqlite3.Connection, tid: str) -> dict[str, list[float]]:
-    """Each entry's reply latencies (ms) for decisions with more than one legal action."""
+def decision_times(
+    con: sqlite3.Connection, tid: str, bids: dict[str, list[int]] | None = None
+) -> dict[str, list[float]]:
+    """Each entry's reply latencies (ms) for decisions with more than one legal action; and
+    into ``bids``, where the game's score events carry bids and tricks, each entry's count
+    of bids made exactly, over and under (tricks against bid)."""
     out: dict[str, list[float]] = defaultdict(list)
     matches = con.execute(
         "select m.id, m.game, m.players, m.options, m.seed, t.seats"
@@ -95,7 +101,21 @@ def decision_times(con: sqlite3.Connection, tid: str) -> dict[str, list[float]]:
             if len(state.legal_actions(seat)) > 1 and latency.get(request) is not None:
                 out[entries[seat]].append(float(latency[request]))
             state.apply(seat, Action.parse(text))
+        if bids is not None:
+            _tally_bids(state, entries, bids)
     return out
+
+
+def _tally_bids(state: GameState, entries: list[str], bids: dict[str, list[int]]) -> None:
+    """Add each seat's bids made exactly, over and under in ``state``'s scored deals."""
+    for e in state.view(0).history:
+        if e.kind != "score" or "bids" not in e.data or "tricks" not in e.data:
+            continue
+        for seat, (bid, took) in enumerate(zip(e.data["bids"], e.data["tricks"], strict=True)):
+            if bid is None:
+                continue
+            tally = bids.setdefault(entries[seat], [0, 0, 0])
+            tally[0 if took == bid else 1 if took > bid else 2] += 1
 
 
 def report(db: str) -> None:
@@ -117,10 +137,17 @@ def report(db: str) -> None:
             lo, hi = interval(xs, rng)
             sign = "above 0" if lo > 0 else "below 0" if hi < 0 else "covers 0"
             print(f"  {a} - {b}: {statistics.fmean(xs):+.3f} [{lo:+.3f}, {hi:+.3f}] ({sign})")
-        for e, ts in sorted(decision_times(con, tid).items()):
+        bids: dict[str, list[int]] = {}
+        for e, ts in sorted(decision_times(con, tid, bids).items()):
             print(
                 f"  {e:28s} {len(ts)} decisions: median {quantile(ts, 0.5):.0f} ms,"
                 f" p90 {quantile(ts, 0.9):.0f} ms, max {max(ts):.0f} ms"
+            )
+        for e, (exact, over, under) in sorted(bids.items()):
+            n = exact + over + under
+            print(
+                f"  {e:28s} {n} bids: exact {exact / n:.0%}, over {over / n:.0%},"
+                f" under {under / n:.0%}"
             )
 
 

@@ -20,6 +20,7 @@ nothing, events carry their audience, a seat's history holds only what it may se
 from __future__ import annotations
 
 import copy
+import inspect
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -27,7 +28,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Self
 
 from levata.engine import position as positions
+from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card
+from levata.engine.evidence import Evidence, pick_weighed
 from levata.engine.vocabulary import Vocabulary
 
 __all__ = [
@@ -515,17 +518,31 @@ class GameSpec:
             resolved[name] = self.option(name).validate(value)
         return resolved
 
-    def world_from_view(self, view: SeatView, rng: random.Random) -> GameState:
+    def world_from_view(
+        self, view: SeatView, rng: random.Random, evidence: Evidence | None = None
+    ) -> GameState:
         """A full state the seat of ``view`` cannot tell from the real one: what a bot that
         knows only its view (in-process or over gRPC) searches over. Hidden cards are dealt
         at random under every constraint the view implies, from ``rng`` alone.
+
+        With ``evidence`` (:mod:`levata.engine.worlds`: a model of the seats' play, which a
+        bot passes in), the world is picked among ``evidence.pool`` such draws by the
+        likelihood of its hands: inside the game's own deal where it weighs deals (the trick
+        base), else among whole worlds (those of a game without ``hands``: uniform).
 
         Raises :class:`NotImplementedError` for a game that cannot rebuild one.
         """
         from_view = getattr(self.factory, "from_view", None)
         if from_view is None:
             raise NotImplementedError(f"{self.name} cannot rebuild a world from a view")
-        world: GameState = from_view(self, view, rng)
+        if evidence is None or evidence.pool <= 1:
+            world: GameState = from_view(self, view, rng)
+        elif "evidence" in inspect.signature(from_view).parameters:
+            world = from_view(self, view, rng, evidence)
+        else:
+            worlds = [from_view(self, view, rng) for _ in range(evidence.pool)]
+            weights = [_hands_likelihood(w, evidence) for w in worlds]
+            world = worlds[pick_weighed(weights, rng)]
         return world
 
     def from_position(self, text: str, seed: int = 0) -> GameState:
@@ -574,6 +591,14 @@ class GameSpec:
             seed=seed,
             deal=deal,
         )
+
+
+def _hands_likelihood(world: GameState, evidence: Evidence) -> float:
+    """``evidence``'s likelihood of a whole world's hands (1 for a game that keeps none)."""
+    hands = getattr(world, "hands", None)
+    if not isinstance(hands, list):
+        return 1.0
+    return evidence.likelihood([mask_of(h) for h in hands])
 
 
 def _describe_counts(counts: tuple[int, ...]) -> str:

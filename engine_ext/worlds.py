@@ -25,6 +25,14 @@ A constraint that is not a set of places per card (Repezita's "held some card of
 ranks", Macao's "the card drawn matched the top") is a game's own acceptance test over
 whole deals, on the same caches.
 
+**Evidence** (the one hook for inference): the deal above is uniform among the deals the
+view allows, but what the other seats did (their bids, calls and plays) makes some deals
+likelier than others under a model of how they play. The engine knows no policy: a bot
+passes an :class:`Evidence`, a :data:`Likelihood` of the seats' hands and a ``pool`` size,
+and each world is then picked among ``pool`` exact draws in proportion to its likelihood
+(importance resampling: :func:`pick_weighed`). :meth:`DealPlan.deal` weighs the sampler's
+draws before any world is built (a draw is microseconds, a world hundreds of them).
+
 >>> from levata.engine.cards import parse_cards
 >>> sets = PlaceSets(parse_cards("AS KS QS AH KH QH"), places=(1, 2))
 >>> sets.put(Card.parse("AS"), 2)           # seat 2 was passed the ace of spades
@@ -43,22 +51,26 @@ import copy
 import functools
 import random
 import weakref
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from levata.engine.cardmask import cards_of, mask_of
 from levata.engine.cards import Card
 from levata.engine.contract import Event, SeatView
+from levata.engine.evidence import Evidence, Likelihood, pick_weighed
 from levata.engine.sampler import Sampler
 
 __all__ = [
     "HIDDEN",
     "DealPlan",
+    "Evidence",
+    "Likelihood",
     "PlaceSets",
     "Reseeded",
     "ViewCache",
     "copy_state",
+    "pick_weighed",
     "plan_deal",
     "reseed",
     "sampler",
@@ -162,15 +174,74 @@ class DealPlan:
     fixed: dict[int, list[Card]]
     names: list[int]
     sampler: Sampler | None  # None when no card is left to chance
+    _kept_classes: list[tuple[list[int], int]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
-    def deal(self, rng: random.Random, italian: bool = False) -> dict[int, list[Card]]:
-        """Each place's cards: the known ones, then those dealt (one draw of ``rng``)."""
+    def deal(
+        self,
+        rng: random.Random,
+        italian: bool = False,
+        evidence: Evidence | None = None,
+        seats: int = 0,
+    ) -> dict[int, list[Card]]:
+        """Each place's cards: the known ones, then those dealt (one draw of ``rng``). With
+        ``evidence``, the deal is picked among ``evidence.pool`` draws by the likelihood of
+        the hands of places ``0..seats-1`` (the seats; a place not dealt here is empty)."""
         dealt = {p: list(cs) for p, cs in self.fixed.items()}
         if self.sampler is not None:
-            masks = self.sampler.sample(rng.getrandbits(64))
+            masks: Sequence[int] = self.sampler.sample(rng.getrandbits(64))
+            if evidence is not None and evidence.pool > 1:
+                masks = self._weighed(masks, rng, evidence, seats)
             for place, m in zip(self.names, masks, strict=True):
                 dealt.setdefault(place, []).extend(cards_of(m, italian))
         return dealt
+
+    def _weighed(
+        self, first: Sequence[int], rng: random.Random, evidence: Evidence, seats: int
+    ) -> Sequence[int]:
+        """One of ``evidence.pool`` deals (``first`` and more), picked by likelihood. The
+        others keep ``first``'s count of each *class* of cards (those allowed in the same
+        places) in each place and shuffle which cards of the class go where: each is a
+        uniform deal as ``first`` is, at a few microseconds where a sampler draw costs a
+        hundred (the likelihood then reweighs which cards a seat holds, not how many of a
+        class: with no void or exchange read, one class, the whole deal)."""
+        known = [mask_of(self.fixed.get(t, ())) for t in range(seats)]
+        slot = {p: i for i, p in enumerate(self.names) if p < seats}
+        draws = [first]
+        draws += [self._shuffled(first, rng) for _ in range(evidence.pool - 1)]
+        weights = []
+        for masks in draws:
+            hands = [known[t] | (masks[slot[t]] if t in slot else 0) for t in range(seats)]
+            weights.append(evidence.likelihood(hands))
+        return draws[pick_weighed(weights, rng)]
+
+    def _shuffled(self, masks: Sequence[int], rng: random.Random) -> list[int]:
+        """``masks`` with the cards of each class shuffled among the places they lie in."""
+        out = [0] * len(masks)
+        for cards, held in self._classes():
+            places = [i for i, m in enumerate(masks) for _ in range((m & held).bit_count())]
+            rng.shuffle(places)
+            for c, i in zip(cards, places, strict=True):
+                out[i] |= 1 << c
+        return out
+
+    def _classes(self) -> list[tuple[list[int], int]]:
+        """The dealt cards (bit indexes, and as a mask) grouped by the places they may lie
+        in."""
+        if self._kept_classes is None:
+            assert self.sampler is not None
+            allowed = self.sampler.allowed
+            by_places: dict[tuple[int, ...], list[int]] = {}
+            unseen = 0
+            for m in allowed:
+                unseen |= m
+            for c in range(unseen.bit_length()):
+                if unseen >> c & 1:
+                    key = tuple(i for i, m in enumerate(allowed) if m >> c & 1)
+                    by_places.setdefault(key, []).append(c)
+            self._kept_classes = [(cs, sum(1 << c for c in cs)) for cs in by_places.values()]
+        return self._kept_classes
 
 
 def plan_deal(

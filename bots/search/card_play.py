@@ -40,6 +40,7 @@ from levata.engine.cardmask import mask_of
 from levata.engine.family.tricks import TrickGame
 from levata.engine.rules import legal_cards
 from levata.engine.trick_search import TrickSearch
+from levata.engine.worlds import Evidence
 
 __all__ = ["KernelRun", "card_actions", "fits_kernel", "search_cards"]
 
@@ -93,13 +94,16 @@ def search_cards(  # noqa: PLR0913  (the bot's search settings, passed through)
     epsilon: float,
     c: float,
     prefer: Action | None,
+    evidence: Evidence | None = None,
 ) -> KernelRun:
     """Search the card play of ``view``'s deal in the kernel until ``iterations`` (0: no
     limit) or the ``deadline`` (``perf_counter`` time; another batch that would overrun
     it, as long as the slowest batch so far, is not begun); ``first_world`` is a world of the view
     that :func:`fits_kernel`, the others are dealt from ``rng``, one every ``reuse``
     iterations; ``swaps`` (0: none) tries of a swap of two hidden hands' cards move a
-    world on before each iteration (:meth:`TrickSearch.redeal`)."""
+    world on before each iteration (:meth:`TrickSearch.redeal`); with ``evidence`` each
+    world is picked among deals by the other seats' likelihood (inference: then ``swaps``
+    should be 0, swaps keep worlds uniform)."""
     world = first_world
     seat = view.seat
     pos = position(world)
@@ -150,7 +154,7 @@ def search_cards(  # noqa: PLR0913  (the bot's search settings, passed through)
         # would overrun: on a loaded machine a batch now and then waits for the CPU.
         if now + worst > deadline:
             break
-        other = spec.world_from_view(view, rng)
+        other = spec.world_from_view(view, rng, evidence)
         assert isinstance(other, TrickGame)  # a world of the same view, of the same game
         hands = position(other).hands
         search.add_world(hands, _rest(hands, dealt, rest_place))

@@ -41,6 +41,10 @@ policy and backs up every seat's reward along the path.
   playouts' ``greedy``), the deal's end valued by the game's strategy (``deal_values``), the
   guard as below; ``root`` and ``horizon`` do not apply there. ``fast=False`` keeps the
   contract path.
+* **Inference** (``infer=1``, off by default: not yet measured for this bot): each world is
+  picked among ``pool`` (4) exact deals by the game's model of the other seats' bids and
+  plays (``Strategy.evidence``, :mod:`levata.bots.inference`), as ``pimc`` draws them; in
+  the kernel the worlds are then not moved on by swaps (swaps keep worlds uniform).
 * **Root**: with few root actions (``root=auto``: at most :data:`PAIRED_UP_TO`) every action is
   played out on the *same* world with the same luck each iteration (common random numbers:
   the rollout stream and the policy bots' streams restart from one seed), so the search
@@ -80,9 +84,11 @@ from typing import Protocol
 from levata.bots.base import Bot, bot_class, make_bot
 from levata.bots.clock import deadline as stop_by
 from levata.bots.search.card_play import card_actions, fits_kernel, search_cards
+from levata.bots.strategy import strategy_for
 from levata.engine import Action, GameSpec, GameState, SeatView
 from levata.engine import game as find_game
 from levata.engine.family.tricks import TrickGame
+from levata.engine.worlds import Evidence
 
 __all__ = ["CLOCK_STEP_MS", "IsmctsBot", "Node", "Playout", "SearchStats"]
 
@@ -210,6 +216,8 @@ class IsmctsBot:
         reuse: int = 64,
         swaps: int = 8,
         cheap: str = "auto",
+        infer: int = 0,
+        pool: int = 4,
     ) -> None:
         if rollout not in ("auto", "heuristic", "random"):
             raise ValueError(f"rollout must be auto, heuristic or random, not {rollout!r}")
@@ -238,6 +246,8 @@ class IsmctsBot:
         self.reuse = reuse
         self.swaps = swaps
         self.cheap = cheap
+        self.infer, self.pool = bool(infer), max(1, pool)
+        self._drawing: Evidence | None = None  # the decision's evidence (infer), if any
         self._roll = self.rng  # the stream rollouts draw from (paired: one per world)
         self._last: Sequence[float] = ()  # the last rollout's scores
         self._own: Bot | None = None  # the heuristic's opinion on this seat's own decisions
@@ -315,6 +325,7 @@ class IsmctsBot:
         # clock and the view, which it does not keep.
         fast = self.fast and not realtime and not per_deal
         kind = "heuristic" if self._uses_heuristic(game) else "random"
+        evidence = self._drawing = self._evidence(spec, view)
         cards = card_actions(legal) if self.fast and not realtime else None
         if cards is not None:  # a trick deal's card play: the whole search in C, if it fits
             picked = self._in_kernel(spec, view, legal, cards, deadline, first, started)
@@ -326,7 +337,7 @@ class IsmctsBot:
         begun = time.perf_counter()
         while True:
             try:
-                dealt = spec.world_from_view(view, self.rng)
+                dealt = spec.world_from_view(view, self.rng, evidence)
             except NotImplementedError:  # no worlds of this view (read from a position)
                 usual = self._usual(view, legal, game)
                 return usual if usual is not None else legal[0]
@@ -371,8 +382,9 @@ class IsmctsBot:
     ) -> Action | None:
         """The decision searched in the kernel (:mod:`levata.bots.search.card_play`), or
         ``None`` where this deal's card play does not fit it (the contract path then)."""
+        evidence = self._drawing
         try:
-            world = spec.world_from_view(view, self.rng)
+            world = spec.world_from_view(view, self.rng, evidence)
         except NotImplementedError:
             return None
         if not isinstance(world, TrickGame) or not fits_kernel(world, view.seat, cards):
@@ -386,7 +398,8 @@ class IsmctsBot:
             deadline=deadline,  # the clock's reserve is already kept back (stop_by)
             iterations=self.iterations,
             reuse=self.reuse,
-            swaps=self.swaps,
+            swaps=self.swaps if evidence is None else 0,  # swaps would undo the weighing
+            evidence=evidence,
             others_in_tree=self.others != "policy",
             policy=self._cheap(),
             epsilon=CHEAP_EPSILON,
@@ -409,6 +422,21 @@ class IsmctsBot:
         stats.seconds += spent
         stats.times.append(spent)
         return choice
+
+    def _evidence(self, spec: GameSpec, view: SeatView) -> Evidence | None:
+        """With ``infer``, the game's model of the other seats' bids and plays for ``view``
+        (:meth:`~levata.bots.strategy.Strategy.evidence`), built on a world of its own draw:
+        the worlds are then picked among ``pool`` deals by it. ``None``: no inference."""
+        if not self.infer:
+            return None
+        try:
+            world = spec.world_from_view(view, random.Random(len(view.history)))
+        except NotImplementedError:
+            return None
+        if not isinstance(world, TrickGame):
+            return None
+        likelihood = strategy_for(spec).evidence(view, world)
+        return Evidence(likelihood, self.pool) if likelihood is not None else None
 
     def _cheap(self) -> str:
         """The kernel's rollout policy: ``cheap``, or with ``auto`` the greedy one where the

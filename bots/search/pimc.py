@@ -18,14 +18,20 @@ What it knows of a game beyond the rules is the game's strategy
 
 Two more hooks make it less naive, and a game that leaves them out is searched as above:
 
-* **Evidence** (``strategy.plausibility(world, seat)``, option ``infer``): worlds are dealt
-  uniformly among the deals the view allows, but the other seats' calls say more (a seat that bid 5
-  holds winners), and a world that fits them badly is worth less. With ``resample`` (10)
-  a drawn world is kept with its plausibility for its probability and searched at full
-  weight, up to ``resample`` draws per world searched: the searches go to the worlds that
-  fit (after that, or once the budget is spent, each world is searched and its values are
-  weighed by its plausibility; ``resample=0``: always so). Whist reads every bid against
-  what a player who counts the winners of the bidder's dealt hand bids.
+* **Evidence** (``strategy.evidence(view, world)``, options ``infer`` and ``read``): worlds
+  are dealt uniformly among the deals the view allows, but the other seats' bids, calls and
+  plays say more (a seat that bid 5 holds winners, one that let a trick go last in hand held
+  no card to take it), under a softened model of their play (:mod:`levata.bots.inference`).
+  With ``read=all`` (or ``plays``, ``calls``: one kind alone) each world is picked among
+  ``pool`` (4) exact deals of the view in proportion to their likelihood (importance
+  resampling, in the deal itself: :class:`~levata.engine.worlds.Evidence`) and searched at
+  full weight; ``resample=0``: each world is dealt uniformly and its values weighed by its
+  likelihood. ``read=none`` (the default: on duplicate deals against ``infer=0`` it measured
+  below 0 in Whist, Tarneeb and 3-5-8, ``docs/inference.md``) reads only a game's
+  ``strategy.plausibility(world, seat)`` (Whist's bids, Filcău's and Bestia's calls): drawn
+  worlds are kept in proportion to it, up to ``resample`` draws per world searched (after
+  that, or once the budget is spent, weighed by it). ``infer=0`` searches uniform worlds,
+  alike: the same bot without inference.
 * **Realism** (``strategy.rate_cards(world, seat)``, option ``blend``): the solver's value is a
   paranoid one (can the seat force its goal against everyone?), and where a goal cannot be
   forced every card looks alike; ``blend`` times the game's own value of each card against
@@ -83,10 +89,12 @@ from levata.bots.search.double_dummy import duty_facts, kernel_seat, position, s
 from levata.bots.strategy import strategy_for
 from levata.engine import Action, BadConfig, SeatView, actions
 from levata.engine import game as find_game
+from levata.engine.cardmask import mask_of
 from levata.engine.family.tricks import TrickGame
 from levata.engine.playouts import playouts
 from levata.engine.rules import trick_winner
 from levata.engine.solver import Objective, SearchLimit, Solver
+from levata.engine.worlds import Evidence, Likelihood
 
 __all__ = ["PimcBot", "rollout_values"]
 
@@ -99,9 +107,13 @@ class PimcBot:
     this many cards left: every world solved exactly), ``try_cards`` (above this many,
     rollouts; in between, a solve of at most ``solve_nodes`` nodes per world, rollouts when
     it runs out), ``rollouts`` (playouts per card instead of a solve),
-    ``blend`` (weight of the game's realistic card values, 0 for none), ``infer`` (1: weigh
-    worlds by the game's plausibility, 0: alike), ``resample`` (most draws per world
-    searched, to keep worlds in proportion to their plausibility; 0: weigh them all),
+    ``blend`` (weight of the game's realistic card values, 0 for none), ``infer`` (1: draw
+    worlds by the game's evidence from the other seats' bids and plays, 0: uniform),
+    ``pool`` (deals each world is picked among by the evidence's likelihood), ``read``
+    (``none``, the default: no evidence, only a plausibility; ``all`` of it; the ``plays``
+    or the ``calls`` alone), ``resample``
+    (most draws per world searched, to keep worlds in proportion to a plausibility; 0:
+    weigh every world by its likelihood or plausibility instead),
     ``lines`` (1: read the game's lines where it gives them; 0: not).
     """
 
@@ -122,6 +134,8 @@ class PimcBot:
         blend: float = 5.0,
         infer: int = 1,
         resample: int = 10,
+        pool: int = 4,
+        read: str = "none",
         lines: int = 1,
     ) -> None:
         spec = find_game(game)
@@ -134,6 +148,10 @@ class PimcBot:
         self.solve_cards, self.rollouts, self.blend = solve_cards, rollouts, blend
         self.try_cards, self.solve_nodes = max(try_cards, solve_cards), solve_nodes
         self.infer, self.resample, self.lines = bool(infer), max(0, resample), bool(lines)
+        self.pool = max(1, pool)
+        if read not in ("none", "all", "plays", "calls"):
+            raise BadConfig(f"read must be none, all, plays or calls, not {read!r}")
+        self.read = read
         kind = "heuristic" if "heuristic" in spec.bots else RANDOM
         self.fallback: Bot = make_bot(kind, game, seed) if kind != RANDOM else RandomBot(game, seed)
         #: Worlds searched for the last decision, how many of them were solved exactly and
@@ -175,8 +193,12 @@ class PimcBot:
         self.last_solved = self._tries = self._misses = 0
         self._guess = None
         self._draws = 0
+        try:
+            evidence = self._evidence(view)
+        except NotImplementedError:
+            evidence = None
         while n < self.worlds:
-            drawn = self._draw(view, stop)
+            drawn = self._draw(view, stop, evidence)
             if drawn is None:
                 continue
             world, w = drawn
@@ -198,10 +220,31 @@ class PimcBot:
         self.last_worlds, self.last_draws = n, self._draws
         return score
 
-    def _draw(self, view: SeatView, stop: float) -> tuple[TrickGame, float] | None:
-        """One world of ``view`` and its weight, or ``None`` when it is thrown back: while
-        there is time, a world the bids make unlikely is kept in proportion to its
-        likelihood (then at full weight)."""
+    def _evidence(self, view: SeatView) -> Likelihood | None:
+        """The strategy's model of the other seats' play for ``view`` (``None``: none, or
+        inference off), built once per decision on a world of the view (its own draw, so
+        the bot's worlds are the same with inference on or off up to the weighing)."""
+        if not self.infer or self.read == "none":
+            return None
+        world = self.spec.world_from_view(view, random.Random(len(view.history)))
+        assert isinstance(world, TrickGame)
+        plays, calls = self.read != "calls", self.read != "plays"
+        return self.strategy.evidence(view, world, plays=plays, calls=calls)
+
+    def _draw(
+        self, view: SeatView, stop: float, evidence: Likelihood | None
+    ) -> tuple[TrickGame, float] | None:
+        """One world of ``view`` and its weight, or ``None`` when it is thrown back."""
+        if evidence is not None:
+            if self.resample:  # picked among pool deals by likelihood, full weight
+                world = self.spec.world_from_view(view, self.rng, Evidence(evidence, self.pool))
+                self._draws += self.pool
+                assert isinstance(world, TrickGame)
+                return world, 1.0
+            world = self.spec.world_from_view(view, self.rng)
+            self._draws += 1
+            assert isinstance(world, TrickGame)
+            return world, evidence([mask_of(h) for h in world.hands])
         world = self.spec.world_from_view(view, self.rng)
         assert isinstance(world, TrickGame)
         w = self.strategy.plausibility(world, view.seat) if self.infer else 1.0

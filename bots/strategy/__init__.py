@@ -7,10 +7,12 @@ play well lives here, on the bots' side:
 * :class:`Strategy`, what a search bot (:mod:`levata.bots.search.pimc`,
   :mod:`levata.bots.regret`) asks of a game in one full world: the objective a seat plays its
   cards for (:meth:`Strategy.goal`), how likely the world is given what the other seats did
-  (:meth:`Strategy.plausibility`), and its own values of the seat's calls and cards
-  (:meth:`Strategy.rate_calls`, :meth:`Strategy.rate_cards` and their lines). A game names
-  its subclass in its spec (``GameSpec.strategy``, ``"module:Class"``, one module per game
-  in this package); :func:`strategy_for` loads it, so the search bots name no game;
+  (:meth:`Strategy.plausibility`; the other seats' bids, calls and plays as evidence that
+  weighs the draws themselves, :meth:`Strategy.evidence`), and its own values of the seat's
+  calls and cards (:meth:`Strategy.rate_calls`, :meth:`Strategy.rate_cards` and their
+  lines). A game names its subclass in its spec (``GameSpec.strategy``, ``"module:Class"``,
+  one module per game in this package); :func:`strategy_for` loads it, so the search bots
+  name no game;
 * the rules of thumb several games share: :func:`bury_order` (the cards a quota-family
   player buries), :func:`trump_score` (how good a suit is as trump), :func:`aim_playout`
   (every seat steering for a number of tricks) and :func:`playout_tricks` (greedy playouts
@@ -31,7 +33,8 @@ import importlib
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from levata.engine import Action, BadConfig, GameSpec
+from levata.bots.inference import both, play_clues, read_clues
+from levata.engine import Action, BadConfig, GameSpec, SeatView
 from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card, Suit
 from levata.engine.family.tricks import TrickGame, beats, duty_cards, power, suit_of, winning_card
@@ -39,6 +42,7 @@ from levata.engine.playouts import playouts
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Objective, Solver
 from levata.engine.solver import tricks as most_tricks
+from levata.engine.worlds import Likelihood
 
 __all__ = [
     "HONOURS",
@@ -87,6 +91,40 @@ class Strategy:
         bids, say): a search bot weighs the world's values by it. Worlds are drawn
         uniformly among the deals the view allows; the base weighs them all alike."""
         return 1.0
+
+    def evidence(
+        self, view: SeatView, world: TrickGame, plays: bool = True, calls: bool = True
+    ) -> Likelihood | None:
+        """The model of the other seats' play for one view (``world``: any world of it, for
+        the rules): the likelihood of a world's hands given their plays
+        (:mod:`levata.bots.inference`, read where :meth:`wants_trick` says what a seat
+        wanted) and their calls (:meth:`call_likelihood`). A search bot passes it to the
+        worlds (:class:`~levata.engine.worlds.Evidence`), which then draw in proportion to
+        it; ``None`` (the base: no game's word on either): worlds stay uniform. ``plays``,
+        ``calls``: read those (an ablation reads one alone)."""
+        by_plays = None
+        if plays and type(self).wants_trick is not Strategy.wants_trick:
+
+            def wants(seat: int, taken: list[int], winner: int | None) -> bool | None:
+                return self.wants_trick(world, seat, taken, winner)
+
+            clues = play_clues(view, world, wants)
+            by_plays = read_clues(clues) if clues else None
+        return both(by_plays, self.call_likelihood(view, world) if calls else None)
+
+    def wants_trick(
+        self, world: TrickGame, seat: int, taken: list[int], winner: int | None
+    ) -> bool | None:
+        """Whether ``seat`` wanted the trick it played to, given the tricks each seat had
+        taken this deal (``taken``) and the seat winning the trick before its card
+        (``winner``), as the model reads its play; ``None``: no word (the play is no
+        evidence). The base has none: a game opts in by saying it."""
+        return None
+
+    def call_likelihood(self, view: SeatView, world: TrickGame) -> Likelihood | None:
+        """The likelihood of a world's hands (card masks by seat) given the other seats'
+        bids and calls in ``view``; ``None``: they say nothing (the base)."""
+        return None
 
     def deal_values(self, world: TrickGame) -> DealValues:
         """What the end of this deal's card play is worth to every seat: by default what

@@ -28,11 +28,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from levata.bots.inference import both, named_trump, played_this_deal
 from levata.bots.strategy import DealValues, Strategy, deal_tricks
-from levata.engine import actions
+from levata.engine import SeatView, actions, events
 from levata.engine.cardmask import mask_of
+from levata.engine.cards import Card
 from levata.engine.contract import Action
 from levata.engine.family.tricks import TrickGame
 from levata.engine.games.tarneeb import TarneebState
@@ -40,9 +42,32 @@ from levata.engine.games.tarneeb import rules as tn
 from levata.engine.playouts import playout
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Solver
+from levata.engine.worlds import Likelihood
 
-__all__ = ["PLAYOUTS", "TarneebStrategy", "diff", "strain_tricks"]
+__all__ = [
+    "BID_EVIDENCE",
+    "PLAYOUTS",
+    "RAISE_OWN",
+    "RAISE_STEP",
+    "TarneebStrategy",
+    "diff",
+    "hand_count",
+    "strain_tricks",
+]
 
+#: High-card points and the tricks a partner that has not bid is taken to bring, as the
+#: heuristic bidder counts them (:mod:`levata.bots.heuristic.tarneeb`; the strategy reads
+#: bids the way that player makes them).
+POINTS = {14: 4, 13: 3, 12: 2, 11: 1}
+PARTNER_SHARE = 2.5
+#: How much less likely a world is for each point a raise's bidder's own count falls short
+#: of what the raise shows (:meth:`TarneebStrategy.call_likelihood`).
+BID_EVIDENCE = 0.5
+#: The own count (:func:`hand_count`) a raise to 8 shows, and each trick above 8 more: the
+#: search's raises to 8 came from hands of 4.25 on average (3.6 for its passes) on the
+#: tuning deals (seed 32); a little under that, as a floor.
+RAISE_OWN = 4.0
+RAISE_STEP = 0.75
 #: Greedy playouts per strain and world (10% random cards, so that they differ).
 PLAYOUTS = 8
 
@@ -99,8 +124,73 @@ def _pass_value(state: TarneebState, seat: int, seed: int) -> float:
     return -_value(tricks, contract, 1 - team, state.idle)
 
 
+def hand_count(deck: Sequence[Card]) -> Callable[[int], float]:
+    """The heuristic bidder's own tricks, ``(hcp + length) / 3``
+    (:func:`~levata.bots.heuristic.tarneeb.estimate` less the partner's share), of a hand
+    given as a card mask: a few bit counts.
+
+    >>> from levata.bots.heuristic.tarneeb import estimate
+    >>> from levata.engine import french_deck, parse_cards
+    >>> hand = parse_cards("AS KS QS JS 9S 5S AH KH 2D 3D 4C 5C 6C")
+    >>> hand_count(french_deck())(mask_of(hand)) + PARTNER_SHARE == estimate(hand)
+    True
+    """
+    ranks = [(mask_of(c for c in deck if c.rank == r), p) for r, p in POINTS.items()]
+    suits = [mask_of(c for c in deck if c.suit == x) for x in {c.suit for c in deck}]
+
+    def count(hand: int) -> float:
+        hcp = sum(p * (hand & m).bit_count() for m, p in ranks)
+        longest = max((hand & m).bit_count() for m in suits)
+        return (hcp + max(0, longest - 4)) / 3
+
+    return count
+
+
 class TarneebStrategy(Strategy):
     """Tarneeb for the search bots: bids, the pass and the trump, by greedy playouts."""
+
+    def wants_trick(
+        self, world: TrickGame, seat: int, taken: list[int], winner: int | None
+    ) -> bool | None:
+        """A seat wants every trick its partner is not already winning (the team's tricks
+        score)."""
+        return winner is None or tn.TEAMS[winner] != tn.TEAMS[seat]
+
+    def call_likelihood(self, view: SeatView, world: TrickGame) -> Likelihood | None:
+        """The other seats' raises and the trump named. A raise (a bid above the minimum
+        from a seat whose partner has not bid) from a hand whose own count
+        (:func:`hand_count`) is under :data:`RAISE_OWN` (and :data:`RAISE_STEP` more for
+        each trick above 8) costs :data:`BID_EVIDENCE` per point short; opening bids,
+        passes and bids beside a partner's are not read: the search's bids there barely
+        follow the hand (``benchmarks/inference_check.py``). The trump named is the
+        declarer's longest suit (:func:`~levata.bots.inference.named_trump`)."""
+        start = max((i for i, e in enumerate(view.history) if e.kind == events.HAND), default=0)
+        bids = [
+            (e.seat, int(e.data["number"]))
+            for e in view.history[start:]
+            if e.kind == actions.BID and e.seat is not None and "number" in e.data
+        ]
+        raises: list[tuple[int, float]] = []  # seat, the own count it shows
+        bid_by = [0] * tn.PLAYERS
+        for s, number in bids:
+            if s != view.seat and number > tn.MIN_BID and not bid_by[(s + 2) % tn.PLAYERS]:
+                raises.append((s, RAISE_OWN + RAISE_STEP * (number - tn.MIN_BID - 1)))
+            bid_by[s] = number
+        trump = named_trump(view, world, tn.TRUMP, "trump")
+        if not raises:
+            return trump
+        played = played_this_deal(view)
+        count = hand_count(world.deck)
+
+        def likelihood(hands: Sequence[int]) -> float:
+            w = 1.0
+            for s, shown in raises:
+                short = shown - count(hands[s] | played[s])
+                if short > 0:
+                    w *= BID_EVIDENCE**short
+            return w
+
+        return both(likelihood, trump)
 
     def deal_values(self, world: TrickGame) -> DealValues:
         """Each seat's deal points by its team's tricks: the declarers score their

@@ -29,7 +29,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from levata.bots.inference import named_trump
 from levata.bots.strategy import Strategy, playout_tricks
+from levata.engine import SeatView
 from levata.engine.cards import Card, Suit
 from levata.engine.contract import Action
 from levata.engine.family import quotas as quota_family
@@ -38,6 +40,7 @@ from levata.engine.games.three_five_eight import ThreeFiveEightState
 from levata.engine.games.three_five_eight import rules as tr
 from levata.engine.rules import TrickRules
 from levata.engine.solver import Solver
+from levata.engine.worlds import Likelihood
 
 __all__ = [
     "PAS_VALUE",
@@ -180,6 +183,17 @@ def _after_kitty(state: ThreeFiveEightState, action: Action) -> list[list[Card]]
 
 class ThreeFiveEightStrategy(Strategy):
     """3-5-8 for the search bots: the 8-seat's contract, Pas and kitty, by greedy playouts."""
+
+    def wants_trick(
+        self, world: TrickGame, seat: int, taken: list[int], winner: int | None
+    ) -> bool | None:
+        """Every seat wants every trick (a seat scores its tricks less its target)."""
+        return True
+
+    def call_likelihood(self, view: SeatView, world: TrickGame) -> Likelihood | None:
+        """The 8-seat's trump read as the heuristic names it: its longest suit
+        (:func:`~levata.bots.inference.named_trump`; its hand now, after the kitty)."""
+        return named_trump(view, world, "contract", "contract")
 
     def rate_calls(
         self, world: TrickGame, seat: int, calls: Sequence[Action], solver: Solver | None

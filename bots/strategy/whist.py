@@ -18,10 +18,11 @@ a card is worth to a seat that steers for its number (``docs/games/whist.md``, "
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from levata.bots.inference import played_this_deal
 from levata.bots.strategy import DealValues, Strategy, aim_playout, deal_tricks
-from levata.engine import phases
+from levata.engine import SeatView, phases
 from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card, Suit
 from levata.engine.contract import Action
@@ -29,6 +30,7 @@ from levata.engine.family.tricks import TrickGame, winning_card
 from levata.engine.games.whist import WhistState, deal_points
 from levata.engine.playouts import aim_lines, aim_reach
 from levata.engine.solver import Objective, Solver, exact
+from levata.engine.worlds import Likelihood
 
 __all__ = [
     "BID_EVIDENCE",
@@ -37,6 +39,7 @@ __all__ = [
     "WhistStrategy",
     "counted_bid",
     "estimate_tricks",
+    "winner_count",
 ]
 
 #: How much less likely a world is for each trick another seat's bid is off from what its
@@ -86,6 +89,44 @@ def estimate_tricks(hand: Sequence[Card], trump: Suit | None, players: int) -> f
                 total += 0.25
     # Long side suits get ruffed when many players hold trumps.
     return total * (1.0 if players <= 4 else 0.85)
+
+
+def winner_count(deck: Sequence[Card], trump: Suit | None, players: int) -> Callable[[int], float]:
+    """:func:`estimate_tricks` of a hand given as a card mask, for the cards of ``deck``: a
+    few bit counts (what reading every candidate deal's bids needs).
+
+    >>> from levata.engine import parse_cards
+    >>> from levata.engine.games.whist import whist_deck
+    >>> count = winner_count(whist_deck(4), Suit.HEARTS, 4)
+    >>> round(count(mask_of(parse_cards("AS KS AH 9C"))), 2)
+    2.5
+    """
+
+    def cards(rule: Callable[[Card], bool]) -> int:
+        return mask_of(c for c in deck if rule(c))
+
+    trumps = cards(lambda c: c.suit == trump)
+    top, middle = (
+        trumps & cards(lambda c: c.rank >= 13),
+        trumps & cards(lambda c: c.rank in (11, 12)),
+    )
+    low = trumps & ~top & ~middle
+    sides = [cards(lambda c, x=x: c.suit == x) for x in Suit if x != trump]  # type: ignore[misc]
+    aces, kings, queens = (cards(lambda c, r=r: c.rank == r) for r in (14, 13, 12))  # type: ignore[misc]
+    scale = 1.0 if players <= 4 else 0.85
+
+    def count(hand: int) -> float:
+        total = 1.0 * (hand & top).bit_count() + 0.7 * (hand & middle).bit_count()
+        total += 0.45 * (hand & low).bit_count()
+        for side in sides:
+            held = hand & side
+            if held:
+                ace, king = bool(held & aces), bool(held & kings)
+                total += 0.9 * ace + (0.6 if ace else 0.3) * king
+                total += 0.25 * (ace and king and bool(held & queens))
+        return total * scale
+
+    return count
 
 
 def counted_bid(
@@ -206,17 +247,47 @@ class WhistStrategy(Strategy):
         dealt = world.dealt_hands
         if dealt is None or world.forehead or all(b is None for b in world.bids):
             return 1.0
-        off = 0
-        made: list[int] = []  # the bids before, in bidding order
-        for k in range(world.players):
-            s = (world.first + k) % world.players
-            b = world.bids[s]
-            if b is None:
-                break
-            if s != seat:
-                off += abs(b - _counted(world, dealt[s], made))
-            made.append(b)
-        return float(BID_EVIDENCE**off)
+        return _bid_weight(world, seat, dealt)
+
+    def call_likelihood(self, view: SeatView, world: TrickGame) -> Likelihood | None:
+        """The bids read as :meth:`plausibility` reads them, from the hands of a draw: each
+        seat was dealt its hand now and the cards it played this deal."""
+        assert isinstance(world, WhistState)
+        if world.forehead or all(b is None for b in world.bids):
+            return None
+        played = played_this_deal(view)
+        count = winner_count(world.deck, world.trump, world.players)
+        order = [(world.first + k) % world.players for k in range(world.players)]
+        bids = [(s, b) for s, b in ((s, world.bids[s]) for s in order) if b is not None]
+        seat, c = view.seat, world.cards
+        # What each seat's counted bid is measured against (the dealer's forbidden one aside).
+        made = [sum(b for _, b in bids[:k]) for k in range(len(bids))]
+
+        legal = [
+            [x for x in range(c + 1) if k < world.players - 1 or made[k] + x != c]
+            for k in range(len(bids))
+        ]
+        read = [(s, b, legal[k]) for k, (s, b) in enumerate(bids) if s != seat]
+
+        def likelihood(hands: Sequence[int]) -> float:
+            off = 0
+            for s, b, allowed in read:
+                want = count(hands[s] | played[s])
+                off += abs(b - min(allowed, key=lambda x: (abs(x - want), x)))
+            return float(BID_EVIDENCE**off)
+
+        return likelihood
+
+    def wants_trick(
+        self, world: TrickGame, seat: int, taken: list[int], winner: int | None
+    ) -> bool | None:
+        """A seat short of its bid wants the trick, one that has made it does not (the
+        heuristic's and ``aim_playout``'s rule); before its bid, no word."""
+        assert isinstance(world, WhistState)
+        bid = world.bids[seat]
+        if bid is None or world.forehead:
+            return None
+        return taken[seat] < bid
 
     def rate_cards(self, world: TrickGame, seat: int) -> dict[int, float]:
         """Each playable card worth the deal's points ``seat`` scores when, after it, the
@@ -320,6 +391,22 @@ class WhistStrategy(Strategy):
                 b = bids[s] = _counted(world, world.hands[s], made)
             made.append(b)
         return [int(b) for b in bids if b is not None]
+
+
+def _bid_weight(world: WhistState, seat: int, dealt: Sequence[Sequence[Card]]) -> float:
+    """``BID_EVIDENCE`` to the number of tricks the other seats' bids are off their counted
+    bids from ``dealt`` (:meth:`WhistStrategy.plausibility`)."""
+    off = 0
+    made: list[int] = []  # the bids before, in bidding order
+    for k in range(world.players):
+        s = (world.first + k) % world.players
+        b = world.bids[s]
+        if b is None:
+            break
+        if s != seat:
+            off += abs(b - _counted(world, dealt[s], made))
+        made.append(b)
+    return float(BID_EVIDENCE**off)
 
 
 def _counted(world: WhistState, hand: Sequence[Card], made: Sequence[int]) -> int:

@@ -47,6 +47,7 @@ from levata.engine.rules import TRUMP_SUIT, TrickRules
 from levata.engine.vocabulary import Vocabulary
 from levata.engine.worlds import (
     DealPlan,
+    Evidence,
     PlaceSets,
     ViewCache,
     copy_state,
@@ -616,9 +617,13 @@ class TrickGame(Zoned):
     # -- determinization: a world rebuilt from a view -----------------------------------------
 
     @classmethod
-    def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> Self:
+    def from_view(
+        cls, spec: GameSpec, view: SeatView, rng: random.Random, evidence: Evidence | None = None
+    ) -> Self:
         """A full state whose ``view(view.seat)`` is ``view``: the one way a trick game
-        redeals hidden cards (:meth:`sample_world` comes here too).
+        redeals hidden cards (:meth:`sample_world` comes here too). With ``evidence`` the
+        hidden cards are picked among several exact deals by their likelihood (inference
+        from what the seats did: :mod:`levata.engine.worlds`).
 
         The base restores the card play from the view (trump, trick, played cards, tricks and
         cards won, voids), the game restores its own state in :meth:`_restore_from_view`
@@ -635,12 +640,13 @@ class TrickGame(Zoned):
         """
         plan = _PLANS.get(view, (cls, spec), lambda: _make_plan(cls, spec, view))
         world = copy_state(plan.proto)
+        weighed = () if evidence is None else (evidence,)  # a game's own override may take none
         if plan.walked:  # the draws in the order the place-walking games always made them
-            world._deal_places(plan, view, rng)
+            world._deal_places(plan, view, rng, *weighed)
             reseed(world, rng)
         else:
             reseed(world, rng)
-            world._deal_hidden(plan, rng)
+            world._deal_hidden(plan, rng, *weighed)
             world._finish_log(plan)
         return world  # type: ignore[return-value]  # the plan's prototype is of this class
 
@@ -877,20 +883,24 @@ class TrickGame(Zoned):
             elif f"hand:{t}" in view.zones:  # a hand this seat sees (Whist's foreheads)
                 self.hands[t] = list(view.zones[f"hand:{t}"])
 
-    def _deal_hidden(self, plan: _Plan, rng: random.Random) -> None:
+    def _deal_hidden(
+        self, plan: _Plan, rng: random.Random, evidence: Evidence | None = None
+    ) -> None:
         """Deal the cards the view does not show, by the plan's exact sampler."""
         if plan.deal.sampler is None:
             return
-        dealt = plan.deal.deal(rng, self.deck[0].suit.italian)
+        dealt = plan.deal.deal(rng, self.deck[0].suit.italian, evidence, self.players)
         for t in plan.hidden:
             self.hands[t] = dealt[t]
         left = dealt.get(self.players)  # the undealt rest, in an order of this world
         if left is not None:
             self.undealt = rng.sample(left, len(left))
 
-    def _deal_places(self, plan: _Plan, view: SeatView, rng: random.Random) -> None:
+    def _deal_places(
+        self, plan: _Plan, view: SeatView, rng: random.Random, evidence: Evidence | None = None
+    ) -> None:
         """Deal the places walked from the view, then let the game settle its own."""
-        dealt = plan.deal.deal(rng, self.deck[0].suit.italian)
+        dealt = plan.deal.deal(rng, self.deck[0].suit.italian, evidence, self.players)
         for t in range(self.players):
             if t != plan.seat:
                 self.hands[t] = sorted(dealt.get(t, []))

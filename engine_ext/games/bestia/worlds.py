@@ -140,12 +140,14 @@ class BestiaWorlds:
                     sets.not_at(e.seat, _stronger(card, trick, trump, list(sets)))
                 trick.append(card)
 
-    def _deal_places(self, plan: Any, view: SeatView, rng: random.Random) -> None:
-        """Deal the places (the base's draw) again until the deal fits the sure-pot duty of
-        every play this seat saw (:data:`MAX_DRAWS` at most)."""
+    def _deal_places(
+        self, plan: Any, view: SeatView, rng: random.Random, evidence: Any = None
+    ) -> None:
+        """Deal the places (the base's draw, weighed by ``evidence`` if any) again until the
+        deal fits the sure-pot duty of every play this seat saw (:data:`MAX_DRAWS` at most)."""
         deal = super()._deal_places  # type: ignore[misc]  # TrickGame's, after this mixin
         for _ in range(MAX_DRAWS):
-            deal(plan, view, rng)
+            deal(plan, view, rng, evidence)
             if view.phase != "play" or self._duties_kept(view):
                 return
 

@@ -47,6 +47,7 @@ from levata.engine.contract import (
     SeatView,
 )
 from levata.engine.deal import shuffled
+from levata.engine.evidence import Evidence
 from levata.engine.family.tricks import PLAY, TrickGame
 from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.filcau import rules as fr
@@ -560,11 +561,13 @@ class FilcauState(TrickGame):
         return next((p for p in packets if len(p) == fr.FIRST_PACKET), ())
 
     @classmethod
-    def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> Self:
+    def from_view(
+        cls, spec: GameSpec, view: SeatView, rng: random.Random, evidence: Evidence | None = None
+    ) -> Self:
         """The base's world, then what the seat cannot see of the other seats' calls read off
         their hands there: an unseen farbă's low, and whether an earlier seat held the three
         top filcăi (so it may overtake a Q♦ fris) when it holds them now."""
-        world = super().from_view(spec, view, rng)
+        world = super().from_view(spec, view, rng, evidence)
         if world.hidden_low is None and world.low is None and world.bound == 4:
             world.hidden_low = world.best_low()
         if world.fris_card == fr.FILCAI[3] and not world.played:

@@ -60,7 +60,7 @@ from levata.engine.games.rentz.subgames import (
 )
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
-from levata.engine.worlds import PlaceSets, reseed, seen_log
+from levata.engine.worlds import Evidence, PlaceSets, reseed, seen_log
 from levata.engine.zones import Place, without
 
 __all__ = ["SPEC", "RentzState", "rentz_deck"]
@@ -430,13 +430,15 @@ class RentzState(TrickGame):
         self.totals = [int(t) for t in view.scores]
 
     @classmethod
-    def from_view(cls, spec: GameSpec, view: SeatView, rng: random.Random) -> Self:
+    def from_view(
+        cls, spec: GameSpec, view: SeatView, rng: random.Random, evidence: Evidence | None = None
+    ) -> Self:
         """Before a blind pick no card is dealt: the world is the deck face down, in an
         order of its own. Otherwise the trick base rebuilds it (with :meth:`_narrow_places`)."""
         if view.phase == DOMINO:
             return cls._domino_world(spec, view, rng)
         if view.phase != BLIND:
-            return super().from_view(spec, view, rng)
+            return super().from_view(spec, view, rng, evidence)
         world = cls.__new__(cls)
         GameState.__init__(world, spec, view.players, dict(view.options), 0)
         world.phase, world.over = view.phase, False
