@@ -11,6 +11,7 @@ import pytest
 
 import levata.bots.heuristic.kemps as heuristic_module
 import levata.engine.games.kemps as kemps_module
+import levata.engine.games.kemps.policy as policy_module
 import levata.engine.games.kemps.rules as rules_module
 from levata.bots import make_bot, play_match
 from levata.bots.heuristic.kemps import HeuristicBot, SilentBot, convention
@@ -541,7 +542,7 @@ def test_registered():
     assert game("kemps") is SPEC and SPEC.teams(6) == ((0, 3), (1, 4), (2, 5))
 
 
-@pytest.mark.parametrize("module", [kemps_module, rules_module, heuristic_module])
+@pytest.mark.parametrize("module", [kemps_module, rules_module, policy_module, heuristic_module])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 
