@@ -2,16 +2,18 @@
 
     python benchmarks/strength.py --game macao [--deals 40] [--time-ms 100] [--players 2]
         [--search ismcts] [--search-option rollout=random] [-o mode=realtime] [--jobs 2]
+        [--teams]
 
 Each pair of bots (the search bot against the heuristic, the heuristic against random) plays
 every deal once in every seating of the two bots at the table (both bots present: 2 seatings
 for 2 players, 6 for 3, 14 for 4), so every hand is held by both from every seat and the luck
-of the cards cancels. A bot's score on a deal is its mean over the seats it held; the
-difference is paired by deal, with a 95% interval (normal approximation over deals). A game
-with a duplicate unit (Whist's ``deal_size``) plays one deal per board, every value of the
-unit in turn (Whist: 1 to 8 cards; Rentz: each sub-game; Filcău: its one deal). It prints
-the search bot's cost too: iterations (simulations) or worlds per second, median and p90 time
-per decision, measured in the same run.
+of the cards cancels; with ``--teams`` each bot holds whole teams of the game's partnerships
+(Tabinet's 0+2 and 1+3 at four), the two-table method. A bot's score on a deal is its mean over
+the seats it held; the difference is paired by deal, with a 95% interval (normal approximation
+over deals). A game with a duplicate unit (Whist's ``deal_size``) plays one deal per board,
+every value of the unit in turn (Whist: 1 to 8 cards; Rentz: each sub-game; Filcău: its one
+deal). It prints the search bot's cost too: iterations (simulations) or worlds per second,
+median and p90 time per decision, measured in the same run.
 """
 
 from __future__ import annotations
@@ -46,14 +48,22 @@ class Board:
     seconds: float = 0.0
 
 
-def seatings(players: int) -> list[tuple[int, ...]]:
-    """Every way to seat two bots (0 and 1) at the table with both present.
+def seatings(
+    players: int, teams: tuple[tuple[int, ...], ...] | None = None
+) -> list[tuple[int, ...]]:
+    """Every way to seat two bots (0 and 1) at the table with both present; with ``teams``
+    (two partnerships) each bot holds a whole team, in both seatings.
 
     >>> seatings(2)
     [(0, 1), (1, 0)]
-    >>> len(seatings(3)), len(seatings(4))
-    (6, 14)
+    >>> len(seatings(3)), len(seatings(4)), seatings(4, ((0, 2), (1, 3)))
+    (6, 14, [(0, 1, 0, 1), (1, 0, 1, 0)])
     """
+    if teams:
+        if len(teams) != 2:
+            raise ValueError("--teams needs a game of two partnerships at this table")
+        side = {s: k for k, team in enumerate(teams) for s in team}
+        return [tuple(side[s] ^ flip for s in range(players)) for flip in (0, 1)]
     return [s for s in itertools.product((0, 1), repeat=players) if 0 < sum(s) < players]
 
 
@@ -92,12 +102,12 @@ class Timed:
 
 def play_board(job: tuple[Any, ...]) -> Board:
     """Every seating of one deal for one pair of bots."""
-    name, players, deal, seed, pair, time_ms, extra, bot_options = job
+    name, players, deal, seed, pair, time_ms, extra, bot_options, teams = job
     spec = game(name)
     opts = options_for(name, deal, extra)
     totals = {pair[0]: [0.0, 0], pair[1]: [0.0, 0]}
     board = Board({})
-    for k, seating in enumerate(seatings(players)):
+    for k, seating in enumerate(seatings(players, spec.teams(players) if teams else None)):
         state = spec.new_match(players=players, options=opts, seed=derive(seed, deal))
         bots = [
             Timed(make(pair[who], name, derive(seed, deal, k, s), time_ms, bot_options))
@@ -148,6 +158,11 @@ def parse_pairs(items: list[str]) -> dict[str, Any]:
     return out
 
 
+def _error(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
     names = [g.name for g in all_games()]
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -161,30 +176,31 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--skip-random", action="store_true", help="only search - heuristic")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--teams", action="store_true", help="each bot holds whole partnerships")
     args = p.parse_args(argv)
     spec = game(args.game)
     players = args.players or spec.players[0]
     if players not in spec.players:
-        print(f"error: {spec.name} is not played by {players}", file=sys.stderr)
-        return 2
+        return _error(f"{spec.name} is not played by {players}")
+    if args.teams and not spec.teams(players):
+        return _error(f"{spec.name} has no partnerships at {players} players")
     if args.time_ms <= 0 or args.time_ms > 200:
-        print("error: --time-ms must be in (0, 200]", file=sys.stderr)
-        return 2
+        return _error("--time-ms must be in (0, 200]")
     extra = parse_pairs(args.option)
     bot_options = parse_pairs(args.search_option)
     try:
         spec.resolve_options(extra)
         make(args.search, spec.name, 0, args.time_ms, bot_options)
     except (BadConfig, ValueError, TypeError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _error(str(exc))
     pairs = [(args.search, "heuristic")] + ([] if args.skip_random else [("heuristic", "random")])
     start = time.perf_counter()
     results: dict[tuple[str, str], list[Board]] = {}
+    teams = args.teams
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for pair in pairs:
             jobs = [
-                (spec.name, players, d, args.seed, pair, args.time_ms, extra, bot_options)
+                (spec.name, players, d, args.seed, pair, args.time_ms, extra, bot_options, teams)
                 for d in range(args.deals)
             ]
             results[pair] = list(pool.map(play_board, jobs))
@@ -192,7 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     opts = " ".join(f"{k}={v}" for k, v in extra.items())
     print(
         f"{spec.name}, {players} players{', ' + opts if opts else ''}: {args.deals} duplicate "
-        f"deals x {len(seatings(players))} seatings per pair, {args.time_ms:g} ms per search "
+        f"deals x {len(seatings(players, spec.teams(players) if args.teams else None))} "
+        f"seatings per pair, {args.time_ms:g} ms per search "
         f"decision, {elapsed:.0f} s"
     )
     print(f"{'pair':24} {'mean diff/deal':>15} {'95% interval':>22}  significant")

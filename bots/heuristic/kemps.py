@@ -24,6 +24,9 @@ team's decoys come back, its kemps token is shown once), the moment its partner 
 :class:`SilentBot` is the same player without the signals: it registers nothing and never
 signals, so its partner calls only on what everybody saw (the baseline).
 
+The choices themselves are :mod:`levata.engine.games.kemps.policy`'s, which the search's
+fast playouts play by too.
+
 >>> from levata.engine.games.kemps import KempsState
 >>> state = KempsState.from_position(4, ["7S 7H 7D 2C", "2S 3S 4S 5S", "8S 8H 9D 9C",
 ...                                      "JS QS KS AS"], table="7C 3H 4H 5H")
@@ -33,51 +36,19 @@ signals, so its partner calls only on what everybody saw (the baseline).
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import random
-from collections import Counter
 from collections.abc import Sequence
 
 from levata.engine import Action, Card, SeatView
-from levata.engine.games.kemps.rules import (
-    ALPHABET,
-    CALL_KINDS,
-    CONTRAKEMPS,
-    KEMPS,
-    SWAP,
-    holds_quad,
-    mask_of,
-    partner,
-    swap_parts,
-    team_of,
-)
+from levata.engine.games.kemps import policy
+from levata.engine.games.kemps.policy import BELIEVED_AFTER, DECOY_RATE, convention
+from levata.engine.games.kemps.rules import SWAP, holds_quad, mask_of, swap_parts, team_of
 
-__all__ = ["HeuristicBot", "SilentBot", "convention"]
+__all__ = ["BELIEVED_AFTER", "DECOY_RATE", "HeuristicBot", "SilentBot", "convention", "seen_by"]
 
-#: How often a seat with no quad shows a decoy; more often once it is seen collecting, so
-#: that a token from a collector is no proof.
-DECOY_RATE = 0.1
-#: Cards of one rank an opponent must be seen collecting for a token of its to be believed.
-BELIEVED_AFTER = 2
-
-
-@functools.lru_cache(maxsize=256)
-def convention(secret: str) -> tuple[str, tuple[str, str]]:
-    """The kemps token and two decoys both partners derive from their team secret.
-
-    >>> convention("00" * 16)
-    ('G7', ('G13', 'G6'))
-    """
-    digest = hashlib.sha256(secret.encode()).digest()
-    order = sorted(range(len(ALPHABET)), key=lambda i: digest[i])
-    kemps, *decoys = (ALPHABET[i] for i in order[:3])
-    return kemps, (decoys[0], decoys[1])
-
-
-def _ranks(cards: Sequence[Card]) -> Counter[int]:
-    return Counter(c.rank for c in cards)
-
+#: The swaps a search weighs (the best that get nearer to a quad): with pass and the calls,
+#: few enough to be played out on the same worlds (``ismcts``' paired root).
+SWAPS_WEIGHED = 2
 
 _CARDS: dict[str, Card] = {}
 
@@ -90,28 +61,22 @@ def _card(name: str) -> Card:
     return card
 
 
-def _partner_first_next(view: SeatView) -> bool:
-    """Will the partner come before every opponent in the next tick's priority (so that no
-    opponent who reads the token can call first)? Always yes when the stock is out (the last
-    chance).
-
-    >>> from levata.engine.games.kemps import KempsState
-    >>> state = KempsState.from_position(4, ["7S 7H 7D 7C", "2S 3S 4S 5S", "8S 8H 9D 9C",
-    ...                                      "JS QS KS AS"], table="2H 3H 4H 5H", tick=1)
-    >>> _partner_first_next(state.view(0))  # tick 2: priority 2, 3, 0, 1
-    True
-    """
-    if not view.counts.get("stock"):
-        return True
-    n, me = view.players, view.seat
-    mate, own, t = partner(me, n), team_of(me, n), view.counters["tick"] + 1
-    ahead = (mate - t) % n
-    return all((s - t) % n > ahead for s in range(n) if team_of(s, n) != own)
-
-
-def _known(view: SeatView, seat: int) -> list[Card]:
-    """The cards everybody saw ``seat`` take that it still holds."""
-    return [_card(c) for c in view.facts["known"][seat]]
+def seen_by(view: SeatView, signals: bool = True) -> policy.Table:
+    """What the policy reads of ``view`` (``signals``: the seat keeps its team's convention)."""
+    secret = view.facts.get("team_secret") if signals else None
+    return policy.Table(
+        seat=view.seat,
+        players=view.players,
+        hand=view.hand,
+        table=view.zones["table"],
+        known=[[_card(c) for c in k] for k in view.facts["known"]],
+        dead=view.zones.get("dead", ()),
+        signals=view.facts["signals"],
+        secret=secret,
+        tick=view.counters["tick"],
+        stock=view.counts.get("stock", 0),
+        realtime=view.options.get("mode") == "realtime",
+    )
 
 
 class HeuristicBot:
@@ -141,111 +106,75 @@ class HeuristicBot:
         deal = view.counters["deal"]
         if deal != self._deal:
             self._deal, self._shown = deal, {}
-        choice = self._choice(view, legal)
+        seen = seen_by(view, self.signals)
+        choice = self._choice(seen, legal, self._shown)
         for seat, token in view.facts["signals"]:  # remembered once this decision is made
             self._shown.setdefault(team_of(seat, view.players), set()).add(token)
         payload: dict[str, str | int] = {}
-        if choice.kind == SWAP and view.options.get("mode") == "realtime":
+        if choice.kind == SWAP and seen.realtime:
             _, slot = swap_parts(choice)
             payload["expect"] = str(view.zones["table"][slot])
-        token = self._token(view)
+        token = policy.token(seen, self.rng)
         if token is not None:
             payload["signal"] = token
         return choice.with_payload(**payload) if payload else choice
 
-    # -- the signal -------------------------------------------------------------------------
+    def settled(self, view: SeatView, legal: Sequence[Action]) -> Action | None:
+        """Its move where a search need not weigh it: every move but a call (``None``: the
+        call it would make, to be weighed). Reads what it remembers, changes nothing, draws
+        nothing.
 
-    def _token(self, view: SeatView) -> str | None:
-        if not self.signals or "team_secret" not in view.facts:
+        A call ends the deal and is judged at once on the hands, so worlds dealt from the
+        view value it well; a swap is worth what the deal's next ticks make of it, which few
+        playouts measure worse than the rule does.
+
+        >>> from levata.engine.games.kemps import KempsState
+        >>> state = KempsState.from_position(4, ["7S 7H 7D 2C", "2S 3S 4S 5S", "8S 8H 9D 9C",
+        ...                                      "JS QS KS AS"], table="7C 3H 4H 5H")
+        >>> str(HeuristicBot().settled(state.view(0), state.legal_actions(0)))
+        'swap 2C@0'
+        """
+        if view.phase not in ("exchange", "last_call"):
             return None
-        kemps, decoys = convention(view.facts["team_secret"])
-        exposed = max(_ranks(_known(view, view.seat)).values(), default=0) >= BELIEVED_AFTER
-        if holds_quad(view.hand):
-            if view.options.get("mode") == "realtime":  # a race of speed: hide from readers
-                return kemps if not exposed or not view.counts.get("stock") else None
-            return kemps if _partner_first_next(view) else None
-        if not exposed and self.rng.random() < DECOY_RATE:
-            return self.rng.choice(decoys)
-        return None
+        shown = self._shown if view.counters["deal"] == self._deal else {}
+        seen = seen_by(view, self.signals)
+        call = policy.call(seen, shown, self.signals)
+        if call is not None and call in legal:
+            return None
+        return self._choice(seen, legal, shown)
 
-    # -- what to do -------------------------------------------------------------------------
+    def candidates(self, view: SeatView, legal: Sequence[Action]) -> list[Action]:
+        """The choices worth a search's time, in ``legal``'s order: ``pass``, every call, and
+        the :data:`SWAPS_WEIGHED` best swaps that get nearer to a quad (its own move is among
+        them; none while holding a quad: breaking it never pays), few enough for the search
+        to weigh them all on the same worlds. Reads nothing it remembers, draws nothing.
 
-    def _choice(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        call = self._call(view, legal)
-        if call is not None:
+        >>> from levata.engine.games.kemps import KempsState
+        >>> state = KempsState.from_position(4, ["7S 7H 7D 2C", "2S 3S 4S 5S", "8S 8H 9D 9C",
+        ...                                      "JS QS KS AS"], table="7C 3H 4H 5H")
+        >>> [str(a) for a in HeuristicBot().candidates(state.view(0), state.legal_actions(0))]
+        ['pass', 'swap 2C@0', 'kemps', 'contrakemps 1']
+        """
+        if view.phase not in ("exchange", "last_call"):
+            return list(legal)
+        seen = seen_by(view, self.signals)
+        swaps = [a for a in legal if a.kind == SWAP]
+        keep = set() if holds_quad(seen.hand) else set(policy.nearer(seen, swaps, SWAPS_WEIGHED))
+        return [a for a in legal if a.kind != SWAP or a in keep]
+
+    def _choice(
+        self, seen: policy.Table, legal: Sequence[Action], shown: dict[int, set[str]]
+    ) -> Action:
+        """The policy's choice where ``legal`` holds it; else the best legal swap, or the
+        first legal action."""
+        call = policy.call(seen, shown, self.signals)
+        if call is not None and call in legal:
             return call
         swaps = [a for a in legal if a.kind == SWAP]
-        if not swaps or holds_quad(view.hand):
+        if not swaps or holds_quad(seen.hand):
             return next((a for a in legal if a.kind == "pass"), legal[0])
-        best = self._swap(view, swaps)
+        best = policy.best_swap(seen, swaps)
         return legal[0] if best is None else best
-
-    def _call(self, view: SeatView, legal: Sequence[Action]) -> Action | None:
-        n, me = view.players, view.seat
-        mate = partner(me, n)
-        known = [[_card(c) for c in k] for k in view.facts["known"]]
-        seen = [_ranks(k) for k in known]
-        calls = {(a.kind, a.number): a for a in legal if a.kind in CALL_KINDS}
-        if max(seen[mate].values(), default=0) >= 4:
-            return calls.get((KEMPS, None))
-        # A token its team has not shown before in this deal: its kemps token, likely.
-        fresh = {
-            seat
-            for seat, token in view.facts["signals"]
-            if token not in self._shown.get(team_of(seat, n), ())
-        }
-        if self.signals and "team_secret" in view.facts:
-            kemps, _ = convention(view.facts["team_secret"])
-            if [mate, kemps] in view.facts["signals"]:
-                return calls.get((KEMPS, None))
-        own = team_of(me, n)
-        for seat in range(n):
-            team = team_of(seat, n)
-            if team == own:
-                continue
-            most = max(seen[seat].values(), default=0)
-            if most >= 4 or (seat in fresh and most >= BELIEVED_AFTER):
-                return calls.get((CONTRAKEMPS, team))
-        return None
-
-    def _swap(self, view: SeatView, swaps: Sequence[Action]) -> Action | None:
-        hand = list(view.hand)
-        mine = _ranks(hand)
-        table = view.zones["table"]
-        gone = _ranks(view.zones.get("dead", ()))
-        n, me = view.players, view.seat
-        own = team_of(me, n)
-        others = Counter[int]()
-        collected: set[int] = set()  # ranks an opponent is seen to hold three of
-        for seat, cards in enumerate(view.facts["known"]):
-            if seat == me:
-                continue
-            ranks = _ranks([_card(c) for c in cards])
-            others.update(ranks)
-            if team_of(seat, n) != own:
-                collected.update(r for r, k in ranks.items() if k >= 3)
-        copies = 4 * (1 if n <= 8 else 2)
-
-        def room(rank: int) -> int:  # copies not yet out of reach
-            return copies - gone[rank] - others[rank]
-
-        target = max(mine, key=lambda r: (mine[r], room(r), r))
-        best: tuple[tuple[int, ...], Action] | None = None
-        for action in swaps:
-            give, slot = swap_parts(action)
-            take = table[slot]
-            if give.rank == target or give.rank in collected:
-                continue
-            after = mine.copy()
-            after[give.rank] -= 1
-            after[take.rank] += 1
-            top = max(after.values())
-            if top <= mine[target]:
-                continue  # no nearer to a quad
-            key = (top, room(take.rank), -mine[give.rank], -slot)
-            if best is None or key > best[0]:
-                best = (key, action)
-        return None if best is None else best[1]
 
 
 class SilentBot(HeuristicBot):

@@ -31,7 +31,15 @@ policy and backs up every seat's reward along the path.
   max_actions, seed)``, in C for Macao) with the same policy (``choose`` for the other seats'
   moves inside the tree). The game proves its copy plays by its own rules and its policy
   picks as its heuristic bot does (a differential test); ``fast=False`` searches through
-  the contract's ``clone``/``apply`` instead (the benchmarks compare the two).
+  the contract's ``clone``/``apply`` instead (the benchmarks compare the two). A copy of a
+  simultaneous game (Kemps' tick) lists every seat to act, the others submitting by the
+  policy before this seat's tree choice; a copy whose choices carry a payload ``dress``-es
+  the tree's bare choice as its policy would (Kemps' signal); and one that offers
+  ``serve(seat)`` is told whose search it serves (Kemps' copy then leaves the call the
+  search weighs to it, not to a partner played by the heuristic).
+* **Candidates**: where the game's heuristic bot names the moves worth weighing (its
+  ``candidates(view, legal)``: Kemps' pass, calls and best swaps toward a quad), the root
+  holds those alone, few enough to be paired (below).
 * **Trick deals in C**: where the rest of a trick deal is card play under its rules alone
   (``TrickGame.plays_out_by_rules``) and every legal action plays a card, the whole search
   runs in the kernel (:mod:`levata.bots.search.card_play`): the same tree (``others=auto``:
@@ -117,6 +125,14 @@ class Playout(Protocol):
     def choose(self, seat: int, policy: str = ...) -> Action: ...
     def rollout(self, policy: str = ..., max_actions: int = ..., seed: int | None = ...) -> int: ...
     def estimate(self) -> tuple[float, ...]: ...
+
+
+class Dressing(Protocol):
+    """A fast copy of a game whose choices carry a payload (Kemps' signals) also offers
+    ``dress(seat, choice)``: the choice with the payload its policy gives it. The tree's
+    edges are bare choices; the search plays them dressed, as the bot will."""
+
+    def dress(self, seat: int, choice: Action) -> Action: ...
 
 
 World = GameState | Playout
@@ -253,6 +269,7 @@ class IsmctsBot:
         self._own: Bot | None = None  # the heuristic's opinion on this seat's own decisions
         self.stats = SearchStats()
         self._policies: dict[int, Bot] = {}
+        self._only: frozenset[Action] | None = None  # the root's candidates, where named
 
     # -- the policy that plays rollouts and the other seats' simultaneous moves ---------------
 
@@ -308,6 +325,7 @@ class IsmctsBot:
         sure = self._settled(view, legal, game)
         if sure is not None:  # the game's heuristic knows no search betters this move
             return sure
+        full = legal
         policy = self._policy(game)
         realtime = view.options.get("mode") == "realtime"
         budget = min(self.time_ms, self.realtime_ms) if realtime and self.time_ms else self.time_ms
@@ -317,16 +335,16 @@ class IsmctsBot:
         unit = spec.duplicate_unit
         per_deal = unit is not None and view.options.get(unit) == 0
         root = Node()
-        paired_root = self.root == "paired" or (self.root == "auto" and len(legal) <= PAIRED_UP_TO)
-        first = self._usual(view, legal, game) if self.guard or paired_root else None
-        if first is not None:
-            first = first.without_payload()  # the tree's edges are choices
+        legal, first, paired_root = self._root(view, full, game)
+        if len(legal) == 1:
+            return legal[0]
+        self._only = frozenset(legal) if len(legal) < len(full) else None
         # The game's fast copy, where it has one: real-time and per-deal rollouts read the
         # clock and the view, which it does not keep.
         fast = self.fast and not realtime and not per_deal
         kind = "heuristic" if self._uses_heuristic(game) else "random"
         evidence = self._drawing = self._evidence(spec, view)
-        cards = card_actions(legal) if self.fast and not realtime else None
+        cards = card_actions(full) if self.fast and not realtime else None
         if cards is not None:  # a trick deal's card play: the whole search in C, if it fits
             picked = self._in_kernel(spec, view, legal, cards, deadline, first, started)
             if picked is not None:
@@ -341,13 +359,16 @@ class IsmctsBot:
             except NotImplementedError:  # no worlds of this view (read from a position)
                 usual = self._usual(view, legal, game)
                 return usual if usual is not None else legal[0]
-            if not done and set(dealt.legal_actions(view.seat)) != set(legal):
+            if not done and set(dealt.legal_actions(view.seat)) != set(full):
                 raise RuntimeError(  # a world under other rules than the match's: say so
                     f"a world rebuilt from the view of seat {view.seat} disagrees with the "
                     f"legal actions it was given (options {dict(view.options)})"
                 )
             hook = getattr(dealt, "playout_state", None) if fast else None
             world: World = dealt if hook is None else hook(self.rng.getrandbits(64))
+            serve = getattr(world, "serve", None) if hook is not None else None
+            if serve is not None:  # the copy is told whose search it serves (Kemps')
+                serve(view.seat)
             policy_of = policy if hook is None else kind
             if paired_root:
                 actions += self._pair(world, view, legal, policy_of, realtime, per_deal, paired)
@@ -513,6 +534,36 @@ class IsmctsBot:
         settle = getattr(self._own, "settled", None)
         return None if settle is None else settle(view, legal)
 
+    def _root(
+        self, view: SeatView, legal: Sequence[Action], game: str
+    ) -> tuple[list[Action], Action | None, bool]:
+        """The root's moves (the game's candidates, the heuristic's move among them), that
+        move (``None``: none is asked for), and whether they are few enough to be paired."""
+        moves = self._candidates(view, legal, game)
+
+        def paired() -> bool:
+            return self.root == "paired" or (self.root == "auto" and len(moves) <= PAIRED_UP_TO)
+
+        first = self._usual(view, legal, game) if self.guard or paired() else None
+        if first is not None:
+            first = first.without_payload()  # the tree's edges are choices
+            if first not in moves:  # a heuristic's own move is always weighed
+                moves.append(first)
+        return moves, first, paired()
+
+    def _candidates(self, view: SeatView, legal: Sequence[Action], game: str) -> list[Action]:
+        """The moves the game's heuristic bot says are worth weighing (its ``candidates(view,
+        legal)``: Kemps' pass, calls and the swaps toward a quad), else every legal one. A
+        heuristic without that method names none (and costs no draw of this bot's stream)."""
+        if "heuristic" not in find_game(game).bots or not self._uses_heuristic(game):
+            return list(legal)
+        if not hasattr(bot_class("heuristic", game), "candidates"):
+            return list(legal)
+        if self._own is None:
+            self._own = make_bot("heuristic", game, seed=self.rng.getrandbits(32))
+        picked: list[Action] = self._own.candidates(view, legal)  # type: ignore[attr-defined]
+        return picked or list(legal)
+
     def _usual(self, view: SeatView, legal: Sequence[Action], game: str) -> Action | None:
         """The heuristic's move here, or None where the game has none (or rolls out random)."""
         if not self._uses_heuristic(game):
@@ -577,7 +628,7 @@ class IsmctsBot:
             for seat in movers:
                 if node is not None and (seat == me or (len(seats) == 1 and tree_all)):
                     action, child, fresh = self._select(
-                        node, world, seat, rng, c, first if node is root else None
+                        node, world, seat, rng, c, *((first, self._only) if node is root else ())
                     )
                     path.append((child, seat))
                     node = None if fresh else child
@@ -602,7 +653,7 @@ class IsmctsBot:
         """A real-time iteration's start: this seat's decision from the tree, then every
         seat by the policy as the clock runs, to the end. Returns the actions taken."""
         me = view.seat
-        action, child, _ = self._select(root, world, me, self.rng, self.c, first)
+        action, child, _ = self._select(root, world, me, self.rng, self.c, first, self._only)
         path.append((child, me))
         world._apply(me, action)
         steps = 1
@@ -632,6 +683,7 @@ class IsmctsBot:
         the same luck)."""
         me, rng, c = view.seat, self.rng, self.c
         tree_all = self.others == "tree"
+        dress = getattr(world, "dress", None)  # a game whose choices carry a payload
         node: Node | None = root
         path: list[tuple[Node, int]] = []
         steps = 0
@@ -641,17 +693,24 @@ class IsmctsBot:
                 if not self.horizon or left > 0:
                     steps += world.rollout(kind, left, seed)
                 break
-            seat = world.to_act()[0]  # a fast copy is of a turn-based game
-            if seat == me or tree_all:
-                action, child, fresh = self._select(
-                    node, world, seat, rng, c, first if node is root else None
-                )
-                path.append((child, seat))
-                node = None if fresh else child
+            seats = world.to_act()
+            if len(seats) > 1:  # simultaneous (Kemps' tick): the others by the policy first
+                movers = [s for s in seats if s != me] + ([me] if me in seats else [])
             else:
-                action = world.choose(seat, kind)
-            world._apply(seat, action)
-            steps += 1
+                movers = list(seats)
+            for seat in movers:
+                if node is not None and (seat == me or (len(seats) == 1 and tree_all)):
+                    action, child, fresh = self._select(
+                        node, world, seat, rng, c, *((first, self._only) if node is root else ())
+                    )
+                    path.append((child, seat))
+                    node = None if fresh else child
+                    if dress is not None:  # the payload the policy gives the choice
+                        action = dress(seat, action)
+                else:
+                    action = world.choose(seat, kind)
+                world._apply(seat, action)
+                steps += 1
         self._back_up(path, world.estimate())
         return steps
 
@@ -663,10 +722,14 @@ class IsmctsBot:
         rng: random.Random,
         c: float,
         first: Action | None = None,
+        only: frozenset[Action] | None = None,
     ) -> tuple[Action, Node, bool]:
-        """UCB1 with availability over the edges legal in this world; an untried one first
-        (``first``, the heuristic's move, before the others)."""
+        """UCB1 with availability over the edges legal in this world (at the root, ``only``
+        the candidates where the game names some); an untried one first (``first``, the
+        heuristic's move, before the others)."""
         legal = world.legal_actions(seat)
+        if only is not None:
+            legal = [a for a in legal if a in only]
         children = node.children
         untried: list[Action] = []
         best: tuple[float, Node, Action] | None = None

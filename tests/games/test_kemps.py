@@ -11,6 +11,7 @@ import pytest
 
 import levata.bots.heuristic.kemps as heuristic_module
 import levata.engine.games.kemps as kemps_module
+import levata.engine.games.kemps.policy as policy_module
 import levata.engine.games.kemps.rules as rules_module
 from levata.bots import make_bot, play_match
 from levata.bots.heuristic.kemps import HeuristicBot, SilentBot, convention
@@ -541,7 +542,7 @@ def test_registered():
     assert game("kemps") is SPEC and SPEC.teams(6) == ((0, 3), (1, 4), (2, 5))
 
 
-@pytest.mark.parametrize("module", [kemps_module, rules_module, heuristic_module])
+@pytest.mark.parametrize("module", [kemps_module, rules_module, policy_module, heuristic_module])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 
@@ -555,3 +556,77 @@ def test_a_world_gives_a_partner_who_signalled_its_kemps_token_a_quad():
         assert rules_module.holds_quad(world.hands[1])
     other = SPEC.world_from_view(state.view(0), random.Random(1))  # no such proof for seat 0
     assert other.kemps_sets[1] == 0
+
+
+# -- the fast copy and the search -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [4, 10])
+def test_playout_copy_plays_by_the_rules_and_the_bots_policy(players):
+    """Beside the state, tick by tick, for one deal: the same legal lists, the bot's choices,
+    the same cards everywhere after each tick, and the same penalties at the deal's end."""
+    spec_rng = random.Random(players)
+    state = SPEC.new_match(players=players, seed=30 + players)
+    bots = [HeuristicBot(seed=s) for s in range(players)]
+    for seat in state.to_act():  # the convention step
+        state.apply(seat, bots[seat].act(state.view(seat), state.legal_actions(seat)))
+    fast = state.playout_state(seed=1)
+    deal, base = state.deal_no, list(state.penalties)
+    while state.deal_no == deal and not state.is_over():
+        assert fast.to_act() == state.to_act()
+        for seat in state.to_act():
+            legal = state.legal_actions(seat)
+            assert fast.legal_actions(seat) == legal
+            mine = bots[seat].act(state.view(seat, history=False), legal)
+            assert fast.choose(seat).without_payload() == mine.without_payload()
+            action = mine if spec_rng.random() < 0.8 else spec_rng.choice(legal)
+            state.apply(seat, action)
+            fast._apply(seat, action)
+        if state.deal_no == deal and not state.is_over():
+            assert (fast.hands, fast.slots, fast.stock, fast.dead, fast.known) == (
+                state.hands,
+                state.slots,
+                state.stock,
+                state.dead,
+                state.known,
+            )
+            assert fast.signals == state.signals and fast.shown == state._shown_before()
+    assert fast.is_over()
+    taken = [p - b for p, b in zip(state.penalties, base, strict=True)]
+    assert [p - b for p, b in zip(fast.penalties, base, strict=True)] == taken
+    teams_ = players // 2
+    assert fast.estimate()[0] == (sum(taken) - taken[0]) / (teams_ - 1) - taken[0]
+    assert fast.estimate()[0] == fast.estimate()[teams_]  # partners score alike
+
+
+def test_playout_estimate_is_what_the_deal_did_to_each_team():
+    state = exchange()
+    fast = state.playout_state(seed=1)
+    assert fast.estimate() == (0.0, 0.0, 0.0, 0.0)
+    for seat in range(4):  # seat 3 calls KEMPS: its partner, seat 1, holds the four sevens
+        fast._apply(seat, Action("kemps") if seat == 3 else PASS)
+    assert fast.is_over() and fast.estimate() == (-1.0, 1.0, -1.0, 1.0)
+    assert fast.clone().estimate() == fast.estimate()
+    with pytest.raises(ValueError, match="tick-mode exchange"):
+        SPEC.new_match(players=4, seed=1).playout_state(seed=1)  # the convention step
+
+
+def test_ismcts_searches_the_candidates_on_the_fast_copy_and_skips_a_wrong_contrakemps():
+    """Seat 1 showed a fresh token after collecting two sevens in public: the heuristic calls
+    CONTRAKEMPS, which worlds where seat 1's other two cards are dealt at random almost never
+    bear out; the search, weighing pass, the calls and the swaps toward a quad, does not."""
+    state = exchange(
+        hands=["2S 3S 4S 5S", "7S 7H 6D 6C", "8S 8H 9D 9C", "JS QS KS AS"], table="7D 3H 4H 5H"
+    )
+    tick(state, {1: "swap 6D@0"})
+    state.known[1].append(Card.parse("7H"))
+    tick(state, {1: "pass signal=G9"})
+    view, legal = state.view(0), state.legal_actions(0)
+    heuristic = HeuristicBot(seed=1)
+    assert heuristic.act(view, legal).without_payload() == Action("contrakemps", number=1)
+    weighed = heuristic.candidates(view, legal)
+    assert {"pass", "kemps", "contrakemps 1"} <= {str(a) for a in weighed}
+    assert len(weighed) < len(legal) and all(a in legal for a in weighed)
+    bot = make_bot("ismcts", "kemps", seed=3, iterations=12, time_ms=0)
+    assert bot.act(view, legal).kind not in ("kemps", "contrakemps")
+    assert bot.stats.rollouts == 12 * (len(weighed) if len(weighed) <= 6 else 1)

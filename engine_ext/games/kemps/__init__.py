@@ -87,6 +87,7 @@ from levata.engine.deal import deal_hidden, shuffled
 from levata.engine.family.simultaneous import SUBMISSIONS, Simultaneous
 from levata.engine.fields import Counter as Count
 from levata.engine.fields import Declared, Fact, Kept, Seats
+from levata.engine.games.kemps.playout import KempsPlayout
 from levata.engine.games.kemps.rules import (
     ALPHABET,
     CALL_KINDS,
@@ -762,6 +763,55 @@ class KempsState(Simultaneous, Zoned):
         other.ready = list(self.ready)
         other.losers = list(self.losers)
         return other
+
+    def playout_state(self, seed: int) -> KempsPlayout:
+        """A copy for playouts (the search's fast path): this deal's exchange in plain lists,
+        play only, to the deal's end; its random stream starts from ``seed``. Tick mode, in
+        the exchange or the last call only (``ValueError`` else: real time reads the clock).
+        It plays by these rules and its ``heuristic`` policy is the heuristic bot's
+        (``tests/games/test_kemps.py`` plays the two side by side).
+
+        >>> s = KempsState.from_position(4, ["7S 7H 7D 2C", "2S 3S 4S 5S", "8S 8H 9D 9C",
+        ...                                  "JS QS KS AS"], table="7C 3H 4H 5H")
+        >>> fast = s.playout_state(seed=1)
+        >>> fast.legal_actions(0) == s.legal_actions(0), fast.to_act() == s.to_act()
+        (True, True)
+        """
+        if self.realtime or self.phase not in (EXCHANGE, LAST_CALL):
+            raise ValueError("a Kemps playout copy is of a tick-mode exchange")
+        fields = {
+            "players": self.players,
+            "hands": self.hands,
+            "slots": self.slots,
+            "stock": self.stock,
+            "dead": self.dead,
+            "known": self.known,
+            "signals": self.signals,
+            "shown": self._shown_before(),
+            "penalties": self.penalties,
+            "secrets": self.secrets,
+            "kemps_sets": self.kemps_sets,
+            "audit": self.options["signal_audit"],
+            "copies": self.copies,
+            "tick": self.tick,
+            "set_ticks": self.set_ticks,
+            "phase": self.phase,
+            "submissions": self.submissions,
+            "waiting": self._waiting,
+        }
+        return KempsPlayout(fields, seed)
+
+    def _shown_before(self) -> list[set[str]]:
+        """Per team, the tokens its seats showed in this deal before the last tick: what the
+        heuristic remembers (a token not among them is fresh)."""
+        shown: list[set[str]] = [set() for _ in range(self.team_count)]
+        last = self.tick - 1
+        for ev in reversed(self._log):
+            if ev.kind == "convene":
+                break
+            if ev.kind == "signal" and ev.data.get("tick", last) < last and ev.seat is not None:
+                shown[team_of(ev.seat, self.players)].add(ev.data["token"])
+        return shown
 
     def _blank(self) -> Action:
         return {CHATTING: PLAIN_CHAT, CONVENE: PLAIN_REGISTER}.get(self.phase, PASS)
