@@ -85,7 +85,9 @@ from levata.engine.solver_table cimport (
     shape_key,
     table_layout,
     tk_cpu_bmi2,
-    tk_pext,
+    tk_squeeze,
+    tk_squeeze_prep,
+    tk_squeeze_t,
     tk_table_alloc,
     tk_table_free,
     tk_use_bmi2,
@@ -275,6 +277,7 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
     cdef int mv[64]
     cdef int small[TK_SUITS]
     cdef mask_t comp[4]
+    cdef tk_squeeze_t sq
     if seat >= n:
         seat -= n
     c.nodes += 1
@@ -311,8 +314,9 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
             return hi
         if wr:
             key = shape_key(c, tp.leader)
+            tk_squeeze_prep(&sq, live)  # one mask for the four hands
             for s in range(n):
-                comp[s] = tk_pext(c.hand[s], live)
+                comp[s] = tk_squeeze(&sq, c.hand[s])
             c.probes += 1
             if c.flags & F_SETS:
                 wr_probe_sets(c, key, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint)
@@ -626,8 +630,8 @@ cdef class Solver:
 
     The search: fail-soft alpha-beta driven by null-window probes (MTD(f)); one card of each
     run of equivalent cards (adjacent in power with no live card between, equal points when
-    points count); quick-trick, top-trump, lost-lead and (no trump) later-tricks bounds at
-    trick starts, a sure-trick bound inside tricks and, at second hand, the sure trick plus
+    points count); quick-trick (no trump: the leader's, then its partner's after crossing
+    to it), top-trump, lost-lead and (no trump) later-tricks bounds at trick starts, a sure-trick bound inside tricks and, at second hand, the sure trick plus
     its winner's quick tricks; move ordering by static card-play rules plus the table's best card
     and a killer lead per depth; a transposition table at trick starts keyed by relative
     ranks. For the tricks objective under follow/trump duties with at most four seats

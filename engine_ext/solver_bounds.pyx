@@ -4,7 +4,9 @@ the cards without a search.
 
 At a trick start, :func:`trick_bounds` combines top trumps (the side holding the highest
 trumps wins a trick with each one above the other side's best), quick tricks (the leader's
-cards it can cash at once, a partner's after an entry), lost lead (the leader's side cannot
+cards it can cash at once, a partner's after an entry; with no trump in play, the leader's
+and then the partner's, crossing to it when it holds the top of a suit the leader has),
+lost lead (the leader's side cannot
 win the trick it leads), a partner's ruff and the later-tricks rules of DDS (no trump: a
 side that needs every trick left leads only suits it holds the top card of; trumps: the
 top trump cannot fell both the second and the third best). Inside a trick,
@@ -201,6 +203,91 @@ cdef bint entry_trick(
     return False
 
 
+cdef int partner_cash(
+    const Ctx* c, int p, int entry, int skip, int need, mask_t* win, int* kept
+) noexcept nogil:
+    """No trump: the tricks partner `p` cashes once on lead, its first trick in `entry` (a
+    suit whose top card it holds), then the suits nobody else holds, then the others, not
+    those of the `skip` mask (bit e: suit e), counted until `need` is reached. `kept` gets
+    how many of its cards the count rests on: the top cards cashed, or the whole suit when
+    the count rests on its length; every other card the partner may discard while the
+    leader cashes first (see cross_to_partner). `win` gets the cards relied on."""
+    cdef const tk_rules* r = c.r
+    cdef mask_t others = 0, w = 0, we, h, o
+    cdef int s, e, q = 0, k, round_, run, res = 0
+    for s in range(c.n):
+        if s != p:
+            others |= c.hand[s]
+    for round_ in range(3):
+        for e in range(TK_SUITS):
+            if (skip >> e) & 1:
+                continue
+            o = others & r.suit_mask[e]
+            if round_ == 0:
+                if e != entry:
+                    continue
+            elif e == entry or (o == 0) != (round_ == 1):
+                continue
+            k = suit_cash(c, p, e, others, 0, need - q, &we)
+            if k == 0:
+                continue
+            h = c.hand[p] & r.suit_mask[e]
+            run = popcount(h & tk_above(highest(o))) if o else popcount(h)
+            res += k if k <= run else popcount(h)
+            q += k
+            w |= we
+            if q >= need:
+                break
+        if q >= need:
+            break
+    win[0] = w
+    kept[0] = res
+    return q
+
+
+cdef int cross_to_partner(
+    const Ctx* c, int leader, int R, int need, mask_t* win, const int* ks, mask_t wl
+) noexcept nogil:
+    """No trump (no trump left in play): the leader cashes its own quick tricks (`ks` per
+    suit, relying on `wl`), then leads a suit whose top card a partner holds, and the
+    partner cashes its own: its entry trick and its quick tricks in the suits the leader
+    did not cash (DDS's quick tricks that cross between partners). The partner follows the
+    leader's winners or discards; it keeps the cards its count rests on as long as it holds
+    enough others: R - kept cards to play while the leader cashes. The leader cashes no
+    more tricks than that, so the two counts add up; the others' discards only make the
+    partner's cards better. `win` gets the cards relied on (lengths are in the shape)."""
+    cdef const tk_rules* r = c.r
+    cdef int p, e, s, q1 = 0, q2, kept, best = 0, skip = 0
+    cdef int mine = (c.side >> leader) & 1
+    cdef mask_t live = 0, x, wp
+    for s in range(c.n):
+        live |= c.hand[s]
+    for e in range(TK_SUITS):
+        q1 += ks[e]
+        if ks[e]:
+            skip |= 1 << e
+    for p in range(c.n):
+        if p == leader or ((c.side >> p) & 1) != mine or c.hand[p] == 0:
+            continue
+        for e in range(TK_SUITS):
+            x = live & r.suit_mask[e]
+            if (c.hand[leader] & x) == 0 or not (c.hand[p] >> highest(x)) & 1:
+                continue
+            q2 = partner_cash(c, p, e, skip, need - q1, &wp, &kept)
+            if R - kept < q1:
+                q2 += R - kept
+                if R - kept > 0:
+                    wp |= wl
+            else:
+                q2 += q1
+                wp |= wl
+            if q2 > best:
+                best = q2
+                win[0] = wp
+            break
+    return best
+
+
 cdef int partner_tricks(
     const Ctx* c, int leader, int q, int need, mask_t* win, const int* ks
 ) noexcept nogil:
@@ -208,9 +295,10 @@ cdef int partner_tricks(
     a suit the leader holds whose top card the partner has, which nobody can ruff. The
     partner's count already includes that trick (its top card in the suit). The leader's
     own `q` (`ks` per suit, all from cashing) comes first when the partner follows every
-    round of it: the partner keeps its cards, the others' can only get lower."""
+    round of it: the partner keeps its cards, the others' can only get lower. Without
+    trumps in play, also :func:`cross_to_partner`."""
     cdef const tk_rules* r = c.r
-    cdef int p, e, s, top, qp, first, sum_ks = 0
+    cdef int p, e, s, top, qp, first, sum_ks = 0, own = q
     cdef int mine = (c.side >> leader) & 1
     cdef mask_t live = 0, x, wp, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0, trumps_of
     cdef mask_t wl = win[0]
@@ -220,12 +308,19 @@ cdef int partner_tricks(
         live |= c.hand[s]
     for e in range(TK_SUITS):
         sum_ks += ks[e]
+    if (live & tm) == 0:
+        qp = cross_to_partner(c, leader, popcount(c.hand[leader]), need, &wp, ks, wl)
+        if qp > q:
+            q = qp
+            win[0] = wp
+            if q >= need:
+                return q
     for p in range(c.n):
         if p == leader or ((c.side >> p) & 1) != mine or c.hand[p] == 0:
             continue
         # the leader cashes first only if all of `q` is cashing (no lead passed on) and
         # the partner follows each of those rounds
-        first = q if sum_ks == q else 0
+        first = own if sum_ks == own else 0
         for e in range(TK_SUITS):
             if first and popcount(c.hand[p] & r.suit_mask[e]) < ks[e]:
                 first = 0

@@ -58,12 +58,14 @@ cdef unsigned long long pos_key(const Ctx* c, int leader, mask_t live) noexcept 
     cdef unsigned long long h = tk_fmix(<unsigned long long>(leader + 1 + (c.kind << 4)))
     cdef unsigned long long counts = 0
     cdef int s, e
+    cdef tk_squeeze_t sq
     if c.flags & F_REL:
         for e in range(TK_SUITS):
             counts = counts * 67 + popcount(live & r.suit_mask[e])
         h = tk_fmix(h ^ counts)
+        tk_squeeze_prep(&sq, live)
         for s in range(c.n):
-            h = tk_fmix(h ^ (tk_pext(c.hand[s], live) + (<unsigned long long>s) * tk_golden))
+            h = tk_fmix(h ^ (tk_squeeze(&sq, c.hand[s]) + (<unsigned long long>s) * tk_golden))
     else:
         for s in range(c.n):
             h = tk_fmix(h ^ (c.hand[s] + (<unsigned long long>s) * tk_golden))

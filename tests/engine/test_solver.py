@@ -297,6 +297,19 @@ def test_no_trump_endings_match_plain_minimax():
     assert cut > 100  # values where the rule can decide: no trick or every trick
 
 
+def test_no_trump_quick_tricks_cross_to_partner():
+    """No trump: the leader cashes the spade ace and king (its partner, void, throws clubs),
+    crosses to the partner's heart ace, and the partner cashes the top three diamonds: all
+    six tricks, read off the cards at the first trick (each null window ends at the root)."""
+    from levata.engine.cardmask import mask_of
+    from levata.engine.cards import parse_cards
+
+    deal = ("AS KS 2H 2C 3C 4C", "QS JS KH QH AC KC", "AH AD KD QD 5C 6C", "10S 9S JH JD 10D QC")
+    s = Solver(TrickRules(4, None, teams=(0, 1, 0, 1)))
+    assert s.solve([mask_of(parse_cards(h)) for h in deal], 0, objective=tricks(team=0)) == 6
+    assert s.nodes == s.stats["windows"]
+
+
 def test_second_hand_positions_match_plain_minimax():
     """Roots at second hand, where the side to play counts the trick it makes sure of plus
     its winner's quick tricks after it: partnership deals with or without trumps, duties to
