@@ -41,12 +41,14 @@ from levata.bots.clock import decision_start
 from levata.engine import Action, SeatView
 from levata.engine import game as find_game
 from levata.engine.cards import FRENCH_RANKS, Card
+from levata.engine.games.trombon.world import PILE, HistoryReader, read_history
 
 __all__ = [
     "RankSim",
     "SearchBot",
     "Table",
     "call_choice",
+    "cornered",
     "honesty",
     "lie_odds",
     "play_choice",
@@ -135,9 +137,13 @@ class Table:
     finished: list[int]
     mine_in_pile: list[int] = field(default_factory=lambda: [0] * RANKS)
     count_lies: bool = True
+    #: The view read (for :meth:`held_away`, which replays its history only when asked),
+    #: and the bot's reader of its histories (replaying only what is new).
+    view: SeatView | None = field(default=None, repr=False, compare=False)
+    reader: HistoryReader | None = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def from_view(cls, view: SeatView) -> Table:
+    def from_view(cls, view: SeatView, reader: HistoryReader | None = None) -> Table:
         rank = view.facts.get("rank")
         laid = [0] * RANKS
         for ev in view.history:  # our cards in the pile: laid since the last call
@@ -158,6 +164,8 @@ class Table:
             finished=list(view.facts.get("finished", [])),
             mine_in_pile=laid,
             count_lies=bool(view.options.get("count_lies", True)),
+            view=view,
+            reader=reader,
         )
 
     def unknown(self) -> int:
@@ -166,6 +174,17 @@ class Table:
 
     def in_play(self) -> int:
         return self.players - len(self.finished)
+
+    def held_away(self) -> list[int]:
+        """Per rank, the cards this seat knows to be in other hands, not in the pile (a pile
+        it saw taken, a called play's cards): the world module's reading of its history."""
+        out = [0] * RANKS
+        if self.view is not None:
+            read = self.reader.read if self.reader is not None else read_history
+            for card, where in read(self.view).tokens:
+                if where and PILE not in where:
+                    out[_idx(card)] += 1
+        return out
 
 
 def claim_lie_odds(table: Table) -> float:
@@ -182,8 +201,39 @@ def claim_lie_odds(table: Table) -> float:
     return lie_odds(claimed, max(0, left), unknown, held)
 
 
-def call_choice(table: Table, seat: int) -> str:
-    """``trombon`` when the claim is unlikely enough for the pile at stake, else ``pass``."""
+def cornered(table: Table, seat: int) -> bool:
+    """Whether ``seat`` plays next with none of the rank while the claims of the round
+    already reach every copy it cannot account for (in its pile plays, or known to be in
+    other hands): passing, it must lie, and the lie is one a seat that counts calls.
+
+    >>> t = Table(1, 3, 1, [0, 2] + [0] * 11, [0] * 13, 0, [(0, 4)], None, [])
+    >>> cornered(t, 1), cornered(t, 2)
+    (True, False)
+    """
+    if table.rank is None or not table.round_plays or table.hand[table.rank]:
+        return False
+    x = table.round_plays[-1][0]
+    n = table.players
+    follower = next(
+        (s for s in ((x + i) % n for i in range(1, n)) if s not in table.finished), None
+    )
+    if follower != seat:
+        return False
+    claimed = sum(d for s, d in table.round_plays if s != seat)
+    r = table.rank
+    return claimed >= 4 * table.decks - table.mine_in_pile[r] - table.held_away()[r]
+
+
+def call_choice(table: Table, seat: int, rng: random.Random | None = None) -> str:
+    """``trombon`` when the claim is unlikely enough for the pile at stake, else ``pass``.
+
+    A :func:`cornered` seat takes the pile either way: calling now it takes it (unless the
+    claim was a lie) and opens the next round; passing, it lies, is called and takes the
+    pile and its lie, and the caller opens. It calls, but only mostly (with ``rng``): with
+    nothing but full sets left in three hands either way alone goes round for ever.
+    """
+    if cornered(table, seat) and (rng is None or rng.random() < 0.75):
+        return "trombon"
     odds = claim_lie_odds(table)
     at_stake = sum(d for _, d in table.round_plays)
     going_out = table.pending_out is not None
@@ -202,15 +252,30 @@ def lie_card(hand: list[int], rank: int | None) -> int:
     return best
 
 
-def opening_rank(hand: list[int]) -> int:
-    """The rank to claim: the one held most of (ties: the highest)."""
-    return max(range(RANKS), key=lambda r: (hand[r], r))
+def opening_rank(hand: list[int], copies: int = 4, rng: random.Random | None = None) -> int:
+    """The rank to claim: the one held most of (ties: the highest, or one drawn with ``rng``),
+    keeping a full set back.
+
+    Every copy of a rank in one hand is a play nobody can catch: the next seat holds none,
+    so it takes them back (calling, or lying and being called). Opened early it only passes
+    round the table (with three players the sets go round for ever, each seat shedding four
+    and taking four); kept, it is the safe last play. So a full set is opened only when the
+    hand holds nothing else.
+
+    >>> opening_rank([4, 1, 2] + [0] * 10), opening_rank([4] + [0] * 12)
+    (2, 0)
+    """
+    rest = [r for r in range(RANKS) if 0 < hand[r] < copies] or range(RANKS)
+    most = max(hand[r] for r in rest)
+    ties = [r for r in rest if hand[r] == most]
+    # At random among equals when it can: a fixed choice lets a pair go round for ever.
+    return ties[-1] if rng is None else rng.choice(ties)
 
 
 def play_choice(table: Table, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
     """The next atomic step of the rule-of-thumb play."""
     if legal[0].kind == "claim":
-        want = opening_rank(table.hand)
+        want = opening_rank(table.hand, 4 * table.decks, rng)
         return next(a for a in legal if _claim_rank(a) == want)
     r = table.rank
     assert r is not None
@@ -323,7 +388,7 @@ class RankSim:
         """``seat`` puts ``cards`` (counts) down and declares ``declared`` (an opener names
         ``rank``)."""
         if self.rank is None:
-            self.rank = rank if rank is not None else opening_rank(self.hands[seat])
+            self.rank = rank if rank is not None else opening_rank(self.hands[seat], 4 * self.decks)
         hand = self.hands[seat]
         for r in range(RANKS):
             if cards[r]:
@@ -342,7 +407,7 @@ class RankSim:
     def usual_play(self, seat: int) -> tuple[list[int], int, int | None]:
         """The rule-of-thumb play: (cards, declared, rank named)."""
         hand = self.hands[seat]
-        rank = self.rank if self.rank is not None else opening_rank(hand)
+        rank = self.rank if self.rank is not None else opening_rank(hand, 4 * self.decks)
         cards = [0] * RANKS
         if hand[rank]:
             cards[rank] = hand[rank]
