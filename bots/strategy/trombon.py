@@ -44,10 +44,12 @@ from levata.engine.cards import FRENCH_RANKS, Card
 from levata.engine.games.trombon.world import PILE, HistoryReader, read_history
 
 __all__ = [
+    "Caller",
     "RankSim",
     "SearchBot",
     "Table",
     "call_choice",
+    "callers",
     "cornered",
     "honesty",
     "lie_odds",
@@ -119,6 +121,58 @@ def honesty(history: Sequence[object], seat: int) -> float:
             elif data.get("call") == "trombon":
                 false += 1
     return (PRIOR_TRUE + true) / (PRIOR_TRUE + PRIOR_LIE + true + false)
+
+
+@dataclass(frozen=True)
+class Caller:
+    """How a seat calls, from the windows it has seen: ``wild``, the chance it calls
+    whatever the claim (beyond a counting player's calls); ``silent``, it never calls;
+    ``carti``, the share of its calls that are on the count."""
+
+    wild: float = 0.0
+    silent: bool = False
+    carti: float = 0.0
+
+
+#: Calls per window a counting player makes (the rule of thumb's own rate, about); a seat
+#: calling more calls the excess at random. The prior: one call in five windows.
+USUAL_RATE, PRIOR_CALLS, PRIOR_WINDOWS = 0.25, 1.0, 5.0
+
+
+def callers(history: Sequence[object], players: int) -> list[Caller]:
+    """The model of every seat's calls, from the plays it could call and the calls it made
+    (its void calls, ``beaten``, count too).
+
+    >>> callers([], 3)[0]
+    Caller(wild=0.0, silent=False, carti=0.0)
+    """
+    windows, calls, carti = [0] * players, [0] * players, [0] * players
+    out: set[int] = set()
+    for ev in history:
+        kind, seat = getattr(ev, "kind", ""), getattr(ev, "seat", None)
+        data = getattr(ev, "data", {})
+        if kind == "play":
+            for s in range(players):
+                if s != seat and s not in out:
+                    windows[s] += 1
+        elif kind == "call" and seat is not None:
+            calls[seat] += 1
+            carti[seat] += data.get("call") == "trombon_de_carti"
+            for b in data.get("beaten", ()):
+                calls[b] += 1
+        elif kind == "finish" and seat is not None:
+            out.add(seat)
+    model = []
+    for s in range(players):
+        rate = (calls[s] + PRIOR_CALLS) / (windows[s] + PRIOR_WINDOWS)
+        model.append(
+            Caller(
+                wild=max(0.0, (rate - USUAL_RATE) / (1 - USUAL_RATE)),
+                silent=windows[s] >= 8 and calls[s] == 0,
+                carti=carti[s] / max(1, calls[s]),
+            )
+        )
+    return model
 
 
 @dataclass
@@ -305,6 +359,7 @@ class RankSim:
 
     __slots__ = (
         "actor",
+        "callers",
         "count_lies",
         "decks",
         "finished",
@@ -337,6 +392,7 @@ class RankSim:
         self.window = False
         self.count_lies = True
         self.mine_laid: list[list[int]] = [[0] * RANKS for _ in range(n)]
+        self.callers: list[Caller] | None = None  # None: every seat calls by rule of thumb
 
     @classmethod
     def of(cls, world: object) -> RankSim:
@@ -370,6 +426,7 @@ class RankSim:
         other.plays, other.round_plays = self.plays, list(self.round_plays)
         other.window, other.count_lies = self.window, self.count_lies
         other.mine_laid = [list(m) for m in self.mine_laid]
+        other.callers = self.callers
         return other
 
     def over(self) -> bool:
@@ -417,7 +474,8 @@ class RankSim:
 
     # -- a window ---------------------------------------------------------------------------
 
-    def callers(self) -> list[int]:
+    def in_window(self) -> list[int]:
+        """The seats that may call, nearest the player first."""
         x = self.actor
         seats = [s for s in range(self.n) if s not in self.finished and s != x]
         return sorted(seats, key=lambda s: (s - x - 1) % self.n)
@@ -439,14 +497,26 @@ class RankSim:
         need = 0.3 if going_out else 0.55 + min(0.35, at_stake / 40)
         return "trombon" if odds >= need else "pass"
 
-    def resolve(self, calls: dict[int, str]) -> None:
-        """Close the window: ``calls`` holds the seats' choices (others by rule of thumb)."""
+    def call_of(self, seat: int, rng: random.Random | None) -> str:
+        """``seat``'s call: by :attr:`callers` when modelled (with ``rng``), else by rule of
+        thumb."""
+        model = self.callers[seat] if self.callers is not None and rng is not None else None
+        if model is not None:
+            if model.silent:
+                return "pass"
+            if model.wild and rng.random() < model.wild:  # type: ignore[union-attr]
+                wild = rng.random() < model.carti and self.count_lies  # type: ignore[union-attr]
+                return "trombon_de_carti" if wild else "trombon"
+        return self.usual_call(seat)
+
+    def resolve(self, calls: dict[int, str], rng: random.Random | None = None) -> None:
+        """Close the window: ``calls`` holds the seats' choices (others by :meth:`call_of`)."""
         x = self.actor
         caller, kind = None, "pass"
-        for s in self.callers():
+        for s in self.in_window():
             choice = calls.get(s)
             if choice is None:
-                choice = self.usual_call(s)
+                choice = self.call_of(s, rng)
             if choice != "pass":
                 caller, kind = s, choice
                 break
@@ -479,7 +549,7 @@ class RankSim:
         start = self.plays
         while not self.over() and self.plays - start < max_plays:
             if self.window:
-                self.resolve({})
+                self.resolve({}, rng)
                 if self.over():
                     break
             seat = self.actor
@@ -661,30 +731,34 @@ class SearchBot:
         spec = find_game(view.game or self.game)
         deadline = decision_start() + self.time_ms / 1000 if self.time_ms else math.inf
         me = view.seat
-        sums = [0.0] * len(cands)
         diffs: list[list[float]] = [[] for _ in cands]
         weight = 0.0
         done = 0
         window = view.phase == "window"
         trust = honesty(view.history, view.counters["actor"]) if window else 1.0
+        model: list[Caller] | None = None
+        if self.model:  # how each seat calls; ours by rule of thumb
+            model = callers(view.history, view.players)
+            model[me] = Caller()
         margin = self.time_ms / 1000 * 0.25  # the reply's way back over the referee
         while True:
             world = spec.world_from_view(view, self.rng)
             sim = RankSim.of(world)
+            sim.callers = model
             for variant, w in self._variants(sim, window, trust):
                 seed = self.rng.getrandbits(32)
                 values = []
                 for cand in cands:
                     trial = variant.clone()
+                    luck = random.Random(seed)  # the same for every candidate
                     if window:
-                        trial.resolve({me: cand.call})
+                        trial.resolve({me: cand.call}, luck)
                     else:
                         trial.play(me, cand.cards, cand.declared, cand.rank)
-                    trial.rollout(random.Random(seed), self.horizon)
+                    trial.rollout(luck, self.horizon)
                     values.append(trial.scores()[me])
                     self.rollouts += 1
                 for i, v in enumerate(values):
-                    sums[i] += w * v
                     diffs[i].append(w * (v - values[base]))
                 weight += w
             done += 1
@@ -696,18 +770,7 @@ class SearchBot:
         spent = time.perf_counter() - started
         self.seconds += spent
         self.times.append(spent)
-        if weight <= 0:
-            return base
-        best, best_gain = base, 0.0
-        for i, d in enumerate(diffs):
-            if i == base or len(d) < 2:
-                continue
-            mean = sum(d) / weight
-            var = sum((x - sum(d) / len(d)) ** 2 for x in d) / (len(d) - 1)
-            err = math.sqrt(var / len(d)) * len(d) / weight
-            if mean > best_gain and mean > self.guard * err:
-                best, best_gain = i, mean
-        return best
+        return guarded_best(diffs, weight, base, self.guard)
 
     def _variants(self, sim: RankSim, window: bool, trust: float) -> list[tuple[RankSim, float]]:
         """The world, or (the model, in a window) the world as the truth and as a lie, each
@@ -732,6 +795,30 @@ class SearchBot:
             lie.hands[x][r] += 1
             lie.hands[x][other] -= 1
         return [(honest, trust), (lie, 1.0 - trust)]
+
+
+def guarded_best(diffs: list[list[float]], weight: float, base: int, guard: float) -> int:
+    """The candidate with the best weighted mean gain over ``base`` (``diffs``: its weighted
+    differences, world by world), if that gain beats ``guard`` standard errors; else
+    ``base``.
+
+    >>> guarded_best([[0, 0], [1.0, 0.9], [0.2, -0.1]], 2.0, 0, 1.0)
+    1
+    >>> guarded_best([[0, 0], [1.0, -0.9]], 2.0, 0, 1.0)
+    0
+    """
+    best, best_gain = base, 0.0
+    if weight <= 0:
+        return base
+    for i, d in enumerate(diffs):
+        if i == base or len(d) < 2:
+            continue
+        mean = sum(d) / weight
+        var = sum((x - sum(d) / len(d)) ** 2 for x in d) / (len(d) - 1)
+        err = math.sqrt(var / len(d)) * len(d) / weight
+        if mean > best_gain and mean > guard * err:
+            best, best_gain = i, mean
+    return best
 
 
 def _only(r: int, k: int) -> list[int]:
