@@ -41,7 +41,7 @@ from levata.bots.clock import decision_start
 from levata.engine import Action, SeatView
 from levata.engine import game as find_game
 from levata.engine.cards import FRENCH_RANKS, Card
-from levata.engine.games.trombon.world import PILE, HistoryReader, read_history
+from levata.engine.games.trombon.world import PILE, HistoryReader, read_history, remember
 
 __all__ = [
     "Caller",
@@ -642,6 +642,10 @@ class SearchBot:
         self.guard = guard
         self.horizon = horizon
         self.plan: list[Step] = []
+        self.reader = HistoryReader()
+        #: Seconds one world and its rollouts took, lately (a decision that cannot fit one
+        #: in its budget keeps the rule of thumb's choice).
+        self.world_cost = 0.0
         self.rollouts = 0
         self.seconds = 0.0
         self.times: list[float] = []
@@ -659,7 +663,7 @@ class SearchBot:
                 self.plan.pop(0)
                 return step
         self.plan = []
-        table = Table.from_view(view)
+        table = Table.from_view(view, self.reader)
         if view.phase == "window":
             cands = [Candidate([(a.kind, 0)], call=a.kind) for a in legal]
             usual = call_choice(table, view.seat)
@@ -741,7 +745,10 @@ class SearchBot:
             model = callers(view.history, view.players)
             model[me] = Caller()
         margin = self.time_ms / 1000 * 0.25  # the reply's way back over the referee
+        remember(view, self.reader)  # the history read once, only what is new
         while True:
+            if not done and time.perf_counter() + self.world_cost > deadline - margin:
+                break  # not even one world fits: the rule of thumb's choice stands
             world = spec.world_from_view(view, self.rng)
             sim = RankSim.of(world)
             sim.callers = model
@@ -770,6 +777,8 @@ class SearchBot:
         spent = time.perf_counter() - started
         self.seconds += spent
         self.times.append(spent)
+        if done:
+            self.world_cost = 0.7 * self.world_cost + 0.3 * spent / done
         return guarded_best(diffs, weight, base, self.guard)
 
     def _variants(self, sim: RankSim, window: bool, trust: float) -> list[tuple[RankSim, float]]:

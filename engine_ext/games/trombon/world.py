@@ -41,7 +41,7 @@ from levata.engine.worlds import ViewCache, seen_log
 if TYPE_CHECKING:
     from levata.engine.games.trombon import TrombonState
 
-__all__ = ["PILE", "HistoryReader", "Knowledge", "read_history", "rebuild"]
+__all__ = ["PILE", "HistoryReader", "Knowledge", "read_history", "rebuild", "remember"]
 
 #: The pile's number among the places (seats are 0..N-1).
 PILE = -1
@@ -76,6 +76,13 @@ def read_history(view: SeatView) -> Knowledge:
     replay = _Replay(view.seat, view.players)
     replay.feed(view.history)
     return replay.knowledge(copy=False)
+
+
+def remember(view: SeatView, reader: HistoryReader) -> Knowledge:
+    """What ``view`` says, read by ``reader`` (only the events new to it) and kept for the
+    worlds rebuilt from ``view`` next: a searching bot reads each view once, not the whole
+    history again at each decision."""
+    return _KNOWN.get(view, "trombon", lambda: reader.read(view))
 
 
 class HistoryReader:
