@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from levata.bots.strategy.trombon import Table, call_choice, play_choice
 from levata.engine import Action, SeatView
+from levata.engine.games.trombon.world import HistoryReader
 
 __all__ = ["AlwaysCallBot", "HeuristicBot", "NeverLieBot"]
 
@@ -37,15 +38,16 @@ class HeuristicBot:
 
     def __init__(self, game: str = "trombon", seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        self.reader = HistoryReader()
 
     def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        table = Table.from_view(view)
+        table = Table.from_view(view, self.reader)
         if view.phase == "window":
             if self.never_call:
                 return legal[0]
-            kind = "trombon" if self.always_call else call_choice(table, view.seat)
+            kind = "trombon" if self.always_call else call_choice(table, view.seat, self.rng)
             return next((a for a in legal if a.kind == kind), legal[0])
         return play_choice(table, view.seat, legal, self.rng)
 

@@ -41,12 +41,16 @@ from levata.bots.clock import decision_start
 from levata.engine import Action, SeatView
 from levata.engine import game as find_game
 from levata.engine.cards import FRENCH_RANKS, Card
+from levata.engine.games.trombon.world import PILE, HistoryReader, read_history, remember
 
 __all__ = [
+    "Caller",
     "RankSim",
     "SearchBot",
     "Table",
     "call_choice",
+    "callers",
+    "cornered",
     "honesty",
     "lie_odds",
     "play_choice",
@@ -119,6 +123,58 @@ def honesty(history: Sequence[object], seat: int) -> float:
     return (PRIOR_TRUE + true) / (PRIOR_TRUE + PRIOR_LIE + true + false)
 
 
+@dataclass(frozen=True)
+class Caller:
+    """How a seat calls, from the windows it has seen: ``wild``, the chance it calls
+    whatever the claim (beyond a counting player's calls); ``silent``, it never calls;
+    ``carti``, the share of its calls that are on the count."""
+
+    wild: float = 0.0
+    silent: bool = False
+    carti: float = 0.0
+
+
+#: Calls per window a counting player makes (the rule of thumb's own rate, about); a seat
+#: calling more calls the excess at random. The prior: one call in five windows.
+USUAL_RATE, PRIOR_CALLS, PRIOR_WINDOWS = 0.25, 1.0, 5.0
+
+
+def callers(history: Sequence[object], players: int) -> list[Caller]:
+    """The model of every seat's calls, from the plays it could call and the calls it made
+    (its void calls, ``beaten``, count too).
+
+    >>> callers([], 3)[0]
+    Caller(wild=0.0, silent=False, carti=0.0)
+    """
+    windows, calls, carti = [0] * players, [0] * players, [0] * players
+    out: set[int] = set()
+    for ev in history:
+        kind, seat = getattr(ev, "kind", ""), getattr(ev, "seat", None)
+        data = getattr(ev, "data", {})
+        if kind == "play":
+            for s in range(players):
+                if s != seat and s not in out:
+                    windows[s] += 1
+        elif kind == "call" and seat is not None:
+            calls[seat] += 1
+            carti[seat] += data.get("call") == "trombon_de_carti"
+            for b in data.get("beaten", ()):
+                calls[b] += 1
+        elif kind == "finish" and seat is not None:
+            out.add(seat)
+    model = []
+    for s in range(players):
+        rate = (calls[s] + PRIOR_CALLS) / (windows[s] + PRIOR_WINDOWS)
+        model.append(
+            Caller(
+                wild=max(0.0, (rate - USUAL_RATE) / (1 - USUAL_RATE)),
+                silent=windows[s] >= 8 and calls[s] == 0,
+                carti=carti[s] / max(1, calls[s]),
+            )
+        )
+    return model
+
+
 @dataclass
 class Table:
     """What one seat knows, by counts of ranks: its hand and staged cards, the round's rank
@@ -135,9 +191,13 @@ class Table:
     finished: list[int]
     mine_in_pile: list[int] = field(default_factory=lambda: [0] * RANKS)
     count_lies: bool = True
+    #: The view read (for :meth:`held_away`, which replays its history only when asked),
+    #: and the bot's reader of its histories (replaying only what is new).
+    view: SeatView | None = field(default=None, repr=False, compare=False)
+    reader: HistoryReader | None = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def from_view(cls, view: SeatView) -> Table:
+    def from_view(cls, view: SeatView, reader: HistoryReader | None = None) -> Table:
         rank = view.facts.get("rank")
         laid = [0] * RANKS
         for ev in view.history:  # our cards in the pile: laid since the last call
@@ -158,6 +218,8 @@ class Table:
             finished=list(view.facts.get("finished", [])),
             mine_in_pile=laid,
             count_lies=bool(view.options.get("count_lies", True)),
+            view=view,
+            reader=reader,
         )
 
     def unknown(self) -> int:
@@ -166,6 +228,17 @@ class Table:
 
     def in_play(self) -> int:
         return self.players - len(self.finished)
+
+    def held_away(self) -> list[int]:
+        """Per rank, the cards this seat knows to be in other hands, not in the pile (a pile
+        it saw taken, a called play's cards): the world module's reading of its history."""
+        out = [0] * RANKS
+        if self.view is not None:
+            read = self.reader.read if self.reader is not None else read_history
+            for card, where in read(self.view).tokens:
+                if where and PILE not in where:
+                    out[_idx(card)] += 1
+        return out
 
 
 def claim_lie_odds(table: Table) -> float:
@@ -182,8 +255,39 @@ def claim_lie_odds(table: Table) -> float:
     return lie_odds(claimed, max(0, left), unknown, held)
 
 
-def call_choice(table: Table, seat: int) -> str:
-    """``trombon`` when the claim is unlikely enough for the pile at stake, else ``pass``."""
+def cornered(table: Table, seat: int) -> bool:
+    """Whether ``seat`` plays next with none of the rank while the claims of the round
+    already reach every copy it cannot account for (in its pile plays, or known to be in
+    other hands): passing, it must lie, and the lie is one a seat that counts calls.
+
+    >>> t = Table(1, 3, 1, [0, 2] + [0] * 11, [0] * 13, 0, [(0, 4)], None, [])
+    >>> cornered(t, 1), cornered(t, 2)
+    (True, False)
+    """
+    if table.rank is None or not table.round_plays or table.hand[table.rank]:
+        return False
+    x = table.round_plays[-1][0]
+    n = table.players
+    follower = next(
+        (s for s in ((x + i) % n for i in range(1, n)) if s not in table.finished), None
+    )
+    if follower != seat:
+        return False
+    claimed = sum(d for s, d in table.round_plays if s != seat)
+    r = table.rank
+    return claimed >= 4 * table.decks - table.mine_in_pile[r] - table.held_away()[r]
+
+
+def call_choice(table: Table, seat: int, rng: random.Random | None = None) -> str:
+    """``trombon`` when the claim is unlikely enough for the pile at stake, else ``pass``.
+
+    A :func:`cornered` seat takes the pile either way: calling now it takes it (unless the
+    claim was a lie) and opens the next round; passing, it lies, is called and takes the
+    pile and its lie, and the caller opens. It calls, but only mostly (with ``rng``): with
+    nothing but full sets left in three hands either way alone goes round for ever.
+    """
+    if cornered(table, seat) and (rng is None or rng.random() < 0.75):
+        return "trombon"
     odds = claim_lie_odds(table)
     at_stake = sum(d for _, d in table.round_plays)
     going_out = table.pending_out is not None
@@ -202,15 +306,30 @@ def lie_card(hand: list[int], rank: int | None) -> int:
     return best
 
 
-def opening_rank(hand: list[int]) -> int:
-    """The rank to claim: the one held most of (ties: the highest)."""
-    return max(range(RANKS), key=lambda r: (hand[r], r))
+def opening_rank(hand: list[int], copies: int = 4, rng: random.Random | None = None) -> int:
+    """The rank to claim: the one held most of (ties: the highest, or one drawn with ``rng``),
+    keeping a full set back.
+
+    Every copy of a rank in one hand is a play nobody can catch: the next seat holds none,
+    so it takes them back (calling, or lying and being called). Opened early it only passes
+    round the table (with three players the sets go round for ever, each seat shedding four
+    and taking four); kept, it is the safe last play. So a full set is opened only when the
+    hand holds nothing else.
+
+    >>> opening_rank([4, 1, 2] + [0] * 10), opening_rank([4] + [0] * 12)
+    (2, 0)
+    """
+    rest = [r for r in range(RANKS) if 0 < hand[r] < copies] or range(RANKS)
+    most = max(hand[r] for r in rest)
+    ties = [r for r in rest if hand[r] == most]
+    # At random among equals when it can: a fixed choice lets a pair go round for ever.
+    return ties[-1] if rng is None else rng.choice(ties)
 
 
 def play_choice(table: Table, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
     """The next atomic step of the rule-of-thumb play."""
     if legal[0].kind == "claim":
-        want = opening_rank(table.hand)
+        want = opening_rank(table.hand, 4 * table.decks, rng)
         return next(a for a in legal if _claim_rank(a) == want)
     r = table.rank
     assert r is not None
@@ -240,6 +359,7 @@ class RankSim:
 
     __slots__ = (
         "actor",
+        "callers",
         "count_lies",
         "decks",
         "finished",
@@ -272,6 +392,7 @@ class RankSim:
         self.window = False
         self.count_lies = True
         self.mine_laid: list[list[int]] = [[0] * RANKS for _ in range(n)]
+        self.callers: list[Caller] | None = None  # None: every seat calls by rule of thumb
 
     @classmethod
     def of(cls, world: object) -> RankSim:
@@ -305,6 +426,7 @@ class RankSim:
         other.plays, other.round_plays = self.plays, list(self.round_plays)
         other.window, other.count_lies = self.window, self.count_lies
         other.mine_laid = [list(m) for m in self.mine_laid]
+        other.callers = self.callers
         return other
 
     def over(self) -> bool:
@@ -323,7 +445,7 @@ class RankSim:
         """``seat`` puts ``cards`` (counts) down and declares ``declared`` (an opener names
         ``rank``)."""
         if self.rank is None:
-            self.rank = rank if rank is not None else opening_rank(self.hands[seat])
+            self.rank = rank if rank is not None else opening_rank(self.hands[seat], 4 * self.decks)
         hand = self.hands[seat]
         for r in range(RANKS):
             if cards[r]:
@@ -342,7 +464,7 @@ class RankSim:
     def usual_play(self, seat: int) -> tuple[list[int], int, int | None]:
         """The rule-of-thumb play: (cards, declared, rank named)."""
         hand = self.hands[seat]
-        rank = self.rank if self.rank is not None else opening_rank(hand)
+        rank = self.rank if self.rank is not None else opening_rank(hand, 4 * self.decks)
         cards = [0] * RANKS
         if hand[rank]:
             cards[rank] = hand[rank]
@@ -352,7 +474,8 @@ class RankSim:
 
     # -- a window ---------------------------------------------------------------------------
 
-    def callers(self) -> list[int]:
+    def in_window(self) -> list[int]:
+        """The seats that may call, nearest the player first."""
         x = self.actor
         seats = [s for s in range(self.n) if s not in self.finished and s != x]
         return sorted(seats, key=lambda s: (s - x - 1) % self.n)
@@ -374,14 +497,26 @@ class RankSim:
         need = 0.3 if going_out else 0.55 + min(0.35, at_stake / 40)
         return "trombon" if odds >= need else "pass"
 
-    def resolve(self, calls: dict[int, str]) -> None:
-        """Close the window: ``calls`` holds the seats' choices (others by rule of thumb)."""
+    def call_of(self, seat: int, rng: random.Random | None) -> str:
+        """``seat``'s call: by :attr:`callers` when modelled (with ``rng``), else by rule of
+        thumb."""
+        model = self.callers[seat] if self.callers is not None and rng is not None else None
+        if model is not None:
+            if model.silent:
+                return "pass"
+            if model.wild and rng.random() < model.wild:  # type: ignore[union-attr]
+                wild = rng.random() < model.carti and self.count_lies  # type: ignore[union-attr]
+                return "trombon_de_carti" if wild else "trombon"
+        return self.usual_call(seat)
+
+    def resolve(self, calls: dict[int, str], rng: random.Random | None = None) -> None:
+        """Close the window: ``calls`` holds the seats' choices (others by :meth:`call_of`)."""
         x = self.actor
         caller, kind = None, "pass"
-        for s in self.callers():
+        for s in self.in_window():
             choice = calls.get(s)
             if choice is None:
-                choice = self.usual_call(s)
+                choice = self.call_of(s, rng)
             if choice != "pass":
                 caller, kind = s, choice
                 break
@@ -414,7 +549,7 @@ class RankSim:
         start = self.plays
         while not self.over() and self.plays - start < max_plays:
             if self.window:
-                self.resolve({})
+                self.resolve({}, rng)
                 if self.over():
                     break
             seat = self.actor
@@ -507,6 +642,10 @@ class SearchBot:
         self.guard = guard
         self.horizon = horizon
         self.plan: list[Step] = []
+        self.reader = HistoryReader()
+        #: Seconds one world and its rollouts took, lately (a decision that cannot fit one
+        #: in its budget keeps the rule of thumb's choice).
+        self.world_cost = 0.0
         self.rollouts = 0
         self.seconds = 0.0
         self.times: list[float] = []
@@ -524,7 +663,7 @@ class SearchBot:
                 self.plan.pop(0)
                 return step
         self.plan = []
-        table = Table.from_view(view)
+        table = Table.from_view(view, self.reader)
         if view.phase == "window":
             cands = [Candidate([(a.kind, 0)], call=a.kind) for a in legal]
             usual = call_choice(table, view.seat)
@@ -596,30 +735,37 @@ class SearchBot:
         spec = find_game(view.game or self.game)
         deadline = decision_start() + self.time_ms / 1000 if self.time_ms else math.inf
         me = view.seat
-        sums = [0.0] * len(cands)
         diffs: list[list[float]] = [[] for _ in cands]
         weight = 0.0
         done = 0
         window = view.phase == "window"
         trust = honesty(view.history, view.counters["actor"]) if window else 1.0
+        model: list[Caller] | None = None
+        if self.model:  # how each seat calls; ours by rule of thumb
+            model = callers(view.history, view.players)
+            model[me] = Caller()
         margin = self.time_ms / 1000 * 0.25  # the reply's way back over the referee
+        remember(view, self.reader)  # the history read once, only what is new
         while True:
+            if not done and time.perf_counter() + self.world_cost > deadline - margin:
+                break  # not even one world fits: the rule of thumb's choice stands
             world = spec.world_from_view(view, self.rng)
             sim = RankSim.of(world)
+            sim.callers = model
             for variant, w in self._variants(sim, window, trust):
                 seed = self.rng.getrandbits(32)
                 values = []
                 for cand in cands:
                     trial = variant.clone()
+                    luck = random.Random(seed)  # the same for every candidate
                     if window:
-                        trial.resolve({me: cand.call})
+                        trial.resolve({me: cand.call}, luck)
                     else:
                         trial.play(me, cand.cards, cand.declared, cand.rank)
-                    trial.rollout(random.Random(seed), self.horizon)
+                    trial.rollout(luck, self.horizon)
                     values.append(trial.scores()[me])
                     self.rollouts += 1
                 for i, v in enumerate(values):
-                    sums[i] += w * v
                     diffs[i].append(w * (v - values[base]))
                 weight += w
             done += 1
@@ -631,18 +777,9 @@ class SearchBot:
         spent = time.perf_counter() - started
         self.seconds += spent
         self.times.append(spent)
-        if weight <= 0:
-            return base
-        best, best_gain = base, 0.0
-        for i, d in enumerate(diffs):
-            if i == base or len(d) < 2:
-                continue
-            mean = sum(d) / weight
-            var = sum((x - sum(d) / len(d)) ** 2 for x in d) / (len(d) - 1)
-            err = math.sqrt(var / len(d)) * len(d) / weight
-            if mean > best_gain and mean > self.guard * err:
-                best, best_gain = i, mean
-        return best
+        if done:
+            self.world_cost = 0.7 * self.world_cost + 0.3 * spent / done
+        return guarded_best(diffs, weight, base, self.guard)
 
     def _variants(self, sim: RankSim, window: bool, trust: float) -> list[tuple[RankSim, float]]:
         """The world, or (the model, in a window) the world as the truth and as a lie, each
@@ -667,6 +804,30 @@ class SearchBot:
             lie.hands[x][r] += 1
             lie.hands[x][other] -= 1
         return [(honest, trust), (lie, 1.0 - trust)]
+
+
+def guarded_best(diffs: list[list[float]], weight: float, base: int, guard: float) -> int:
+    """The candidate with the best weighted mean gain over ``base`` (``diffs``: its weighted
+    differences, world by world), if that gain beats ``guard`` standard errors; else
+    ``base``.
+
+    >>> guarded_best([[0, 0], [1.0, 0.9], [0.2, -0.1]], 2.0, 0, 1.0)
+    1
+    >>> guarded_best([[0, 0], [1.0, -0.9]], 2.0, 0, 1.0)
+    0
+    """
+    best, best_gain = base, 0.0
+    if weight <= 0:
+        return base
+    for i, d in enumerate(diffs):
+        if i == base or len(d) < 2:
+            continue
+        mean = sum(d) / weight
+        var = sum((x - sum(d) / len(d)) ** 2 for x in d) / (len(d) - 1)
+        err = math.sqrt(var / len(d)) * len(d) / weight
+        if mean > best_gain and mean > guard * err:
+            best, best_gain = i, mean
+    return best
 
 
 def _only(r: int, k: int) -> list[int]:

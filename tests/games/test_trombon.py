@@ -366,6 +366,51 @@ def test_heuristic_tells_the_truth_when_it_can_and_lies_when_it_must():
     assert len(result.ranks) == 4
 
 
+def test_three_heuristics_finish_well_under_the_cap():
+    """Three heuristics used to pass full sets (then a pair) round the table for ever: the
+    opener shed them, the next seat, holding none, lied and was called and took them back.
+    A full set is now kept for the end, equals are opened at random, and a cornered next
+    seat mostly calls at once (and then opens)."""
+    from levata.bots import play_match
+    from levata.bots.base import make_bot
+
+    # This deal went to the cap of 3000 plays (35 s); a tenth of it is plenty now.
+    state = SPEC.new_match(players=3, options={"play_cap": 300}, seed=1)
+    play_match(state, [make_bot("heuristic", "trombon", seed=s) for s in range(3)])
+    assert last(state, "end").data["reason"] == "complete" and state.plays < 300
+
+
+def test_cornered_next_seat_calls_a_claim_of_every_copy_it_cannot_see():
+    from levata.bots.strategy.trombon import Table, call_choice
+
+    state = TrombonState.from_position(3, ["7S 7D 7H 7C 2C", "8H 9C 3C", "4H 5H"])
+    play(state, 0, "7S 7D 7H 7C", 4, rank="7")
+    table = Table.from_view(state.view(1))
+    assert call_choice(table, 1) == "trombon"  # passing, it must lie: a sure call
+    assert call_choice(Table.from_view(state.view(2)), 2) == "pass"  # it need not play
+
+
+def test_the_model_reads_how_each_seat_calls():
+    from levata.bots import play_match
+    from levata.bots.base import make_bot
+    from levata.bots.strategy.trombon import RankSim, callers
+
+    kinds = ["heuristic", "always_call", "never_lie"]
+    state = SPEC.new_match(players=3, options={"play_cap": 40}, seed=4)
+    play_match(state, [make_bot(k, "trombon", seed=1) for k in kinds])
+    model = callers(state.view(0).history, 3)
+    assert model[1].wild > 0.6 and not model[1].silent  # calls whatever the claim
+    assert model[2].silent and model[2].wild == 0  # never calls
+    # In a rollout the silent seat lets an impossible claim stand, the wild one calls it.
+    state = TrombonState.from_position(3, ["7S 7D 7H 7C 2C", "8H 9C 3C", "4H 5H"], actor=1)
+    play(state, 1, "8H", 4, rank="7")
+    sim = RankSim.of(state)
+    sim.callers = model
+    rng = random.Random(0)
+    assert sim.usual_call(0) == "trombon" and sim.call_of(2, rng) == "pass"
+    assert sum(sim.call_of(1, rng) != "pass" for _ in range(50)) > 30
+
+
 def test_search_plays_within_its_budget_and_weighs_the_claim():
     from levata.bots import play_match
     from levata.bots.base import make_bot

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -41,7 +41,7 @@ from levata.engine.worlds import ViewCache, seen_log
 if TYPE_CHECKING:
     from levata.engine.games.trombon import TrombonState
 
-__all__ = ["PILE", "Knowledge", "read_history", "rebuild"]
+__all__ = ["PILE", "HistoryReader", "Knowledge", "read_history", "rebuild", "remember"]
 
 #: The pile's number among the places (seats are 0..N-1).
 PILE = -1
@@ -74,16 +74,48 @@ def read_history(view: SeatView) -> Knowledge:
     {0: 17, 1: 17, 2: 17, -1: 1}
     """
     replay = _Replay(view.seat, view.players)
-    for ev in view.history:
-        handler = replay.handlers.get(ev.kind)
-        if handler is not None:
-            handler(ev)
-    know = replay.know
-    # Our own hand is exact; tokens that can only be ours are in it.
-    know.tokens[:] = [(c, w) for c, w in know.tokens if w != {replay.me}]
-    for _, where in know.tokens:
-        where.discard(replay.me)
-    return know
+    replay.feed(view.history)
+    return replay.knowledge(copy=False)
+
+
+def remember(view: SeatView, reader: HistoryReader) -> Knowledge:
+    """What ``view`` says, read by ``reader`` (only the events new to it) and kept for the
+    worlds rebuilt from ``view`` next: a searching bot reads each view once, not the whole
+    history again at each decision."""
+    return _KNOWN.get(view, "trombon", lambda: reader.read(view))
+
+
+class HistoryReader:
+    """:func:`read_history` for a bot that reads its views one after another: it replays only
+    the events new since the last view (the whole history when it is not a continuation).
+
+    >>> from levata.engine import game
+    >>> s = game("trombon").new_match(players=3, seed=1)
+    >>> reader = HistoryReader()
+    >>> reader.read(s.view(0)).sizes == read_history(s.view(0)).sizes
+    True
+    """
+
+    def __init__(self) -> None:
+        self._replay: _Replay | None = None
+        self._last: Event | None = None
+        self._seen = 0
+
+    def read(self, view: SeatView) -> Knowledge:
+        history = view.history
+        replay = self._replay
+        if (
+            replay is None
+            or replay.me != view.seat
+            or len(history) < self._seen
+            or (self._seen and history[self._seen - 1] != self._last)
+        ):
+            replay = self._replay = _Replay(view.seat, view.players)
+            self._seen = 0
+        replay.feed(history[self._seen :])
+        self._seen = len(history)
+        self._last = history[-1] if history else None
+        return replay.knowledge(copy=True)
 
 
 class _Replay:
@@ -103,6 +135,30 @@ class _Replay:
             "took": self.took,
             events.FINISH: self.finish,
         }
+
+    def feed(self, history: Sequence[Event]) -> None:
+        for ev in history:
+            handler = self.handlers.get(ev.kind)
+            if handler is not None:
+                handler(ev)
+
+    def knowledge(self, copy: bool) -> Knowledge:
+        """What the replay knows so far (``copy``: leaving the replay free to go on)."""
+        know = self.know
+        if copy:
+            know = Knowledge(
+                [(c, set(w)) for c, w in know.tokens],
+                dict(know.sizes),
+                know.last_count,
+                list(know.last_mine),
+                know.round_others,
+                know.untaken,
+            )
+        # Our own hand is exact; tokens that can only be ours are in it.
+        know.tokens[:] = [(c, w) for c, w in know.tokens if w != {self.me}]
+        for _, where in know.tokens:
+            where.discard(self.me)
+        return know
 
     def deal(self, ev: Event) -> None:
         hands = ev.data["hands"] if "hands" in ev.data else [ev.data["hand"]] * self.n
