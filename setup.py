@@ -5,11 +5,13 @@ module's ``.pxd`` (and any ``cimport levata.engine.x``) by its qualified name, s
 declaration files are staged under ``build/pxd/levata/engine/`` and put on the include path.
 """
 
+import os
 import shutil
 from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).parent
 STAGE = HERE / "build" / "pxd"
@@ -70,13 +72,25 @@ def game_packages() -> list[str]:
     )
 
 
+class BuildOnEveryCore(build_ext):
+    """Compile the kernels on every core: pip gives ``build_ext`` no ``-j``, and the solver's
+    C files take minutes one at a time."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
+
+
 setup(
     package_dir=PACKAGE_DIRS,
     packages=[*PACKAGE_DIRS, *game_packages()],
+    cmdclass={"build_ext": BuildOnEveryCore},
     ext_modules=cythonize(
         extensions,
         include_path=[str(stage_declarations())],
         language_level=3,
         compiler_directives={"boundscheck": False, "wraparound": False},
+        nthreads=os.cpu_count() or 1,  # .pyx to C on every core too
     ),
 )

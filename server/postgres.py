@@ -85,9 +85,9 @@ def redact(url: str) -> str:
 def translate(sql: str) -> str:
     """One statement of the stores' SQL, as PostgreSQL reads it (see the module's notes)."""
 
-    def mark(m: re.Match[str]) -> str:
+    def mark(m: re.Match[str]) -> str:  # psycopg reads % even inside a literal
         text = m.group(0)
-        return "%s" if text == "?" else "%%" if text == "%" else text
+        return "%s" if text == "?" else text.replace("%", "%%")
 
     out = _LITERAL_OR_MARK.sub(mark, sql)
     head = " ".join(out.split()[:3]).upper()
@@ -96,7 +96,7 @@ def translate(sql: str) -> str:
     if head.startswith("CREATE TABLE"):
         end = out.rstrip().rstrip(";").rstrip()
         assert end.endswith(")"), sql
-        out = end[:-1] + "\n, rowid BIGSERIAL\n)"
+        out = end[:-1].rstrip() + "\n, rowid BIGSERIAL\n)"
     return out
 
 

@@ -24,7 +24,7 @@ from levata.engine.testing import (
 )
 
 GAMES = [spec.name for spec in all_games()]
-RANDOM_MATCHES = 1000
+RANDOM_MATCHES = 400
 CHECKED_MATCHES = 12
 
 
@@ -34,7 +34,7 @@ def spec(request):
 
 
 def test_random_matches_terminate(spec):
-    """1,000 seeded random matches end, with someone to act and an action until the end."""
+    """400 seeded random matches end, with someone to act and an action until the end."""
     check_terminates(spec, RANDOM_MATCHES, seed=1000)
 
 

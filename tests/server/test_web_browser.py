@@ -230,6 +230,7 @@ def the_report_file_links_each_match_to_its_replay(
     """``levata report --html``: every match row links to its replay page, written beside
     the report by default; a person opening the file follows one to that match."""
     report = tmp_path / "out" / "report.html"
+    report.parent.mkdir()  # a missing folder is refused before any work (test_cli_failures)
     from levata.server.cli import main
 
     with pytest.raises(SystemExit) as made:
