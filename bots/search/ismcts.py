@@ -193,6 +193,18 @@ class SearchStats:
         return self.rollouts / self.seconds if self.seconds else 0.0
 
 
+def _movers(seats: Sequence[int], me: int) -> list[int]:
+    """The order the seats to act move in an iteration: at a simultaneous step (Kemps' tick)
+    the others by the policy first and this seat last, so its choice is the tree's.
+
+    >>> _movers([0, 1, 2], 1), _movers([2], 1)
+    ([0, 2, 1], [2])
+    """
+    if len(seats) > 1:
+        return [s for s in seats if s != me] + ([me] if me in seats else [])
+    return list(seats)
+
+
 def _outcome(
     world: GameState, me: int, per_deal: bool, base: tuple[float, ...]
 ) -> tuple[float, ...]:
@@ -621,11 +633,7 @@ class IsmctsBot:
             if horizon and steps >= horizon and node is None and hasattr(world, "estimate"):
                 break  # deep enough: the game's estimate of the outcome stands in
             seats = world.to_act()
-            if len(seats) > 1:  # simultaneous: the others by the policy, this seat last
-                movers = [s for s in seats if s != me] + ([me] if me in seats else [])
-            else:
-                movers = list(seats)
-            for seat in movers:
+            for seat in _movers(seats, me):
                 if node is not None and (seat == me or (len(seats) == 1 and tree_all)):
                     action, child, fresh = self._select(
                         node, world, seat, rng, c, *((first, self._only) if node is root else ())
@@ -694,11 +702,7 @@ class IsmctsBot:
                     steps += world.rollout(kind, left, seed)
                 break
             seats = world.to_act()
-            if len(seats) > 1:  # simultaneous (Kemps' tick): the others by the policy first
-                movers = [s for s in seats if s != me] + ([me] if me in seats else [])
-            else:
-                movers = list(seats)
-            for seat in movers:
+            for seat in _movers(seats, me):
                 if node is not None and (seat == me or (len(seats) == 1 and tree_all)):
                     action, child, fresh = self._select(
                         node, world, seat, rng, c, *((first, self._only) if node is root else ())

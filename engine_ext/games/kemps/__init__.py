@@ -352,7 +352,9 @@ class KempsState(Simultaneous, Zoned):
         calls = self._calls(seat)
         if phase == LAST_CALL:
             return [PASS, *calls]
-        swaps = [swap(c, k) for c in _distinct(self.hands[seat]) for k in range(len(self.slots))]
+        swaps = [
+            swap(c, k) for c in dict.fromkeys(self.hands[seat]) for k in range(len(self.slots))
+        ]
         return [PASS, *swaps, *calls]
 
     def _calls(self, seat: int) -> list[Action]:
@@ -981,14 +983,6 @@ def _losers_of(ranks: Sequence[int], players: int) -> list[int]:
     if worst == 1:
         return []
     return sorted({team_of(s, players) for s, r in enumerate(ranks) if r == worst})
-
-
-def _distinct(hand: Sequence[Card]) -> list[Card]:
-    seen: list[Card] = []
-    for c in hand:
-        if c not in seen:
-            seen.append(c)
-    return seen
 
 
 def _cards(cards: str | Iterable[Card]) -> list[Card]:

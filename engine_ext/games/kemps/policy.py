@@ -217,7 +217,7 @@ def _nearer(
     top = max(mine)
     target = max({c.rank for c in hand}, key=lambda r: (mine[r], copies - out[r], r))
     pairs = (
-        [(c, k) for c in _distinct(hand) for k in range(len(table))]
+        [(c, k) for c in dict.fromkeys(hand) for k in range(len(table))]
         if swaps is None
         else [swap_parts(a) for a in swaps]
     )
@@ -255,11 +255,3 @@ def _most(cards: Sequence[Card]) -> int:
     """The most cards of one rank among ``cards`` (a few: a hand's worth)."""
     ranks = [c.rank for c in cards]
     return max((ranks.count(r) for r in ranks), default=0)
-
-
-def _distinct(hand: Sequence[Card]) -> list[Card]:
-    seen: list[Card] = []
-    for c in hand:
-        if c not in seen:
-            seen.append(c)
-    return seen
