@@ -302,7 +302,7 @@ def _prepare(db: sqlite3.Connection, where: str, tables: str) -> None:
     # The usual case: no lock taken unless a table is missing. A server takes the lock
     # anyway: two sessions creating one missing table at once would collide there.
     if current and not isinstance(db, postgres.Connection):
-        for statement in _statements(tables):
+        for statement in script_statements(tables):
             db.execute(statement)
         return
     db.execute("BEGIN IMMEDIATE")  # one migrating process at a time
@@ -310,7 +310,7 @@ def _prepare(db: sqlite3.Connection, where: str, tables: str) -> None:
         version = _check(db, where)
         for v in range(version + 1, VERSION + 1):
             MIGRATIONS[v](db)
-        for statement in _statements(tables):
+        for statement in script_statements(tables):
             db.execute(statement)
         if version < VERSION:
             db.execute(f"PRAGMA user_version = {VERSION}")
@@ -334,7 +334,7 @@ def _check(db: sqlite3.Connection, where: str) -> int:
     return version
 
 
-def _statements(script: str) -> list[str]:
+def script_statements(script: str) -> list[str]:
     """The statements of a script of ``CREATE`` statements, one by one (``executescript``
     would commit the migration's transaction)."""
     out, buf = [], ""

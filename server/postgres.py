@@ -232,13 +232,10 @@ class Connection:
 
     def executescript(self, script: str) -> None:
         """Run a script of statements one by one (tests build old releases' files with it)."""
-        buf = ""
-        for line in script.splitlines(keepends=True):
-            buf += line
-            if sqlite3.complete_statement(buf):
-                if buf.strip():
-                    self.execute(buf.strip())
-                buf = ""
+        from levata.server.database import script_statements  # it opens this module lazily
+
+        for statement in script_statements(script):
+            self.execute(statement)
 
     def table_names(self) -> set[str]:
         """The tables of this database (SQLite's ``sqlite_master``), levata's own included."""
