@@ -206,7 +206,7 @@ def _print_health(doc: dict[str, Any]) -> None:
 def list_matches(
     status: Annotated[
         str | None,
-        typer.Option(metavar="|".join(STATUSES), help="Only matches in this status."),
+        typer.Option(metavar="STATUS", help="Only matches waiting, running, finished or aborted."),
     ] = None,
     game: Annotated[str | None, typer.Option("--game", "-g", help="Only this game's.")] = None,
     limit: Annotated[int, typer.Option(help="At most this many.", min=1, max=100_000)] = 20,
@@ -230,8 +230,8 @@ def list_matches(
             got = ref.call(
                 stub.ListMatches,
                 admin_pb2.ListMatchesRequest(
-                    status=STATUSES.get(status or "", 0),
-                    limit=1000 if game else limit,
+                    status=STATUSES.get(status or "", admin_pb2.MATCH_STATUS_UNSPECIFIED),
+                    limit=1000 if game else min(limit, 1000),  # a page holds at most 1000
                     page_token=page,
                 ),
             )
@@ -313,8 +313,9 @@ def _print_match(info: admin_pb2.MatchInfo) -> None:
 def watch(
     match_id: MatchId,
     after: Annotated[
-        int, typer.Option(help="Only events after this sequence number (-1: all).", min=-1)
-    ] = -1,
+        int | None,
+        typer.Option(help="Only the events after this sequence number (default: all).", min=1),
+    ] = None,
     server: Server = DEFAULT_SERVER,
     tls_ca: TlsCa = None,
     admin_token_file: TokenFile = None,
@@ -341,7 +342,7 @@ def watch(
         except BadConfig:  # a game this levata does not know: plain lines
             spec = None
         stream = stub.WatchMatch(
-            admin_pb2.WatchMatchRequest(match_id=match_id, after_seq=after),
+            admin_pb2.WatchMatchRequest(match_id=match_id, after_seq=after or -1),
             metadata=ref.metadata,
         )
         final = None

@@ -23,8 +23,9 @@ from typing import Any
 import grpc
 import typer
 
+from levata.engine import BadConfig
 from levata.server.cli.common import EXIT_RUNTIME, EXIT_USAGE, admin_token_of, fail
-from levata.server.match.auth import admin_metadata
+from levata.server.match.auth import admin_metadata, client_admin_token
 
 __all__ = [
     "SERVER_OPTION",
@@ -112,11 +113,9 @@ def connect(
         token = admin_token_of(server, token_file)
     else:  # only what needs no token (health's first look): a file given must still read
         try:
-            token = admin_token_of(server, token_file)
-        except typer.Exit:
-            if token_file is not None:
-                raise
-            token = None
+            token = client_admin_token(token_file)
+        except BadConfig as exc:
+            raise fail(str(exc)) from None
     if tls_ca is not None:
         try:
             ca = tls_ca.read_bytes()
