@@ -30,7 +30,7 @@ from levata.server.match.auth import admin_metadata, client_admin_token
 __all__ = [
     "SERVER_OPTION",
     "TLS_CA_OPTION",
-    "Referee",
+    "Remote",
     "check_server",
     "connect",
 ]
@@ -68,7 +68,7 @@ def check_server(server: str) -> str:
     return server
 
 
-class Referee:
+class Remote:
     """The calls one command makes to one referee: each with the admin metadata, a timeout,
     and its failure said in one line (:meth:`call`)."""
 
@@ -90,7 +90,7 @@ class Referee:
         details = (exc.details() if hasattr(exc, "details") else "") or code.name
         if code == grpc.StatusCode.UNAVAILABLE:
             return fail(f"cannot reach the referee at {self.server}: {details}", EXIT_RUNTIME)
-        if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        if code == grpc.StatusCode.DEADLINE_EXCEEDED and details == "Deadline Exceeded":
             return fail(f"the referee at {self.server} did not answer in time", EXIT_RUNTIME)
         if code == grpc.StatusCode.UNAUTHENTICATED:
             details += " (is $LEVATA_ADMIN_TOKEN or --admin-token-file that referee's?)"
@@ -104,7 +104,7 @@ def connect(
     tls_ca: Path | None,
     token_file: Path | None,
     token_needed: bool = True,
-) -> Iterator[Referee]:
+) -> Iterator[Remote]:
     """A channel to ``server`` (TLS when ``tls_ca`` is given) and the admin token to send;
     every problem with them is one line, status 2, before anything is sent."""
     check_server(server)
@@ -127,4 +127,4 @@ def connect(
     else:
         channel = grpc.insecure_channel(server)
     with channel:
-        yield Referee(channel, server, token)
+        yield Remote(channel, server, token)

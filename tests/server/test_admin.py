@@ -257,3 +257,21 @@ def test_token_and_server_problems_are_one_error_line(played, levata_cli, tmp_pa
         assert err.startswith("error: ") and len(err.strip().splitlines()) == 1, err
         assert "Traceback" not in out + err
     assert taken.read_text() == "x"
+
+
+def test_log_level_and_text_format(monkeypatch):
+    """``--log-level warning`` keeps the info lines out; ``text`` is one line a person reads."""
+    import logging
+
+    from levata.server.match import log
+
+    root, levata = logging.getLogger(), logging.getLogger("levata")
+    monkeypatch.setattr(root, "handlers", [])
+    monkeypatch.setattr(root, "level", root.level)
+    monkeypatch.setattr(levata, "level", levata.level)
+    stream = io.StringIO()
+    log.configure("warning", "text", stream)
+    log.note(log.faults, logging.INFO, "strike", "match %s: strike", "m1", match="m1")
+    log.note(log.faults, logging.WARNING, "match_suspended", "match %s suspended", "m1")
+    (line,) = stream.getvalue().splitlines()
+    assert line.endswith(" WARNING levata.referee.faults: match m1 suspended"), line
