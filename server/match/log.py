@@ -13,8 +13,9 @@ the fields). ``levata serve --log-level LEVEL --log-format text|json`` sets them
 (:func:`configure`); elsewhere (``levata match``, a tournament) the lines go where Python's
 logging sends them unconfigured: warnings (a suspension) to standard error, the rest nowhere.
 
-A disabled level costs one :meth:`logging.Logger.isEnabledFor` check: nothing is formatted,
-no fields are gathered into a record.
+None is written per decision (a connection, a match's start and end, a strike), and a
+disabled level costs one :meth:`logging.Logger.isEnabledFor` check: no record is made,
+nothing is formatted.
 
 >>> import io
 >>> stream = io.StringIO()
