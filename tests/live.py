@@ -88,13 +88,15 @@ class AdminCalls:
 class LiveServer(AdminCalls):
     """A referee serving on 127.0.0.1 in a background thread."""
 
-    def __init__(self, db: Path, policy: Policy | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, db: Path, policy: Policy | None = None, port: int = 0, **kwargs: Any
+    ) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         self.store = Store(db)
         self.server, self.arena = self.run(
-            start_server(self.store, port=0, policy=policy, **kwargs)
+            start_server(self.store, port=port, policy=policy, **kwargs)
         )
         self.address = f"127.0.0.1:{self.arena.port}"
         self.tokens: dict[str, str] = {}  # bot name -> token, as issued here
@@ -119,9 +121,11 @@ class LiveServer(AdminCalls):
     def applied(self, match_id: str) -> int:
         return len(self.store.actions(match_id))
 
-    def stop(self) -> None:
+    def stop(self, resumable: bool = False) -> None:
+        """Stop serving; ``resumable``: as ``levata serve`` stops, its matches left to the next
+        referee on the same file."""
         self.channel.close()
-        self.run(self.arena.close())
+        self.run(self.arena.close(resumable=resumable))
         self.run(self.server.stop(None))
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)

@@ -4,14 +4,22 @@
 // lists. It knows no rules: the referee's DecisionRequest.legal list is all it needs.
 //
 //   LEVATA_TOKEN=TOKEN node bot.js --server HOST:PORT [--name NAME] [--seed N]
-//               [--token-file FILE] [--policy random|first] [--tls-ca FILE] [--proto DIR] [--connect-timeout MS]
+//               [--token-file FILE] [--policy random|first] [--tls-ca FILE] [--proto DIR]
+//               [--connect-timeout MS] [--reconnect-timeout MS] [--matches N]
 //   node bot.js --check-protos [--proto DIR]      (offline self-check, used by `npm test`)
 //
 // The token comes from $LEVATA_TOKEN or --token-file, never from the command line (which
 // every local user can read).
 //
+// When the stream breaks (the referee restarts, the network drops) the bot reconnects with
+// exponential backoff, for up to --reconnect-timeout: its Hello carries the resume token of
+// the last Welcome and the last event seen per match, so a referee that kept the match
+// resumes the seat where it was; a restarted one treats it as a fresh Hello and seats the
+// bot again in every match that waits for it (the match goes on from its record).
+//
 // Exit status: 0 when the server ends the stream cleanly or on SIGINT/SIGTERM; 1 when the
-// server cannot be reached or the stream fails; 2 on bad usage; 3 when the token is rejected.
+// server cannot be reached (at start, or again within --reconnect-timeout) or the stream
+// fails otherwise; 2 on bad usage; 3 when the token is rejected.
 'use strict';
 
 const fs = require('fs');
@@ -22,7 +30,8 @@ const protoLoader = require('@grpc/proto-loader');
 
 const PROTOCOL_VERSION = '1';
 const USAGE = 'usage: LEVATA_TOKEN=TOKEN node bot.js --server HOST:PORT [--token-file FILE] [--name NAME] [--seed N]\n' +
-  '                   [--policy random|first] [--tls-ca FILE] [--proto DIR] [--connect-timeout MS] [--matches N]\n' +
+  '                   [--policy random|first] [--tls-ca FILE] [--proto DIR] [--connect-timeout MS]\n' +
+  '                   [--reconnect-timeout MS] [--matches N]\n' +
   '       node bot.js --check-protos [--proto DIR]';
 
 function die(code, message) {
@@ -44,6 +53,7 @@ function parseCommandLine() {
         'tls-ca': { type: 'string' },
         proto: { type: 'string', default: path.join(__dirname, '..', '..', 'proto') },
         'connect-timeout': { type: 'string', default: '10000' },
+        'reconnect-timeout': { type: 'string', default: '60000' },
         matches: { type: 'string', default: '0' },
         'check-protos': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -60,6 +70,9 @@ function parseCommandLine() {
   if (!Object.hasOwn(POLICIES, values.policy)) die(2, `unknown --policy ${values.policy} (${Object.keys(POLICIES).join('|')})`);
   if (!/^-?\d+$/.test(values.seed)) die(2, `--seed must be an integer, got ${values.seed}`);
   if (!/^\d+$/.test(values.matches)) die(2, `--matches must be a count, got ${values.matches}`);
+  for (const flag of ['connect-timeout', 'reconnect-timeout']) {
+    if (!/^\d+$/.test(values[flag])) die(2, `--${flag} must be milliseconds, got ${values[flag]}`);
+  }
   return values;
 }
 
@@ -131,6 +144,30 @@ const POLICIES = {
   random: (legal, request, rng) => legal[Math.floor(rng() * legal.length)],
 };
 
+// ---- reconnecting ---------------------------------------------------------------------
+// A broken stream is retried when the referee may come back: it restarts (UNAVAILABLE: "the
+// referee is stopping; reconnect", or the connection refused), is busy (RESOURCE_EXHAUSTED),
+// or the connection broke mid-stream. A rejected token or protocol never is.
+const RETRYABLE = new Set([
+  grpc.status.UNAVAILABLE, grpc.status.RESOURCE_EXHAUSTED, grpc.status.INTERNAL,
+  grpc.status.UNKNOWN, grpc.status.DEADLINE_EXCEEDED,
+]);
+
+// Exponential backoff with full jitter: 100 ms, 200 ms, ... up to 5 s between tries, each
+// drawn at random below its cap so that many bots of one restarted referee do not all come
+// back in the same instant. A stream that got its Welcome resets it.
+class Backoff {
+  constructor(rng, firstMs = 100, maxMs = 5000) {
+    Object.assign(this, { rng, firstMs, maxMs, tries: 0 });
+  }
+  next() {
+    const cap = Math.min(this.maxMs, this.firstMs * 2 ** this.tries);
+    this.tries += 1;
+    return Math.round(cap / 2 + (this.rng() * cap) / 2);
+  }
+  reset() { this.tries = 0; }
+}
+
 // ---- playing --------------------------------------------------------------------------
 function play(opts) {
   const arena = loadArena(opts.proto);
@@ -144,10 +181,14 @@ function play(opts) {
   }
   const client = new arena.ArenaService(opts.server, credentials);
   const policy = POLICIES[opts.policy];
-  const matches = new Map(); // match_id -> {game, seat, rng, pending: {request, tried}}
+  // match_id -> {game, seat, rng, pending: {request, tried}, lastSeq}; kept across streams
+  const matches = new Map();
+  const backoff = new Backoff(mulberry32(matchSeed(opts.seed, 'reconnect')));
   let shuttingDown = false;
   let call = null;
   let finished = 0; // matches over, for --matches
+  let resumeToken = ''; // from the last Welcome: a referee that kept our seats resumes them
+  let lostSince = null; // when the stream broke (null: connected, or never yet)
 
   // On SIGINT/SIGTERM: half-close the stream, give the server a second to end it, then cancel.
   const stop = () => {
@@ -160,19 +201,48 @@ function play(opts) {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  const deadline = Date.now() + Number(opts['connect-timeout']);
-  client.waitForReady(deadline, (err) => {
-    if (shuttingDown) return;
-    if (err) die(1, `cannot connect to ${opts.server}: ${err.message}`);
-    call = client.Play();
-    const send = (msg) => { if (!shuttingDown) call.write(msg); };
-
-    function matchState(matchId) {
-      if (!matches.has(matchId)) {
-        matches.set(matchId, { game: '?', seat: -1, rng: mulberry32(matchSeed(opts.seed, matchId)), pending: null });
-      }
-      return matches.get(matchId);
+  function matchState(matchId) {
+    if (!matches.has(matchId)) {
+      matches.set(matchId, { game: '?', seat: -1, rng: mulberry32(matchSeed(opts.seed, matchId)), pending: null, lastSeq: null });
     }
+    return matches.get(matchId);
+  }
+
+  // Per match, the last event received: sent in Hello so that a resumed seat gets only what
+  // it missed.
+  function lastSeen() {
+    const seen = {};
+    for (const [id, m] of matches) if (m.lastSeq !== null) seen[id] = m.lastSeq;
+    return seen;
+  }
+
+  // The stream broke: try again after a backoff while the allowance lasts, else give up.
+  function reconnect(why) {
+    const now = Date.now();
+    lostSince = lostSince || now;
+    const left = lostSince + Number(opts['reconnect-timeout']) - now;
+    if (left <= 0) die(1, `lost the server at ${opts.server}: ${why} (no way back in ${opts['reconnect-timeout']} ms)`);
+    const wait = Math.min(backoff.next(), left);
+    process.stderr.write(`stream lost (${why}); reconnecting in ${wait} ms\n`);
+    for (const m of matches.values()) m.pending = null; // a fresh request comes on the new stream
+    setTimeout(() => connect(lostSince + Number(opts['reconnect-timeout'])), wait);
+  }
+
+  function connect(deadline) {
+    client.waitForReady(deadline, (err) => {
+      if (shuttingDown) return;
+      if (err) {
+        if (lostSince !== null) die(1, `lost the server at ${opts.server}: cannot reconnect: ${err.message}`);
+        die(1, `cannot connect to ${opts.server}: ${err.message}`);
+      }
+      openStream();
+    });
+  }
+
+  function openStream() {
+    call = client.Play();
+    const stream = call;
+    const send = (msg) => { if (!shuttingDown) stream.write(msg); };
 
     // Choose among the legal actions not yet refused for this request, and reply.
     function answer(match, pending) {
@@ -189,12 +259,22 @@ function play(opts) {
 
     const handlers = {
       welcome(w) {
-        process.stderr.write(`connected as ${w.bot_name} (protocol ${w.protocol_version})\n`);
+        const again = lostSince === null ? '' : w.resumed ? ' again, seats resumed'
+          : ' again, a fresh session (the referee restarted)';
+        process.stderr.write(`connected as ${w.bot_name} (protocol ${w.protocol_version})${again}\n`);
+        resumeToken = w.resume_token;
+        lostSince = null;
+        backoff.reset();
       },
       match_start(s) {
         Object.assign(matchState(s.match_id), { game: s.game, seat: s.seat });
       },
-      event() {}, // A smarter bot would track the match here; this one needs only requests.
+      // A smarter bot would track the match here; this one notes only how far it has seen.
+      event(e) {
+        const seq = Number(e.event && e.event.seq);
+        const match = matchState(e.match_id);
+        if (Number.isFinite(seq) && (match.lastSeq === null || seq > match.lastSeq)) match.lastSeq = seq;
+      },
       request(r) {
         if (r.legal.length === 0) {
           process.stderr.write(`match ${r.match_id}: request ${r.request_id} lists no legal action\n`);
@@ -233,24 +313,33 @@ function play(opts) {
       },
     };
 
-    call.on('data', (msg) => {
+    stream.on('data', (msg) => {
       const handler = handlers[msg.message];
       if (handler) handler(msg[msg.message]);
       else process.stderr.write(`ignoring unknown message ${JSON.stringify(msg)}\n`);
     });
-    call.on('error', () => {}); // The final 'status' event reports every outcome.
-    call.on('status', (status) => {
-      client.close();
-      if (shuttingDown || status.code === grpc.status.OK) process.exit(0);
+    stream.on('error', () => {}); // The final 'status' event reports every outcome.
+    stream.on('status', (status) => {
+      if (shuttingDown || status.code === grpc.status.OK) { client.close(); process.exit(0); }
       if (status.code === grpc.status.UNAUTHENTICATED || status.code === grpc.status.PERMISSION_DENIED) {
         die(3, `the server rejected the token: ${status.details}`);
       }
-      if (status.code === grpc.status.UNAVAILABLE) die(1, `lost the server at ${opts.server}: ${status.details}`);
+      if (RETRYABLE.has(status.code)) {
+        reconnect(`${grpc.status[status.code]}: ${status.details}`);
+        return;
+      }
       die(1, `stream ended with ${grpc.status[status.code]}: ${status.details}`);
     });
 
-    call.write({ hello: { token: opts.token, name: opts.name, protocol_version: PROTOCOL_VERSION, games: [] } });
-  });
+    stream.write({
+      hello: {
+        token: opts.token, name: opts.name, protocol_version: PROTOCOL_VERSION, games: [],
+        resume_token: resumeToken, last_seen: lastSeen(),
+      },
+    });
+  }
+
+  connect(Date.now() + Number(opts['connect-timeout']));
 }
 
 const opts = parseCommandLine();

@@ -6,6 +6,7 @@
     levata play --game whist --players 4 --bots heuristic,random,random,random --seed 7
     levata match --game whist --bots heuristic,random,random,random   refereed over gRPC
     levata serve --port 50051 --tokens-file tokens.txt                 run a referee
+    levata admin health|list|get|watch|create|register|rotate  operate a running referee
     LEVATA_TOKEN=T levata bot run heuristic --game whist --server HOST:PORT
     levata bot bridge --server HOST:PORT --token-file T.txt -- PROGRAM ARGS
     levata replay ID / levata export ID   check or dump a recorded match
@@ -31,6 +32,7 @@ import sys
 import typer
 
 from levata.server.cli import bot, catalog, ladder, play, records, regret, serve, tournament, web
+from levata.server.cli.admin import admin_app
 from levata.server.cli.common import EXIT_RUNTIME, EXIT_USAGE, err, out
 from levata.server.cli.help import HelpGroup
 from levata.server.database import DatabaseError
@@ -65,6 +67,7 @@ app.command()(tournament.report)
 app.command()(ladder.ladder)
 app.command()(web.view)
 app.command()(web.web)
+app.add_typer(admin_app, name="admin")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -22,6 +22,8 @@ from levata.server.cli.common import (
 )
 from levata.server.database import folder_problem
 from levata.server.match.auth import admin_token_file_for
+from levata.server.match.log import LogFormat, LogLevel
+from levata.server.match.log import configure as configure_logging
 from levata.server.match.store import DEFAULT_DB, Store
 
 if TYPE_CHECKING:  # imported when serving: the command line starts faster without
@@ -87,6 +89,22 @@ def serve(
             help="With --web: finished records are public (any seat's view, the whole table)."
         ),
     ] = False,
+    log_level: Annotated[
+        LogLevel,
+        typer.Option(
+            metavar="LEVEL",
+            help="debug, info, warning or error: log connections, matches (created,"
+            " started, ended), strikes, forfeits and suspensions from this level up, on"
+            " standard error (info: all of them; warning: suspensions and problems).",
+        ),
+    ] = LogLevel.info,
+    log_format: Annotated[
+        LogFormat,
+        typer.Option(
+            metavar="|".join(LogFormat),
+            help="text: a line a person reads; json: one JSON object per line (docs/operating.md).",
+        ),
+    ] = LogFormat.text,
 ) -> None:
     """Run the referee until interrupted.
 
@@ -117,6 +135,7 @@ def serve(
         raise fail(f"--entrant-socket {entrant_socket}: needs an existing folder, a short path")
 
     store = open_writable(db)
+    configure_logging(log_level.value, log_format.value)
 
     async def main_loop() -> None:
         server, arena = await start_server(

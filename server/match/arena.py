@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import time
 import uuid
@@ -34,6 +35,7 @@ from levata.server.match.limits import (
     check_policy,
     reply_problem,
 )
+from levata.server.match.log import connections, matches, note
 from levata.server.match.recovery import Recovered, plan_resume, policy_of, unfinished
 from levata.server.match.referee import Referee
 from levata.server.match.store import BrokenRecord, Store, StoreUnavailable
@@ -118,6 +120,7 @@ class Connection:
     refusals: dict[str, Refusals] = field(default_factory=dict)  # match id ("": none) ->
     drops: Bucket | None = None  # replies it may have dropped before the stream is closed
     dropped: int = 0  # replies dropped unread, over a seat's allowance of refusals
+    peer: str = ""  # where it connects from (gRPC's peer: ipv4:HOST:PORT, unix:PATH), for logs
 
     def send(
         self, msg: arena_pb2.PlayResponse | None, on_written: Callable[[], None] | None = None
@@ -206,6 +209,7 @@ class Arena:
         self.port = 0
         self.recovered: list[Recovered] = []  # what start-up did with unfinished matches
         self.stopping = False  # set by close(): new and Hello-less streams are turned away
+        self.started_at = time.time()  # for GetHealth
 
     def add_bot(self, name: str, token: str | None = None, rotate: bool = False) -> str:
         """Register a bot and return its token (a fresh secret unless given).
@@ -284,6 +288,22 @@ class Arena:
             commits=self.commits,
         )
         self._launch(ref)
+        note(
+            matches,
+            logging.INFO,
+            "match_created",
+            "match %s created: %s, %d players, bots %s",
+            match_id,
+            spec.name,
+            players,
+            ", ".join(seat_bots),
+            match=match_id,
+            game=spec.name,
+            players=players,
+            seat_bots=list(seat_bots),
+            seed=seed,
+            label=label,
+        )
         return ref
 
     def _launch(self, ref: Referee) -> None:
@@ -304,6 +324,18 @@ class Arena:
         for row in unfinished(self.store):
             plan = plan_resume(self.store, row)
             outcomes.append(plan)
+            note(
+                matches,
+                logging.WARNING if plan.why else logging.INFO,
+                "match_recovered",
+                "match %s left by the previous referee: %s",
+                row["id"],
+                plan.why or "resumed from its record",
+                match=row["id"],
+                game=row["game"],
+                resumed=not plan.why,
+                why=plan.why or "",
+            )
             if plan.resume is None:
                 continue
             ref = Referee(
@@ -385,6 +417,20 @@ class Arena:
     ) -> None:
         self.connections.setdefault(conn.bot, []).append(conn)
         self.by_resume[conn.resume_token] = conn
+        note(
+            connections,
+            logging.INFO,
+            "bot_connected",
+            "bot %s connected from %s%s",
+            conn.bot,
+            conn.peer or "?",
+            " (resumed)" if resumed is not None else "",
+            bot=conn.bot,
+            peer=conn.peer,
+            resumed=resumed is not None,
+            games=sorted(conn.games),
+            streams=len(self.connections[conn.bot]),
+        )
         if resumed is not None:  # take over the dropped connection's seats
             for match_id, seats in resumed.seats.items():
                 ref = self.matches.get(match_id)
@@ -414,11 +460,43 @@ class Arena:
                     ref.detach(i, conn.send)
         while not conn.queue.empty():  # nobody will read what was not sent
             conn.queue.get_nowait()
+        why = conn.abort_with[1] if conn.abort_with is not None else "the stream ended"
+        note(
+            connections,
+            logging.INFO,
+            "bot_disconnected",
+            "bot %s disconnected from %s: %s",
+            conn.bot,
+            conn.peer or "?",
+            why,
+            bot=conn.bot,
+            peer=conn.peer,
+            why=why,
+            matches=sorted(m for m, seats in conn.seats.items() if seats),
+            resume_window_ms=window_ms,
+        )
         if window_ms:
             self._resume_until[conn.resume_token] = time.monotonic() + window_ms / 1000
         else:  # nothing to resume: forget it now
             self.by_resume.pop(conn.resume_token, None)
         self._prune_resumes()
+
+    def health(self) -> admin_pb2.GetHealthResponse:
+        """What ``AdminService.GetHealth`` says: the records' state and the counts of now."""
+        live = list(self.matches.values())
+        reply = admin_pb2.GetHealthResponse(
+            records_problem=self.store.failure or "",
+            matches_waiting=sum(r.status == "waiting" for r in live),
+            matches_running=sum(r.status == "running" for r in live),
+            matches_suspended=sum(r.suspended is not None for r in live),
+            bots_connected=len(self.connections),
+            bots_registered=len(self.bots),
+            streams=self.streams,
+            watchers=self.watchers,
+            protocol_version=PROTOCOL_VERSION,
+        )
+        reply.started_at.FromMilliseconds(int(self.started_at * 1000))
+        return reply
 
     def match_info(self, match_id: str) -> admin_pb2.MatchInfo | None:
         """What the admin service says of a match; ``None`` when there is none. A record that
@@ -757,6 +835,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServiceServicer):
             batch_events=hello.batch_events,
             bundle=hello.bundle,
             limits=self.arena.limits,
+            peer=str(context.peer() or ""),
         )
         conn.send(
             arena_pb2.PlayResponse(
@@ -964,8 +1043,9 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
         ):
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many spectators")
         queue: asyncio.Queue[Any] = asyncio.Queue()
+        after = request.after_seq if request.after_seq > 0 else -1  # 0 (unset): from event 0
         for ev in ref.state.events():
-            if ev.seq > request.after_seq and ev.audience is None:
+            if ev.seq > after and ev.audience is None:
                 queue.put_nowait(ev)
         if ref.result is not None or ref.status == "aborted":
             queue.put_nowait(None)
@@ -980,13 +1060,17 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
                 yield admin_pb2.WatchMatchResponse(event=event_to_pb(ev))
             if ref.result is not None:  # the full deal is public once the match is over
                 for ev in ref.state.events():
-                    if ev.audience is not None and ev.seq > request.after_seq:
+                    if ev.audience is not None and ev.seq > after:
                         yield admin_pb2.WatchMatchResponse(event=event_to_pb(ev))
             yield admin_pb2.WatchMatchResponse(finished=self.arena.match_info(ref.match_id))
         finally:
             self.arena.watchers -= 1
             with contextlib.suppress(ValueError):
                 ref.watchers.remove(queue)
+
+    async def GetHealth(self, request, context):
+        await self._check(context)
+        return self.arena.health()
 
     async def _next_watched(self, ref: Referee, queue: asyncio.Queue[Any], context: Any) -> Any:
         """The next public event; a watch of a match that never starts does not wait forever."""

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from levata.server.match.inbox import Inbox
+from levata.server.match.log import faults, note
 from levata.server.match.seats import Outbox, Seat
 from levata.server.match.store import RETRY_S, Store, StoreUnavailable
 from levata.v1 import arena_pb2
@@ -30,8 +31,6 @@ from levata.v1 import arena_pb2
 __all__ = ["SUSPEND", "Durable", "Gate", "GroupCommit", "Held"]
 
 log = logging.getLogger("levata.server.match.commit")
-#: A match's news (suspended, going on) is the referee's, under its name.
-match_log = logging.getLogger("levata.server.match.referee")
 
 #: What a match holds until its round is committed: ``(send, msg, args)``, said as
 #: ``send(msg, *args)``.
@@ -186,7 +185,16 @@ class Durable:
         if self._commit():
             return
         self.suspended = self.store.failure or "the records cannot be written"
-        match_log.warning("match %s suspended: %s", self.match_id, self.suspended)
+        note(
+            faults,
+            logging.WARNING,
+            "match_suspended",
+            "match %s suspended: %s",
+            self.match_id,
+            self.suspended,
+            match=self.match_id,
+            why=self.suspended,
+        )
         notice = arena_pb2.PlayResponse(
             error=arena_pb2.ReplyError(
                 match_id=self.match_id,
@@ -202,5 +210,12 @@ class Durable:
         while not self._commit():
             await asyncio.sleep(RETRY_S)
         self._shift_clocks(self.clock() - since)
-        match_log.warning("match %s goes on: its records are written", self.match_id)
+        note(
+            faults,
+            logging.WARNING,
+            "match_goes_on",
+            "match %s goes on: its records are written",
+            self.match_id,
+            match=self.match_id,
+        )
         self.suspended = None

@@ -56,6 +56,7 @@ from levata.engine.seeds import derive
 from levata.server.match.clocks import REALTIME_IDLE_S, Clocks, Policy
 from levata.server.match.commit import SUSPEND, Durable, Gate, GroupCommit, Held
 from levata.server.match.inbox import Inbox
+from levata.server.match.log import faults, matches, note
 from levata.server.match.messages import Encoded, Messages
 from levata.server.match.seats import Outbox, Pending, Seat, Turn, batch_lag
 from levata.server.match.store import Store
@@ -253,6 +254,21 @@ class Referee(Clocks, Messages, Durable):
         self.started_at = self.clock() - (self.resumed_ms or 0) / 1000
         for i in range(len(self.seats)):
             self._send_start(i)
+        note(
+            matches,
+            logging.INFO,
+            "match_started",
+            "match %s %s: %s, bots %s",
+            self.match_id,
+            "resumed" if self.resumed_ms is not None else "started",
+            self.spec.name,
+            ", ".join(s.bot for s in self.seats),
+            match=self.match_id,
+            game=self.spec.name,
+            seat_bots=[s.bot for s in self.seats],
+            resumed=self.resumed_ms is not None,
+            absent=absent,
+        )
         if absent:
             again = " after the referee restarted" if self.resumed_ms is not None else ""
             absent_why = f"did not connect within the start-up allowance{again}"
@@ -582,6 +598,22 @@ class Referee(Clocks, Messages, Durable):
             f"no legal reply by the deadline (strike {s.strikes})",
             None,
         )
+        note(
+            faults,
+            logging.INFO,
+            "strike",
+            "match %s: seat %d (%s) gave no legal reply in time: strike %d of %d",
+            self.match_id,
+            i,
+            s.bot,
+            s.strikes,
+            self.policy.max_strikes,
+            match=self.match_id,
+            seat=i,
+            bot=s.bot,
+            strikes=s.strikes,
+            max_strikes=self.policy.max_strikes,
+        )
         if s.strikes >= self.policy.max_strikes:
             self._forfeit([i], f"reached {s.strikes} strikes")
             return
@@ -639,6 +671,20 @@ class Referee(Clocks, Messages, Durable):
         for i in self.forfeited:
             ranks[i] = len(alive) + 1
         winners = tuple(i for i in alive if ranks[i] == 1)
+        note(
+            faults,
+            logging.INFO,
+            "forfeit",
+            "match %s: seat(s) %s (%s) forfeit: %s",
+            self.match_id,
+            ", ".join(map(str, seats)),
+            ", ".join(self.seats[i].bot for i in seats),
+            why,
+            match=self.match_id,
+            seats=list(seats),
+            bots=[self.seats[i].bot for i in seats],
+            why=why,
+        )
         self._finish(
             Result(tuple(scores), tuple(ranks), winners, (), reason="forfeit"),
             detail=f"seat(s) {', '.join(map(str, seats))} {why}",
@@ -658,6 +704,25 @@ class Referee(Clocks, Messages, Durable):
         if detail:
             msg.details.update({"forfeit": detail})
         self._tell_end(msg)
+        note(
+            matches,
+            logging.INFO,
+            "match_ended",
+            "match %s ended (%s): winners %s, scores %s%s",
+            self.match_id,
+            result.reason,
+            ", ".join(f"seat {i} ({self.seats[i].bot})" for i in result.winners) or "none",
+            " ".join(f"{x:g}" for x in result.scores),
+            f"; {detail}" if detail else "",
+            match=self.match_id,
+            game=self.spec.name,
+            reason=result.reason,
+            scores=list(result.scores),
+            ranks=list(result.ranks),
+            winners=list(result.winners),
+            forfeited=list(self.forfeited),
+            detail=detail,
+        )
 
     def _abort(self, why: str, record: bool = True) -> None:
         """End the match without a result: recorded as ``aborted`` with ``why`` (unless
@@ -682,6 +747,17 @@ class Referee(Clocks, Messages, Durable):
         msg.details.update({"aborted": why})
         self._tell_end(msg)
         self._commit()
+        note(
+            matches,
+            logging.INFO,
+            "match_aborted",
+            "match %s aborted: %s",
+            self.match_id,
+            why,
+            match=self.match_id,
+            game=self.spec.name,
+            why=why,
+        )
 
     def result_pb(self) -> game_pb2.MatchResult | None:
         if self.result is None:

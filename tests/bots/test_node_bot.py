@@ -10,12 +10,14 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
 from levata.engine import all_games
 from levata.engine import game as game_spec
+from levata.v1 import admin_pb2
 
 from live import LiveServer, bot_env, bot_process
 
@@ -85,3 +87,53 @@ def test_node_bot_rejects_a_bad_token(tmp_path):
         assert run.returncode == 3 and "token" in run.stderr
     finally:
         server.stop()
+
+
+def test_node_bot_reconnects_when_the_referee_restarts(tmp_path):
+    """The referee stops (as levata serve does on SIGTERM) while the Node bot waits in a
+    match, and starts again on the same file and port: the bot reconnects with backoff (a
+    fresh Hello: the new referee knows no resume token), is seated again, and plays the match
+    to its end."""
+    db = tmp_path / "restart.db"
+    first = LiveServer(db)
+    port = first.arena.port
+    node = None
+    try:
+        tokens = [first.add_bot(n) for n in ("node", "py")]
+        match_id = first.create("whist", ["node", "py", "py"], seed=3)
+        node = subprocess.Popen(
+            ["node", str(NODE_BOT), "--server", first.address, "--matches", "1"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=bot_env(tokens[0]),
+        )
+        _until(lambda: "node" in first.arena.connections, node)
+        first.stop(resumable=True)  # the match waits for "py": left to the next start
+        first.store.close()
+        second = LiveServer(db, port=port)
+        try:
+            _until(lambda: "node" in second.arena.connections, node)
+            py = bot_process("random", "whist", second, tokens[1])
+            info = second.wait(match_id, timeout=30)
+            out, err = node.communicate(timeout=30)
+            assert py.wait(timeout=30) == 0
+        finally:
+            second.stop()
+        assert node.returncode == 0, err
+        assert (
+            "reconnecting in" in err and "again, a fresh session (the referee restarted)" in err
+        ), err
+        assert f"match {match_id}" in out and "over" in out
+        assert info.status == admin_pb2.MATCH_STATUS_FINISHED and not info.result.forfeited
+    finally:
+        if node is not None and node.poll() is None:
+            node.kill()
+
+
+def _until(ready, proc: subprocess.Popen[str], timeout: float = 20) -> None:
+    end = time.monotonic() + timeout
+    while not ready():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.05)

@@ -18,9 +18,11 @@ NOT_SHOWN = ("``", ":class:", ":mod:", ":func:", "::", "<bool>", "<list[", "<str
 
 
 def _pages() -> list[list[str]]:
-    """Every command's path: the top, each command, and the bot processes' subcommands."""
+    """Every command's path: the top, each command, each subcommand of a group (``admin``),
+    and the bot processes' subcommands."""
     commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
-    return [[], *([name] for name in commands), ["bot", "run"], ["bot", "bridge"]]
+    nested = [[name, sub] for name, c in commands.items() for sub in getattr(c, "commands", {})]
+    return [[], *([name] for name in commands), *nested, ["bot", "run"], ["bot", "bridge"]]
 
 
 def test_every_help_page_reads_well_at_80_columns(monkeypatch):
@@ -37,7 +39,8 @@ def test_every_help_page_reads_well_at_80_columns(monkeypatch):
             assert bad not in page, (path, bad)
         assert max(len(line.rstrip()) for line in page.splitlines()) <= 80, path
         assert "Options:" in page and "Show this message and exit." in page
-    assert len(pages) == len(typer.main.get_command(app).commands) + 3  # type: ignore[attr-defined]
+    assert len(pages) == len(typer.main.get_command(app).commands) + 3 + 7  # type: ignore[attr-defined]
+    assert "levata admin rotate" in pages["admin rotate"]  # a group's subcommands have pages
     # --bots is shown whole, its words in order, however it wraps
     assert " ".join(BOTS_HELP.split()) in " ".join(pages["play"].split())
     assert "--seed INTEGER" in pages["play"] and "--seed INTEGER" in pages["bot run"]

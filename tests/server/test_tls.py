@@ -3,6 +3,7 @@ test, bots over ``levata bot run --tls-ca``, a plaintext client refused."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -38,7 +39,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_a_match_over_tls(tmp_path):
+def test_a_match_over_tls(tmp_path, levata_cli):
     cert, key = make_certificate(tmp_path)
     port = free_port()
     db = tmp_path / "tls.db"
@@ -103,6 +104,12 @@ def test_a_match_over_tls(tmp_path):
             plain.ListMatches(admin_pb2.ListMatchesRequest(), timeout=5)
         assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
         channel.close()
+        # levata admin over TLS with --tls-ca; without it, one line (no answer in plaintext)
+        where = ["--server", f"localhost:{port}", "--admin-token-file", token_file]
+        status, out, err = levata_cli("admin", "get", match_id, *where, "--tls-ca", cert, "--json")
+        assert status == 0 and json.loads(out)["status"] == "finished", err
+        status, _, err = levata_cli("admin", "get", match_id, *where)
+        assert status == 1 and err.startswith("error: cannot reach the referee"), err
     finally:
         for p in (*bots, serve):
             if p.poll() is None:

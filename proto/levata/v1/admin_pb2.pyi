@@ -152,3 +152,31 @@ class WatchMatchResponse(_message.Message):
     event: _game_pb2.Event
     finished: MatchInfo
     def __init__(self, event: _Optional[_Union[_game_pb2.Event, _Mapping]] = ..., finished: _Optional[_Union[MatchInfo, _Mapping]] = ...) -> None: ...
+
+class GetHealthRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class GetHealthResponse(_message.Message):
+    __slots__ = ("records_problem", "matches_waiting", "matches_running", "matches_suspended", "bots_connected", "bots_registered", "streams", "watchers", "started_at", "protocol_version")
+    RECORDS_PROBLEM_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_WAITING_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_RUNNING_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_SUSPENDED_FIELD_NUMBER: _ClassVar[int]
+    BOTS_CONNECTED_FIELD_NUMBER: _ClassVar[int]
+    BOTS_REGISTERED_FIELD_NUMBER: _ClassVar[int]
+    STREAMS_FIELD_NUMBER: _ClassVar[int]
+    WATCHERS_FIELD_NUMBER: _ClassVar[int]
+    STARTED_AT_FIELD_NUMBER: _ClassVar[int]
+    PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    records_problem: str
+    matches_waiting: int
+    matches_running: int
+    matches_suspended: int
+    bots_connected: int
+    bots_registered: int
+    streams: int
+    watchers: int
+    started_at: _timestamp_pb2.Timestamp
+    protocol_version: str
+    def __init__(self, records_problem: _Optional[str] = ..., matches_waiting: _Optional[int] = ..., matches_running: _Optional[int] = ..., matches_suspended: _Optional[int] = ..., bots_connected: _Optional[int] = ..., bots_registered: _Optional[int] = ..., streams: _Optional[int] = ..., watchers: _Optional[int] = ..., started_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., protocol_version: _Optional[str] = ...) -> None: ...

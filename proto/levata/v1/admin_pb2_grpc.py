@@ -60,6 +60,11 @@ class AdminServiceStub:
                 request_serializer=levata_dot_v1_dot_admin__pb2.WatchMatchRequest.SerializeToString,
                 response_deserializer=levata_dot_v1_dot_admin__pb2.WatchMatchResponse.FromString,
                 _registered_method=True)
+        self.GetHealth = channel.unary_unary(
+                '/levata.v1.AdminService/GetHealth',
+                request_serializer=levata_dot_v1_dot_admin__pb2.GetHealthRequest.SerializeToString,
+                response_deserializer=levata_dot_v1_dot_admin__pb2.GetHealthResponse.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer:
@@ -101,6 +106,13 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetHealth(self, request, context):
+        """Whether the referee can record, and what it holds now: matches, bots, streams.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -128,6 +140,11 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.WatchMatch,
                     request_deserializer=levata_dot_v1_dot_admin__pb2.WatchMatchRequest.FromString,
                     response_serializer=levata_dot_v1_dot_admin__pb2.WatchMatchResponse.SerializeToString,
+            ),
+            'GetHealth': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetHealth,
+                    request_deserializer=levata_dot_v1_dot_admin__pb2.GetHealthRequest.FromString,
+                    response_serializer=levata_dot_v1_dot_admin__pb2.GetHealthResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -266,6 +283,33 @@ class AdminService:
             '/levata.v1.AdminService/WatchMatch',
             levata_dot_v1_dot_admin__pb2.WatchMatchRequest.SerializeToString,
             levata_dot_v1_dot_admin__pb2.WatchMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetHealth(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/levata.v1.AdminService/GetHealth',
+            levata_dot_v1_dot_admin__pb2.GetHealthRequest.SerializeToString,
+            levata_dot_v1_dot_admin__pb2.GetHealthResponse.FromString,
             options,
             channel_credentials,
             insecure,
