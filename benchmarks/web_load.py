@@ -104,6 +104,9 @@ class Referee:
                 break
         else:
             raise RuntimeError(f"the web table did not start:\n{self.log.read_text()}")
+        # the web table's own process (levata serve starts it): its CPU time is told apart
+        children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text()
+        self.web_pid = int(children.split()[0]) if children.split() else None
         self.admin = admin_pb2_grpc.AdminServiceStub(grpc.insecure_channel(self.address))
         self.metadata = admin_metadata(admin_file.read_text().strip())
 
@@ -139,6 +142,13 @@ class Referee:
                 threads[task.name] = int((task / "schedstat").read_text().split()[0])
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return threads, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def web_cpu(self) -> float:
+        """The web table process's CPU time so far (seconds, in clock ticks); 0 without one."""
+        if self.web_pid is None:
+            return 0.0
+        fields = Path(f"/proc/{self.web_pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     @staticmethod
     def cpu_between(
@@ -208,6 +218,7 @@ class Match:
     latencies: list[float]
     cpu_s: float
     messages: int  # that each spectator read (0 without spectators)
+    web_cpu_s: float = 0.0  # the web table process's CPU time meanwhile (10 ms ticks)
 
     @property
     def cpu_ms_a_decision(self) -> float:
@@ -224,7 +235,7 @@ async def one_match(ref: Referee, game: str, seed: int, spectators: int) -> Matc
         watching.append(asyncio.create_task(spectate(ref.web_port, match_id, opened, leave)))
         await asyncio.wait_for(opened.wait(), 30)  # its stream is open: the next one
     await asyncio.sleep(0.2)  # the spectators' arrival is not counted: the play is
-    cpu = ref.cpu()
+    cpu, web_cpu = ref.cpu(), ref.web_cpu()
     bots = ref.start_bots(game, seed)
     for p in bots:
         await asyncio.to_thread(p.wait, 300)
@@ -236,6 +247,7 @@ async def one_match(ref: Referee, game: str, seed: int, spectators: int) -> Matc
         await asyncio.sleep(0.1)
     await asyncio.sleep(0.2)  # the last message is written to every spectator: counted
     spent = ref.cpu_between(cpu, ref.cpu())
+    web_spent = ref.web_cpu() - web_cpu
     leave.set()
     done = await asyncio.gather(*watching)
     assert all(finished for _, finished in done), "a spectator's stream did not see the end"
@@ -243,7 +255,7 @@ async def one_match(ref: Referee, game: str, seed: int, spectators: int) -> Matc
     lat = lat if lat is not None else ref.latencies(match_id)
     if os.environ.get("WEB_LOAD_SLOW"):  # which decisions were slow (ms), by their index
         print([(i, round(x, 1)) for i, x in enumerate(lat) if x > 1])
-    return Match(lat, spent, min((n for n, _ in done), default=0))
+    return Match(lat, spent, min((n for n, _ in done), default=0), web_spent)
 
 
 def summary(xs: list[float]) -> tuple[float, float, float, float, float]:
@@ -330,6 +342,14 @@ def report(args: argparse.Namespace, crowds: list[int], blocks: list[dict[int, M
         "\nreferee CPU a decision (median over the blocks): "
         + ", ".join(f"{cpu[w]:.3f} ms with {w} spectators" for w in crowds)
     )
+    web = {
+        w: statistics.median(1000 * b[w].web_cpu_s / len(b[w].latencies) for b in blocks)
+        for w in crowds
+    }
+    print(
+        "web table process CPU a decision (median over the blocks; not the referee's): "
+        + ", ".join(f"{web[w]:.3f} ms with {w} spectators" for w in crowds)
+    )
     base = 1 if 1 in crowds and n > 1 else 0
     each = [(b[n].cpu_s - b[base].cpu_s) / max(1, b[n].messages * (n - base)) for b in blocks]
     print(
@@ -345,6 +365,7 @@ def report(args: argparse.Namespace, crowds: list[int], blocks: list[dict[int, M
         rows = [
             ("referee CPU a decision", ratios(w, lambda m: m.cpu_ms_a_decision)),
             ("latency p50", ratios(w, lambda m: summary(m.latencies)[0])),
+            ("latency p90", ratios(w, lambda m: summary(m.latencies)[1])),
             ("latency mean", ratios(w, lambda m: summary(m.latencies)[3])),
         ]
         for name, rs in rows:
