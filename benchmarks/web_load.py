@@ -5,8 +5,10 @@
 
 What runs:
 
-* the referee with its web table, as one process: ``levata serve --web PORT`` on free loopback
-  ports, a temporary ``--db``, tokens for the bots ``seat0`` .. ``seatN`` in an owner-only file;
+* the referee with its web table: ``levata serve --web PORT`` on free loopback ports, a
+  temporary ``--db``, tokens for the bots ``seat0`` .. ``seatN`` in an owner-only file; the web
+  table is a process of its own (a child of the referee's), watching the match through the
+  referee's ``WatchMatch`` (one watch, however many spectators) and writing to the spectators;
 * per match, one random-bot process per seat (``python -m levata.bots run random``), started
   only once the match exists and, in the loaded runs, once every spectator's event stream is
   open: every decision of a loaded match is taken with all the spectators watching;
@@ -22,15 +24,16 @@ drift of a shared machine, and whatever favours a block's first or last match, f
 condition alike. Per match:
 
 * **the referee's CPU time a decision**: the referee process's CPU time (every thread: its event
-  loop, where the web table runs, and gRPC's; the scheduler's count of each thread's time on
+  loop, where the watch is served, and gRPC's; the scheduler's count of each thread's time on
   a CPU, in ns) from the bots' start to the match's end (its last message written to every
   spectator; their hang-ups after it are not counted), over the match's applied replies. Unlike wall
   time it is not lengthened by other processes taking the cores (on a shared machine: the
-  spectators' own readers in this process, the bots, other work): it is the work the
-  spectators add to the referee's;
+  web table's process, the spectators' own readers in this process, the bots, other work):
+  it is the work the spectators add to the referee's. The web table process's CPU time is
+  printed apart (in clock ticks: coarse);
 * **the decision latency**: the ``latency_ms`` of every applied reply in the referee's records
   (from building a DecisionRequest to handling its reply: any wait in its event loop is in it),
-  its median and mean.
+  its median, 90th percentile and mean.
 
 Per block, the ratio watched / unwatched of each; printed: the median ratio over the blocks
 with a bootstrap 95% interval (the blocks resampled), and the pooled latency percentiles.

@@ -5,8 +5,8 @@ Routes and who may use them (docs/web.md, docs/security.md):
 
 * ``GET /``: matches and tournaments, each linked. Anyone.
 * ``GET /live/{id}`` and ``GET /live/{id}/events`` (server-sent events): a running match as
-  a spectator sees it: the public events ``WatchMatch`` sends and a public frame
-  (:func:`levata.server.web.frames.public_frame`). Anyone; nothing hidden.
+  a spectator sees it: the public events and the public view the referee's ``WatchMatch``
+  sends (:mod:`levata.server.web.live`), drawn as a frame. Anyone; nothing hidden.
 * ``GET /match/{id}``: a finished match's replay. The spectator's view for anyone; a seat's
   view to the holder of that seat's bot token, the admin, or anyone when the records are
   public; the whole table to the admin or anyone when public.

@@ -93,15 +93,20 @@ class WebProcess:
             "levata.server.web.beside",
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
+            # its own session: a Ctrl-C at the terminal reaches the referee alone, which
+            # stops the web table in its turn (mid-start, Python would die of it noisily)
+            start_new_session=True,
         )
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(settings.to_line())  # kept open: its end tells the child to stop
         try:
             line = await asyncio.wait_for(proc.stdout.readline(), timeout)
             return cls(proc, int(line))
-        except (TimeoutError, ValueError):
+        except BaseException as exc:  # no port: it failed, or the referee is stopping
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
+            if not isinstance(exc, TimeoutError | ValueError):
+                raise
             await proc.wait()
             raise RuntimeError(f"exit status {proc.returncode}") from None
 
