@@ -5,8 +5,10 @@
 
 What runs:
 
-* the referee with its web table, as one process: ``levata serve --web PORT`` on free loopback
-  ports, a temporary ``--db``, tokens for the bots ``seat0`` .. ``seatN`` in an owner-only file;
+* the referee with its web table: ``levata serve --web PORT`` on free loopback ports, a
+  temporary ``--db``, tokens for the bots ``seat0`` .. ``seatN`` in an owner-only file; the web
+  table is a process of its own (a child of the referee's), watching the match through the
+  referee's ``WatchMatch`` (one watch, however many spectators) and writing to the spectators;
 * per match, one random-bot process per seat (``python -m levata.bots run random``), started
   only once the match exists and, in the loaded runs, once every spectator's event stream is
   open: every decision of a loaded match is taken with all the spectators watching;
@@ -22,15 +24,16 @@ drift of a shared machine, and whatever favours a block's first or last match, f
 condition alike. Per match:
 
 * **the referee's CPU time a decision**: the referee process's CPU time (every thread: its event
-  loop, where the web table runs, and gRPC's; the scheduler's count of each thread's time on
+  loop, where the watch is served, and gRPC's; the scheduler's count of each thread's time on
   a CPU, in ns) from the bots' start to the match's end (its last message written to every
   spectator; their hang-ups after it are not counted), over the match's applied replies. Unlike wall
   time it is not lengthened by other processes taking the cores (on a shared machine: the
-  spectators' own readers in this process, the bots, other work): it is the work the
-  spectators add to the referee's;
+  web table's process, the spectators' own readers in this process, the bots, other work):
+  it is the work the spectators add to the referee's. The web table process's CPU time is
+  printed apart (in clock ticks: coarse);
 * **the decision latency**: the ``latency_ms`` of every applied reply in the referee's records
   (from building a DecisionRequest to handling its reply: any wait in its event loop is in it),
-  its median and mean.
+  its median, 90th percentile and mean.
 
 Per block, the ratio watched / unwatched of each; printed: the median ratio over the blocks
 with a bootstrap 95% interval (the blocks resampled), and the pooled latency percentiles.
@@ -104,6 +107,9 @@ class Referee:
                 break
         else:
             raise RuntimeError(f"the web table did not start:\n{self.log.read_text()}")
+        # the web table's own process (levata serve starts it): its CPU time is told apart
+        children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text()
+        self.web_pid = int(children.split()[0]) if children.split() else None
         self.admin = admin_pb2_grpc.AdminServiceStub(grpc.insecure_channel(self.address))
         self.metadata = admin_metadata(admin_file.read_text().strip())
 
@@ -139,6 +145,13 @@ class Referee:
                 threads[task.name] = int((task / "schedstat").read_text().split()[0])
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return threads, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def web_cpu(self) -> float:
+        """The web table process's CPU time so far (seconds, in clock ticks); 0 without one."""
+        if self.web_pid is None:
+            return 0.0
+        fields = Path(f"/proc/{self.web_pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     @staticmethod
     def cpu_between(
@@ -208,6 +221,7 @@ class Match:
     latencies: list[float]
     cpu_s: float
     messages: int  # that each spectator read (0 without spectators)
+    web_cpu_s: float = 0.0  # the web table process's CPU time meanwhile (10 ms ticks)
 
     @property
     def cpu_ms_a_decision(self) -> float:
@@ -224,7 +238,7 @@ async def one_match(ref: Referee, game: str, seed: int, spectators: int) -> Matc
         watching.append(asyncio.create_task(spectate(ref.web_port, match_id, opened, leave)))
         await asyncio.wait_for(opened.wait(), 30)  # its stream is open: the next one
     await asyncio.sleep(0.2)  # the spectators' arrival is not counted: the play is
-    cpu = ref.cpu()
+    cpu, web_cpu = ref.cpu(), ref.web_cpu()
     bots = ref.start_bots(game, seed)
     for p in bots:
         await asyncio.to_thread(p.wait, 300)
@@ -236,6 +250,7 @@ async def one_match(ref: Referee, game: str, seed: int, spectators: int) -> Matc
         await asyncio.sleep(0.1)
     await asyncio.sleep(0.2)  # the last message is written to every spectator: counted
     spent = ref.cpu_between(cpu, ref.cpu())
+    web_spent = ref.web_cpu() - web_cpu
     leave.set()
     done = await asyncio.gather(*watching)
     assert all(finished for _, finished in done), "a spectator's stream did not see the end"
@@ -243,7 +258,7 @@ async def one_match(ref: Referee, game: str, seed: int, spectators: int) -> Matc
     lat = lat if lat is not None else ref.latencies(match_id)
     if os.environ.get("WEB_LOAD_SLOW"):  # which decisions were slow (ms), by their index
         print([(i, round(x, 1)) for i, x in enumerate(lat) if x > 1])
-    return Match(lat, spent, min((n for n, _ in done), default=0))
+    return Match(lat, spent, min((n for n, _ in done), default=0), web_spent)
 
 
 def summary(xs: list[float]) -> tuple[float, float, float, float, float]:
@@ -330,6 +345,14 @@ def report(args: argparse.Namespace, crowds: list[int], blocks: list[dict[int, M
         "\nreferee CPU a decision (median over the blocks): "
         + ", ".join(f"{cpu[w]:.3f} ms with {w} spectators" for w in crowds)
     )
+    web = {
+        w: statistics.median(1000 * b[w].web_cpu_s / len(b[w].latencies) for b in blocks)
+        for w in crowds
+    }
+    print(
+        "web table process CPU a decision (median over the blocks; not the referee's): "
+        + ", ".join(f"{web[w]:.3f} ms with {w} spectators" for w in crowds)
+    )
     base = 1 if 1 in crowds and n > 1 else 0
     each = [(b[n].cpu_s - b[base].cpu_s) / max(1, b[n].messages * (n - base)) for b in blocks]
     print(
@@ -345,6 +368,7 @@ def report(args: argparse.Namespace, crowds: list[int], blocks: list[dict[int, M
         rows = [
             ("referee CPU a decision", ratios(w, lambda m: m.cpu_ms_a_decision)),
             ("latency p50", ratios(w, lambda m: summary(m.latencies)[0])),
+            ("latency p90", ratios(w, lambda m: summary(m.latencies)[1])),
             ("latency mean", ratios(w, lambda m: summary(m.latencies)[3])),
         ]
         for name, rs in rows:

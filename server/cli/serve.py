@@ -165,7 +165,7 @@ def serve(
         verb = "written to" if created else "read from"
         out.print(f"admin token {verb} {token_path} (owner-only)", soft_wrap=True)
         say_recovered(arena.recovered)
-        site = await _start_web(arena, host, web, web_public)
+        site = await _start_web(arena, host, web, web_public, tls_cert)
         stopping = asyncio.Event()  # SIGTERM and Ctrl-C: the same orderly stop
         for sig in (signal.SIGTERM, signal.SIGINT):
             asyncio.get_running_loop().add_signal_handler(sig, stopping.set)
@@ -183,17 +183,30 @@ def serve(
     out.print("stopped")
 
 
-async def _start_web(arena: Arena, host: str, port: int | None, public: bool) -> Any:
-    """The web table beside the referee (``levata serve --web``), or ``None`` without one."""
+async def _start_web(
+    arena: Arena, host: str, port: int | None, public: bool, tls_cert: Path | None
+) -> Any:
+    """The web table beside the referee (``levata serve --web``), a process of its own
+    (:mod:`levata.server.web.beside`), or ``None`` without one."""
     if port is None:
         return None
-    from levata.server.web.app import WebRules, make_app, serve_web
+    from levata.server.web.beside import Settings, WebProcess, referee_address
 
-    # its own connection to the file: the web table's reads never flush (nor wait on) the
-    # referee's queued writes
-    app = make_app(Store(arena.store.path), WebRules(arena.admin_token, public), arena)
-    site, bound = await serve_web(app, host, port)
-    out.print(f"web table on http://{host}:{bound}/ (docs/web.md)", soft_wrap=True)
+    settings = Settings(
+        db=str(arena.store.path),
+        host=host,
+        port=port,
+        referee=referee_address(host, arena.port, tls=tls_cert is not None),
+        admin_token=arena.admin_token,
+        public=public,
+        tls_ca=str(tls_cert) if tls_cert else None,
+    )
+    try:
+        site = await WebProcess.start(settings)
+    except RuntimeError as exc:
+        err.print(f"the web table did not start: {exc}", markup=False, soft_wrap=True)
+        return None
+    out.print(f"web table on http://{host}:{site.port}/ (docs/web.md)", soft_wrap=True)
     return site
 
 

@@ -1,13 +1,14 @@
 """``levata view`` (a recorded match as one offline HTML page) and ``levata web`` (the records
-served to a browser, without a referee).
+served to a browser, and with ``--referee`` a referee's live matches).
 
-The web stack (Starlette on uvicorn) is imported only by ``levata web`` and ``levata serve
---web``: every other command starts without it.
+The web stack (Starlette on uvicorn) is imported only by ``levata web`` and the web table's
+process of ``levata serve --web``: every other command starts without it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -71,18 +72,43 @@ def web(
         Path | None,
         typer.Option(help="The admin token's file (default: DB.admin-token, if there)."),
     ] = None,
+    referee: Annotated[
+        str | None,
+        typer.Option(
+            metavar="HOST:PORT",
+            help="Also show the live matches of the referee there, as a spectator sees them"
+            " (its admin service's WatchMatch; needs the admin token).",
+        ),
+    ] = None,
+    referee_tls_ca: Annotated[
+        Path | None,
+        typer.Option(help="With --referee: the referee's TLS certificate (or its CA), PEM."),
+    ] = None,
 ) -> None:
-    """Serve the finished records of DB to a browser (no referee): the list of matches and
-    tournaments, each match's replay, each tournament's page. See docs/web.md."""
+    """Serve the finished records of DB to a browser: the list of matches and tournaments,
+    each match's replay, each tournament's page; with --referee, that referee's live matches
+    too. See docs/web.md."""
     import asyncio
 
     from levata.server.cli.serve import check_port
     from levata.server.web.app import WebRules, make_app, serve_web
+    from levata.server.web.live import RefereeLink
 
     store = _records(db)
     check_port(host, port)
     rules = WebRules.for_records(db, admin_token_file, public)
-    app = make_app(store, rules, arena=None)
+    link = None
+    if referee is not None:
+        if rules.admin_token is None:
+            raise fail("--referee needs the admin token: --admin-token-file FILE")
+        if not re.fullmatch(r"(\[[0-9a-fA-F:.]+\]|[\w.-]+):\d{1,5}", referee):
+            raise fail(f"--referee {referee!r}: expected HOST:PORT")
+        try:
+            ca = referee_tls_ca.read_bytes() if referee_tls_ca else None
+        except OSError as exc:
+            raise fail(f"cannot read {referee_tls_ca}: {exc.strerror}") from None
+        link = RefereeLink(referee, rules.admin_token, ca)
+    app = make_app(store, rules, link)
 
     async def main() -> None:
         server, bound = await serve_web(app, host, port)

@@ -38,6 +38,7 @@ from levata.server.match.limits import (
 from levata.server.match.log import connections, matches, note
 from levata.server.match.recovery import Recovered, plan_resume, policy_of, unfinished
 from levata.server.match.referee import Referee
+from levata.server.match.spectator import tables
 from levata.server.match.store import BrokenRecord, Store, StoreUnavailable
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2, arena_pb2_grpc
 from levata.wire.codec import event_to_pb, field_bytes
@@ -1043,7 +1044,8 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
         ):
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many spectators")
         queue: asyncio.Queue[Any] = asyncio.Queue()
-        after = request.after_seq if request.after_seq > 0 else -1  # 0 (unset): from event 0
+        # 0 is the unset default, and the first event is numbered 0: from the start too
+        after = request.after_seq if request.after_seq > 0 else -1
         for ev in ref.state.events():
             if ev.seq > after and ev.audience is None:
                 queue.put_nowait(ev)
@@ -1053,12 +1055,15 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
             ref.watchers.append(queue)
         self.arena.watchers += 1
         try:
+            async for table in self._tables(ref, queue, request, context):
+                yield table  # asked for tables: the events in them, each with the public view
             while True:
                 ev = await self._next_watched(ref, queue, context)
                 if ev is None:
                     break
                 yield admin_pb2.WatchMatchResponse(event=event_to_pb(ev))
-            if ref.result is not None:  # the full deal is public once the match is over
+            # the full deal is public once the match is over (tables end with the last one)
+            if ref.result is not None and request.table_every_ms <= 0:
                 for ev in ref.state.events():
                     if ev.audience is not None and ev.seq > after:
                         yield admin_pb2.WatchMatchResponse(event=event_to_pb(ev))
@@ -1071,6 +1076,20 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
     async def GetHealth(self, request, context):
         await self._check(context)
         return self.arena.health()
+
+    async def _tables(
+        self, ref: Referee, queue: asyncio.Queue[Any], request: Any, context: Any
+    ) -> AsyncIterator[admin_pb2.WatchMatchResponse]:
+        """With ``table_every_ms``: the watch's tables to the end (then the end is told again
+        in ``queue``, for the events that follow it); without: nothing."""
+        if request.table_every_ms <= 0:
+            return
+        every_s = request.table_every_ms / 1000
+        async for table in tables(
+            ref, queue, every_s, lambda: self._next_watched(ref, queue, context)
+        ):
+            yield table
+        queue.put_nowait(None)
 
     async def _next_watched(self, ref: Referee, queue: asyncio.Queue[Any], context: Any) -> Any:
         """The next public event; a watch of a match that never starts does not wait forever."""

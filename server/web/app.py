@@ -5,8 +5,8 @@ Routes and who may use them (docs/web.md, docs/security.md):
 
 * ``GET /``: matches and tournaments, each linked. Anyone.
 * ``GET /live/{id}`` and ``GET /live/{id}/events`` (server-sent events): a running match as
-  a spectator sees it: the public events ``WatchMatch`` sends and a public frame
-  (:func:`levata.server.web.frames.public_frame`). Anyone; nothing hidden.
+  a spectator sees it: the public events and the public view the referee's ``WatchMatch``
+  sends (:mod:`levata.server.web.live`), drawn as a frame. Anyone; nothing hidden.
 * ``GET /match/{id}``: a finished match's replay. The spectator's view for anyone; a seat's
   view to the holder of that seat's bot token, the admin, or anyone when the records are
   public; the whole table to the admin or anyone when public.
@@ -26,7 +26,7 @@ import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
@@ -40,29 +40,19 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from levata.server.match import auth
-from levata.server.match.narrate import narrate
 from levata.server.match.store import BrokenRecord, Store
-from levata.server.web.feed import KEEPALIVE, KEEPALIVE_S, EventStream, Feed, sse
-from levata.server.web.frames import public_frame
+from levata.server.web.feed import EventStream
+from levata.server.web.live import LiveMatch, RefereeLink
 from levata.server.web.page import esc, listing_page, live_page, replay_page
 from levata.server.web.record import NotViewable, match_data
 from levata.server.web.tournament import Reports, tournament_list
 
-if TYPE_CHECKING:
-    from levata.server.match.arena import Arena
-    from levata.server.match.referee import Referee
-
-__all__ = ["LiveMatch", "Site", "WebRules", "make_app", "serve_web"]
+__all__ = ["Site", "WebRules", "make_app", "serve_web"]
 
 #: The cookie a presented token is kept in.
 COOKIE = "levata_token"
 #: Spectators of one live match at most (each holds a queue of a few messages).
 MAX_SPECTATORS = 2000
-#: Seconds at least between two pushes to a match's spectators: the events of a fast match
-#: go out in batches, each with one frame, so that however many watch, the referee's loop
-#: spends two pushes a second on them, not one per event (a move after a quiet spell goes
-#: out at once: only a fast match is batched, where a person could not follow each move).
-PUSH_EVERY_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -130,82 +120,11 @@ def allowed_views(row: dict[str, Any], viewer: Viewer, rules: WebRules) -> list[
     return ["spectator", *seats, *(["table"] if everything else [])]
 
 
-class LiveMatch(Feed):
-    """One live match's spectators, fed by one watcher of the referee (however many
-    spectators there are): each change is drawn and encoded once and handed to every
-    spectator's queue; a spectator that joins is sent where the match stands, drawn and
-    encoded once for all who join before it changes."""
-
-    def __init__(self, ref: Referee, on_end: Any) -> None:
-        super().__init__()
-        self.ref = ref
-        self.spec = ref.spec
-        self.lines: list[list[Any]] = []  # [seq, line] of every public event so far
-        self.feed: asyncio.Queue[Any] = asyncio.Queue()
-        for ev in ref.state.events():
-            if ev.audience is None:
-                self.lines.append([ev.seq, narrate(ev, self.spec)])
-        self.ended = ref.result is not None or ref.status == "aborted"
-        self._standing: tuple[Any, dict[str, Any], bytes] | None = None
-        if not self.ended:
-            ref.watchers.append(self.feed)  # the referee hands it each public event
-        self.task = asyncio.get_running_loop().create_task(self._pump(on_end))
-
-    def message(self, events: list[list[Any]]) -> dict[str, Any]:
-        ref = self.ref
-        status = ref.status if not self.ended else ("finished" if ref.result else "aborted")
-        return {
-            "frame": public_frame(ref.state),
-            "events": events,
-            "status": status,
-            "version": getattr(ref, "applied", 0),
-        }
-
-    def standing(self) -> tuple[dict[str, Any], bytes]:
-        """Where the match stands (every public event so far and the frame now), as a
-        message and as its event: drawn again only once the match has moved on."""
-        ref = self.ref
-        now = (getattr(ref, "applied", 0), len(self.lines), ref.status, self.ended)
-        if self._standing is None or self._standing[0] != now:
-            msg = self.message(self.lines)
-            self._standing = (now, msg, sse(msg))
-        return self._standing[1], self._standing[2]
-
-    async def _pump(self, on_end: Any) -> None:
-        try:
-            while not self.ended:
-                try:
-                    ev = await asyncio.wait_for(self.feed.get(), KEEPALIVE_S)
-                except TimeoutError:  # a match that waits (or thinks) long: the streams live on
-                    self.send(KEEPALIVE)
-                    continue
-                new: list[list[Any]] = []
-                while True:  # every event already waiting: one frame for all of them
-                    if ev is None:
-                        self.ended = True
-                        break
-                    # each event once: the lines already hold the match so far
-                    if not self.lines or ev.seq > self.lines[-1][0]:
-                        new.append([ev.seq, narrate(ev, self.spec)])
-                        self.lines.append(new[-1])
-                    if self.feed.empty():
-                        break
-                    ev = self.feed.get_nowait()
-                await self.spread(sse(self.message(new)))  # one encoding, whoever watches
-                if not self.ended:  # what comes meanwhile goes out together, in one frame
-                    await asyncio.sleep(PUSH_EVERY_S)
-            self.close()
-        finally:
-            with contextlib.suppress(ValueError):
-                self.ref.watchers.remove(self.feed)
-            on_end(self)
-
-
-def make_app(store: Store, rules: WebRules, arena: Arena | None = None) -> Starlette:
+def make_app(store: Store, rules: WebRules, referee: RefereeLink | None = None) -> Starlette:
     """The web app over ``store`` (beside a referee: a connection of its own to the referee's
-    file, so that its reads never flush the referee's queued writes); ``arena``: the
-    referee's, for live matches (``None``: finished records only)."""
-    site = Site(store, rules, arena)
+    file); ``referee``: where the live matches are watched, through its admin service
+    (``None``: finished records only)."""
+    site = Site(store, rules, referee)
     routes = [
         Route("/", site.home),
         Route("/match/{match_id}", site.match_page),
@@ -222,25 +141,27 @@ def make_app(store: Store, rules: WebRules, arena: Arena | None = None) -> Starl
 
 
 class Site:
-    """The routes' handlers over one store (and the referee's arena, when live)."""
+    """The routes' handlers over one store (and the referee's admin service, when live)."""
 
-    def __init__(self, store: Store, rules: WebRules, arena: Arena | None) -> None:
-        self.store, self.rules, self.arena = store, rules, arena
-        self.live: dict[str, LiveMatch] = {}  # match id -> its spectators' feed
+    def __init__(self, store: Store, rules: WebRules, referee: RefereeLink | None) -> None:
+        self.store, self.rules, self.referee = store, rules, referee
+        self.live: dict[str, LiveMatch] = {}  # match id -> its onlookers' feed
         self.reports = Reports(store)  # the tournaments' pages, and their watchers' feeds
 
-    def live_of(self, match_id: str) -> LiveMatch | None:
-        """The feed of a match the referee holds (live or just ended), made on first use."""
-        if self.arena is None:
+    async def live_of(self, match_id: str) -> LiveMatch | None:
+        """The feed of a match the referee holds (live or just ended), its watch begun on
+        first use; ``None``: no such match at the referee (or no referee)."""
+        if self.referee is None or len(match_id) > 64:
             return None
         lm = self.live.get(match_id)
-        if lm is not None:
-            return lm
-        ref = self.arena.referee(match_id) if len(match_id) <= 64 else None
-        if ref is None:
-            return None
-        lm = self.live[match_id] = LiveMatch(ref, lambda m: self.live.pop(match_id, None))
-        return lm
+        if lm is None:
+            lm = self.live[match_id] = LiveMatch(self.referee, match_id, self._ended)
+        await lm.ready.wait()
+        return None if lm.missing else lm
+
+    def _ended(self, lm: LiveMatch) -> None:
+        if self.live.get(lm.match_id) is lm:
+            del self.live[lm.match_id]
 
     def row_of(self, match_id: str) -> dict[str, Any] | None:
         if len(match_id) > 64:
@@ -252,7 +173,7 @@ class Site:
 
     async def home(self, request: Request) -> Response:
         matches = self.store.matches(limit=200)
-        note = "beside a live referee" if self.arena is not None else "finished records only"
+        note = "beside a live referee" if self.referee is not None else "finished records only"
         return HTMLResponse(listing_page(matches, tournament_list(self.store), note))
 
     async def match_page(self, request: Request) -> Response:
@@ -271,19 +192,18 @@ class Site:
 
     async def live_html(self, request: Request) -> Response:
         match_id = request.path_params["match_id"]
-        lm = self.live_of(match_id)
+        lm = await self.live_of(match_id)
         if lm is None:
             row = self.row_of(match_id)
             if row is not None and row["status"] not in ("waiting", "running"):
                 return RedirectResponse(f"/match/{match_id}", status_code=303)
             return _missing(f"no live match {match_id!r} here")
-        ref = lm.ref
         first = lm.standing()[0]
         data = {
             "match_id": match_id,
-            "game": ref.spec.name,
-            "title": ref.spec.title,
-            "seat_bots": [s.bot for s in ref.seats],
+            "game": lm.game,
+            "title": lm.title,
+            "seat_bots": lm.seat_bots,
             "frame": first["frame"],
             "first": first,
             "stream": f"/live/{match_id}/events",
@@ -293,7 +213,7 @@ class Site:
 
     async def live_events(self, request: Request) -> Response | EventStream:
         match_id = request.path_params["match_id"]
-        lm = self.live_of(match_id)
+        lm = await self.live_of(match_id)
         if lm is None:
             return _missing(f"no live match {match_id!r} here")
         if len(lm.clients) >= MAX_SPECTATORS:
@@ -346,8 +266,8 @@ def _missing(why: str) -> Response:
 
 
 class _Beside(uvicorn.Server):
-    """uvicorn's server without its own signal handling: beside the referee, the referee's
-    handlers stop both (uvicorn would take SIGINT and SIGTERM for itself)."""
+    """uvicorn's server without its own signal handling: the command that runs it stops it
+    (uvicorn would take SIGINT and SIGTERM for itself)."""
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
@@ -380,7 +300,13 @@ async def serve_web(app: Starlette, host: str, port: int) -> tuple[WebServer, in
     sock.bind((host, port))
     sock.listen(128)
     sock.setblocking(False)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        timeout_graceful_shutdown=2,  # event streams stay open: they are cut, not waited for
+    )
     server = _Beside(config)
     task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
     while not server.started and not task.done():

@@ -23,7 +23,7 @@ ONLOOKER_QUEUE = 64
 #: Seconds between keep-alive comments on an idle event stream.
 KEEPALIVE_S = 15.0
 #: Onlookers handed a message in one go: each one's write then runs in the same turn of the
-#: event loop, so a slice is what a reply arriving meanwhile may wait for.
+#: event loop, so a slice is what other work arriving meanwhile (a page, a table) may wait for.
 SLICE = 8
 #: A comment line: keeps an idle connection (and any proxy on the way) open.
 KEEPALIVE = b": keep-alive\n\n"
@@ -57,13 +57,16 @@ class Feed:
 
     async def spread(self, data: bytes) -> None:
         """``data`` to every onlooker, :data:`SLICE` at a time, the event loop free between
-        two slices: beside a referee, a bot's reply waits for a few onlookers' writes at
-        most, not for every one of them."""
+        two slices: a page asked for meanwhile waits for a few onlookers' writes at most, not
+        for every one of them."""
         for k, q in enumerate(list(self.clients)):
             if k and k % SLICE == 0:
                 await asyncio.sleep(0)  # the loop's other work (a reply) goes first
             if q in self.clients:  # it may have left meanwhile
                 self._offer(q, data)
+
+    def left(self) -> None:
+        """An onlooker's stream ended (what a feed does then: nothing here)."""
 
     def close(self) -> None:
         """Every onlooker's stream ends."""
@@ -88,9 +91,8 @@ class Feed:
 
 class EventStream:
     """One onlooker's event stream, as a bare ASGI response: ``first``, then each message as
-    it comes. Bare (one coroutine, one queue, no task per message) because beside a referee a
-    push goes to every onlooker from the referee's own event loop: its cost is the referee's
-    time."""
+    it comes. Bare (one coroutine, one queue, no task per message): what is left per
+    onlooker is its queue and its connection's writes."""
 
     HEADERS = [
         (b"content-type", b"text/event-stream; charset=utf-8"),
@@ -115,6 +117,7 @@ class EventStream:
         finally:
             hang_up.cancel()
             self.feed.clients.discard(self.q)
+            self.feed.left()
 
     async def _hang_up(self, receive: Any) -> None:
         """Wait for the onlooker to leave, then end its stream."""

@@ -29,8 +29,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from levata.engine import GameState, SeatView
+from levata.server.match.spectator import NO_SEAT, public_view
 
-__all__ = ["VIEW_NAMES", "public_frame", "seat_frame", "table_frame", "view_names"]
+__all__ = [
+    "VIEW_NAMES",
+    "public_frame",
+    "seat_frame",
+    "table_frame",
+    "view_names",
+    "watched_frame",
+]
 
 #: The onlookers other than the seats.
 VIEW_NAMES = ("spectator", "table")
@@ -56,12 +64,6 @@ def _hand_count(counts: Any, seat: int, fallback: int) -> int:
     return value if isinstance(value, int) else fallback
 
 
-def _agreed(maps: Sequence[Any]) -> dict[str, Any]:
-    """The entries every mapping has, with the same value (what every seat knows alike)."""
-    first, rest = maps[0], maps[1:]
-    return {k: v for k, v in first.items() if all(k in m and m[k] == v for m in rest)}
-
-
 def _plain(value: Any) -> Any:
     """``value`` as JSON holds it (tuples as lists, cards and other objects as text)."""
     if isinstance(value, dict) or hasattr(value, "items"):
@@ -83,34 +85,32 @@ def _numbers(view: SeatView) -> dict[str, Any]:
 
 
 def public_frame(state: GameState, views: Sequence[SeatView] | None = None) -> dict[str, Any]:
-    """What a spectator may see of ``state`` now: only what every seat's view shows alike
-    (``views``: every seat's view without history, when the caller has them already)."""
-    views = views or [state.view(s, history=False) for s in range(state.players)]
-    zones: list[list[Any]] = []
-    for name, cards in views[0].zones.items():
-        if name.startswith(_HAND):
-            continue
-        if all(v.zones.get(name) == cards for v in views[1:]):
-            zones.append([name, _cards(cards), True])
-    counts = _agreed([v.counts for v in views])
-    first = views[0]
-    return {
-        **_numbers(first),
-        "trump": first.trump if all(v.trump == first.trump for v in views) else None,
-        "hands": [
-            {"seat": s, "count": _hand_count(counts, s, 0), "cards": None}
-            for s in range(state.players)
-        ],
-        "zones": zones,
-        "counts": {k: v for k, v in counts.items() if not k.startswith(_HAND)},
-        "counters": _plain(_agreed([v.counters for v in views])),
-        "facts": _plain(_agreed([v.facts for v in views])),
-    }
+    """What a spectator may see of ``state`` now: the frame of its public view (``views``:
+    every seat's view without history, when the caller has them already)."""
+    return seat_frame(public_view(state, views))
+
+
+def watched_frame(view: SeatView) -> dict[str, Any]:
+    """The spectator's frame from a public view as ``WatchMatch`` sends it (seat -1): what a
+    live page draws, with nothing but what the referee gave every spectator.
+
+    >>> from levata.engine import game
+    >>> state = game("whist").new_match(players=3, seed=1)
+    >>> watched_frame(public_view(state)) == public_frame(state)
+    True
+    """
+    if view.seat != NO_SEAT:
+        raise ValueError(f"not a public view: seat {view.seat}")
+    frame = seat_frame(view)
+    for tally in ("counts", "counters"):  # a map on the wire keeps no order: the page's is by name
+        frame[tally] = dict(sorted(frame[tally].items()))
+    return frame
 
 
 def seat_frame(view: SeatView) -> dict[str, Any]:
     """What ``view``'s seat sees: its hand face up, the others' backs (or faces where its
-    view names them, ``hand:N`` zones), and its zones, numbers and facts as the view has them."""
+    view names them, ``hand:N`` zones), and its zones, numbers and facts as the view has them
+    (of the public view, seat -1: every hand a back, see :mod:`levata.server.match.spectator`)."""
     hands = []
     for s in range(view.players):
         known = view.zones.get(f"{_HAND}{s}")

@@ -9,6 +9,7 @@ on their own streams; the browser tests are in test_web_browser.py.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 import threading
@@ -25,7 +26,7 @@ from levata.engine import Action, all_games, game
 from levata.engine.seeds import derive
 from levata.server.match.store import Store
 from levata.server.web.app import WebRules, make_app, serve_web
-from levata.server.web.frames import table_frame
+from levata.server.web.live import RefereeLink
 from levata.server.web.record import match_data
 
 from live import QUICK_OPTIONS, LiveServer
@@ -34,21 +35,32 @@ GAMES = [s.name for s in all_games()]
 
 
 class WebTable:
-    """A referee with the web table beside it (as ``levata serve --web``)."""
+    """A referee with the web table beside it, as ``levata serve --web``: a connection of its
+    own to the file, the live matches watched through the referee's admin service over gRPC
+    (here on a loop of its own in this process; ``levata serve`` runs it as a process)."""
 
     def __init__(self, tmp_path: Path, public: bool = False) -> None:
         self.server = LiveServer(tmp_path / "web.db")
-        reads = Store(self.server.store.path)  # as levata serve --web: a connection of its own
-        app = make_app(reads, WebRules(self.server.admin_token, public), self.server.arena)
-        self.site, port = self.server.run(serve_web(app, "127.0.0.1", 0))
+        reads = Store(self.server.store.path)
+        link = RefereeLink(self.server.address, self.server.admin_token)
+        app = make_app(reads, WebRules(self.server.admin_token, public), link)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.site, port = self.run(serve_web(app, "127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{port}"
+
+    def run(self, coro: Any, timeout: float = 30) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     def get(self, path: str, token: str | None = None) -> httpx.Response:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         return httpx.get(self.url + path, headers=headers, timeout=30)
 
     def stop(self) -> None:
-        self.server.run(self.site.stop())
+        self.run(self.site.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
         self.server.stop()
 
 
@@ -238,10 +250,17 @@ def test_a_spectator_never_sees_a_hidden_card(table, name):
 
 
 def test_the_check_catches_a_leaking_spectator_page(table, monkeypatch):
-    """Show the spectator the whole table: the check must fail."""
-    import levata.server.web.app as web_app
+    """Let the referee's public view name every hand: the check must fail."""
+    import levata.server.match.spectator as spectator
 
-    monkeypatch.setattr(web_app, "public_frame", table_frame)
+    public_view = spectator.public_view
+
+    def leaking(state: Any, views: Any = None) -> Any:
+        hands = {f"hand:{s}": state.view(s, history=False).hand for s in range(state.players)}
+        view = public_view(state, views)
+        return dataclasses.replace(view, zones={**view.zones, **hands})
+
+    monkeypatch.setattr(spectator, "public_view", leaking)
     match_id, messages, _ = watch_live(table, "whist")
     with pytest.raises(AssertionError, match="was shown"):
         check_public(table.server, match_id, messages)
@@ -250,13 +269,13 @@ def test_the_check_catches_a_leaking_spectator_page(table, monkeypatch):
 def test_spectators_who_join_together_cost_one_drawing(table, monkeypatch):
     """Where the match stands is drawn and encoded once for every page and stream that
     joins before it moves on: a crowd arriving costs the referee's loop no work each."""
-    import levata.server.web.app as web_app
+    import levata.server.web.live as live
 
     drawn: list[int] = []
     encoded: list[int] = []
-    draw, encode = web_app.public_frame, web_app.sse
-    monkeypatch.setattr(web_app, "public_frame", lambda *a: drawn.append(1) or draw(*a))
-    monkeypatch.setattr(web_app, "sse", lambda m: encoded.append(1) or encode(m))
+    draw, encode = live.watched_frame, live.sse
+    monkeypatch.setattr(live, "watched_frame", lambda *a: drawn.append(1) or draw(*a))
+    monkeypatch.setattr(live, "sse", lambda m: encoded.append(1) or encode(m))
     match_id, _ = create_waiting(table.server, "whist")
     firsts = set()
     for _ in range(4):

@@ -138,20 +138,24 @@ class GetMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[MatchInfo, _Mapping]] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
-    __slots__ = ("match_id", "after_seq")
+    __slots__ = ("match_id", "after_seq", "table_every_ms")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     AFTER_SEQ_FIELD_NUMBER: _ClassVar[int]
+    TABLE_EVERY_MS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     after_seq: int
-    def __init__(self, match_id: _Optional[str] = ..., after_seq: _Optional[int] = ...) -> None: ...
+    table_every_ms: int
+    def __init__(self, match_id: _Optional[str] = ..., after_seq: _Optional[int] = ..., table_every_ms: _Optional[int] = ...) -> None: ...
 
 class WatchMatchResponse(_message.Message):
-    __slots__ = ("event", "finished")
+    __slots__ = ("event", "finished", "table")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
     event: _game_pb2.Event
     finished: MatchInfo
-    def __init__(self, event: _Optional[_Union[_game_pb2.Event, _Mapping]] = ..., finished: _Optional[_Union[MatchInfo, _Mapping]] = ...) -> None: ...
+    table: PublicTable
+    def __init__(self, event: _Optional[_Union[_game_pb2.Event, _Mapping]] = ..., finished: _Optional[_Union[MatchInfo, _Mapping]] = ..., table: _Optional[_Union[PublicTable, _Mapping]] = ...) -> None: ...
 
 class GetHealthRequest(_message.Message):
     __slots__ = ()
@@ -180,3 +184,15 @@ class GetHealthResponse(_message.Message):
     started_at: _timestamp_pb2.Timestamp
     protocol_version: str
     def __init__(self, records_problem: _Optional[str] = ..., matches_waiting: _Optional[int] = ..., matches_running: _Optional[int] = ..., matches_suspended: _Optional[int] = ..., bots_connected: _Optional[int] = ..., bots_registered: _Optional[int] = ..., streams: _Optional[int] = ..., watchers: _Optional[int] = ..., started_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., protocol_version: _Optional[str] = ...) -> None: ...
+
+class PublicTable(_message.Message):
+    __slots__ = ("events", "view", "actions", "status")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[_game_pb2.Event]
+    view: _game_pb2.SeatView
+    actions: int
+    status: MatchStatus
+    def __init__(self, events: _Optional[_Iterable[_Union[_game_pb2.Event, _Mapping]]] = ..., view: _Optional[_Union[_game_pb2.SeatView, _Mapping]] = ..., actions: _Optional[int] = ..., status: _Optional[_Union[MatchStatus, str]] = ...) -> None: ...
