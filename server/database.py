@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from levata.server import postgres
+from levata.server.statements import script_statements
 
 __all__ = [
     "LEVATA_TABLES",
@@ -332,18 +333,3 @@ def _check(db: sqlite3.Connection, where: str) -> int:
             newer=True,
         )
     return version
-
-
-def script_statements(script: str) -> list[str]:
-    """The statements of a script of ``CREATE`` statements, one by one (``executescript``
-    would commit the migration's transaction)."""
-    out, buf = [], ""
-    for line in script.splitlines(keepends=True):
-        buf += line
-        if sqlite3.complete_statement(buf):
-            if buf.strip():
-                out.append(buf.strip())
-            buf = ""
-    if buf.strip():
-        out.append(buf.strip())
-    return out

@@ -46,6 +46,8 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from levata.server.statements import script_statements
+
 __all__ = ["Connection", "connect", "is_url", "redact", "translate"]
 
 #: The URL schemes that name a PostgreSQL server (psycopg takes both).
@@ -232,8 +234,6 @@ class Connection:
 
     def executescript(self, script: str) -> None:
         """Run a script of statements one by one (tests build old releases' files with it)."""
-        from levata.server.database import script_statements  # it opens this module lazily
-
         for statement in script_statements(script):
             self.execute(statement)
 
