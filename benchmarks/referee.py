@@ -152,8 +152,11 @@ class Processes:
     bots: list[subprocess.Popen[bytes]] = field(default_factory=list)
     logs: list[Path] = field(default_factory=list)
 
-    def start_server(self, tokens: dict[str, str], profile: Path | None) -> tuple[str, str]:
-        """Start ``levata serve`` on a free port; returns its ``HOST:PORT`` and admin token.
+    def start_server(
+        self, tokens: dict[str, str], profile: Path | None, workers: int = 1
+    ) -> tuple[str, str]:
+        """Start ``levata serve`` on a free port (``--workers``: referee processes behind
+        it); returns its ``HOST:PORT`` and admin token.
 
         Tokens travel in owner-only files, never on a command line."""
         db = self.workdir / "bench.db"
@@ -164,7 +167,7 @@ class Processes:
             cmd += ["-m", "cProfile", "-o", str(profile)]
         cmd += ["-m", "levata.server.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
         cmd += ["--db", str(db), "--tokens-file", str(tokens_file)]
-        cmd += ["--admin-token-file", str(admin_file)]
+        cmd += ["--admin-token-file", str(admin_file), "--workers", str(workers)]
         log = self.workdir / "server.log"
         self.logs.append(log)
         with log.open("w") as err:  # the child keeps its own copy of the descriptor

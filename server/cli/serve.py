@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # imported when serving: the command line starts faster witho
     from levata.server.match.arena import Arena
 
 
-def serve(
+def serve(  # noqa: PLR0915  (one command: its checks, in order, then serving)
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port (0 picks a free one).", min=0, max=65535)] = 50051,
     db: Annotated[Path, DB_OPTION] = Path(DEFAULT_DB),
@@ -87,6 +87,16 @@ def serve(
             help="With --web: finished records are public (any seat's view, the whole table)."
         ),
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Referee processes behind the port, sharing the --db records (one per core"
+            " uses the host's cores; docs/scale-out.md). With more than one, a front process"
+            " routes each bot's replies and each admin call to the worker of its match.",
+            min=1,
+            max=256,
+        ),
+    ] = 1,
 ) -> None:
     """Run the referee until interrupted.
 
@@ -100,6 +110,7 @@ def serve(
     from levata.server.match.limits import Limits, raise_open_file_limit
 
     check_tls(tls_cert, tls_key)
+    check_workers(workers, web)
     adopt_db(db, adopt)
     for taken in (port, web):  # the referee's port, and the web table's if any
         check_port(host, taken)
@@ -116,7 +127,13 @@ def serve(
     if entrant_socket and (len(str(entrant_socket)) > 100 or not entrant_socket.parent.is_dir()):
         raise fail(f"--entrant-socket {entrant_socket}: needs an existing folder, a short path")
 
-    store = open_writable(db)
+    store = open_writable(db)  # made and migrated here, once, before any worker opens it
+    if workers > 1:  # a front and its referee workers (levata.server.cli.workers)
+        return _serve_workers(
+            workers, store, host, port, tls_cert, tls_key, entrant_socket, tokens_file,
+            admin_token, f"admin token {'written to' if created else 'read from'} {token_path}"
+            " (owner-only)", move_ms, bank_ms, hello_timeout, int(outbox_mb * 2**20),
+        )  # fmt: skip
 
     async def main_loop() -> None:
         server, arena = await start_server(
@@ -164,6 +181,40 @@ def serve(
     out.print("stopped")
 
 
+def _serve_workers(
+    workers: int,
+    store: Store,
+    host: str,
+    port: int,
+    tls_cert: Path | None,
+    tls_key: Path | None,
+    entrant_socket: Path | None,
+    tokens_file: Path | None,
+    admin_token: str,
+    token_line: str,
+    move_ms: int,
+    bank_ms: int,
+    hello_timeout: float,
+    outbox_bytes: int,
+) -> None:
+    """``levata serve --workers N`` (N > 1): :mod:`levata.server.cli.workers`. The
+    records were made and migrated by ``store``, once, before any worker opens them."""
+    db = store.path
+    store.close()
+    from levata.server.cli.workers import WorkerSettings, run_front
+    from levata.server.match.limits import Limits
+
+    settings = WorkerSettings(
+        db, "", 0, workers, admin_token, str(tokens_file) if tokens_file else None,
+        move_ms, bank_ms, hello_timeout, outbox_bytes,
+    )  # fmt: skip
+    limits = Limits.for_open_files(hello_timeout_s=hello_timeout, outbox_bytes=outbox_bytes)
+    tls = (tls_cert, tls_key) if tls_cert and tls_key else None
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run_front(settings, host, port, tls, entrant_socket, token_line, limits))
+    out.print("stopped")
+
+
 async def _start_web(arena: Arena, host: str, port: int | None, public: bool) -> Any:
     """The web table beside the referee (``levata serve --web``), or ``None`` without one."""
     if port is None:
@@ -176,6 +227,12 @@ async def _start_web(arena: Arena, host: str, port: int | None, public: bool) ->
     site, bound = await serve_web(app, host, port)
     out.print(f"web table on http://{host}:{bound}/ (docs/web.md)", soft_wrap=True)
     return site
+
+
+def check_workers(workers: int, web: int | None) -> None:
+    """Settings that do not go with ``--workers`` above 1."""
+    if workers > 1 and web is not None:
+        raise fail("--web goes with one referee (--workers 1): the web table reads its matches")
 
 
 def check_port(host: str, port: int | None) -> None:

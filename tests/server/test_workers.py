@@ -1,0 +1,162 @@
+"""``levata serve --workers 2``: a front and two referee processes behind one port, with real
+bot processes and raw protocol clients on loopback (nothing mocked)."""
+
+from __future__ import annotations
+
+import sqlite3
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import grpc
+import pytest
+
+from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
+
+from live import RawBot, ServeProcess, bot_process
+
+WHIST = {"deal_size": "1"}
+
+
+@pytest.fixture(scope="module")
+def serve(tmp_path_factory):
+    """One ``levata serve --workers 2`` for the module (its start is the costly part)."""
+    proc = ServeProcess(tmp_path_factory.mktemp("workers"), "--workers", "2")
+    yield proc
+    proc.stop()
+
+
+def test_matches_spread_over_workers_and_recorded_once(serve, tmp_path):
+    token = serve.register("b")  # registered by one worker, known to both
+    bot = bot_process("random", "whist", serve, token, matches=4, log=tmp_path / "bot.log")
+    try:
+        ids = [serve.create("whist", ["b"] * 3, seed=s, options=WHIST) for s in range(4)]
+        infos = [serve.wait(m, timeout=60) for m in ids]
+        assert bot.wait(timeout=30) == 0, (tmp_path / "bot.log").read_text()
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+    assert {m[:3] for m in ids} == {"w0-", "w1-"}  # each worker ran some
+    assert all(i.status == admin_pb2.MATCH_STATUS_FINISHED for i in infos)
+    db = sqlite3.connect(f"file:{serve.db}?mode=ro", uri=True)
+    marks = ",".join("?" * len(ids))
+    rows = db.execute(f"SELECT id, status FROM matches WHERE id IN ({marks})", ids).fetchall()
+    assert sorted(rows) == sorted((m, "finished") for m in ids)
+    doubled = db.execute(
+        f"SELECT match_id, seq FROM events WHERE match_id IN ({marks})"
+        " GROUP BY match_id, seq HAVING COUNT(*) > 1",
+        ids,
+    ).fetchall()
+    assert doubled == []
+    listed = serve.admin.ListMatches(admin_pb2.ListMatchesRequest(limit=50), timeout=10)
+    assert set(ids) <= {i.match_id for i in listed.matches}
+
+
+def _play(bot: RawBot, matches: set[str], after: dict[str, int]) -> None:
+    """Answer every request with the first legal action until each match ended (once per
+    seat); every event must come after ``after`` (what a resumed stream was told it saw)."""
+    ends: dict[str, int] = {}
+    while any(ends.get(m, 0) < 3 for m in matches):
+        msg = bot.incoming.get(timeout=30)
+        assert msg is not None and not isinstance(msg, grpc.RpcError), msg
+        kind = msg.WhichOneof("message")
+        if kind == "event":
+            assert msg.event.event.seq > after.get(msg.event.match_id, -1), msg
+        elif kind == "request":
+            bot.reply(msg.request)
+        elif kind == "match_end":
+            ends[msg.match_end.match_id] = ends.get(msg.match_end.match_id, 0) + 1
+
+
+def _seen(bot: RawBot, until: set[str]) -> dict[str, int]:
+    """Read until a request of each match in ``until`` came; per match, the last event seq
+    every seat saw (a resume's ``last_seen``)."""
+    per_seat: dict[tuple[str, int], int] = {}
+    asked: set[str] = set()
+    while asked != until:
+        msg = bot.incoming.get(timeout=30)
+        assert msg is not None and not isinstance(msg, grpc.RpcError), msg
+        kind = msg.WhichOneof("message")
+        if kind == "event":
+            key = (msg.event.match_id, msg.event.seat)
+            per_seat[key] = max(per_seat.get(key, -1), msg.event.event.seq)
+        elif kind == "request":
+            asked.add(msg.request.match_id)
+    seen: dict[str, int] = {}
+    for (m, _), seq in per_seat.items():
+        seen[m] = min(seen.get(m, seq), seq)
+    return seen
+
+
+def test_replies_are_routed_to_their_worker_and_a_stream_resumes(serve):
+    token = serve.register("raw")
+    bot = RawBot(serve.address, token)
+    welcome = bot.next("welcome")
+    a, b = (serve.create("whist", ["raw"] * 3, seed=s, options=WHIST) for s in (7, 8))
+    assert {a[:3], b[:3]} == {"w0-", "w1-"}
+    seen = _seen(bot, {a, b})
+    # one bundle, a reply for each worker's match: each is judged by the worker that runs
+    # it (a worker that does not would say UNKNOWN_MATCH)
+    replies = [arena_pb2.ActionReply(match_id=m, request_id="nope", index=0) for m in (a, b)]
+    bot.outgoing.put(arena_pb2.PlayRequest(replies=arena_pb2.ReplyBundle(replies=replies)))
+    errors = {bot.next("error").match_id: bot.seen[-1].error.code for _ in range(2)}
+    assert errors == {m: arena_pb2.REPLY_ERROR_CODE_UNKNOWN_REQUEST for m in (a, b)}
+    bot.send(arena_pb2.ActionReply(match_id="w1-0000000000000000", request_id="r", index=0))
+    unknown = bot.next("error")
+    assert unknown.code == arena_pb2.REPLY_ERROR_CODE_UNKNOWN_MATCH
+    bot.close()
+
+    again = RawBot(serve.address, token, resume_token=welcome.resume_token, last_seen=seen)
+    try:
+        resumed = again.next("welcome")
+        assert resumed.resumed and resumed.resume_token != welcome.resume_token
+        _play(again, {a, b}, seen)  # both workers resumed it: no event is sent twice
+    finally:
+        again.close()
+    assert all(serve.wait(m, 10).status == admin_pb2.MATCH_STATUS_FINISHED for m in (a, b))
+
+
+def test_admin_clients_get_nothing_they_should_not(serve):
+    serve.register("absent")  # a bot that never connects: its matches wait
+    ids = [serve.create("whist", ["absent"] * 3, startup_ms=60_000) for _ in range(2)]
+    with grpc.insecure_channel(serve.address) as channel:  # raw grpc, no SDK
+        stub = admin_pb2_grpc.AdminServiceStub(channel)
+        for token in (None, "wrong"):
+            meta = [("authorization", f"Bearer {token}")] if token else []
+            with pytest.raises(grpc.RpcError) as no:
+                stub.GetMatch(admin_pb2.GetMatchRequest(match_id=ids[0]), metadata=meta)
+            assert no.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        for method in ("Load", "Bots"):  # the workers' own services are not the port's
+            call = channel.unary_unary(f"/levata.internal.Worker/{method}")
+            with pytest.raises(grpc.RpcError) as no:
+                call(b"", metadata=[("authorization", f"Bearer {serve.admin_token}")])
+            assert no.value.code() == grpc.StatusCode.UNIMPLEMENTED
+    for m in ids:  # a match not over does not give its seed away, whichever worker runs it
+        assert serve.info(m).seed == 0 and serve.info(m).status == admin_pb2.MATCH_STATUS_WAITING
+    listed = serve.admin.ListMatches(
+        admin_pb2.ListMatchesRequest(status=admin_pb2.MATCH_STATUS_WAITING), timeout=10
+    )
+    assert set(ids) <= {i.match_id for i in listed.matches}
+    # the workers' sockets are in folders of their owner only
+    folders = {
+        Path(line.split()[-1]).parent
+        for line in Path("/proc/net/unix").read_text().splitlines()
+        if "/levata-workers-" in line
+    }
+    assert folders and all(stat.S_IMODE(f.stat().st_mode) == 0o700 for f in folders if f.exists())
+
+
+@pytest.mark.parametrize(
+    "args", [["--workers", "0"], ["--workers", "two"], ["--workers", "2", "--web", "0"]]
+)
+def test_bad_workers_values_are_one_line(args, tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-m", "levata.server.cli", "serve", "--db", str(tmp_path / "x.db"), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2, (run.stdout, run.stderr)
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "--w" in lines[0], run.stderr
