@@ -3,6 +3,9 @@ bot processes and raw protocol clients on loopback (nothing mocked)."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sqlite3
 import stat
 import subprocess
@@ -160,3 +163,43 @@ def test_bad_workers_values_are_one_line(args, tmp_path):
     assert run.returncode == 2, (run.stdout, run.stderr)
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "--w" in lines[0], run.stderr
+
+
+def _worker_pid(serve: ServeProcess, k: int) -> int:
+    """The pid of worker ``k``: the front's child that holds the socket ``w<k>.sock``."""
+    inodes = {
+        line.split()[6]
+        for line in Path("/proc/net/unix").read_text().splitlines()
+        if line.endswith(f"/w{k}.sock") and "/levata-workers-" in line
+    }
+    children = Path(f"/proc/{serve.proc.pid}/task/{serve.proc.pid}/children").read_text()
+    for pid in map(int, children.split()):
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                if os.readlink(fd).removeprefix("socket:[").rstrip("]") in inodes:
+                    return pid
+    raise AssertionError(f"no worker {k} among {children}")
+
+
+def test_a_killed_worker_is_started_again_and_its_match_resumes(serve):
+    token = serve.register("survivor")
+    bot = RawBot(serve.address, token)
+    welcome = bot.next("welcome")
+    ids = [serve.create("whist", ["survivor"] * 3, seed=s, options=WHIST) for s in (1, 2)]
+    assert {m[:3] for m in ids} == {"w0-", "w1-"}
+    seen = _seen(bot, set(ids))
+    os.kill(_worker_pid(serve, 1), signal.SIGKILL)
+    assert bot.error_code() == grpc.StatusCode.UNAVAILABLE  # the bot is told to reconnect
+    bot.close()
+    again = RawBot(serve.address, token, resume_token=welcome.resume_token, last_seen=seen)
+    try:
+        assert again.next("welcome").resumed  # worker 0's seats; worker 1's come when it is up
+        # Each match goes on where it was left: worker 0's resumes the stream; the new worker
+        # 1 takes its match up from the records and, as any restarted referee, tells the
+        # bot its events again (a bot drops what it has seen: levata.bots.sdk).
+        kept = next(m for m in ids if m.startswith("w0-"))
+        _play(again, set(ids), {kept: seen[kept]})
+    finally:
+        again.close()
+    assert all(serve.wait(m, 10).status == admin_pb2.MATCH_STATUS_FINISHED for m in ids)
+    assert "referee worker 1 exited" in serve.output()
