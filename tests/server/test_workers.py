@@ -15,6 +15,8 @@ from pathlib import Path
 import grpc
 import pytest
 
+from levata.server.match.clocks import Policy
+from levata.server.match.store import Store
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
 
 from live import RawBot, ServeProcess, bot_process
@@ -22,12 +24,28 @@ from live import RawBot, ServeProcess, bot_process
 WHIST = {"deal_size": "1"}
 
 
+#: Unfinished matches a previous referee left in the records: one of worker 1's, one of a
+#: plain referee's (worker 0 takes those up).
+LEFT = ("w1-00000000000000aa", "00000000000000bb")
+
+
 @pytest.fixture(scope="module")
 def serve(tmp_path_factory):
-    """One ``levata serve --workers 2`` for the module (its start is the costly part)."""
-    proc = ServeProcess(tmp_path_factory.mktemp("workers"), "--workers", "2")
+    """One ``levata serve --workers 2`` for the module (its start is the costly part), on
+    records that hold :data:`LEFT`."""
+    tmp = tmp_path_factory.mktemp("workers")
+    store = Store(tmp / "serve.db")
+    for m in LEFT:
+        store.create_match(m, "whist", 3, WHIST, 1, ["gone"] * 3, Policy().__dict__)
+    store.close()
+    proc = ServeProcess(tmp, "--workers", "2", db=tmp / "serve.db")
     yield proc
     proc.stop()
+
+
+def test_unfinished_matches_are_taken_up_once(serve):
+    for m in LEFT:  # by one worker each, not by every worker
+        assert serve.output().count(f"match {m} resumed from its record") == 1, serve.output()
 
 
 def test_matches_spread_over_workers_and_recorded_once(serve, tmp_path):
