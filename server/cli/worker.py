@@ -18,6 +18,7 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
+from levata.server.cli.common import db_location
 from levata.server.cli.workers import WorkerSettings
 
 
@@ -41,7 +42,7 @@ def worker_main() -> None:
         # One connection, the front's, carries every bot's stream: its quota of streams
         # without Hello is the whole socket's (the front applies the per-connection one).
         limits = replace(limits, unauthenticated_per_connection=limits.unauthenticated_per_listener)
-        store = open_writable(Path(s.db))
+        store = open_writable(db_location(s.db))  # a file, or a server's URL
         server, arena = await start_server(
             store,
             f"unix:{s.socket}",

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from levata.server.cli.common import err, fail, out
+from levata.server.cli.common import db_location, err, fail, out
 
 #: Restarts of one worker allowed within :data:`RESTART_WINDOW_S` before it is left stopped.
 RESTARTS = 3
@@ -178,7 +178,7 @@ async def run_front(
         raise
     entrants = await _entrants(front, entrant_socket) if entrant_socket else None
     out.print(
-        f"levata referee serving on {host}:{bound} (records in {settings.db};"
+        f"levata referee serving on {host}:{bound} (records in {db_location(settings.db)};"
         f" {settings.workers} referee workers)",
         soft_wrap=True,
     )

@@ -54,6 +54,9 @@ INTERNAL = "levata.internal.Worker"
 #: How long a dropped bot stream's resume token is kept: the longest resume window a match
 #: may have (:data:`levata.server.match.limits` caps ``resume_window_ms`` at an hour).
 RESUME_KEEP_S = 3600.0
+#: Resume tokens kept at most (the oldest ended streams' go first): a bound on memory
+#: however often bots reconnect.
+MAX_RESUMES = 65_536
 #: Downstream messages waiting for one bot's stream before the workers' streams wait: past
 #: it, each worker's own outbox bound applies, as with one referee.
 FORWARD_QUEUE = 64
@@ -179,7 +182,8 @@ class Front:
     async def worker_back(self, link: WorkerLink) -> None:
         """Worker ``link.index`` is up (again): every bot stream gets an upstream to it, with
         the Hello its bot sent (the matches it resumes seat their bots from it)."""
-        self.workers[link.index] = link
+        old, self.workers[link.index] = self.workers[link.index], link
+        await old.channel.close()
         for bot in list(self.links):
             if link.index not in bot.ups and bot.ended is None:
                 with contextlib.suppress(Refused, grpc.RpcError):
@@ -229,6 +233,8 @@ class Front:
             )
         try:
             got = await asyncio.wait_for(first, self.limits.hello_timeout_s)
+        except grpc.RpcError:  # the client went away
+            raise asyncio.CancelledError from None
         except asyncio.CancelledError:
             if not evicted:
                 raise
@@ -430,6 +436,10 @@ class Front:
         now = time.monotonic()
         for token in [t for t, r in self.resumes.items() if r.until <= now]:
             del self.resumes[token]
+        if len(self.resumes) > MAX_RESUMES:  # oldest first, live streams' kept
+            ended = [t for t, r in self.resumes.items() if r.until != float("inf")]
+            for token in ended[: len(self.resumes) - MAX_RESUMES]:
+                del self.resumes[token]
 
     # -- admin ---------------------------------------------------------------------------------
 
