@@ -90,9 +90,11 @@ def serve(  # noqa: PLR0915  (one command: its checks, in order, then serving)
     workers: Annotated[
         int,
         typer.Option(
-            help="Referee processes behind the port, sharing the --db records (one per core"
-            " uses the host's cores; docs/scale-out.md). With more than one, a front process"
-            " routes each bot's replies and each admin call to the worker of its match.",
+            help="Referee processes behind the port, sharing the --db records, so that one"
+            " host uses its cores (docs/scale-out.md). Above 1, a front process on the port"
+            " routes each reply and admin call to its match's worker, at a CPU cost per"
+            " decision about half a referee's, so it caps a host at some 7,000 decisions/s;"
+            " a worker that dies is started again. Not with --web.",
             min=1,
             max=256,
         ),

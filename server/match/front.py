@@ -192,8 +192,11 @@ class Front:
 
     # -- bots ----------------------------------------------------------------------------------
 
-    async def play(self, requests: AsyncIterator[bytes], context: Any) -> None:
-        """``ArenaService.Play``, as a referee answers it."""
+    async def play(
+        self, requests: AsyncIterator[bytes], context: Any, door: Door | None = None
+    ) -> None:
+        """``ArenaService.Play``, as a referee answers it; ``door``: the listener's quota of
+        streams without Hello (the port's by default)."""
         if self.stopping:
             await context.abort(grpc.StatusCode.UNAVAILABLE, "the referee is stopping; reconnect")
         if self.streams >= self.limits.streams_total:
@@ -201,7 +204,8 @@ class Front:
         self.streams += 1
         link = None
         try:
-            hello = await self._hello(await self._first(requests, context), context)
+            first = await self._first(requests, context, door or self.door)
+            hello = await self._hello(first, context)
             link = _Link(hello)
             await self._connect(link, context)
             link.writer = asyncio.current_task()
@@ -213,7 +217,7 @@ class Front:
             if link is not None:
                 self._close(link)
 
-    async def _first(self, requests: AsyncIterator[bytes], context: Any) -> bytes:
+    async def _first(self, requests: AsyncIterator[bytes], context: Any, door: Door) -> bytes:
         """The stream's first message, within the Hello deadline and the door's quota of
         streams without Hello (:class:`~levata.server.match.doors.Door`)."""
         first = asyncio.ensure_future(anext(aiter(requests), None))
@@ -223,12 +227,12 @@ class Front:
             evicted.append(True)
             first.cancel()
 
-        key = self.door.enter(context.peer(), evict)
+        key = door.enter(context.peer(), evict)
         if key is None:
             first.cancel()
             await context.abort(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"more than {self.door.per_connection} streams without Hello on one"
+                f"more than {door.per_connection} streams without Hello on one"
                 " connection: say Hello in each stream's first message",
             )
         try:
@@ -240,7 +244,7 @@ class Front:
                 raise
             await context.abort(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"evicted: {self.door.per_listener} newer streams without Hello came; say"
+                f"evicted: {door.per_listener} newer streams without Hello came; say"
                 " Hello in your first message, and retry",
             )
         except TimeoutError:
@@ -249,7 +253,7 @@ class Front:
                 f"say Hello within {self.limits.hello_timeout_s:g} s",
             )
         finally:
-            self.door.leave(key)  # type: ignore[arg-type,unused-ignore]  # None: aborted above
+            door.leave(key)  # type: ignore[arg-type,unused-ignore]  # None: aborted above
         if got is None:  # the client went away
             raise asyncio.CancelledError
         return bytes(got)
@@ -540,8 +544,14 @@ class Front:
     def handlers(self, admin: bool = True) -> tuple[grpc.GenericRpcHandler, ...]:
         """The public services: the arena, and (unless ``admin`` is False, an entrants'
         socket) the admin service; every message passed on as bytes."""
+        lim = self.limits
+        door = self.door if admin else Door("unix", lim.unauthenticated_per_listener, 1)
+
+        async def play(requests: AsyncIterator[bytes], context: Any) -> None:
+            await self.play(requests, context, door)
+
         arena = grpc.method_handlers_generic_handler(
-            "levata.v1.ArenaService", {"Play": grpc.stream_stream_rpc_method_handler(self.play)}
+            "levata.v1.ArenaService", {"Play": grpc.stream_stream_rpc_method_handler(play)}
         )
         if not admin:
             return (arena,)
