@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import os
 import signal
 import sys
 import threading
@@ -74,6 +75,9 @@ def worker_main() -> None:
             await stopping.wait()
         finally:
             await _shut_down(arena, server, None)
+            with contextlib.suppress(OSError):  # a killed front leaves no folder behind
+                os.unlink(s.socket)
+                os.rmdir(os.path.dirname(s.socket))  # once the last worker's socket is gone
 
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(main())
