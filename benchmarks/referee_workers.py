@@ -39,19 +39,19 @@ class Workers(base.Processes):
     """The one-referee benchmark's processes, the referee's CPU split into the front's and
     its workers' (the front's children)."""
 
-    children: list[int]
+    children: list[int]  # the workers (none at W = 1)
 
     def start(self, tokens: dict[str, str], workers: int) -> tuple[str, str]:
         server, admin_token = self.start_server(tokens, None, workers)
         assert self.server is not None
-        path = Path(f"/proc/{self.server.pid}/task/{self.server.pid}/children")
-        self.children = [int(p) for p in path.read_text().split()] if workers > 1 else []
+        self.children = base.children(self.server.pid)
         return server, admin_token
 
     def split_cpu(self) -> tuple[float, float, float]:
         """CPU seconds so far: the front (the referee itself at W = 1), its workers, the bots."""
-        front, bots = self.cpu()
-        return front, sum(base.cpu_s(pid) for pid in self.children), bots
+        front = base.cpu_s(self.server.pid) if self.server is not None else 0.0
+        both, bots = self.cpu()
+        return front, both - front, bots
 
 
 def measure(workers: int, args: argparse.Namespace, workdir: Path) -> dict[str, float]:
