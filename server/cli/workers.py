@@ -107,7 +107,7 @@ class Workers:
         ]
         return WorkerLink(k, grpc.aio.insecure_channel(f"unix:{path}", options=options))
 
-    async def watch(self, k: int, front: Any) -> None:
+    async def watch(self, k: int, front: Any, health_of: Health) -> None:
         """Start worker ``k`` again whenever it dies, unless it keeps dying."""
         while not self.stopping.is_set():
             child = self.children[k]
@@ -115,6 +115,7 @@ class Workers:
             if self.stopping.is_set():
                 return
             front.worker_lost(k)
+            await health_of.tell()
             recent = [t for t in child.starts if time.monotonic() - t < RESTART_WINDOW_S]
             if len(recent) >= RESTARTS:
                 err.print(
@@ -135,6 +136,7 @@ class Workers:
                 err.print(f"error: {exc}", markup=False)
                 continue
             await front.worker_back(link)
+            health_of.follow(link)
 
     async def stop(self) -> None:
         """Each worker stops in order (its running matches recorded for the next start)."""
@@ -172,7 +174,7 @@ async def run_front(
         raise fail(str(exc)) from None
     front = Front(list(links), settings.admin_token, limits)
     try:
-        server, bound = await _listen(front, host, port, tls, limits)
+        server, bound, health_of = await _listen(front, host, port, tls, limits)
     except BaseException:
         await workers.stop()
         raise
@@ -183,7 +185,9 @@ async def run_front(
         soft_wrap=True,
     )
     out.print(token_line, soft_wrap=True)
-    watchers = [asyncio.create_task(workers.watch(k, front)) for k in range(settings.workers)]
+    watchers = [
+        asyncio.create_task(workers.watch(k, front, health_of)) for k in range(settings.workers)
+    ]
     for sig in (signal.SIGTERM, signal.SIGINT):
         asyncio.get_running_loop().add_signal_handler(sig, workers.stopping.set)
     try:
@@ -202,12 +206,50 @@ async def run_front(
         await workers.stop()
 
 
+class Health:
+    """The port's health: SERVING while every worker is up and says SERVING (each says
+    NOT_SERVING while it cannot write the records), NOT_SERVING otherwise, so that a load
+    balancer or an operator sees a worker down or its records stuck."""
+
+    def __init__(self, front: Any, servicer: Any, names: tuple[str, ...]) -> None:
+        self.front, self.servicer, self.names = front, servicer, names
+        self.serving: dict[int, bool] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def follow(self, link: Any) -> None:
+        """Watch worker ``link``'s own health until its channel closes."""
+        task = asyncio.create_task(self._watch(link))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _watch(self, link: Any) -> None:
+        import grpc
+        from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+        stub = health_pb2_grpc.HealthStub(link.channel)
+        with contextlib.suppress(grpc.RpcError, asyncio.CancelledError):
+            async for got in stub.Watch(health_pb2.HealthCheckRequest(service="")):
+                self.serving[link.index] = got.status == health_pb2.HealthCheckResponse.SERVING
+                await self.tell()
+        if self.front.workers[link.index] is link:  # not a restarted worker's old channel
+            self.serving[link.index] = False
+            await self.tell()
+
+    async def tell(self) -> None:
+        from grpc_health.v1 import health_pb2
+
+        up = all(w.alive and self.serving.get(w.index, True) for w in self.front.workers)
+        status = health_pb2.HealthCheckResponse.SERVING if up else None
+        for name in self.names:
+            await self.servicer.set(name, status or health_pb2.HealthCheckResponse.NOT_SERVING)
+
+
 async def _listen(
     front: Any, host: str, port: int, tls: tuple[Path, Path] | None, limits: Any
-) -> tuple[Any, int]:
+) -> tuple[Any, int, Health]:
     """The public port: the front's services, health and reflection, as a referee's."""
     import grpc
-    from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+    from grpc_health.v1 import health, health_pb2_grpc
     from grpc_reflection.v1alpha import reflection
 
     from levata.server.match.app import MAX_MESSAGE_BYTES
@@ -236,9 +278,11 @@ async def _listen(
     except RuntimeError:
         raise fail(f"cannot listen on {address}: the port is taken or not allowed") from None
     await server.start()
-    for name in (*names[:2], ""):
-        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return server, bound
+    health_of = Health(front, health_servicer, (*names[:2], ""))
+    for link in front.workers:
+        health_of.follow(link)
+    await health_of.tell()
+    return server, bound, health_of
 
 
 async def _entrants(front: Any, path: Path) -> Any:

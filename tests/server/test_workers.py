@@ -14,6 +14,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2
 
 from levata.server.match.clocks import Policy
 from levata.server.match.store import Store
@@ -221,3 +222,4 @@ def test_a_killed_worker_is_started_again_and_its_match_resumes(serve):
         again.close()
     assert all(serve.wait(m, 10).status == admin_pb2.MATCH_STATUS_FINISHED for m in ids)
     assert "referee worker 1 exited" in serve.output()
+    assert serve.health() == health_pb2.HealthCheckResponse.SERVING  # every worker up again
