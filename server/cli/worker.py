@@ -40,9 +40,13 @@ def worker_main() -> None:
 
         raise_open_file_limit()
         limits = Limits.for_open_files(hello_timeout_s=s.hello_timeout, outbox_bytes=s.outbox_bytes)
-        # One connection, the front's, carries every bot's stream: its quota of streams
-        # without Hello is the whole socket's (the front applies the per-connection one).
-        limits = replace(limits, unauthenticated_per_connection=limits.unauthenticated_per_listener)
+        # One connection, the front's, carries every bot's stream, each opened with its Hello
+        # already said to the front: the quotas of streams without Hello are the front's
+        # (:class:`~levata.server.match.doors.Door`), not to be met again here in a burst.
+        quota = limits.streams_total
+        limits = replace(
+            limits, unauthenticated_per_listener=quota, unauthenticated_per_connection=quota
+        )
         store = open_writable(db_location(s.db))  # a file, or a server's URL
         server, arena = await start_server(
             store,
