@@ -169,9 +169,7 @@ def test_admin_clients_get_nothing_they_should_not(serve):
     assert folders and all(stat.S_IMODE(f.stat().st_mode) == 0o700 for f in folders if f.exists())
 
 
-@pytest.mark.parametrize(
-    "args", [["--workers", "0"], ["--workers", "two"], ["--workers", "2", "--web", "0"]]
-)
+@pytest.mark.parametrize("args", [["--workers", "0"], ["--workers", "2", "--web", "0"]])
 def test_bad_workers_values_are_one_line(args, tmp_path):
     run = subprocess.run(
         [sys.executable, "-m", "levata.server.cli", "serve", "--db", str(tmp_path / "x.db"), *args],
