@@ -110,6 +110,14 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (a ``--workers`` referee's workers), [] if none."""
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
 class RssSampler:
     """Samples a process's RSS in a thread; :meth:`peak` since the last :meth:`reset`."""
 
@@ -152,8 +160,11 @@ class Processes:
     bots: list[subprocess.Popen[bytes]] = field(default_factory=list)
     logs: list[Path] = field(default_factory=list)
 
-    def start_server(self, tokens: dict[str, str], profile: Path | None) -> tuple[str, str]:
-        """Start ``levata serve`` on a free port; returns its ``HOST:PORT`` and admin token.
+    def start_server(
+        self, tokens: dict[str, str], profile: Path | None, workers: int = 1
+    ) -> tuple[str, str]:
+        """Start ``levata serve`` on a free port (``--workers``: referee processes behind
+        it); returns its ``HOST:PORT`` and admin token.
 
         Tokens travel in owner-only files, never on a command line."""
         db = self.workdir / "bench.db"
@@ -164,7 +175,7 @@ class Processes:
             cmd += ["-m", "cProfile", "-o", str(profile)]
         cmd += ["-m", "levata.server.cli", "serve", "--host", "127.0.0.1", "--port", "0"]
         cmd += ["--db", str(db), "--tokens-file", str(tokens_file)]
-        cmd += ["--admin-token-file", str(admin_file)]
+        cmd += ["--admin-token-file", str(admin_file), "--workers", str(workers)]
         log = self.workdir / "server.log"
         self.logs.append(log)
         with log.open("w") as err:  # the child keeps its own copy of the descriptor
@@ -204,8 +215,11 @@ class Processes:
             )
 
     def cpu(self) -> tuple[float, float]:
-        """CPU seconds used so far by the referee and by all the bots together."""
-        server = cpu_s(self.server.pid) if self.server is not None else 0.0
+        """CPU seconds used so far by the referee (with ``--workers``: the front and its
+        workers) and by all the bots together."""
+        server = 0.0
+        if self.server is not None:
+            server = sum(cpu_s(pid) for pid in (self.server.pid, *children(self.server.pid)))
         return server, sum(cpu_s(p.pid) for p in self.bots)
 
     def check_alive(self) -> None:
@@ -709,6 +723,13 @@ def _parser() -> argparse.ArgumentParser:
         help=f"echo client processes sharing the streams (default {PLAYERS}: as many as the"
         " bot processes of the referee run)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="levata serve --workers: referee processes behind the port (default 1; their"
+        " CPU is counted with the referee's, the RSS is the front's alone)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary db and logs")
     return parser
 
@@ -854,7 +875,7 @@ def _start(args: argparse.Namespace, procs: Processes, total: int) -> tuple[str,
     and admin token."""
     tokens = {name: secrets.token_hex(12) for name in BOTS}  # hex: never starts with '-'
     profile = args.server_profile.resolve() if args.server_profile else None
-    server, admin_token = procs.start_server(tokens, profile)
+    server, admin_token = procs.start_server(tokens, profile, args.workers)
     bot_profile = args.bot_profile.resolve() if args.bot_profile else None
     for seat, name in enumerate(BOTS):
         procs.start_bot(seat, server, tokens[name], total, bot_profile if seat == 0 else None)

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # imported when serving: the command line starts faster witho
     from levata.server.match.arena import Arena
 
 
-def serve(
+def serve(  # noqa: PLR0915  (one command: its checks, in order, then serving)
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port (0 picks a free one).", min=0, max=65535)] = 50051,
     db: Annotated[Path, DB_OPTION] = Path(DEFAULT_DB),
@@ -105,6 +105,18 @@ def serve(
             help="text: a line a person reads; json: one JSON object per line (docs/operating.md).",
         ),
     ] = LogFormat.text,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Referee processes behind the port, sharing the --db records, so that one"
+            " host uses its cores (docs/scale-out.md). Above 1, a front process on the port"
+            " routes each reply and admin call to its match's worker, at a CPU cost per"
+            " decision about half a referee's, so it caps a host at some 7,000 decisions/s;"
+            " a worker that dies is started again.",
+            min=1,
+            max=256,
+        ),
+    ] = 1,
 ) -> None:
     """Run the referee until interrupted.
 
@@ -136,6 +148,13 @@ def serve(
 
     store = open_writable(db)
     configure_logging(log_level.value, log_format.value)
+    if workers > 1:  # a front and its referee workers (levata.server.cli.workers)
+        return _serve_workers(
+            workers, store, host, port, tls_cert, tls_key, entrant_socket, tokens_file,
+            admin_token, f"admin token {'written to' if created else 'read from'} {token_path}"
+            " (owner-only)", move_ms, bank_ms, hello_timeout, int(outbox_mb * 2**20),
+            log_level.value, log_format.value, web, web_public,
+        )  # fmt: skip
 
     async def main_loop() -> None:
         server, arena = await start_server(
@@ -165,7 +184,9 @@ def serve(
         verb = "written to" if created else "read from"
         out.print(f"admin token {verb} {token_path} (owner-only)", soft_wrap=True)
         say_recovered(arena.recovered)
-        site = await _start_web(arena, host, web, web_public, tls_cert)
+        site = await _start_web(
+            str(arena.store.path), arena.port, arena.admin_token, host, web, web_public, tls_cert
+        )
         stopping = asyncio.Event()  # SIGTERM and Ctrl-C: the same orderly stop
         for sig in (signal.SIGTERM, signal.SIGINT):
             asyncio.get_running_loop().add_signal_handler(sig, stopping.set)
@@ -183,21 +204,73 @@ def serve(
     out.print("stopped")
 
 
+def _serve_workers(
+    workers: int,
+    store: Store,
+    host: str,
+    port: int,
+    tls_cert: Path | None,
+    tls_key: Path | None,
+    entrant_socket: Path | None,
+    tokens_file: Path | None,
+    admin_token: str,
+    token_line: str,
+    move_ms: int,
+    bank_ms: int,
+    hello_timeout: float,
+    outbox_bytes: int,
+    log_level: str,
+    log_format: str,
+    web: int | None,
+    web_public: bool,
+) -> None:
+    """``levata serve --workers N`` (N > 1): :mod:`levata.server.cli.workers`. The
+    records were made and migrated by ``store``, once, before any worker opens them."""
+    db = store.path
+    store.close()
+    from levata.server.cli.workers import WorkerSettings, run_front
+    from levata.server.match.limits import Limits
+
+    settings = WorkerSettings(
+        db, "", 0, workers, admin_token, str(tokens_file) if tokens_file else None,
+        move_ms, bank_ms, hello_timeout, outbox_bytes, log_level, log_format,
+    )  # fmt: skip
+    limits = Limits.for_open_files(hello_timeout_s=hello_timeout, outbox_bytes=outbox_bytes)
+    tls = (tls_cert, tls_key) if tls_cert and tls_key else None
+    web_table = None
+    if web is not None:  # the web table watches through the front, as any spectator would
+
+        async def web_table(bound: int) -> Any:
+            return await _start_web(str(db), bound, admin_token, host, web, web_public, tls_cert)
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(
+            run_front(settings, host, port, tls, entrant_socket, token_line, limits, web_table)
+        )
+    out.print("stopped")
+
+
 async def _start_web(
-    arena: Arena, host: str, port: int | None, public: bool, tls_cert: Path | None
+    db: str,
+    referee_port: int,
+    admin_token: str,
+    host: str,
+    port: int | None,
+    public: bool,
+    tls_cert: Path | None,
 ) -> Any:
-    """The web table beside the referee (``levata serve --web``), a process of its own
-    (:mod:`levata.server.web.beside`), or ``None`` without one."""
+    """The web table beside the referee on ``referee_port`` (``levata serve --web``), a
+    process of its own (:mod:`levata.server.web.beside`), or ``None`` without one."""
     if port is None:
         return None
     from levata.server.web.beside import Settings, WebProcess, referee_address
 
     settings = Settings(
-        db=str(arena.store.path),
+        db=db,
         host=host,
         port=port,
-        referee=referee_address(host, arena.port, tls=tls_cert is not None),
-        admin_token=arena.admin_token,
+        referee=referee_address(host, referee_port, tls=tls_cert is not None),
+        admin_token=admin_token,
         public=public,
         tls_ca=str(tls_cert) if tls_cert else None,
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 
 import grpc
@@ -46,6 +47,7 @@ async def start_server(  # noqa: PLR0913  (a referee's settings, each a keyword 
     max_message_bytes: int = MAX_MESSAGE_BYTES,
     limits: Limits | None = None,
     resume: bool = True,
+    more: Callable[[Arena], tuple[grpc.GenericRpcHandler, ...]] | None = None,
 ) -> tuple[grpc.aio.Server, Arena]:
     """Start serving; returns the server and its arena (``arena.port`` is the bound port).
 
@@ -53,7 +55,10 @@ async def start_server(  # noqa: PLR0913  (a referee's settings, each a keyword 
     either way it is ``arena.admin_token``. ``limits`` default to what fits under this
     process's open-file limit (:meth:`Limits.for_open_files`). With ``resume`` the matches a
     previous referee left unfinished in ``store`` are taken up (``arena.recovered`` says
-    how); a caller with its own plan for them (a tournament replays its own) passes False."""
+    how); a caller with its own plan for them (a tournament replays its own) passes False.
+    A ``host`` of ``unix:PATH`` listens on that Unix socket instead (``port`` unused);
+    ``more(arena)`` gives further services to serve (a referee worker's own:
+    :mod:`levata.server.cli.workers`)."""
     limits = limits or Limits.for_open_files()
     options = [
         ("grpc.max_receive_message_length", max_message_bytes),
@@ -80,7 +85,9 @@ async def start_server(  # noqa: PLR0913  (a referee's settings, each a keyword 
         reflection.SERVICE_NAME,
     )
     reflection.enable_server_reflection(names, server)
-    address = f"{host}:{port}"
+    if more is not None:
+        server.add_generic_rpc_handlers(more(arena))
+    address = host if host.startswith("unix:") else f"{host}:{port}"
     try:
         if tls_cert and tls_key:
             creds = grpc.ssl_server_credentials([(tls_key.read_bytes(), tls_cert.read_bytes())])

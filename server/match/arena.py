@@ -211,6 +211,10 @@ class Arena:
         self.recovered: list[Recovered] = []  # what start-up did with unfinished matches
         self.stopping = False  # set by close(): new and Hello-less streams are turned away
         self.started_at = time.time()  # for GetHealth
+        #: Starts every match id this arena makes: a referee worker's name (``w1-``), so that
+        #: the front of ``levata serve --workers`` routes by the id alone
+        #: (:mod:`levata.server.match.front`).
+        self.id_prefix = ""
 
     def add_bot(self, name: str, token: str | None = None, rotate: bool = False) -> str:
         """Register a bot and return its token (a fresh secret unless given).
@@ -231,6 +235,12 @@ class Arena:
         self.bots[name] = digest
         self._by_digest[digest] = name
         return token
+
+    def reload_bots(self) -> None:
+        """Read the registered bots again from the store: another referee on the same
+        records (a worker of ``levata serve --workers``) registered or rotated one."""
+        self.bots = self.store.bots()
+        self._by_digest = {d: name for name, d in self.bots.items()}
 
     def bot_for(self, token: str) -> str | None:
         """The bot a token belongs to: looked up by digest, so in time independent of it."""
@@ -271,7 +281,7 @@ class Arena:
                     f" others' cards): seat one bot there, not {', '.join(names)}"
                 )
         spec.new_match(players=players, options=resolved, seed=seed)  # BadConfig, nothing kept
-        match_id = uuid.uuid4().hex[:16]
+        match_id = self.id_prefix + uuid.uuid4().hex[:16]
         pol = self.policy.overlay(policy)
         self.store.create_match(
             match_id, spec.name, players, resolved, seed, seat_bots, pol.__dict__, label
@@ -317,12 +327,15 @@ class Arena:
             for conn in self.connections.get(bot, []):
                 self._seat(conn, ref)
 
-    def resume_unfinished(self) -> list[Recovered]:
+    def resume_unfinished(self, only: Callable[[str], bool] | None = None) -> list[Recovered]:
         """Take up the matches a previous referee on this file left waiting or running
         (:mod:`levata.server.match.recovery`): each goes on from its record when its bots
-        reconnect, or is closed as aborted with the reason. Call once, before serving."""
+        reconnect, or is closed as aborted with the reason. Call once, before serving.
+        ``only``: the match ids this referee takes (a referee worker's share of them)."""
         outcomes = []
         for row in unfinished(self.store):
+            if only is not None and not only(row["id"]):
+                continue
             plan = plan_resume(self.store, row)
             outcomes.append(plan)
             note(
