@@ -6,9 +6,10 @@
   (:func:`~levata.engine.games.toci.rules.careful_target`). A card that fits nowhere goes on
   the own pile.
 * In a toci window it works out, as every seat must, whether the card just put on the actor's
-  own pile fitted anywhere: it calls ``toci`` when it did (a valid call is free and keeps the
-  card with the actor), else passes. As the actor it corrects its own miss where it can
-  (it never misses, but a position may start in one).
+  own pile fitted anywhere (by the match's houses: one, or one per A with ``house_by_suit``):
+  it calls ``toci`` when it did (a valid call is free and keeps the card with the actor),
+  else passes, or in real time, as the next seat, turns up at once. As the actor it corrects
+  its own miss where it can (it never misses, but a position may start in one).
 
 The same choices are the game's fast playout policy (``TociPlayout.choose``), so the search's
 rollouts play as this bot does. The window's moves are :meth:`HeuristicBot.settled`: a call on

@@ -287,11 +287,13 @@ def test_heuristic_places_on_the_rival_nearest_to_going_out_and_calls_toci():
     assert bot.act(fine.view(2), fine.legal_actions(2)) == PASS
 
 
-@pytest.mark.parametrize("players", [2, 4, 7])
-def test_fast_playout_copy_plays_as_the_heuristic_bot(players):
+@pytest.mark.parametrize(
+    ("players", "options"), [(2, {}), (4, {}), (7, {}), (3, {"house_by_suit": True})]
+)
+def test_fast_playout_copy_plays_as_the_heuristic_bot(players, options):
     """The search's rollout policy (``choose``) and the heuristic bot agree at every step, and
     the copy logs nothing."""
-    state = SPEC.new_match(players=players, seed=players)
+    state = SPEC.new_match(players=players, seed=players, options=options)
     bots = [HeuristicBot(seed=s) for s in range(players)]
     fast = state.playout_state(seed=1)
     steps = 0
@@ -305,7 +307,10 @@ def test_fast_playout_copy_plays_as_the_heuristic_bot(players):
     assert fast.events() == [] and fast.estimate() == state.estimate()
 
 
-@pytest.mark.parametrize(("players", "options"), [(3, {}), (6, {"toci_penalty": "skip_next_turn"})])
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(3, {}), (6, {"toci_penalty": "skip_next_turn"}), (4, {"house_by_suit": True})],
+)
 def test_careful_rollout_is_the_careful_moves_one_by_one(players, options):
     """The rollout's shortcut (no actions built, a window in one step) ends where choosing
     each move with ``choose`` and applying it does."""
@@ -506,6 +511,22 @@ def test_realtime_the_last_circle_card_turns_the_piles_over_when_the_next_seat_t
     state.apply(1, REVEAL)
     assert state.view(0).facts["stage"] == STOCK and state.stocks[0][-1] == C("3S")
     assert state.actor == 1 and state.revealed == [C("2C")]
+
+
+def test_realtime_the_bots_call_correct_or_turn_up_at_once():
+    bot = HeuristicBot(seed=0)
+    search = IsmctsBot("toci", seed=1, iterations=5, time_ms=0)
+    missed = _missed_seven_now()
+    assert bot.act(missed.view(1), missed.legal_actions(1)) == TOCI  # the next seat calls
+    assert bot.act(missed.view(0), missed.legal_actions(0)) == correct(1)
+    fine = TociState.set_up(3, piles=["", "6S", "KD"], circle="9C 2H", options=REALTIME)
+    fine.apply(0, PLACE_OWN)
+    fast = fine.playout_state(seed=1)
+    for seat, move in ((1, REVEAL), (2, PASS), (0, PASS)):
+        assert bot.act(fine.view(seat), fine.legal_actions(seat)) == move
+        assert search.act(fine.view(seat), fine.legal_actions(seat)) == move
+        assert fast.choose(seat) == move
+    assert search.stats.decisions == 0  # settled: no search
 
 
 def test_realtime_positions_and_worlds_keep_who_is_still_in():

@@ -22,6 +22,18 @@
   legal correction moves the card and the actor turns up again. A ``toci`` on a card that did
   not fit is logged as invalid and does nothing. ``toci_mode=strict`` has no window:
   ``place_own`` is legal only for a card that fits nowhere.
+* **Real time** (``mode=realtime``, the referee's real-time path): actions in a window apply
+  on arrival at the referee's clock, and the window stays open until the next seat turns up
+  (``reveal``, the move only that seat has, in place of ``pass``; the referee's move clock
+  bounds it). The first ``toci`` on a card that fitted wins at once; a ``correct`` that
+  arrives before any toci is applied at once; either closes the window. A ``pass``, or a
+  toci on a card that fitted nowhere, waits hidden (the seat leaves ``to_act``) for the
+  window's end, which the ``window`` event tells as in ticks, stamped ``at_ms``.
+* **One house per A** (``house_by_suit``, D3's variant): every A opens a house of its own and
+  each house is built up in its A's suit (2 of that suit on the A, and so on to the K, which
+  completes it); piles still take any suit, K then A. ``place_house`` and ``correct house``
+  name no house: a card fits at most one top, or equal tops of two decks, the first opened
+  then (``data.house`` says which). Fact ``houses``: each house's top, in the order opened.
 * Stalemate and cap [D5]: ``max(200, 4 x cards held)`` stock-phase turns in a row with no card
   put on the house or another pile, or ``reveal_cap`` reveals, end the match; the seats still
   holding cards then rank by fewest cards, ties sharing.
@@ -37,8 +49,14 @@ Decisions beyond the spec:
   know them (``world.py``).
 * A seat that empties its stock and pile by a late correction finishes at once, as after any
   placement.
-* The real-time window of the spec (open until the next seat turns up) and the
-  ``house_by_suit`` variant are not built: tick mode only, one house.
+* Real time: the next seat's ``toci`` is also its reveal (it calls as it reaches for the
+  circle), so its call always ends the window, valid or not. When the window's card was the
+  circle's last, the next seat's reveal turns the piles over first; the next seat is the one
+  that turns up after the actor (served skips included), even if it then finishes at the
+  turn-over. Strict mode has no window, so real time changes nothing there.
+* ``house_by_suit``: an A never goes on a house topped by a K of its suit (two decks): it
+  opens its own. The ``house`` zone lists every house's cards in the order they were put
+  there.
 * Scores are ``players - rank``; the tocit has the last rank. A match where every card
   reached the house has no tocit.
 
