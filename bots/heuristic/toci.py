@@ -6,9 +6,10 @@
   (:func:`~levata.engine.games.toci.rules.careful_target`). A card that fits nowhere goes on
   the own pile.
 * In a toci window it works out, as every seat must, whether the card just put on the actor's
-  own pile fitted anywhere: it calls ``toci`` when it did (a valid call is free and keeps the
-  card with the actor), else passes. As the actor it corrects its own miss where it can
-  (it never misses, but a position may start in one).
+  own pile fitted anywhere (by the match's houses: one, or one per A with ``house_by_suit``):
+  it calls ``toci`` when it did (a valid call is free and keeps the card with the actor),
+  else passes, or in real time, as the next seat, turns up at once. As the actor it corrects
+  its own miss where it can (it never misses, but a position may start in one).
 
 The same choices are the game's fast playout policy (``TociPlayout.choose``), so the search's
 rollouts play as this bot does. The window's moves are :meth:`HeuristicBot.settled`: a call on
@@ -29,7 +30,7 @@ import random
 from collections.abc import Sequence
 
 from levata.engine import Action, Card, SeatView
-from levata.engine.games.toci import PASS, PLACE_HOUSE, PLACE_OWN, TOCI, WINDOW, correct, place_on
+from levata.engine.games.toci import PLACE_HOUSE, PLACE_OWN, TOCI, WINDOW, correct, place_on
 from levata.engine.games.toci.rules import HOUSE, careful_target, targets
 
 __all__ = ["HeuristicBot"]
@@ -47,13 +48,9 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         if view.phase == WINDOW:
-            return window_move(view)
-        house = view.zones["house"]
+            return window_move(view, legal)
         actor = view.counters["actor"]
-        card = view.zones["revealed"][-1]
-        fitting = targets(
-            card, house[-1] if house else None, tops(view), actor, view.facts["finished"]
-        )
+        fitting = where_it_fits(view, view.zones["revealed"][-1], tops(view))
         if not fitting:
             return PLACE_OWN
         target = careful_target(fitting, held(view), actor)
@@ -70,7 +67,7 @@ class HeuristicBot:
         >>> str(HeuristicBot().settled(state.view(2), state.legal_actions(2)))
         'toci'
         """
-        return window_move(view) if view.phase == WINDOW else None
+        return window_move(view, legal) if view.phase == WINDOW else None
 
 
 def tops(view: SeatView) -> list[Card | None]:
@@ -85,18 +82,26 @@ def held(view: SeatView) -> list[int]:
     return [counts[f"stock:{s}"] + counts[f"pile:{s}"] for s in range(view.players)]
 
 
-def window_move(view: SeatView) -> Action:
+def where_it_fits(view: SeatView, card: Card, piles: Sequence[Card | None]) -> list[int | str]:
+    """Where ``card``, held by the actor, fits on the table ``view`` shows."""
+    houses = [Card.parse(c) for c in view.facts["houses"]]
+    by_suit = bool(view.options.get("house_by_suit"))
+    actor, finished = view.counters["actor"], view.facts["finished"]
+    return targets(card, houses, piles, actor, finished, by_suit)
+
+
+def window_move(view: SeatView, legal: Sequence[Action]) -> Action:
     """The window's move: a rival calls ``toci`` when the card put on the actor's pile
     fitted somewhere, the actor corrects its miss where the careful player would have put
-    the card; else ``pass``."""
+    the card; else ``pass`` (real time: the next seat turns up, ``reveal``, the first of its
+    legal moves)."""
     actor = view.counters["actor"]
     piles = tops(view)
     card = piles[actor]  # the card just put on the actor's own pile
     assert card is not None
-    house = view.zones["house"]
-    fitting = targets(card, house[-1] if house else None, piles, actor, view.facts["finished"])
-    if not fitting:
-        return PASS
+    fitting = where_it_fits(view, card, piles)
+    if not fitting or len(legal) == 1:
+        return legal[0]  # pass or reveal: no call, or the next seat's call is in already
     if view.seat != actor:
         return TOCI
     return correct(careful_target(fitting, held(view), actor))

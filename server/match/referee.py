@@ -567,10 +567,25 @@ class Referee(Clocks, Messages, Durable):
 
     def _after_change(self) -> None:
         self._store_events()
+        if self.state.realtime:
+            self._settle_unasked()
         for i in range(len(self.seats)):
             self._send_events(i)
         if self.state.is_over():
             self._finish(self.state.result())
+
+    def _settle_unasked(self) -> None:
+        """Real time: a seat no longer to act that did not act (another's move ended what it
+        could do, as a call window closed by the first call) has its request settled, never
+        struck; a late reply to it is stale. (Its clock would else run on into the next
+        request, which keeps a superseded request's clock.)"""
+        to_act = self.state.to_act()
+        for i, s in enumerate(self.seats):
+            if s.pending is not None and i not in to_act:
+                s.retired.append(s.pending.request_id)
+                s.retired.extend(s.superseded)
+                s.superseded.clear()
+                s.pending = None
 
     def _store_events(self) -> None:
         new = self.state.events(since=self._stored_seq)

@@ -4,17 +4,19 @@ positions, worlds rebuilt from views, and the heuristic bot. The generic conform
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from levata.bots.heuristic.toci import HeuristicBot
 from levata.bots.search.ismcts import IsmctsBot
-from levata.engine import Action, BadConfig, Card, IllegalAction, game, parse_cards
+from levata.engine import Action, BadConfig, Card, GameSpec, IllegalAction, game, parse_cards
 from levata.engine.games.toci import (
     PASS,
     PLACE_HOUSE,
     PLACE_OWN,
+    REVEAL,
     SPEC,
     STOCK,
     TOCI,
@@ -24,7 +26,18 @@ from levata.engine.games.toci import (
     place_on,
 )
 from levata.engine.games.toci.world import replay
-from levata.engine.testing import check_position, check_world_from_view
+from levata.engine.testing import (
+    check_position,
+    check_positions,
+    check_world_from_view,
+    new_random_match,
+    play_checked,
+    random_steps,
+)
+from levata.server.match.replay import replay_match
+from levata.v1 import admin_pb2, arena_pb2, game_pb2
+
+from live import RawBot, bot_process
 
 C = Card.parse
 
@@ -274,11 +287,13 @@ def test_heuristic_places_on_the_rival_nearest_to_going_out_and_calls_toci():
     assert bot.act(fine.view(2), fine.legal_actions(2)) == PASS
 
 
-@pytest.mark.parametrize("players", [2, 4, 7])
-def test_fast_playout_copy_plays_as_the_heuristic_bot(players):
+@pytest.mark.parametrize(
+    ("players", "options"), [(2, {}), (4, {}), (7, {}), (3, {"house_by_suit": True})]
+)
+def test_fast_playout_copy_plays_as_the_heuristic_bot(players, options):
     """The search's rollout policy (``choose``) and the heuristic bot agree at every step, and
     the copy logs nothing."""
-    state = SPEC.new_match(players=players, seed=players)
+    state = SPEC.new_match(players=players, seed=players, options=options)
     bots = [HeuristicBot(seed=s) for s in range(players)]
     fast = state.playout_state(seed=1)
     steps = 0
@@ -292,7 +307,10 @@ def test_fast_playout_copy_plays_as_the_heuristic_bot(players):
     assert fast.events() == [] and fast.estimate() == state.estimate()
 
 
-@pytest.mark.parametrize(("players", "options"), [(3, {}), (6, {"toci_penalty": "skip_next_turn"})])
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(3, {}), (6, {"toci_penalty": "skip_next_turn"}), (4, {"house_by_suit": True})],
+)
 def test_careful_rollout_is_the_careful_moves_one_by_one(players, options):
     """The rollout's shortcut (no actions built, a window in one step) ends where choosing
     each move with ``choose`` and applying it does."""
@@ -320,3 +338,300 @@ def test_the_search_plays_the_windows_settled_moves_at_once():
     placing = TociState.set_up(3, piles=["", "9S", ""], circle="10H")
     assert bot.act(placing.view(0), placing.legal_actions(0)) in placing.legal_actions(0)
     assert bot.stats.decisions == 1
+
+
+# -- house_by_suit: one house per A, suits must match there (D3) ---------------------------------
+
+BY_SUIT = {"house_by_suit": True}
+
+
+def test_by_suit_every_ace_opens_a_house_of_its_own():
+    state = TociState.set_up(3, circle="AD AC 2C", options=BY_SUIT)
+    assert state.legal_actions(0) == [PLACE_HOUSE, PLACE_OWN]
+    state.apply(0, PLACE_HOUSE)
+    state.apply(0, PLACE_HOUSE)  # AC: a second house, not on AD
+    assert state.houses == parse_cards("AD AC") and state.view(1).facts["houses"] == ["AD", "AC"]
+    state.apply(0, PLACE_HOUSE)  # 2C goes on the clubs
+    assert state.houses == parse_cards("AD 2C") and _last(state, "place_house").data["house"] == 1
+
+
+def test_by_suit_a_card_fits_only_the_house_of_its_suit():
+    """Scenario 2 with the variant: house top 4D, 5C does not fit the house; 5D does."""
+    state = TociState.set_up(3, house="AD 2D 3D 4D", circle="5C 5D", options=BY_SUIT)
+    assert state.legal_actions(0) == [PLACE_OWN]
+    state.apply(0, PLACE_OWN)
+    _window(state, {1: TOCI})  # 5C fitted nowhere: the call is invalid
+    assert not _last(state, "window").data["fitted"] and state.skips == [0, 0, 0]
+    assert PLACE_HOUSE in state.legal_actions(1)  # 5D on 4D
+    default = TociState.set_up(3, house="AD 2D 3D 4D", circle="5C")
+    assert PLACE_HOUSE in default.legal_actions(0)  # one house ignores suits
+
+
+def test_by_suit_piles_still_ignore_suits_and_cycle():
+    """Scenario 4 with the variant: the piles take any suit, K then A; an A on the house opens
+    a house whatever is on the others."""
+    state = TociState.set_up(2, piles=["", "KH"], house="AC", circle="AS", options=BY_SUIT)
+    assert state.legal_actions(0) == [PLACE_HOUSE, place_on(1), PLACE_OWN]
+    state = TociState.set_up(2, piles=["", "9H"], house="AC 2C", circle="10S", options=BY_SUIT)
+    assert state.legal_actions(0) == [place_on(1), PLACE_OWN]
+
+
+def test_by_suit_a_house_topped_by_its_k_is_complete():
+    clubs = "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC"
+    options = {**BY_SUIT, "decks": "2"}
+    state = TociState.set_up(2, house=clubs, circle="AC 2C 4C", options=options)
+    state.apply(0, PLACE_HOUSE)  # the second deck's AC opens a house, it does not go on KC
+    assert state.houses == parse_cards("KC AC")
+    state.apply(0, PLACE_HOUSE)
+    assert state.houses == parse_cards("KC 2C")
+    assert state.legal_actions(0) == [PLACE_OWN]  # 4C: no house of clubs topped by a 3
+
+
+def test_by_suit_two_houses_with_equal_tops_take_a_card_on_the_first():
+    options = {**BY_SUIT, "decks": "2"}
+    state = TociState.set_up(2, house="AH AH 2H 2H", circle="3H", options=options)
+    state.apply(0, PLACE_HOUSE)
+    assert state.houses == parse_cards("3H 2H")
+
+
+def test_by_suit_strict_mode_and_corrections_follow_the_suits():
+    strict = TociState.set_up(
+        3,
+        piles=["", "4S", ""],
+        house="AD 2D 3D",
+        circle="4C",
+        options={**BY_SUIT, "toci_mode": "strict"},
+    )
+    assert strict.legal_actions(0) == [PLACE_OWN]  # 4C fits neither 3D nor 4S
+    state = TociState.set_up(3, house="AD 2D 3D", circle="4D 9S", options=BY_SUIT)
+    state.apply(0, PLACE_OWN)
+    assert state.legal_actions(0) == [PASS, correct("house")]
+    _window(state, {0: correct("house")})
+    assert state.houses == parse_cards("4D") and state.revealed == [C("9S")]
+
+
+def test_by_suit_set_up_refuses_houses_that_cannot_be():
+    with pytest.raises(BadConfig):
+        TociState.set_up(2, house="AC 3C", options=BY_SUIT)
+
+
+def test_by_suit_the_heuristic_calls_only_what_fitted_by_suit():
+    state = TociState.set_up(3, house="AD 2D 3D 4D", circle="5C 2H", options=BY_SUIT)
+    state.apply(0, PLACE_OWN)
+    bot = HeuristicBot(seed=0)
+    assert bot.act(state.view(1), state.legal_actions(1)) == PASS
+    missed = TociState.set_up(3, house="AD 2D 3D 4D", circle="5D 2H", options=BY_SUIT)
+    missed.apply(0, PLACE_OWN)
+    assert bot.act(missed.view(1), missed.legal_actions(1)) == TOCI
+    assert bot.act(missed.view(0), missed.legal_actions(0)) == correct("house")
+
+
+# -- real time: the window stays open until the next seat turns up --------------------------------
+
+REALTIME = {"mode": "realtime"}
+
+
+def _missed_seven_now(**options) -> TociState:
+    state = _missed_seven(**REALTIME, **options)
+    state.advance_clock(40)
+    return state
+
+
+def test_realtime_the_window_offers_each_seat_its_moves():
+    state = _missed_seven_now()
+    assert state.to_act() == (0, 1, 2) and state.next_up() == 1
+    assert state.legal_actions(0) == [PASS, correct(1)]
+    assert state.legal_actions(1) == [REVEAL, TOCI]  # the next seat: it closes the window
+    assert state.legal_actions(2) == [PASS, TOCI]
+
+
+def test_realtime_the_first_toci_to_arrive_wins_at_once():
+    state = _missed_seven_now()
+    state.apply(2, TOCI)
+    window = _last(state, "window")
+    assert window.data["caller"] == 2 and window.data["at_ms"] == 40
+    assert state.phase != WINDOW and state.piles[0] == [C("7C")]
+    assert state.actor == 1 and state.revealed == [C("2H")]  # the next seat's turn
+    with pytest.raises(IllegalAction):
+        state.apply(0, correct(1))  # too late
+
+
+def test_realtime_a_correction_before_any_toci_is_applied_at_once():
+    state = _missed_seven_now()
+    state.apply(0, correct(1))
+    assert _last(state, "window").data["caller"] == -1
+    assert state.piles[1] == [C("6S"), C("7C")] and state.actor == 0
+    assert state.revealed == [C("2H")]
+    with pytest.raises(IllegalAction):
+        state.apply(2, TOCI)
+
+
+def test_realtime_the_window_stays_open_until_the_next_seat_turns_up():
+    state = _missed_seven_now()
+    state.apply(0, PASS)
+    state.apply(2, PASS)
+    assert state.phase == WINDOW and state.to_act() == (1,)
+    assert not any(e.kind == "window" for e in state.events())  # nothing said yet
+    state.apply(1, REVEAL)
+    window = _last(state, "window")
+    assert window.data["fitted"] and window.data["callers"] == []
+    assert state.actor == 1 and state.revealed == [C("2H")] and state.piles[0] == [C("7C")]
+
+
+def test_realtime_a_call_on_a_card_that_fitted_nowhere_waits_and_does_nothing():
+    state = TociState.set_up(3, piles=["", "6S", "KD"], circle="9C 2H", options=REALTIME)
+    state.apply(0, PLACE_OWN)
+    before = len(state.events())
+    state.apply(2, TOCI)
+    assert len(state.events()) == before and state.phase == WINDOW  # nothing said yet
+    assert state.to_act() == (0, 1) and state.view(2).counters["submitted"] == 1
+    state.apply(1, TOCI)  # the next seat calls and turns up in one go
+    window = _last(state, "window")
+    assert not window.data["fitted"] and window.data["callers"] == [1, 2]
+    assert window.data["caller"] == -1 and state.actor == 1
+
+
+def test_realtime_skip_next_turn_and_the_next_seat():
+    state = _missed_seven_now(toci_penalty="skip_next_turn")
+    state.apply(1, TOCI)
+    assert state.skips[0] == 1 and state.actor == 1
+    state.apply(1, PLACE_OWN)  # 2H fits nowhere; seat 0 will lose its turn
+    assert state.next_up() == 2
+    state.apply(2, TOCI)  # invalid, and the next seat turns up with it
+    assert state.actor == 2
+    state.apply(2, PLACE_OWN)
+    assert state.next_up() == 1 and state.legal_actions(1)[0] == REVEAL
+
+
+def test_realtime_the_last_circle_card_turns_the_piles_over_when_the_next_seat_turns_up():
+    state = TociState.set_up(3, piles=["3S 9D", "2C", "4C"], circle="QH", under="house",
+                             options=REALTIME)  # fmt: skip
+    state.apply(0, PLACE_OWN)
+    assert state.phase == WINDOW and state.view(0).facts["stage"] == "circle"
+    state.apply(1, REVEAL)
+    assert state.view(0).facts["stage"] == STOCK and state.stocks[0][-1] == C("3S")
+    assert state.actor == 1 and state.revealed == [C("2C")]
+
+
+def test_realtime_the_bots_call_correct_or_turn_up_at_once():
+    bot = HeuristicBot(seed=0)
+    search = IsmctsBot("toci", seed=1, iterations=5, time_ms=0)
+    missed = _missed_seven_now()
+    assert bot.act(missed.view(1), missed.legal_actions(1)) == TOCI  # the next seat calls
+    assert bot.act(missed.view(0), missed.legal_actions(0)) == correct(1)
+    fine = TociState.set_up(3, piles=["", "6S", "KD"], circle="9C 2H", options=REALTIME)
+    fine.apply(0, PLACE_OWN)
+    fast = fine.playout_state(seed=1)
+    for seat, move in ((1, REVEAL), (2, PASS), (0, PASS)):
+        assert bot.act(fine.view(seat), fine.legal_actions(seat)) == move
+        assert search.act(fine.view(seat), fine.legal_actions(seat)) == move
+        assert fast.choose(seat) == move
+    assert search.stats.decisions == 0  # settled: no search
+
+
+def test_realtime_positions_and_worlds_keep_who_is_still_in():
+    rng = random.Random(4)
+    state = _missed_seven_now()
+    check_position(state, rng)
+    state.apply(2, PASS)
+    check_position(state, rng)
+    nothing = TociState.set_up(3, piles=["", "6S", "KD"], circle="9C 2H", options=REALTIME)
+    nothing.apply(0, PLACE_OWN)
+    nothing.apply(2, TOCI)
+    check_position(nothing, rng)
+    for seat in (0, 1, 2):
+        world = check_world_from_view(nothing, seat, rng, moves=20)
+        assert world.to_act() == (0, 1) and world.legal_actions(1) == [REVEAL, TOCI]
+    again = SPEC.from_position(nothing.position())
+    assert again.to_act() == (0, 1) and again.submissions[2] == TOCI
+    again.apply(1, REVEAL)
+    assert _last(again, "window").data["callers"] == [2]
+
+
+# -- conformance with the options pinned ------------------------------------------------------
+
+
+def _pinned(**values) -> GameSpec:
+    """Toci with some options fixed. The conformance suite's variants flip every two-valued
+    option together: it plays call windows in real time with one house, and strict mode in
+    ticks with one house per A, never a tick window (with either kind of house)."""
+    options = tuple(
+        dataclasses.replace(o, choices=(values[o.name],)) if o.name in values else o
+        for o in SPEC.options
+    )
+    return dataclasses.replace(SPEC, options=options)
+
+
+PINNED = [  # (options, the conformance suite's match number: 0 plays 2 seats, 1 plays 3)
+    ({"toci_mode": "call", "mode": "tick", "house_by_suit": True}, 1),
+    ({"toci_mode": "call", "mode": "tick", "house_by_suit": False}, 0),
+]
+
+
+@pytest.mark.parametrize(("pins", "i"), PINNED, ids=["tick-by-suit", "tick"])
+def test_conformance_checks_with_the_options_pinned(pins, i):
+    """The suite's checks on one short match each (leaks, conservation, illegal actions,
+    clones, samples), positions, and worlds rebuilt from views along another."""
+    spec = _pinned(**pins)
+    state = play_checked(spec, i, seed=70 + i, sample_every=5)
+    assert all(state.options[k] == v for k, v in pins.items())
+    assert check_positions(spec, matches=1, every=40) > 0
+    state, _ = new_random_match(spec, 2, seed=5)
+    rng = random.Random(5)
+    for step, _ in enumerate(random_steps(state, rng)):
+        if step % 40 == 0 and not state.is_over():
+            check_world_from_view(state, step % state.players, rng, moves=30)
+
+
+def test_realtime_match_of_bot_processes_over_the_referee_runs_to_the_end(server, tmp_path):
+    """Real time on the referee's path: the search and a random seat, each its own process,
+    one house per A too. Every window ends by the first call, a correction or the next
+    seat's reveal; the record replays. (Bots this quick race through windows faster than
+    the referee's allowance of refused replies, the losers of each race: a seat past it has
+    replies dropped and waits out its move clock, kept short here.)"""
+    kinds = ["ismcts", "random"]
+    names = [f"rt-{k}" for k in kinds]
+    procs = [
+        bot_process(k, "toci", server, server.add_bot(n), seed=i, log=tmp_path / f"{n}.log")
+        for i, (k, n) in enumerate(zip(kinds, names, strict=True))
+    ]
+    options = {"mode": "realtime", "house_by_suit": "true"}
+    match_id = server.create(
+        "toci", names, seed=4, options=options, move_ms=250, bank_ms=0, max_strikes=100
+    )
+    info = server.wait(match_id, timeout=120)
+    for p in procs:
+        assert p.wait(timeout=30) == 0, (tmp_path / f"{names[0]}.log").read_text()
+    assert info.status == admin_pb2.MATCH_STATUS_FINISHED and not info.result.forfeited
+    assert info.result.reason == "complete"
+    events = server.store.events(match_id)
+    windows = [e["data"] for e in events if e["kind"] == "window"]
+    assert windows and all("at_ms" in w for w in windows)
+    assert any(e["kind"] == "place_house" and e["data"]["house"] > 0 for e in events)
+    clocks = [a["clock_ms"] for a in server.store.actions(match_id)]
+    assert clocks == sorted(clocks) and clocks[-1] > 0
+    ok, why = replay_match(server.store, match_id)
+    assert ok, why
+
+
+def test_realtime_a_window_closed_before_a_seat_answered_settles_its_request(server):
+    """The next seat's reveal closes the window while the actor's request in it is still
+    unanswered: the referee settles that request (no strike later on its clock), so the
+    actor's late reply is stale, not an illegal move."""
+    raw = RawBot(server, server.add_bot("rt-raw"))
+    raw.next("welcome")
+    server.create("toci", ["rt-raw"] * 2, seed=1, options={"mode": "realtime"})
+    first = raw.next("request")
+    assert (first.seat, first.view.phase) == (0, "circle")
+    raw.reply(first, index=None, action=game_pb2.Action(notation="place_own"))
+    window: dict[int, arena_pb2.DecisionRequest] = {}
+    while len(window) < 2:
+        req = raw.next("request")
+        if req.view.phase == "window":
+            window[req.seat] = req
+    raw.reply(window[1], index=None, action=game_pb2.Action(notation="reveal"))
+    assert raw.next("applied").seat == 1
+    raw.reply(window[0], index=None, action=game_pb2.Action(notation="pass"))
+    error = raw.next("error")
+    assert error.code == arena_pb2.REPLY_ERROR_CODE_STALE_VERSION, error.message
+    raw.close()

@@ -22,6 +22,18 @@
   legal correction moves the card and the actor turns up again. A ``toci`` on a card that did
   not fit is logged as invalid and does nothing. ``toci_mode=strict`` has no window:
   ``place_own`` is legal only for a card that fits nowhere.
+* **Real time** (``mode=realtime``, the referee's real-time path): actions in a window apply
+  on arrival at the referee's clock, and the window stays open until the next seat turns up
+  (``reveal``, the move only that seat has, in place of ``pass``; the referee's move clock
+  bounds it). The first ``toci`` on a card that fitted wins at once; a ``correct`` that
+  arrives before any toci is applied at once; either closes the window. A ``pass``, or a
+  toci on a card that fitted nowhere, waits hidden (the seat leaves ``to_act``) for the
+  window's end, which the ``window`` event tells as in ticks, stamped ``at_ms``.
+* **One house per A** (``house_by_suit``, D3's variant): every A opens a house of its own and
+  each house is built up in its A's suit (2 of that suit on the A, and so on to the K, which
+  completes it); piles still take any suit, K then A. ``place_house`` and ``correct house``
+  name no house: a card fits at most one top, or equal tops of two decks, the first opened
+  then (``data.house`` says which). Fact ``houses``: each house's top, in the order opened.
 * Stalemate and cap [D5]: ``max(200, 4 x cards held)`` stock-phase turns in a row with no card
   put on the house or another pile, or ``reveal_cap`` reveals, end the match; the seats still
   holding cards then rank by fewest cards, ties sharing.
@@ -37,8 +49,14 @@ Decisions beyond the spec:
   know them (``world.py``).
 * A seat that empties its stock and pile by a late correction finishes at once, as after any
   placement.
-* The real-time window of the spec (open until the next seat turns up) and the
-  ``house_by_suit`` variant are not built: tick mode only, one house.
+* Real time: the next seat's ``toci`` is also its reveal (it calls as it reaches for the
+  circle), so its call always ends the window, valid or not. When the window's card was the
+  circle's last, the next seat's reveal turns the piles over first; the next seat is the one
+  that turns up after the actor (served skips included), even if it then finishes at the
+  turn-over. Strict mode has no window, so real time changes nothing there.
+* ``house_by_suit``: an A never goes on a house topped by a K of its suit (two decks): it
+  opens its own. The ``house`` zone lists every house's cards in the order they were put
+  there.
 * Scores are ``players - rank``; the tocit has the last rank. A match where every card
   reached the house has no tocit.
 
@@ -73,7 +91,7 @@ from levata.engine.deal import deal_order
 from levata.engine.family.simultaneous import SUBMISSIONS, Simultaneous
 from levata.engine.fields import Counter as Count
 from levata.engine.fields import Declared, Fact, Field, Kept, Seats
-from levata.engine.games.toci.rules import HOUSE, careful_target, targets
+from levata.engine.games.toci.rules import HOUSE, careful_target, house_for, targets
 from levata.engine.games.toci.world import replay
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
@@ -85,6 +103,7 @@ __all__ = [
     "PASS",
     "PLACE_HOUSE",
     "PLACE_OWN",
+    "REVEAL",
     "SPEC",
     "STOCK",
     "TOCI",
@@ -97,8 +116,10 @@ __all__ = [
 #: The phases: turning up the circle, turning up one's own stock, the toci window.
 CIRCLE, STOCK, WINDOW = "circle", "stock", "window"
 PLACE_HOUSE_KIND, PLACE_ON_KIND, PLACE_OWN_KIND = "place_house", "place_on", "place_own"
-TOCI_KIND, CORRECT_KIND = "toci", "correct"
+TOCI_KIND, CORRECT_KIND, REVEAL_KIND = "toci", "correct", "reveal"
 PLACE_HOUSE, PLACE_OWN, TOCI = Action(PLACE_HOUSE_KIND), Action(PLACE_OWN_KIND), Action(TOCI_KIND)
+#: Real time: the next seat turns up its first card, which closes the window.
+REVEAL = Action(REVEAL_KIND)
 PASS = Action(actions.PASS)
 CORRECT_HOUSE = Action(CORRECT_KIND, choice=HOUSE)
 _ON = [Action(PLACE_ON_KIND, number=s) for s in range(10)]
@@ -137,6 +158,14 @@ def deck_count(players: int, decks: Any = "auto") -> int:
     return int(decks)
 
 
+def _cards_shown(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _cards_read(shown: Sequence[str]) -> list[Card]:
+    return [Card.parse(c) for c in shown]
+
+
 def _target_of(action: Action) -> int | str:
     """Where a placement or a correction puts its card: the house, or a seat's pile."""
     return HOUSE if action.number is None else action.number
@@ -160,8 +189,9 @@ class TociState(Simultaneous, Zoned):
         ),
         Place(
             "house",
-            "the house, bottom first (its last card is the top)",
-            counted="cards on the house",
+            "the house, bottom first (its last card is the top); house_by_suit: every"
+            " house's cards, in the order they were put there (fact `houses`: the tops)",
+            counted="cards on the house (house_by_suit: on all the houses)",
         ),
         Place("revealed", "the card the actor has turned up and must place now"),
         Place(
@@ -185,6 +215,7 @@ class TociState(Simultaneous, Zoned):
 
     FIELDS: ClassVar[tuple[Declared, ...]] = (
         Count("tick", "toci windows opened so far (the window being played, from 0)"),
+        Count("clock_ms", "realtime: the referee's clock the state was judged at, in ms"),
         Count("actor", "the seat whose turn it is"),
         Count("reveals", "cards turned up so far (the reveal_cap option ends the match)"),
         Count("idle", "stock-phase turns in a row with no card put on the house or a pile"),
@@ -197,11 +228,19 @@ class TociState(Simultaneous, Zoned):
         ),
         Seats(Count("skips", "turns the seat will lose (a valid toci with skip_next_turn)")),
         Fact("stage", "circle or stock: the phase of play (a window belongs to it)"),
+        Fact(
+            "houses",
+            "the top card of each house, in the order opened (one house unless"
+            " house_by_suit: then one per A)",
+            show=_cards_shown,
+            read=_cards_read,
+        ),
         Fact("finished", "the seats that emptied their hands, in order (their stock and pile)"),
         Fact("places", "per seat, the rank it went out with (0: still holding cards)"),
         Fact(
             "priority",
-            "in a window: the seats in play in its resolution order (clockwise from the actor)",
+            "in a window: the seats in play in its resolution order (clockwise from the actor;"
+            " realtime: empty, the first toci to arrive wins)",
             attr="priority_shown",
             derived=True,
         ),
@@ -218,6 +257,8 @@ class TociState(Simultaneous, Zoned):
     turns = 0
     circle: list[Card]
     house: list[Card]
+    #: The top card of each house, in the order opened (see ``rules.house_for``).
+    houses: list[Card]
     revealed: list[Card]
     piles: list[list[Card]]
     stocks: list[list[Card]]
@@ -253,6 +294,9 @@ class TociState(Simultaneous, Zoned):
         self.copies = False
         self._history: tuple[Event, ...] = ()
         self.call_mode = options["toci_mode"] == "call"
+        self.by_suit = bool(options["house_by_suit"])
+        # Real time changes the window only: strict mode has none, so it plays as in ticks.
+        self.realtime = options["mode"] == "realtime"
 
     def deck(self) -> list[Card]:
         """Every card of this table's deck(s), in a fixed order."""
@@ -274,6 +318,8 @@ class TociState(Simultaneous, Zoned):
         self.reason = ""
         self.ranks: list[int] = []
         self.tocit = -1
+        self.clock_ms = 0
+        self.houses = []  # the cards lie where they do: a position or a view fills it in
         self._start_ticks(0)
 
     @classmethod
@@ -294,7 +340,9 @@ class TociState(Simultaneous, Zoned):
         """A position set up by hand (tests, puzzles); ``actor`` turns up next. Cards are
         lists or strings: piles and the house bottom first, stocks and the circle top first.
         Cards named nowhere go ``under`` the circle's named cards, or under the house's
-        (``under="house"``, and always with ``circle=""``: the stock phase).
+        (``under="house"``, and always with ``circle=""``: the stock phase). With
+        ``house_by_suit`` the houses are the named ``house`` cards put there in order (each
+        A opens one); the cards put under them belong to no house.
 
         >>> s = TociState.set_up(2, piles=["3S", "KD"], circle="")
         >>> s.phase, s.view(0).counts["stock:0"], len(s.house)
@@ -325,6 +373,11 @@ class TociState(Simultaneous, Zoned):
         state.circle, state.house, state.revealed = circle_, house_, []
         state.piles, state.stocks = piles_, stocks_
         state._settle()
+        if state.by_suit:
+            for card in _cards(house):
+                state._onto_house(card, house_for(card, state.houses, True))
+        elif house_:
+            state.houses = [house_[-1]]
         state.stage = state.phase = stage
         for s in finished:
             state.finished.append(s)
@@ -345,8 +398,16 @@ class TociState(Simultaneous, Zoned):
 
     def fitting(self, card: Card) -> list[int | str]:
         """Where ``card`` fits for the actor now."""
-        house_top = self.house[-1] if self.house else None
-        return targets(card, house_top, self.tops(), self.actor, self.finished)
+        return targets(card, self.houses, self.tops(), self.actor, self.finished, self.by_suit)
+
+    def _onto_house(self, card: Card, index: int) -> None:
+        """``card`` is now the top of house ``index`` (a new house at ``len(houses)``)."""
+        if index < 0:
+            raise BadConfig(f"{card} fits no house")
+        if index == len(self.houses):
+            self.houses.append(card)
+        else:
+            self.houses[index] = card
 
     def unfinished(self) -> list[int]:
         return [s for s in range(self.players) if not self.places[s]]
@@ -356,12 +417,20 @@ class TociState(Simultaneous, Zoned):
             return _NOTHING
         return super()._emit(kind, **kw)
 
-    # -- the simultaneous window --------------------------------------------------------------
+    # -- the toci window ------------------------------------------------------------------------
 
     def seats_in_play(self) -> list[int]:
+        """The window's seats: every unfinished seat (real time: those that have not acted
+        yet; the next seat's move ends the window, so it is in until then)."""
         if self.phase != WINDOW:
             return []
-        return [s for s in range(self.players) if not self.places[s]]
+        subs, live = self.submissions, not self.realtime
+        return [s for s in range(self.players) if not self.places[s] and (live or subs[s] is None)]
+
+    def _clockwise(self) -> list[int]:
+        """The unfinished seats clockwise from the actor, the actor last."""
+        n, x = self.players, self.actor
+        return sorted(self.unfinished(), key=lambda s: (s - x - 1) % n)
 
     def priority(self) -> list[int]:
         """The window's order: clockwise from the actor, the actor last."""
@@ -370,7 +439,24 @@ class TociState(Simultaneous, Zoned):
 
     @property
     def priority_shown(self) -> list[int]:
-        return self.priority() if self.phase == WINDOW else []
+        return self.priority() if self.phase == WINDOW and not self.realtime else []
+
+    def next_up(self) -> int:
+        """The seat that turns up next once the actor's turn is over: the next unfinished
+        seat clockwise that loses no turn (what :meth:`_next_seat` will serve, unchanged).
+
+        >>> state = TociState.set_up(3, piles=["", "6S", "KD"], circle="7C 2H")
+        >>> state.skips[1] = 1
+        >>> state.next_up()
+        2
+        """
+        n, skips = self.players, list(self.skips)
+        t = (self.actor + 1) % n
+        while self.places[t] or skips[t]:
+            if not self.places[t]:
+                skips[t] -= 1
+            t = (t + 1) % n
+        return t
 
     def to_act(self) -> tuple[int, ...]:
         if self.phase == WINDOW:
@@ -382,11 +468,7 @@ class TociState(Simultaneous, Zoned):
     def legal_actions(self, seat: int) -> list[Action]:
         phase = self.phase
         if phase == WINDOW:
-            if seat not in self._waiting:
-                return []
-            if seat != self.actor:
-                return [PASS, TOCI]
-            return [PASS, *(correct(t) for t in self.fitted)]
+            return self._window_actions(seat) if seat in self._waiting else []
         if phase == phases.OVER or seat != self.actor:
             return []
         fitting = self.fitting(self.revealed[-1])
@@ -395,9 +477,17 @@ class TociState(Simultaneous, Zoned):
             out.append(PLACE_OWN)
         return out
 
+    def _window_actions(self, seat: int) -> list[Action]:
+        """A rival's ``toci``, the actor's corrections; ``pass`` (real time: the next seat
+        has ``reveal`` instead)."""
+        first = REVEAL if self.realtime and seat == self.next_up() else PASS
+        if seat != self.actor:
+            return [first, TOCI]
+        return [first, *(correct(t) for t in self.fitted)]
+
     def _apply(self, seat: int, action: Action) -> None:
         if self.phase == WINDOW:
-            self._submit(seat, action)
+            super()._apply(seat, action)  # a tick's submission, or in real time at once
             return
         kind = action.kind
         if kind == PLACE_OWN_KIND:
@@ -413,12 +503,37 @@ class TociState(Simultaneous, Zoned):
             return
         self._put(seat, "revealed", _target_of(action), kind)
 
+    def _act_now(self, seat: int, action: Action) -> None:
+        """Real time: the first ``toci`` on a card that fitted wins at once; a correction
+        that arrives before it is applied at once; the next seat's ``reveal`` closes the
+        window with neither. A ``pass``, or a ``toci`` on a card that fitted nowhere, waits
+        (hidden, as in a tick) for the window's end; the next seat calls and turns up in one
+        go, so its ``toci`` always ends the window."""
+        kind = action.kind
+        if kind == TOCI_KIND and self.fitted:
+            self._close_window([seat], None)
+        elif kind == CORRECT_KIND:
+            self._close_window([], action)
+        else:  # a pass, a call on a card that fitted nowhere, or the next seat's move
+            self.submissions[seat] = action
+            if seat == self.next_up():  # it turns up (after its own call, if it called)
+                subs = self.submissions
+                self._close_window([s for s in self._clockwise() if subs[s] == TOCI], None)
+
+    def _close_window(self, callers: list[int], mine: Action | None) -> None:
+        """Real time: the window ends now (as a tick's would), and the next one is counted."""
+        self._resolve_window(callers, mine)
+        self.submissions = [None] * self.players
+        self.tick += 1
+
     def _put(self, seat: int, src: str, target: int | str, kind: str) -> None:
         """Put the card of ``src`` on the house or another pile; the actor goes on."""
         card = self.cards_at(src)[-1]
         dst = "house" if target == HOUSE else f"pile:{target}"
         if target == HOUSE:
-            self.move(card, src, dst, kind=kind, seat=seat)
+            index = house_for(card, self.houses, self.by_suit)
+            self._onto_house(card, index)
+            self.move(card, src, dst, kind=kind, seat=seat, house=index)
         else:
             self.move(card, src, dst, kind=kind, seat=seat, to=target)
         self.moved = True
@@ -430,9 +545,16 @@ class TociState(Simultaneous, Zoned):
         self._reveal()
 
     def _resolve(self, order: Sequence[int]) -> bool:
-        """The window: a valid toci ends the turn; else a legal correction moves the card."""
-        x, subs = self.actor, self.submissions
-        callers = [s for s in order if s != x and subs[s] == TOCI]
+        """A tick's window: the callers in ``order``, then the actor's own submission."""
+        subs = self.submissions
+        callers = [s for s in order if s != self.actor and subs[s] == TOCI]
+        self._resolve_window(callers, subs[self.actor])
+        return True
+
+    def _resolve_window(self, callers: list[int], mine: Action | None) -> None:
+        """The window's end: a valid toci ends the turn; else a legal correction moves the
+        card; else the turn ends. ``callers``: who called toci, the first one named."""
+        x = self.actor
         fitted = bool(self.fitted)
         valid = bool(callers) and fitted
         self._emit(
@@ -443,7 +565,6 @@ class TociState(Simultaneous, Zoned):
             caller=callers[0] if valid else -1,
             **self.stamp(),
         )
-        mine = subs[x]
         self.phase = self.stage
         self.fitted = []
         if valid:
@@ -454,7 +575,6 @@ class TociState(Simultaneous, Zoned):
             self._put(x, f"pile:{x}", _target_of(mine), CORRECT_KIND)
         else:
             self._end_turn()
-        return True
 
     # -- turns ------------------------------------------------------------------------------------
 
@@ -635,6 +755,7 @@ class TociState(Simultaneous, Zoned):
         other: TociState = self._shallow_copy()
         other.circle = list(self.circle)
         other.house = list(self.house)
+        other.houses = list(self.houses)
         other.revealed = list(self.revealed)
         other.piles = [list(p) for p in self.piles]
         other.stocks = [list(k) for k in self.stocks]
@@ -677,10 +798,15 @@ class TociState(Simultaneous, Zoned):
         state.phase = view.phase
         if view.phase == WINDOW:
             x = state.actor
-            card = state.piles[x][-1]
-            house_top = state.house[-1] if state.house else None
-            state.fitted = targets(card, house_top, state.tops(), x, state.finished)
+            state.fitted = targets(
+                state.piles[x][-1], state.houses, state.tops(), x, state.finished, state.by_suit
+            )
         state._restore_submissions(view.to_act, PASS)
+        if state.realtime and view.phase == WINDOW:
+            # Who acted is public (they left ``to_act``), what they sent is not: a pass.
+            for s in state.unfinished():
+                if s not in view.to_act:
+                    state.submissions[s] = PASS
         state._log = list(view.history)
         state.rng = random.Random(rng.getrandbits(64))
         return state
@@ -792,7 +918,8 @@ class TociPlayout:
         Toci counts a rollout in **turns**, its unit of progress: a turn (a seat's run of
         placements up to the card it keeps, and that card's window) takes one action or a
         dozen, by luck and table size, so a horizon of 30 reaches 30 turns at any table.
-        A window's submissions go in at once (the same tick as one by one)."""
+        A tick's window takes its submissions at once (the same tick as one by one); a
+        real-time window takes them one at a time, from a seat drawn among those in it."""
         state = self.state
         if seed is not None:
             state.rng = random.Random(seed)
@@ -800,7 +927,10 @@ class TociPlayout:
             return self._careful_rollout(max_actions)
         start = state.turns
         while state.phase != phases.OVER and (not max_actions or state.turns - start < max_actions):
-            if state.phase == WINDOW:
+            if state.phase == WINDOW and state.realtime:
+                seat = state.rng.choice(state._waiting)
+                state._apply(seat, self.choose(seat, policy))
+            elif state.phase == WINDOW:
                 subs = state.submissions
                 for seat in state._waiting:
                     subs[seat] = self.choose(seat, policy)
@@ -815,8 +945,9 @@ class TociPlayout:
         """:meth:`rollout` when every seat plays carefully, without building the actions it
         would choose: a fitting card goes where :func:`careful_target` says, any other card on
         the own pile; a window ends the turn (every rival calls a miss, which wins over any
-        correction; with no miss nothing happens). The same moves as :meth:`choose` made one
-        by one (``tests/games/test_toci.py`` checks it)."""
+        correction, and in real time is taken to arrive first; with no miss nothing
+        happens). In ticks, the same moves as :meth:`choose` made one by one
+        (``tests/games/test_toci.py`` checks it)."""
         state = self.state
         skip = state.options["toci_penalty"] == "skip_next_turn"
         start = state.turns
@@ -826,6 +957,7 @@ class TociPlayout:
                 if state.fitted and skip:
                     state.skips[x] += 1
                 state.phase, state.fitted, state._waiting = state.stage, [], ()
+                state.submissions = [None] * state.players
                 state.tick += 1
                 state._end_turn()
             else:
@@ -848,12 +980,13 @@ def careful_choice(state: TociState, seat: int, legal: Sequence[Action]) -> Acti
     """What a careful player does (the heuristic bot's choice, read off the state): every
     card that fits goes on the rival nearest to going out, else on the house
     (:func:`~levata.engine.games.toci.rules.careful_target`); in a window, ``toci`` when the
-    card fitted and a correction of one's own miss."""
+    card fitted and a correction of one's own miss, else ``pass`` (real time: the next seat
+    turns up)."""
     if state.phase == WINDOW:
+        if not state.fitted or len(legal) == 1:
+            return legal[0]  # pass, or the next seat's reveal
         if seat != state.actor:
-            return TOCI if state.fitted else PASS
-        if not state.fitted:
-            return PASS
+            return TOCI
         held = [state.held(s) for s in range(state.players)]
         return correct(careful_target(state.fitted, held, seat))
     if len(legal) == 1:
@@ -920,19 +1053,23 @@ VOCABULARY = Vocabulary(
         CIRCLE: "the actor turned up the circle's top card (zone `revealed`): place it",
         STOCK: "the actor turned up its own stock's top card (zone `revealed`): place it",
         WINDOW: "the toci window after a place_own: the others may call toci, the actor may"
-        " correct its miss (one simultaneous tick)",
+        " correct its miss (one simultaneous tick; realtime: open until the next seat turns"
+        " up, the first valid toci or a correction before it ends it at once)",
         phases.OVER: "the match is over",
     },
     zones=_ZONES,
     counts=_COUNTS,
     counters={
         **declared.described(TociState.FIELDS, "counters"),
-        "submitted": "in a window: 1 once you have submitted (you wait for the others)",
+        "submitted": "in a window: 1 once you have submitted (you wait for the others;"
+        " realtime: you have passed or called)",
     },
     facts=declared.described(TociState.FIELDS, "facts"),
     actions={
         PLACE_HOUSE_KIND: "put the revealed card on the house (an A on an empty house, else"
-        " the top's successor: K then A; suits do not matter), then turn up another",
+        " the top's successor: K then A; suits do not matter; house_by_suit: an A opens a new"
+        " house, any other card goes on the house of its suit whose top is the rank below),"
+        " then turn up another",
         PLACE_ON_KIND: "put the revealed card on seat `number`'s pile (its top's successor),"
         " then turn up another",
         PLACE_OWN_KIND: "put the revealed card on your own pile: your turn ends (in call mode"
@@ -941,19 +1078,23 @@ VOCABULARY = Vocabulary(
         CORRECT_KIND: "in a window, the actor: move the card after all, to `choice` house or"
         " seat `number`, where it fits; a valid toci wins over it",
         actions.PASS: "in a window: no call, no correction",
+        REVEAL_KIND: "realtime, in a window, the next seat: turn up your first card, which"
+        " closes the window (no valid call, no correction came first)",
     },
     events={
         events.DEAL: "the match starts: `data.circle` cards face down, `decks`, `first`",
         events.POSITION: "the match was read from a position: `data.piles` and `data.stocks`"
         " (top first) as they lay, `house` its size",
         "reveal": "`seat` turned up `cards` (`data.source`: circle or stock:SEAT)",
-        PLACE_HOUSE_KIND: "`seat` put `cards` on the house",
+        PLACE_HOUSE_KIND: "`seat` put `cards` on the house (`data.house`: which, in the order"
+        " opened; 0 unless house_by_suit)",
         PLACE_ON_KIND: "`seat` put `cards` on seat `data.to`'s pile",
         PLACE_OWN_KIND: "`seat` put `cards` on its own pile",
         "window": "a toci window resolved: `data.fitted` (the card fitted somewhere),"
         " `callers` (who called toci, in order), `caller` (the valid call's first caller, -1:"
-        " none), `tick`",
-        CORRECT_KIND: "`seat` moved its pile's top `cards` to the house or to `data.to`",
+        " none), `tick` (realtime: `at_ms`, the referee's clock)",
+        CORRECT_KIND: "`seat` moved its pile's top `cards` to the house (`data.house`) or to"
+        " `data.to`",
         "skipped": "`seat` lost a turn (toci_penalty=skip_next_turn); `data.left` more",
         "flipped": "`seat` turned its pile over into its empty stock: `data.count` cards",
         "turned": "the circle ran out: every pile became its seat's stock, `data.stocks` sizes",
@@ -990,6 +1131,18 @@ SPEC = register(
                 ("auto", "1", "2"),
             ),
             Option("reveal_cap", 20_000, "cards turned up before the match stops", minimum=1),
+            Option(
+                "house_by_suit",
+                False,
+                "one house per A, built up in the A's suit (piles still ignore suits)",
+            ),
+            Option(
+                "mode",
+                "tick",
+                "tick (the toci window is one simultaneous tick) or realtime (it stays open"
+                " until the next seat turns up; the first toci to arrive wins)",
+                ("tick", "realtime"),
+            ),
         ),
         factory=TociState,
         # Random seats place cards at random: cap random matches early.
