@@ -363,9 +363,10 @@ def decide_with_bot(req: arena_pb2.DecisionRequest, session: MatchSession) -> ar
     with asked(time.perf_counter() - request_wait_s(req)):  # its clock runs from the sending
         action = session.bot.act(view, legal)
     reply = arena_pb2.ActionReply()
-    if action in legal:
+    if action in legal and not req.realtime:
         reply.index = legal.index(action)
-    else:  # let the referee say why it is wrong
+    else:  # let the referee say why it is wrong; in real time the request may be replaced
+        # before the reply lands, and only the action itself still counts then
         reply.action.CopyFrom(action_to_pb(action))
     return reply
 

@@ -411,12 +411,16 @@ class Referee(Clocks, Messages, Durable):
             return
         p = self.seats[seat].pending
         assert p is not None
-        if not current and not self.state.realtime:
+        # In real time a reply to a replaced request still counts when it names its action
+        # (judged against what is legal now); an index names a place in a list the referee
+        # no longer holds, and read against the new list it could be another move.
+        if not current and (not self.state.realtime or msg.WhichOneof("choice") == "index"):
+            how = ": answer by action, or the new request" if self.state.realtime else ""
             self._reject(
                 item,
                 seat,
                 E.REPLY_ERROR_CODE_STALE_VERSION,
-                f"request {msg.request_id} was replaced by {p.request_id}",
+                f"request {msg.request_id} was replaced by {p.request_id}{how}",
             )
             return
         if current and msg.state_version != p.version:

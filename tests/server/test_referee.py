@@ -506,6 +506,37 @@ def test_realtime_match_is_refereed_and_replays(server):
     assert ok, why
 
 
+def test_realtime_an_index_for_a_replaced_request_is_stale_an_action_still_counts(server):
+    """Real time: another seat's move replaces a seat's request with a new list. A reply to
+    the old request by index is refused as stale (read against the new list it could name
+    another move); by its action it is judged against what is legal now."""
+    raw = RawBot(server, server.add_bot("rt-idx"))
+    raw.next("welcome")
+    server.create(
+        "repezita",
+        ["rt-idx"] * 3,
+        seed=3,
+        options={"mode": "realtime", "time_cap_ms": "60000"},
+        move_ms=20_000,
+        bank_ms=0,
+    )
+    first = {}
+    while len(first) < 3:
+        req = raw.next("request")
+        first[req.seat] = req
+    raw.reply(first[0], index=0)  # seat 0 passes: seats 1 and 2 are asked again
+    assert raw.next("applied").seat == 0
+    while raw.next("request").seat != 1:
+        pass
+    raw.reply(first[1], index=1)
+    error = raw.next("error")
+    assert error.code == arena_pb2.REPLY_ERROR_CODE_STALE_VERSION, error.message
+    assert "answer by action" in error.message
+    raw.reply(first[1], index=None, action=first[1].legal[0].action)  # its pass, legal still
+    assert raw.next("applied").seat == 1
+    raw.close()
+
+
 def test_a_silent_realtime_seat_is_struck_with_moves_legal_when_applied(server):
     """Real time: a seat that never answers is struck, and its default move is drawn from
     what it may do at the strike (the clock may have changed it since the request); the
