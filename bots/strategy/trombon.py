@@ -765,7 +765,8 @@ class SearchBot:
         #: in its budget keeps the rule of thumb's choice).
         self.world_cost = 0.0
         self.rollouts = 0
-        self.worlds = 0  # worlds the calls were weighed over
+        self.worlds = 0  # worlds the calls were weighed over, in call_seconds
+        self.call_seconds = 0.0
         self.seconds = 0.0
         self.times: list[float] = []
 
@@ -830,7 +831,7 @@ class SearchBot:
         worth = call_worth(false, pile, later, going_out, cornered(table, me))
         spent = time.perf_counter() - started
         self.worlds += len(worlds)
-        self.seconds += spent
+        self.call_seconds += spent
         self.times.append(spent)
         kind = "trombon" if worth > 0 else "pass"
         return next((a for a in legal if a.kind == kind), legal[0])
