@@ -49,7 +49,9 @@ __all__ = [
     "SearchBot",
     "Table",
     "call_choice",
+    "call_worth",
     "callers",
+    "claim_false",
     "cornered",
     "honesty",
     "lie_odds",
@@ -570,6 +572,122 @@ class RankSim:
         return out
 
 
+# -- the call, by the model ----------------------------------------------------------------------
+
+#: What a card in a rival's hand is worth to us, against one in ours (it keeps that rival
+#: from its finish, but only one of the table), and a rival going out, in cards.
+RIVAL_CARD, GOING_OUT = 0.5, 3.0
+#: The most worlds a call is weighed over (one costs about a millisecond).
+CALL_WORLDS = 48
+
+
+def claim_false(worlds: Sequence[RankSim], trust: float, left: int, unknown: int) -> float:
+    """The chance the last play's claim is false, over ``worlds`` (draws of the hidden cards).
+
+    In each world the claimant's hand before its play (its hand and the play's cards) is
+    read with each count ``j`` of the claimed rank it may have held, as likely as a hand of
+    that size drawn from the ``unknown`` cards holds ``j`` of the ``left`` copies we cannot
+    account for (the draw itself rarely holds the truth, so it is not counted on), and
+    weighted by the likelihood of the claim given that hand: the truth (``trust``, the
+    claimant's honesty) claims every card of the rank it held (a part of them: 10 times
+    less likely), and an opener names the rank it holds most of; a lie (forced when a
+    follower held none, else ``1 - trust``) claims ``k`` cards 0.6 * 0.4^(k-1) of the time.
+
+    >>> w = RankSim(2, 1)
+    >>> w.rank, w.last_d, w.last, w.round_plays = 0, 2, _only(1, 2), [(1, 3), (0, 2)]
+    >>> w.hands[0] = [0, 1, 3] + [0] * 10
+    >>> claim_false([w], 0.75, left=2, unknown=20), claim_false([w], 0.75, left=1, unknown=20)
+    (0.7118, 1.0)
+    >>> w.round_plays = [(0, 2)]  # an opener: it never has to lie
+    >>> claim_false([w], 0.75, left=2, unknown=20)
+    0.438
+    """
+    if not worlds:
+        return 0.5
+    true = false = 0.0
+    for w in worlds:
+        r, k = w.rank, w.last_d
+        assert r is not None
+        before = [h + c for h, c in zip(w.hands[w.actor], w.last, strict=True)]
+        size = sum(before)
+        lie = 0.6 * 0.4 ** (max(1, k) - 1)
+        opener = len(w.round_plays) == 1
+        for j in range(min(left, size) + 1):
+            odds = _holds(j, left, unknown, size)
+            if odds <= 0:
+                continue
+            truth = trust if j == k else (0.1 * trust if j > k else 0.0)
+            if opener:
+                # An opener names the rank: it never has to lie, and the truth names the
+                # rank it holds most of (:func:`opening_rank`).
+                before[r] = j
+                false += odds * (1.0 - trust) * lie / RANKS
+                true += odds * truth * _opening_odds(before, r, 4 * w.decks)
+            else:
+                false += odds * lie * (1.0 if j == 0 else 1.0 - trust)
+                true += odds * truth
+    return round(false / (true + false), 4) if true + false > 0 else 1.0
+
+
+def _opening_odds(hand: list[int], r: int, copies: int) -> float:
+    """The chance an opener holding ``hand`` names ``r`` by :func:`opening_rank` (a rank it
+    would not name: one in ten).
+
+    >>> _opening_odds([2, 2, 1] + [0] * 10, 0, 4), _opening_odds([2, 2, 1] + [0] * 10, 2, 4)
+    (0.5, 0.1)
+    """
+    rest = [q for q in range(RANKS) if 0 < hand[q] < copies] or [q for q in range(RANKS) if hand[q]]
+    most = max((hand[q] for q in rest), default=0)
+    ties = [q for q in rest if hand[q] == most]
+    return 1.0 / len(ties) if r in ties else 0.1
+
+
+def later_call(worlds: Sequence[RankSim], me: int, model: Sequence[Caller]) -> float:
+    """The chance a seat after ``me`` in the window's order calls (a call before ours voids
+    ours, so only those after count): per world, a seat calls when its rule of thumb does
+    from its hand there, or else at its ``wild`` rate; a ``silent`` seat never.
+
+    >>> w = RankSim(3, 1)
+    >>> w.rank, w.last_d, w.last, w.actor = 0, 1, _only(0, 1), 0
+    >>> later_call([w], 1, [Caller(), Caller(), Caller(wild=0.9)])
+    0.9
+    >>> later_call([w], 2, [Caller(), Caller(), Caller(wild=0.9)])
+    0.0
+    """
+    if not worlds:
+        return 0.0
+    total = 0.0
+    for w in worlds:
+        order = w.in_window()
+        none = 1.0
+        for s in order[order.index(me) + 1 :] if me in order else ():
+            seat = model[s]
+            if not seat.silent:
+                none *= 0.0 if w.usual_call(s) != "pass" else 1.0 - seat.wild
+        total += 1.0 - none
+    return round(total / len(worlds), 4)
+
+
+def call_worth(false: float, pile: float, later: float, going_out: bool, cornered: bool) -> float:
+    """Calling's worth over passing, in cards of ours.
+
+    Calling, a lie hands the ``pile`` to the liar (a rival's cards: :data:`RIVAL_CARD` each)
+    and the truth hands it to us. Passing, a later caller (chance ``later``) hands it to a
+    rival either way; else the play stands: a lie going out finishes
+    (:data:`GOING_OUT`), and a :func:`cornered` seat must lie next and take the pile and
+    its lie. So at a table where someone calls everything a call is worth nothing.
+
+    >>> call_worth(0.9, 4, later=1.0, going_out=False, cornered=False) < 0
+    True
+    >>> call_worth(0.9, 4, later=0.0, going_out=False, cornered=False) > 0
+    True
+    >>> call_worth(0.5, 4, later=0.0, going_out=False, cornered=False) < 0
+    True
+    """
+    stand = false * GOING_OUT * going_out + (pile + 1) * cornered
+    return RIVAL_CARD * pile * (false - later) - (1 - false) * pile + (1 - later) * stand
+
+
 # -- the search bot ------------------------------------------------------------------------------
 
 
@@ -647,6 +765,8 @@ class SearchBot:
         #: in its budget keeps the rule of thumb's choice).
         self.world_cost = 0.0
         self.rollouts = 0
+        self.worlds = 0  # worlds the calls were weighed over, in call_seconds
+        self.call_seconds = 0.0
         self.seconds = 0.0
         self.times: list[float] = []
 
@@ -664,6 +784,8 @@ class SearchBot:
                 return step
         self.plan = []
         table = Table.from_view(view, self.reader)
+        if view.phase == "window" and self.model:
+            return self._call(view, table, legal)
         if view.phase == "window":
             cands = [Candidate([(a.kind, 0)], call=a.kind) for a in legal]
             usual = call_choice(table, view.seat)
@@ -679,6 +801,41 @@ class SearchBot:
         pick = self._search(view, cands, base)
         return resolve_step(cands[pick].steps[0], legal) or legal[0]
 
+    # -- the call -------------------------------------------------------------------------
+
+    def _call(self, view: SeatView, table: Table, legal: Sequence[Action]) -> Action:
+        """The window's call by the model (no rollouts): the chance the claim is false over
+        as many weighted worlds as the budget allows (:data:`CALL_WORLDS` at most), the
+        chance a later seat calls it, and what a wrong call costs (:func:`call_worth`)."""
+        started = time.perf_counter()
+        deadline = decision_start() + self.time_ms / 1000 if self.time_ms else math.inf
+        margin = self.time_ms / 1000 * 0.25
+        spec = find_game(view.game or self.game)
+        remember(view, self.reader)
+        worlds: list[RankSim] = []
+        while len(worlds) < CALL_WORLDS:
+            now = time.perf_counter()
+            if worlds and now + (now - started) / len(worlds) > deadline - margin:
+                break
+            worlds.append(RankSim.of(spec.world_from_view(view, self.rng)))
+        me, actor = view.seat, view.counters["actor"]
+        r = table.rank
+        assert r is not None
+        before = sum(d for s, d in table.round_plays[:-1] if s != me)
+        left = max(0, 4 * table.decks - table.hand[r] - table.mine_in_pile[r] - before)
+        false = claim_false(worlds, honesty(view.history, actor), left, table.unknown())
+        model = callers(view.history, view.players)
+        later = later_call(worlds, me, model)
+        pile = sum(sum(w.pile) for w in worlds) / len(worlds)
+        going_out = view.facts.get("pending_out") == actor
+        worth = call_worth(false, pile, later, going_out, cornered(table, me))
+        spent = time.perf_counter() - started
+        self.worlds += len(worlds)
+        self.call_seconds += spent
+        self.times.append(spent)
+        kind = "trombon" if worth > 0 else "pass"
+        return next((a for a in legal if a.kind == kind), legal[0])
+
     # -- the candidates ---------------------------------------------------------------------
 
     def _plays(self, table: Table, legal: Sequence[Action]) -> tuple[list[Candidate], int]:
@@ -691,11 +848,12 @@ class SearchBot:
                 by_card.setdefault(_idx(a.card), []).append(a.card)
         opening = legal[0].kind == "claim"
         out: list[Candidate] = []
-        ranks = (
-            sorted((r for r in range(RANKS) if hand[r]), key=lambda r: (-hand[r], -r))[:3]
-            if opening
-            else [table.rank]
-        )
+        ranks: list[int | None] = [table.rank]
+        if opening:  # the rule of thumb's rank first (the default), then the most held
+            usual = opening_rank(hand, 4 * table.decks, self.rng)
+            more = sorted((r for r in range(RANKS) if hand[r]), key=lambda r: (-hand[r], -r))
+            ranks = [usual]
+            ranks += [q for q in more if q != usual][:2]
         for r in ranks:
             assert r is not None
             plays: list[list[int]] = []

@@ -432,3 +432,20 @@ def test_search_plays_within_its_budget_and_weighs_the_claim():
     variants = SearchBot(model=True)._variants(sim, True, 0.75)
     assert [w for _, w in variants] == [0.75, 0.25] and variants[0][0].last[5] == 2
     assert SearchBot(model=False)._variants(sim, True, 0.75) == [(sim, 1.0)]
+
+
+def test_search_calls_by_the_model_only_where_no_later_seat_will():
+    from levata.bots.strategy.trombon import SearchBot, Table, call_choice
+
+    # Five sevens: impossible, and every seat can tell. With a seat after ours in the
+    # window, that seat will call it: our call would win nothing more, so we pass.
+    for hands, want in (
+        (["7S 7D 2C 3C 4C 5C 6C", "8S 8D 9C"], "trombon"),
+        (["7S 7D 2C 3C 4C 5C 6C", "8S 8D 9C", "QS QD"], "pass"),
+    ):
+        state = TrombonState.from_position(len(hands), hands)
+        play(state, 0, "7S 7D 2C 3C 4C", 5, rank="7")
+        view = state.view(1)
+        assert call_choice(Table.from_view(view), 1) == "trombon"  # the rule of thumb calls
+        bot = SearchBot("trombon", seed=1, time_ms=20)
+        assert bot.act(view, state.legal_actions(1)).kind == want and bot.worlds >= 1
