@@ -162,6 +162,8 @@ class BotClient:
         self._out: asyncio.Queue[arena_pb2.PlayRequest | None] | None = None
         #: Replies decided while handling one message from the stream, sent together after it.
         self._replies: list[arena_pb2.ActionReply] = []
+        #: Requests of the bundle being read that a later one of it replaces: left unanswered.
+        self._replaced: set[str] = set()
 
     def _channel(self) -> grpc.aio.Channel:
         if self.tls_ca is not None:
@@ -231,6 +233,7 @@ class BotClient:
                 if msg.WhichOneof("message") == "bundle":
                     # a referee that bundles takes the answers to a bundle as one, too
                     since = time.perf_counter()
+                    self._replaced = replaced_requests(msg.bundle.messages)
                     for part in msg.bundle.messages:
                         if done:  # the rest of a bundle after our last match is not ours
                             break
@@ -241,6 +244,7 @@ class BotClient:
                             since = time.perf_counter()
                     self._send_replies(bundled=True)
                 else:
+                    self._replaced = set()
                     done = self._take(msg)
                     self._send_replies(bundled=False)
                 if done:
@@ -301,7 +305,8 @@ class BotClient:
             session = self.session(msg.request.match_id, msg.request.seat)
             if session is not None and msg.request.events:
                 session.absorb(msg.request.events)
-            self._decide(msg.request)
+            if msg.request.request_id not in self._replaced:  # else its answer would be stale
+                self._decide(msg.request)
         elif kind == "error" and msg.error.code == arena_pb2.REPLY_ERROR_CODE_SUSPENDED:
             # Not about a reply: the referee cannot record, so the match waits, clocks stopped.
             log.warning("%s (match %s)", msg.error.message, msg.error.match_id)
@@ -369,6 +374,28 @@ def decide_with_bot(req: arena_pb2.DecisionRequest, session: MatchSession) -> ar
         # before the reply lands, and only the action itself still counts then
         reply.action.CopyFrom(action_to_pb(action))
     return reply
+
+
+def replaced_requests(messages: Iterable[arena_pb2.PlayResponse]) -> set[str]:
+    """The requests of a bundle that a later request of the bundle, for the same seat of the
+    same match, replaces (real time: another seat moved first): answering them would only be
+    refused as stale, and a fast bot's stale answers use up its allowance of refusals.
+
+    >>> def ask(rid, seat):
+    ...     return arena_pb2.PlayResponse(
+    ...         request=arena_pb2.DecisionRequest(match_id="m", request_id=rid, seat=seat)
+    ...     )
+    >>> sorted(replaced_requests([ask("a", 0), ask("b", 1), ask("c", 0)]))
+    ['a']
+    """
+    last: dict[tuple[str, int], str] = {}
+    every: list[str] = []
+    for m in messages:
+        if m.WhichOneof("message") == "request":
+            last[(m.request.match_id, m.request.seat)] = m.request.request_id
+            every.append(m.request.request_id)
+    kept = set(last.values())
+    return {rid for rid in every if rid not in kept}
 
 
 def request_wait_s(req: arena_pb2.DecisionRequest) -> float:
