@@ -23,6 +23,10 @@ and its ``mode`` says what a world is worth after the root:
   card's mean, not the mean of each world's best card), so the exact ending does not bring
   strategy fusion back at the closing decision.
 * ``blind-opponent``: plain for our seat, ``presumed`` for the other while the stock is open.
+* ``postponed``: ``presumed-exact``, and in a closed ending (the stock still hidden, the
+  only place where the search solves worlds it cannot tell apart) the solve is postponed by
+  one of our choices (EPIMC): our next card is one choice for the worlds whose play we would
+  see alike (:func:`next_choice`), not each world's own best.
 
 Option ``replies`` (0: off) makes the other seat's next move, where it moves right after the
 root with the stock open, the one with the best mean over that many deals it cannot tell
@@ -751,7 +755,9 @@ class SearchBot:
     worlds per decision), ``min_worlds`` (worlds even past the budget), ``exact_cards``
     (strict endings of at most this many cards a hand are solved exactly), ``replies``
     (deals the other seat's next move is judged over; 0: off), ``plans`` (1: plan the card
-    after a close or exchange across worlds, 0: not, -1: as the mode says)."""
+    after a close or exchange across worlds, 0: not, -1: as the mode says), ``postpone``
+    (1: our next choice in a closed ending one for the worlds that look alike, 0: not, -1:
+    as the mode says)."""
 
     name = "search"
 
