@@ -37,14 +37,15 @@ def entry(text: str, seed: int) -> Bot:
     return SearchBot(seed=seed, **options)  # type: ignore[arg-type]
 
 
-def pair(a: str, b: str, seed: int) -> tuple[float, float]:
+def pair(a: str, b: str, seed: int, same: bool = False) -> tuple[float, float]:
     """The deal of ``seed`` with ``a`` at each seat in turn: ``a``'s mean game points minus
-    ``b``'s, and ``a``'s share of the two deals won."""
+    ``b``'s, and ``a``'s share of the two deals won. ``same``: both bots draw their worlds
+    from the same seed."""
     spec = game(GAME)
     diff = won = 0.0
     for a_seat in (0, 1):
         state = spec.new_match(players=2, options={"deal": 1, "first": 0}, seed=seed)
-        bots = [entry(a, 2 * seed), entry(b, 2 * seed + 1)]
+        bots = [entry(a, 2 * seed), entry(b, 2 * seed + (not same))]
         if a_seat:
             bots.reverse()
         scores = play_match(state, bots).scores
@@ -60,9 +61,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("b", help="the entry it plays against")
     p.add_argument("--first", type=int, default=1000, help="the first deal's seed")
     p.add_argument("--deals", type=int, default=100)
+    p.add_argument(
+        "--same-seed",
+        action="store_true",
+        help="both entries sample worlds from the same seed: with a fixed number of worlds"
+        " (time_ms=0) two modes then play alike wherever their modes agree",
+    )
     args = p.parse_args(argv)
     start = time.perf_counter()
-    pairs = [pair(args.a, args.b, s) for s in range(args.first, args.first + args.deals)]
+    seeds = range(args.first, args.first + args.deals)
+    pairs = [pair(args.a, args.b, s, args.same_seed) for s in seeds]
     diffs, wins = [d for d, _ in pairs], [w for _, w in pairs]
     half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
     print(

@@ -23,6 +23,10 @@ and its ``mode`` says what a world is worth after the root:
   card's mean, not the mean of each world's best card), so the exact ending does not bring
   strategy fusion back at the closing decision.
 * ``blind-opponent``: plain for our seat, ``presumed`` for the other while the stock is open.
+* ``postponed``: ``presumed-exact``, and in a closed ending (the stock still hidden, the
+  only place where the search solves worlds it cannot tell apart) the solve is postponed by
+  one of our choices (EPIMC): our next card is one choice for the worlds whose play we would
+  see alike (:func:`next_choice`), not each world's own best.
 
 Option ``replies`` (0: off) makes the other seat's next move, where it moves right after the
 root with the stock open, the one with the best mean over that many deals it cannot tell
@@ -78,6 +82,7 @@ __all__ = [
     "deal_from_view",
     "deal_from_world",
     "move_of",
+    "next_choice",
     "playout",
     "solve",
 ]
@@ -310,14 +315,16 @@ def choose(d: Deal, seat: int, legal: Sequence[int], peek: bool = False) -> int:
 def _sure_winners(d: Deal, seat: int, other: set[int]) -> list[int]:
     """Cards of ``seat`` no card of ``other`` can beat in strict play (a side card counts
     only while the other side may have no trump left to ruff it... taken as: no trump out)."""
-    hand = d.hands[seat]
-    trumps_out = any(c >> 4 == d.trump for c in other)
-    out = []
-    for c in hand:
-        better = [o for o in other if o >> 4 == c >> 4 and POWER[o & 15] > POWER[c & 15]]
-        if not better and (c >> 4 == d.trump or not trumps_out):
-            out.append(c)
-    return out
+    top = [-1, -1, -1, -1]  # the other side's best card by suit: one pass, not one a card
+    for o in other:
+        if POWER[o & 15] > top[o >> 4]:
+            top[o >> 4] = POWER[o & 15]
+    trumps_out = top[d.trump] >= 0
+    return [
+        c
+        for c in d.hands[seat]
+        if POWER[c & 15] > top[c >> 4] and (c >> 4 == d.trump or not trumps_out)
+    ]
 
 
 def _sure_points(d: Deal, seat: int, other: set[int]) -> int:
@@ -474,11 +481,14 @@ def action_of(move: int, legal: Sequence[Action]) -> Action:
 #: Who plays seeing the other hand after the root (the searching seat, the other seat),
 #: whether a closed stock's ending is solved exactly per world, and whether the seat's own
 #: choice after a close or exchange is planned across the worlds (:func:`plans_of`), by mode.
-SIMULATIONS: dict[str, tuple[bool, bool, bool, bool]] = {
-    "presumed": (False, False, False, False),
-    "plain": (True, True, True, False),
-    "presumed-exact": (False, False, True, True),
-    "blind-opponent": (True, False, True, False),
+#: Last, whether a closed ending is searched with our next choice in it made once across the
+#: worlds that look alike to us (:func:`next_choice`), not once per world.
+SIMULATIONS: dict[str, tuple[bool, bool, bool, bool, bool]] = {
+    "presumed": (False, False, False, False, False),
+    "plain": (True, True, True, False, False),
+    "presumed-exact": (False, False, True, True, False),
+    "blind-opponent": (True, False, True, False, False),
+    "postponed": (False, False, True, True, True),
 }
 MODES = tuple(SIMULATIONS)
 
@@ -553,6 +563,35 @@ class _Ending:
     def value(self) -> int:
         h0, h1, leader, trick, p0, p1, t0, t1, last = self.start
         return self._search(h0, h1, leader, trick, p0, p1, t0, t1, last, -4, 4)
+
+    def best(self) -> int:
+        """The card the seat to move plays in this ending (the first of the best, strongest
+        first), searched as :meth:`value` does, with the same memo."""
+        h0, h1, leader, trick, p0, p1, t0, t1, last = self.start
+        a = leader if trick < 0 else 1 - leader
+        sign = 1 if a == 0 else -1
+        top, pick = -4, -1
+        for c in _plays(h0 if a == 0 else h1, trick, self.trump):
+            n0, n1 = (h0 & ~(1 << c), h1) if a == 0 else (h0, h1 & ~(1 << c))
+            # only a card better than the best so far matters: search that window
+            lo, hi = (top, 4) if a == 0 else (-4, -top)
+            if pick < 0:
+                lo, hi = -4, 4
+            if trick < 0:
+                v = self._search(n0, n1, leader, c, p0, p1, t0, t1, last, lo, hi)
+            else:
+                w = a if beats(c, trick, self.trump) else 1 - a
+                gain = PTS[c & 15] + PTS[trick & 15]
+                q0, q1 = (p0 + gain, p1) if w == 0 else (p0, p1 + gain)
+                u0, u1 = (t0 + 1, t1) if w == 0 else (t0, t1 + 1)
+                if n0 if w == 0 else n1:
+                    v = self._search(n0, n1, w, -1, q0, q1, u0, u1, w, lo, hi)
+                else:
+                    p = (self._points(0, q0, u0, w, True), self._points(1, q1, u1, w, True))
+                    v = self._end(w if p[w] >= 66 else -1, p, (u0, u1), w)
+            if pick < 0 or sign * v > top:
+                top, pick = sign * v, c
+        return pick
 
     def _points(self, seat: int, pts: int, tricks: int, last: int, empty: bool) -> int:
         got = pts + (self.pending[seat] if tricks else 0)
@@ -716,7 +755,9 @@ class SearchBot:
     worlds per decision), ``min_worlds`` (worlds even past the budget), ``exact_cards``
     (strict endings of at most this many cards a hand are solved exactly), ``replies``
     (deals the other seat's next move is judged over; 0: off), ``plans`` (1: plan the card
-    after a close or exchange across worlds, 0: not, -1: as the mode says)."""
+    after a close or exchange across worlds, 0: not, -1: as the mode says), ``postpone``
+    (1: our next choice in a closed ending one for the worlds that look alike, 0: not, -1:
+    as the mode says)."""
 
     name = "search"
 
@@ -732,21 +773,25 @@ class SearchBot:
         exact_cards: int = 5,
         replies: int = 0,
         plans: int = -1,
+        postpone: int = -1,
     ) -> None:
         if mode not in MODES:
             raise BadConfig(f"search mode {mode!r}: one of {', '.join(MODES)}")
         self.spec = find_game(game)
         self.rng = random.Random(seed)
         self.mode, self.peek = mode, mode == "plain"
-        me_sees, other_sees, self.solve_closed, planned = SIMULATIONS[mode]
+        me_sees, other_sees, self.solve_closed, planned, postponed = SIMULATIONS[mode]
         self.sees = {0: (me_sees, other_sees), 1: (other_sees, me_sees)}  # by the seat searching
         self.replies = max(0, replies)
         self.plans = planned if plans < 0 else bool(plans)
+        self.postpone = postponed if postpone < 0 else bool(postpone)
         self.time_ms, self.worlds = time_ms, max(1, worlds)
         self.min_worlds, self.exact_cards = max(1, min_worlds), exact_cards
         self.fallback: Bot = make_bot("heuristic", game, seed)
-        #: Worlds searched for the last decision (for benchmarks and tests).
+        #: Worlds searched for the last decision, and each move's mean game points over
+        #: them (for benchmarks and tests).
         self.last_worlds = 0
+        self.last_values: dict[int, float] = {}
 
     def act(self, view: SeatView, legal: Sequence[Action]) -> Action:
         self.last_worlds = 0
@@ -773,6 +818,9 @@ class SearchBot:
         stop = deadline(self.time_ms)  # from the request's sending: a wait counts
         plans = plans_of(known, moves) if self.plans else [(m,) for m in moves]
         total = dict.fromkeys(plans, 0.0)
+        # postponed: per plan, per path we would see to our next choice in a closed
+        # ending, each choice's sum over the worlds of that path (and how many worlds)
+        later: dict[tuple[int, ...], dict[tuple[int, ...], dict[int, float]]] = {}
         n = 0
         last = begun
         while n < self.worlds:
@@ -786,7 +834,14 @@ class SearchBot:
                     self._presumed_reply(child, me)
                 # after a close every ending of the world has the same trump, marriages
                 # and close, and the cards led after it share the search's memo
-                memo = memos.setdefault(plan[:-1], {}) if CLOSE in plan[:-1] else None
+                shared = CLOSE in plan[:-1] or known.strict()
+                memo = memos.setdefault(plan[:-1], {}) if shared else None
+                if self.postpone and _hidden_ending(child):
+                    path, choices = next_choice(child, me, memo)
+                    sums = later.setdefault(plan, {}).setdefault(path, {})
+                    for m, v in choices.items():
+                        sums[m] = sums.get(m, 0.0) + v
+                    continue
                 total[plan] += self._playout(child, me, memo)
             n += 1
             now = time.perf_counter()
@@ -796,9 +851,12 @@ class SearchBot:
                 break
             last = now
         self.last_worlds = n
+        for plan, paths in later.items():  # one choice per path, the best over its worlds
+            total[plan] += sum(max(sums.values()) for sums in paths.values())
         best: dict[int, float] = {}
         for plan, v in total.items():  # a move is worth its best plan over all the worlds
             best[plan[0]] = max(best.get(plan[0], v), v)
+        self.last_values = {m: v / n for m, v in best.items()}
         return _top(best, moves, known, me)
 
     def _playout(self, d: Deal, me: int, memo: dict | None = None) -> float:
@@ -835,6 +893,52 @@ class SearchBot:
                 total[m] += solve(child, me) if exact else self._playout(child, me)
         self.last_worlds = len(worlds)
         return _top(total, moves, worlds[0], me)
+
+
+def _hidden_ending(d: Deal) -> bool:
+    """A closed ending with cards still in the stock: the other hand stays unknown."""
+    return not d.over and d.closed_by >= 0 and d.stock_count() > 0
+
+
+def next_choice(
+    d: Deal, me: int, memo: dict[tuple[int, ...], tuple[int, int]] | None = None
+) -> tuple[tuple[int, ...], dict[int, float]]:
+    """Our next choice in the strict ending ``d`` of one world, postponed (EPIMC, Arjonilla,
+    Saffidine and Cazenave 2024): the other seat's moves until we choose, each its best in
+    this world (exact), and what each of our moves there is worth here (exact). The moves
+    are the path we would see: worlds with the same path must get the same choice of ours,
+    so the caller sums each choice over them and keeps one, where plain PIMC lets every
+    world take its own best (strategy fusion). At the end of the deal the only choice is -1.
+
+    >>> d = Deal([[14, 13], [10, 16 + 14]], [32 + 11], 48 + 14, 0, closed_by=0,
+    ...          close_tricks=1, pts=[40, 30], tricks=[3, 1], leader=0, last_taker=0)
+    >>> d.apply(13)  # K♣ led: the other seat takes it with its trump 10, then leads A♦
+    >>> next_choice(d, 0)  # our A♣ ruffs it: 40 + 22 + the last 10 = 72, one game point
+    ((10, 30), {14: 1.0})
+    """
+    d = d.copy()
+    path: list[int] = []
+    while not d.over and d.actor() != me:
+        a = d.actor()
+        if d.trick < 0 and d.last_taker == a and d.points(a) >= 66:
+            move = CLAIM  # as the solver does: a claim at once
+        else:
+            move = _Ending(d, memo).best()
+        d.apply(move)
+        path.append(move)
+    if d.over:
+        return tuple(path), {-1: float(d.value(me))}
+    if d.trick < 0 and d.last_taker == me and d.points(me) >= 66:
+        d.apply(CLAIM)  # waiting never wins more
+        return tuple(path), {CLAIM: float(d.value(me))}
+    choices = {}
+    for m in d.legal():
+        if m == CLAIM:
+            continue  # short of 66 a claim loses
+        child = d.copy()
+        child.apply(m)
+        choices[m] = float(solve(child, me, memo))
+    return tuple(path), choices
 
 
 def plans_of(d: Deal, moves: Sequence[int], depth: int = 2) -> list[tuple[int, ...]]:

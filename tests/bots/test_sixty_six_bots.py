@@ -19,6 +19,7 @@ from levata.bots.strategy.sixty_six import (
     deal_from_view,
     deal_from_world,
     move_of,
+    next_choice,
     plans_of,
     solve,
 )
@@ -149,6 +150,36 @@ def test_after_a_close_the_card_led_is_one_choice_for_every_world():
     assert all(len(p) == 1 for p in plans if p[0] != CLOSE)
     bot = SearchBot(seed=4, time_ms=0, worlds=12, plans=1, mode="plain")
     assert bot.act(view, legal) in legal
+
+
+def test_postponed_makes_our_next_choice_once_for_the_worlds_that_look_alike():
+    """``postponed`` (EPIMC): in a closed ending our next card is one choice for the worlds
+    whose play we would see alike; each world's own best (plain PIMC's strategy fusion)
+    never values a move lower, and here it values some higher. Same seed: same worlds."""
+    state = SPEC.new_match(players=2, options={"deal": 1, "first": 0}, seed=4)
+    state.apply(0, Action("close"))
+    view, legal = state.view(0), state.legal_actions(0)
+    fused = SearchBot(seed=5, time_ms=0, worlds=16, min_worlds=16, mode="presumed-exact")
+    postponed = SearchBot(seed=5, time_ms=0, worlds=16, min_worlds=16, mode="postponed")
+    assert fused.act(view, legal) in legal and postponed.act(view, legal) in legal
+    assert postponed.last_values.keys() == fused.last_values.keys() == set(map(move_of, legal))
+    lower = [m for m, v in postponed.last_values.items() if v < fused.last_values[m] - 1e-9]
+    assert all(v <= fused.last_values[m] + 1e-9 for m, v in postponed.last_values.items())
+    assert lower
+
+
+def test_next_choice_follows_the_other_seats_best_cards_to_ours():
+    """In one world the other seat's moves are its exact best; ours are each valued."""
+    d = deal_from_world(SPEC.new_match(players=2, options={"deal": 1, "first": 0}, seed=3))
+    d.apply(CLOSE)
+    d.apply(d.hands[0][0])
+    path, choices = next_choice(d, 0)
+    after = d.copy()
+    for m in path:
+        assert m in after.legal()
+        after.apply(m)
+    assert after.over or (after.actor() == 0 and set(choices) <= set(after.legal()))
+    assert max(choices.values()) == solve(d, 0)  # its best reply, then our best card
 
 
 def test_presumed_replies_and_a_late_request():
