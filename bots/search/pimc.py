@@ -16,6 +16,12 @@ What it knows of a game beyond the rules is the game's strategy
   (``strategy.rate_calls(world, seat, calls, solver)``: Whist scores each bid against the
   tricks the seat would take there); the best mean is made.
 
+What the strategy assumes of the other seats' bids and calls is the option ``bidders``
+(``counting``, the default: they bid as the game's own model of a bidder, Whist's counting
+player; ``unknown``: as that model only half the time, any legal call otherwise; ``random``:
+their calls say nothing; :meth:`~levata.bots.strategy.Strategy.assuming`), for tables of
+another style.
+
 Two more hooks make it less naive, and a game that leaves them out is searched as above:
 
 * **Evidence** (``strategy.evidence(view, world)``, options ``infer`` and ``read``): worlds
@@ -114,7 +120,9 @@ class PimcBot:
     or the ``calls`` alone), ``resample``
     (most draws per world searched, to keep worlds in proportion to a plausibility; 0:
     weigh every world by its likelihood or plausibility instead),
-    ``lines`` (1: read the game's lines where it gives them; 0: not).
+    ``lines`` (1: read the game's lines where it gives them; 0: not), ``bidders`` (what
+    the other seats' bids and calls are taken to be, ``counting``, ``unknown`` or
+    ``random``: :meth:`~levata.bots.strategy.Strategy.assuming`).
     """
 
     name = "pimc"
@@ -137,12 +145,13 @@ class PimcBot:
         pool: int = 4,
         read: str = "none",
         lines: int = 1,
+        bidders: str = "counting",
     ) -> None:
         spec = find_game(game)
         if not (isinstance(spec.factory, type) and issubclass(spec.factory, TrickGame)):
             raise BadConfig(f"the pimc bot plays games on the trick base, not {game!r}")
         self.spec = spec
-        self.strategy = strategy_for(spec)
+        self.strategy = strategy_for(spec).assuming(bidders)
         self.rng = random.Random(seed)
         self.worlds, self.time_ms, self.min_worlds = worlds, time_ms, max(1, min_worlds)
         self.solve_cards, self.rollouts, self.blend = solve_cards, rollouts, blend
