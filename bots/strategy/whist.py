@@ -421,9 +421,12 @@ class WhistStrategy(Strategy):
         what they bid in ``world`` counting their winners (:func:`counted_bid`), in bidding
         order: the dealer, last, may not make them add up to the cards.
 
-        Under a ``TRUST`` below 1 a seat still to bid counts with that chance and bids any
-        legal number otherwise, drawn from the world's own cards: in one world every bid
-        of the searching seat meets the same bids to come (the dealer's answer aside), and
+        Under a ``TRUST`` below 1 a seat still to bid bids its count with that chance and
+        otherwise, under ``random``, any legal number alike, under ``unknown`` one off the
+        count either way (a sound bidder of another style sizes a hand about as the count
+        does; any number would raise the bids to come towards half the cards, above what
+        tables bid). The draws come from the world's own cards: in one world every bid of
+        the searching seat meets the same bids to come (the dealer's answer aside), and
         the search's many worlds spread them.
 
         >>> from levata.engine import game
@@ -444,8 +447,7 @@ class WhistStrategy(Strategy):
                 if draw is not None:  # the two draws are made whatever they decide
                     counts, pick = draw.random() < self.trust, draw.random()
                     if not counts:
-                        legal = _legal(world, made)
-                        b = bids[s] = legal[int(pick * len(legal))]
+                        b = bids[s] = _off_count(b, _legal(world, made), pick, self.trust)
             made.append(b)
         return [int(b) for b in bids if b is not None]
 
@@ -460,6 +462,22 @@ def _cards_seed(world: WhistState) -> int:
     """A seed from the world's hands and its first bidder (hashes of ints are the same in
     every process): the same world draws the same bids to come."""
     return hash((world.first, *(mask_of(h) for h in world.hands))) & 0xFFFF_FFFF
+
+
+def _off_count(counted: int, legal: Sequence[int], pick: float, trust: float) -> int:
+    """A bid to come off the ``counted`` one (:meth:`WhistStrategy.likely_bids`) by a
+    uniform ``pick``: any ``legal`` number for a bidder who trusts no count (``trust`` 0),
+    else one below or above it (the count itself where neither is legal).
+
+    >>> _off_count(2, range(8), 0.1, 0.5), _off_count(2, range(8), 0.9, 0.5)
+    (1, 3)
+    >>> _off_count(0, range(8), 0.1, 0.5), _off_count(2, range(8), 0.1, 0.0)
+    (1, 0)
+    """
+    if trust == 0.0:
+        return legal[int(pick * len(legal))]
+    near = [b for b in (counted - 1, counted + 1) if b in legal]
+    return near[int(pick * len(near))] if near else counted
 
 
 def _bid_read(off: int, trust: float, numbers: int) -> float:
