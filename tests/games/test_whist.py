@@ -486,7 +486,8 @@ def test_the_search_reads_bids_as_its_bidders_option_says():
     from levata.bots.strategy import strategy_for
 
     ours = strategy_for(SPEC)
-    assert make_bot("pimc", "whist").strategy is ours  # counting: the model as it was
+    assert make_bot("pimc", "whist", bidders="counting").strategy is ours  # the model as it was
+    assert make_bot("pimc", "whist").strategy is ours.assuming("random")  # the default
     unknown = make_bot("pimc", "whist", bidders="unknown").strategy
     assert isinstance(unknown, WhistStrategy) and unknown.trust == 0.5
     assert unknown is ours.assuming("unknown")  # one per assumption
