@@ -16,6 +16,13 @@ the unit: its seatings share the cards). Then each entry's reply times over the 
 replayed from its recorded actions to count them. Forfeited matches are left out and counted.
 Where the game scores bids against tricks (its score events carry both: Whist), each entry's
 share of bids made exactly, and of tricks over and under the bid, from the same replay.
+
+Two settings of one bot measured on the same deals (two tournaments of one seed, one database
+each) compare paired by deal with ``--paired PREFIX``: the margin, per deal, of the entries
+whose names start with PREFIX over the others, in each database after the first less in the
+first::
+
+    python benchmarks/duplicate_series.py --paired pimc counting.db unknown.db
 """
 
 from __future__ import annotations
@@ -141,7 +148,8 @@ def report(db: str) -> None:
         for e, ts in sorted(decision_times(con, tid, bids).items()):
             print(
                 f"  {e:28s} {len(ts)} decisions: median {quantile(ts, 0.5):.0f} ms,"
-                f" p90 {quantile(ts, 0.9):.0f} ms, max {max(ts):.0f} ms"
+                f" p90 {quantile(ts, 0.9):.0f} ms, p99 {quantile(ts, 0.99):.0f} ms,"
+                f" max {max(ts):.0f} ms"
             )
         for e, (exact, over, under) in sorted(bids.items()):
             n = exact + over + under
@@ -151,10 +159,52 @@ def report(db: str) -> None:
             )
 
 
+def margins(db: str, prefix: str) -> tuple[str, dict[int, float]]:
+    """The entries of ``db``'s tournament named ``prefix...`` and, per deal, their mean score
+    less the other entries' mean."""
+    con = sqlite3.connect(db)
+    (tid,) = con.execute("select id from tournaments").fetchone()
+    by_deal, _ = scores_by_deal(con, tid)
+    out: dict[int, float] = {}
+    names: set[str] = set()
+    for g, scores in by_deal.items():
+        mine = [v for e, v in scores.items() if e.startswith(prefix)]
+        rest = [v for e, v in scores.items() if not e.startswith(prefix)]
+        names |= {e for e in scores if e.startswith(prefix)}
+        if mine and rest:
+            out[g] = statistics.fmean(mine) - statistics.fmean(rest)
+    return ", ".join(sorted(names)), out
+
+
+def paired(dbs: list[str], prefix: str) -> None:
+    """Each database's margin for ``prefix`` less the first's, deal by deal.
+
+    >>> paired([], "pimc")
+    """
+    if not dbs:
+        return
+    rng = random.Random(1)
+    base_name, base = margins(dbs[0], prefix)
+    for db in dbs[1:]:
+        name, other = margins(db, prefix)
+        deals = sorted(set(base) & set(other))
+        xs = [other[g] - base[g] for g in deals]
+        lo, hi = interval(xs, rng)
+        print(
+            f"{name} ({db}) - {base_name} ({dbs[0]}), margins paired on {len(deals)} deals:"
+            f" {statistics.fmean(xs):+.3f} [{lo:+.3f}, {hi:+.3f}]"
+        )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("db", nargs="+", help="tournament databases (levata tournament --db)")
-    for db in p.parse_args().db:
+    p.add_argument("--paired", metavar="PREFIX", help="compare PREFIX's margin, paired by deal")
+    args = p.parse_args()
+    if args.paired:
+        paired(args.db, args.paired)
+        return
+    for db in args.db:
         report(db)
 
 

@@ -120,15 +120,16 @@ def play_deal(args, deal: int, contender: str, old_cls: Any, times) -> list[dict
     return out
 
 
-def number_option(text: str) -> tuple[str, float]:
-    """``NAME=NUMBER`` as a pair (an int where the number is whole)."""
+def number_option(text: str) -> tuple[str, float | str]:
+    """``NAME=VALUE`` as a pair: an int where the value is a whole number, a float where it
+    is another number, else the word (``bidders=unknown``)."""
     name, sep, value = text.partition("=")
+    if not sep or not name or not value:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
     try:
         number = float(value)
     except ValueError:
-        number = float("nan")
-    if not sep or not name or number != number:
-        raise argparse.ArgumentTypeError(f"expected NAME=NUMBER, got {text!r}")
+        return name, value
     return name, int(number) if number.is_integer() and "." not in value else number
 
 
@@ -154,11 +155,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--new-option",
-        metavar="NAME=NUMBER",
+        metavar="NAME=VALUE",
         type=number_option,
         action="append",
         default=[],
-        help="an option of the new bot (for example blend=0.1); repeatable",
+        help="an option of the new bot (for example blend=0.1, bidders=unknown); repeatable",
     )
     args = parser.parse_args()
     old_cls = None if args.no_old else load_old(args.old)

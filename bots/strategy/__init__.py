@@ -45,6 +45,7 @@ from levata.engine.solver import tricks as most_tricks
 from levata.engine.worlds import Likelihood
 
 __all__ = [
+    "BIDDERS",
     "HONOURS",
     "PLAYOUTS",
     "DealValues",
@@ -73,12 +74,40 @@ class DealValues(NamedTuple):
     per_point: list[float]
 
 
+#: What a search bot may assume of the other seats' bids and calls (its ``bidders`` option,
+#: :meth:`Strategy.assuming`): ``counting``, that they bid as the game's own model of a
+#: player bids (Whist: counting the winners of the hand, as the heuristic bot does);
+#: ``unknown``, that a seat bids so only half the time and any legal number otherwise;
+#: ``random``, that a bid says nothing of the hand.
+BIDDERS = ("counting", "unknown", "random")
+
+
 class Strategy:
     """What a search bot asks of a game in one full world (``world``, the game's state with
     every card dealt). The defaults: a seat plays for its team's tricks, every world is as
     likely as another, and no call or card is rated (the bot then leaves calls to its
     fallback and values cards by the solver alone). A game overrides what it knows better.
     """
+
+    def assuming(self, bidders: str) -> Strategy:
+        """This strategy with the other seats' bids and calls read as ``bidders`` bid (one
+        of ``BIDDERS``). A game without a model of the other seats' calls reads none, so
+        the base is the same strategy under every assumption.
+
+        >>> plain = Strategy()
+        >>> plain.assuming("unknown") is plain
+        True
+        >>> try:
+        ...     plain.assuming("wild")
+        ... except BadConfig as e:
+        ...     print(e)
+        bidders must be counting, unknown or random, not 'wild'
+        """
+        if bidders not in BIDDERS:
+            raise BadConfig(
+                f"bidders must be {', '.join(BIDDERS[:-1])} or {BIDDERS[-1]}, not {bidders!r}"
+            )
+        return self
 
     def goal(self, world: TrickGame, seat: int) -> Objective:
         """The solver objective ``seat`` plays its cards for: its team's tricks unless the

@@ -18,6 +18,8 @@ a card is worth to a seat that steers for its number (``docs/games/whist.md``, "
 
 from __future__ import annotations
 
+import functools
+import random
 from collections.abc import Callable, Sequence
 
 from levata.bots.inference import played_this_deal
@@ -36,6 +38,7 @@ __all__ = [
     "BID_EVIDENCE",
     "LINES",
     "STEER",
+    "TRUST",
     "WhistStrategy",
     "counted_bid",
     "estimate_tricks",
@@ -45,6 +48,16 @@ __all__ = [
 #: How much less likely a world is for each trick another seat's bid is off from what its
 #: dealt hand takes when played to win (:meth:`WhistStrategy.plausibility`).
 BID_EVIDENCE = 0.5
+#: How often another seat is taken to bid as a counting bidder does (:func:`counted_bid`),
+#: by the search's ``bidders`` option (:meth:`WhistStrategy.assuming`); otherwise it bids
+#: any legal number alike. ``counting`` trusts the count; ``unknown`` (a table of another
+#: style: the heuristic's count is a fair guess of a sound bidder, but not its rule) half;
+#: ``random``, not at all.
+TRUST = {"counting": 1.0, "unknown": 0.5, "random": 0.0}
+#: How much a counted bid's spread (1 + 2(1/2 + 1/4 + ...) = 3 numbers' worth, at
+#: ``BID_EVIDENCE`` 0.5) outweighs one number of a bidder who bids any of them alike: the
+#: weight of "any number", against 1 for a bid on the count, is this over the numbers.
+SPREAD = 3.0
 #: How far a bid the seat can steer to in a world (against players who aim at their own
 #: numbers) counts as made there, when the plain aiming playout misses it
 #: (:meth:`WhistStrategy.rate_calls`): 0 trusts the playout alone, 1 the seat's full control.
@@ -146,7 +159,24 @@ def counted_bid(
 
 
 class WhistStrategy(Strategy):
-    """Whist for the search bots: exact bids, bids read as evidence, steering playouts."""
+    """Whist for the search bots: exact bids, bids read as evidence, steering playouts.
+
+    ``bidders`` (one of ``BIDDERS``): what the other seats' bids are taken to be, both
+    those made (:meth:`plausibility`) and those to come (:meth:`likely_bids`): a counting
+    bidder's (``counting``, the default), one's half the time and any legal number else
+    (``unknown``), or any legal number (``random``); ``TRUST``.
+
+    >>> WhistStrategy().assuming("unknown").trust
+    0.5
+    """
+
+    def __init__(self, bidders: str = "counting") -> None:
+        self.bidders = bidders
+        self.trust = TRUST[bidders]
+
+    def assuming(self, bidders: str) -> Strategy:
+        super().assuming(bidders)  # a known assumption
+        return self if bidders == self.bidders else _assuming(bidders)
 
     def goal(self, world: TrickGame, seat: int) -> Objective:
         """Once it has bid, a seat plays to end with exactly its bid."""
@@ -247,7 +277,7 @@ class WhistStrategy(Strategy):
         dealt = world.dealt_hands
         if dealt is None or world.forehead or all(b is None for b in world.bids):
             return 1.0
-        return _bid_weight(world, seat, dealt)
+        return _bid_weight(world, seat, dealt, self.trust)
 
     def call_likelihood(self, view: SeatView, world: TrickGame) -> Likelihood | None:
         """The bids read as :meth:`plausibility` reads them, from the hands of a draw: each
@@ -268,13 +298,21 @@ class WhistStrategy(Strategy):
             for k in range(len(bids))
         ]
         read = [(s, b, legal[k]) for k, (s, b) in enumerate(bids) if s != seat]
+        trust = self.trust
 
         def likelihood(hands: Sequence[int]) -> float:
-            off = 0
+            if trust == 1.0:
+                off = 0
+                for s, b, allowed in read:
+                    want = count(hands[s] | played[s])
+                    off += abs(b - min(allowed, key=lambda x: (abs(x - want), x)))
+                return float(BID_EVIDENCE**off)
+            weight = 1.0
             for s, b, allowed in read:
                 want = count(hands[s] | played[s])
-                off += abs(b - min(allowed, key=lambda x: (abs(x - want), x)))
-            return float(BID_EVIDENCE**off)
+                counted = min(allowed, key=lambda x: (abs(x - want), x))
+                weight *= _bid_read(abs(b - counted), trust, len(allowed))
+            return weight
 
         return likelihood
 
@@ -381,22 +419,87 @@ class WhistStrategy(Strategy):
     def likely_bids(self, world: WhistState, bids: Sequence[int | None] | None = None) -> list[int]:
         """The bids made (``bids``, by default the deal's), and for the seats still to bid
         what they bid in ``world`` counting their winners (:func:`counted_bid`), in bidding
-        order: the dealer, last, may not make them add up to the cards."""
+        order: the dealer, last, may not make them add up to the cards.
+
+        Under a ``TRUST`` below 1 a seat still to bid bids its count with that chance and
+        otherwise, under ``random``, any legal number alike, under ``unknown`` one off the
+        count either way (a sound bidder of another style sizes a hand about as the count
+        does; any number would raise the bids to come towards half the cards, above what
+        tables bid). The draws come from the world's own cards: in one world every bid of
+        the searching seat meets the same bids to come (the dealer's answer aside), and
+        the search's many worlds spread them.
+
+        >>> from levata.engine import game
+        >>> w = game("whist").new_match(players=4, options={"deal_size": 7}, seed=3)
+        >>> WhistStrategy().likely_bids(w)
+        [2, 2, 2, 3]
+        >>> WhistStrategy("random").likely_bids(w) == WhistStrategy("random").likely_bids(w)
+        True
+        """
         bids = list(world.bids if bids is None else bids)
+        draw = None if self.trust == 1.0 else random.Random(_cards_seed(world))
         made: list[int] = []
         for k in range(world.players):
             s = (world.first + k) % world.players
             b = bids[s]
             if b is None:
                 b = bids[s] = _counted(world, world.hands[s], made)
+                if draw is not None:  # the two draws are made whatever they decide
+                    counts, pick = draw.random() < self.trust, draw.random()
+                    if not counts:
+                        b = bids[s] = _off_count(b, _legal(world, made), pick, self.trust)
             made.append(b)
         return [int(b) for b in bids if b is not None]
 
 
-def _bid_weight(world: WhistState, seat: int, dealt: Sequence[Sequence[Card]]) -> float:
+@functools.cache
+def _assuming(bidders: str) -> WhistStrategy:
+    """One strategy per assumption: it holds no state of its own."""
+    return WhistStrategy(bidders)
+
+
+def _cards_seed(world: WhistState) -> int:
+    """A seed from the world's hands and its first bidder (hashes of ints are the same in
+    every process): the same world draws the same bids to come."""
+    return hash((world.first, *(mask_of(h) for h in world.hands))) & 0xFFFF_FFFF
+
+
+def _off_count(counted: int, legal: Sequence[int], pick: float, trust: float) -> int:
+    """A bid to come off the ``counted`` one (:meth:`WhistStrategy.likely_bids`) by a
+    uniform ``pick``: any ``legal`` number for a bidder who trusts no count (``trust`` 0),
+    else one below or above it (the count itself where neither is legal).
+
+    >>> _off_count(2, range(8), 0.1, 0.5), _off_count(2, range(8), 0.9, 0.5)
+    (1, 3)
+    >>> _off_count(0, range(8), 0.1, 0.5), _off_count(2, range(8), 0.1, 0.0)
+    (1, 0)
+    """
+    if trust == 0.0:
+        return legal[int(pick * len(legal))]
+    near = [b for b in (counted - 1, counted + 1) if b in legal]
+    return near[int(pick * len(near))] if near else counted
+
+
+def _bid_read(off: int, trust: float, numbers: int) -> float:
+    """How likely a bid ``off`` tricks from the counted one is, relative to one on it, from a
+    seat that counts with chance ``trust`` and bids any of its ``numbers`` legal numbers
+    alike otherwise (``SPREAD``).
+
+    >>> _bid_read(2, 1.0, 8), _bid_read(2, 0.0, 8), _bid_read(0, 0.5, 8) > _bid_read(3, 0.5, 8)
+    (0.25, 0.375, True)
+    """
+    return trust * BID_EVIDENCE**off + (1 - trust) * SPREAD / numbers
+
+
+def _bid_weight(
+    world: WhistState, seat: int, dealt: Sequence[Sequence[Card]], trust: float = 1.0
+) -> float:
     """``BID_EVIDENCE`` to the number of tricks the other seats' bids are off their counted
-    bids from ``dealt`` (:meth:`WhistStrategy.plausibility`)."""
-    off = 0
+    bids from ``dealt`` (:meth:`WhistStrategy.plausibility`); under a ``trust`` below 1,
+    each bid read as :func:`_bid_read` reads it."""
+    if trust == 0.0:
+        return 1.0  # any bid from any hand alike
+    off, weight = 0, 1.0
     made: list[int] = []  # the bids before, in bidding order
     for k in range(world.players):
         s = (world.first + k) % world.players
@@ -404,16 +507,24 @@ def _bid_weight(world: WhistState, seat: int, dealt: Sequence[Sequence[Card]]) -
         if b is None:
             break
         if s != seat:
-            off += abs(b - _counted(world, dealt[s], made))
+            miss = abs(b - _counted(world, dealt[s], made))
+            off += miss
+            if trust != 1.0:
+                weight *= _bid_read(miss, trust, len(_legal(world, made)))
         made.append(b)
-    return float(BID_EVIDENCE**off)
+    return float(BID_EVIDENCE**off) if trust == 1.0 else weight
+
+
+def _legal(world: WhistState, made: Sequence[int]) -> Sequence[int]:
+    """The numbers a seat may bid after the bids ``made`` (the last bidder may not make them
+    add up to the cards)."""
+    c = world.cards
+    if len(made) == world.players - 1:
+        return [b for b in range(c + 1) if sum(made) + b != c]
+    return range(c + 1)
 
 
 def _counted(world: WhistState, hand: Sequence[Card], made: Sequence[int]) -> int:
     """What a seat bids from ``hand`` counting its winners, after the bids ``made`` (the
     last bidder may not make them add up to the cards)."""
-    c = world.cards
-    legal: Sequence[int] = range(c + 1)
-    if len(made) == world.players - 1:
-        legal = [b for b in legal if sum(made) + b != c]
-    return counted_bid(hand, world.trump, world.players, legal)
+    return counted_bid(hand, world.trump, world.players, _legal(world, made))

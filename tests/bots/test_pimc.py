@@ -172,10 +172,10 @@ def test_worlds_that_fit_the_bids_are_drawn_for_in_proportion_not_only_weighed()
         state.apply(seat, state.legal_actions(seat)[-1])  # bid 5 three times
     seat = state.to_act()[0]
     view, legal = state.view(seat), state.legal_actions(seat)
-    drawing = PimcBot(seed=1, worlds=20, time_ms=0)
+    drawing = PimcBot(seed=1, worlds=20, time_ms=0, bidders="counting")  # bids read
     assert drawing.act(view, legal) in legal
     assert drawing.last_worlds == 20 and drawing.last_draws > 20
-    weighing = PimcBot(seed=1, worlds=20, time_ms=0, resample=0)
+    weighing = PimcBot(seed=1, worlds=20, time_ms=0, resample=0, bidders="counting")
     assert weighing.act(view, legal) in legal
     assert weighing.last_worlds == weighing.last_draws == 20
 

@@ -437,6 +437,64 @@ def test_a_world_is_less_likely_by_bid_evidence_for_each_trick_a_bid_is_off_the_
     assert WHIST.plausibility(state, 3) == BID_EVIDENCE**2
 
 
+def test_bids_of_another_style_weigh_a_world_off_the_count_less_and_random_ones_not_at_all():
+    def after(bids: list[int]) -> WhistState:
+        state = new_deal(4, 0, SURE_THREE, "JH")
+        for seat, bid in enumerate(bids):
+            play(state, seat, f"bid {bid}")
+        state.dealt_hands = [list(h) for h in state.hands]
+        return state
+
+    on, off = after([3, 0]), after([3, 2])  # seat 1 counts 0: its bid on it, two off
+    unknown, wild = WHIST.assuming("unknown"), WHIST.assuming("random")
+    assert WHIST.assuming("counting") is WHIST
+    assert WHIST.plausibility(off, 2) / WHIST.plausibility(on, 2) == BID_EVIDENCE**2
+    # Half a counting bidder, half any of 8 numbers alike (3 / 8 of a bid on the count).
+    ratio = unknown.plausibility(off, 2) / unknown.plausibility(on, 2)
+    assert ratio == pytest.approx((0.5 * BID_EVIDENCE**2 + 0.5 * 3 / 8) / (0.5 + 0.5 * 3 / 8))
+    assert BID_EVIDENCE**2 < ratio < 1  # a bid off the count still says something
+    assert wild.plausibility(off, 2) == wild.plausibility(on, 2) == 1.0
+
+
+def test_bids_to_come_of_another_style_are_drawn_world_by_world_around_the_count():
+    counted_alike = spread = 0
+    for seed in range(30):
+        state = SPEC.new_match(players=4, options={"deal_size": 7}, seed=seed)
+        seat = state.to_act()[0]
+        bids: list[int | None] = [None] * 4
+        bids[seat] = 1
+        counted = WHIST.likely_bids(state, bids)
+        for name in ("unknown", "random"):
+            drawn = WHIST.assuming(name).likely_bids(state, bids)
+            assert drawn == WHIST.assuming(name).likely_bids(state, bids)  # the world's own
+            assert drawn[seat] == 1 and sum(drawn) != 7  # the hook rule still holds
+            if name == "unknown":  # within one of the count (the dealer's answer aside)
+                counted_alike += drawn == counted
+                dealer = (state.first + 3) % 4
+                assert all(
+                    abs(d - c) <= 1
+                    for s, (d, c) in enumerate(zip(drawn, counted, strict=True))
+                    if s != dealer
+                )
+            spread += drawn != counted
+    assert 0 < counted_alike < 30 and spread > 20
+    assert WHIST.likely_bids(state, bids) == counted  # counting draws none
+
+
+def test_the_search_reads_bids_as_its_bidders_option_says():
+    from levata.bots import make_bot
+    from levata.bots.strategy import strategy_for
+
+    ours = strategy_for(SPEC)
+    assert make_bot("pimc", "whist", bidders="counting").strategy is ours  # the model as it was
+    assert make_bot("pimc", "whist").strategy is ours.assuming("random")  # the default
+    unknown = make_bot("pimc", "whist", bidders="unknown").strategy
+    assert isinstance(unknown, WhistStrategy) and unknown.trust == 0.5
+    assert unknown is ours.assuming("unknown")  # one per assumption
+    with pytest.raises(BadConfig, match="bidders must be counting, unknown or random"):
+        make_bot("pimc", "whist", bidders="wild")
+
+
 def test_rating_a_bid_reads_the_dealers_answer_to_it():
     # Seat 0 bidding 4 forces the dealer (counting 3.45) to 4: the dealer then plays for
     # four tricks, and seat 0's rating of 4 is the one against that dealer.
