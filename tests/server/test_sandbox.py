@@ -285,10 +285,13 @@ def probe():
         report(f"TCP to the referee {referee}", ok, why)
         if ok:
             report(f"admin over TCP {referee}", *admin(referee))
-    open_ports = [p for p in range(1, 65536) if tcp("127.0.0.1", p, 0.5)[0]]
-    report("any TCP port on 127.0.0.1", open_ports, open_ports)
-    for p in open_ports[:8]:
-        report(f"admin over TCP 127.0.0.1:{p}", *admin(f"127.0.0.1:{p}"))
+    # Unsandboxed, the scan finds every server of a busy test machine, and the admin calls
+    # to them (5 s each at worst) could outlast the entry's clock: that run skips it.
+    if os.environ.get("PROBE_SCAN", "1") == "1":
+        open_ports = [p for p in range(1, 65536) if tcp("127.0.0.1", p, 0.5)[0]]
+        report("any TCP port on 127.0.0.1", open_ports, open_ports)
+        for p in open_ports[:8]:
+            report(f"admin over TCP 127.0.0.1:{p}", *admin(f"127.0.0.1:{p}"))
     seen, readable, foreign = tokens_in_proc()
     report("other tokens in /proc/*/environ and cmdline", foreign,
            f"{seen} processes visible, {readable} files readable", digests=foreign)
@@ -496,7 +499,12 @@ MEMORY_MB, FLOOD_MB, LOG_FLOOD_MB, LOG_MB = 400, 512, 4, 1
 
 
 def run_with_probe(
-    tmp_path: Path, honest: bool, sandbox: str, listener: Listener, floods: bool = True
+    tmp_path: Path,
+    honest: bool,
+    sandbox: str,
+    listener: Listener,
+    floods: bool = True,
+    scan: bool = True,
 ) -> Path:
     """A tournament of the probe (hostile or honest), an honest witness with a secret in its
     folder, and a reference bot; returns the folder of the run. With ``floods``, the hostile
@@ -512,6 +520,8 @@ def run_with_probe(
     env = {"PROBE_LISTENER": str(listener.port), "PROBE_FILES": files}
     if floods:
         env |= {"PROBE_FLOOD_MB": str(FLOOD_MB), "PROBE_LOG_FLOOD_MB": str(LOG_FLOOD_MB)}
+    if not scan:
+        env["PROBE_SCAN"] = "0"
     probe = write_entry(run / "probe", "probe", honest, env, f"memory_mb = {MEMORY_MB}\n")
     witness = write_entry(run / "witness", "witness", True, env)
     secret.write_text("the witness's own notes\n")
@@ -574,7 +584,7 @@ def test_the_hostile_entry_gets_through_without_a_sandbox(tmp_path):
     """The probes are real: with ``--sandbox none`` the same entry reads what it should not."""
     listener = Listener()
     try:
-        run = run_with_probe(tmp_path, False, "none", listener, floods=False)
+        run = run_with_probe(tmp_path, False, "none", listener, floods=False, scan=False)
     finally:
         listener.close()
     found = probes(run / "logs" / "probe.log")
