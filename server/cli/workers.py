@@ -212,6 +212,7 @@ async def run_front(
         if entrants is not None:
             await entrants.stop(1)
         await server.stop(1)
+        await health_of.stop()
         await workers.stop()
 
 
@@ -243,6 +244,13 @@ class Health:
         if self.front.workers[link.index] is link:  # not a restarted worker's old channel
             self.serving[link.index] = False
             await self.tell()
+
+    async def stop(self) -> None:
+        """Stop watching the workers, before they stop: each watch then ends as this side's
+        cancel, not under a worker's shutdown (which gRPC logs as an unhandled error)."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def tell(self) -> None:
         from grpc_health.v1 import health_pb2
