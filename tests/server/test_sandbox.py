@@ -399,7 +399,9 @@ def write_entry(folder: Path, name: str, honest: bool, env: dict[str, str], more
     env_toml = ", ".join(f"{k} = {json.dumps(v)}" for k, v in env.items())
     manifest.write_text(
         f'name = "{name}"\ncommand = {json.dumps(args)}\nprotocol = "json"\n'
-        f'workdir = "{folder.name}"\nmove_ms = 15000\nenv = {{ {env_toml} }}\n{more}'
+        # a minute a decision: the hostile probe answers only once its probes are done, and on
+        # a CI machine loaded by the other tests' servers they took longer than 15 s + bank
+        f'workdir = "{folder.name}"\nmove_ms = 60000\nenv = {{ {env_toml} }}\n{more}'
     )
     return manifest
 
