@@ -94,6 +94,7 @@ from levata.engine import BadConfig
 from levata.server.match.auth import bot_name_for
 from levata.server.tournament.entry_log import DEFAULT_CAP_MB, EntryLog
 from levata.server.tournament.manifest_env import check_env
+from levata.server.tournament.memory_cgroup import EntryCgroup
 from levata.server.tournament.process_limits import LIMITS, limited
 from levata.server.tournament.sandbox import NPROC, Sandbox, Spawned
 from levata.wire.credentials import TOKEN_ENV
@@ -479,6 +480,21 @@ def _fill(arg: str, values: dict[str, str]) -> str:
     return arg
 
 
+def _limits(
+    argv: list[str], manifest: dict[str, Any], sandbox: Sandbox | None, slot: int
+) -> tuple[list[str], EntryCgroup | None]:
+    """A manifest entry's command under its limits, and the memory cgroup made for it in
+    ``sandbox`` (``None``: not sandboxed, or none can be made here)."""
+    memory_mb = manifest.get("memory_mb")
+    cgroup = sandbox.memory_cgroup(slot, memory_mb or 0) if sandbox is not None else None
+    # A cgroup counts the memory the entry holds; an address-space cap as well would count
+    # what its threads reserve and never use (gRPC's, a JVM's), and fail them.
+    address_mb = None if cgroup is not None else memory_mb
+    parent = 0 if sandbox is not None else None  # in a sandbox, the parent is its init
+    nproc = NPROC if sandbox is not None and sandbox.users is not None else 0
+    return limited(argv, manifest.get("cpu_seconds"), address_mb, parent, nproc), cgroup
+
+
 def launch(  # noqa: PLR0913  (one entry process: who, where, as whom, and its log)
     entry: Entry,
     game: str,
@@ -500,13 +516,12 @@ def launch(  # noqa: PLR0913  (one entry process: who, where, as whom, and its l
     m = entry.manifest
     manifest = entry.kind == "manifest"
     boxed = manifest and sandbox is not None
+    cgroup: EntryCgroup | None = None
     shown = " ".join(shlex.quote(a.replace(token, "***")) for a in argv)
     if manifest:
         check_env(entry.name, m.get("env", {}))  # a spec resumed from an older record
         shown += f" (cpu {m.get('cpu_seconds')} s, memory {m.get('memory_mb')} MB)"
-        parent = 0 if boxed else None
-        nproc = NPROC if boxed and sandbox is not None and sandbox.users is not None else 0
-        argv = limited(argv, m.get("cpu_seconds"), m.get("memory_mb"), parent, nproc)
+        argv, cgroup = _limits(argv, m, sandbox if boxed else None, slot)
     out = EntryLog(log, log_mb << 20)
     out.start(f"== {shown}\n")
     stdin = subprocess.PIPE if entry.kind == "bot" else subprocess.DEVNULL
@@ -523,7 +538,7 @@ def launch(  # noqa: PLR0913  (one entry process: who, where, as whom, and its l
             brief = ["$LIMITS" if a == LIMITS else a for a in argv]  # the script is above
             line = sandbox.shown(brief, extra_env, cwd, slot, memory_mb)
             out.start(f"== sandboxed (bwrap, {where}, {net}):\n   {line}\n")
-            spawned = sandbox.spawn(argv, extra_env, cwd, slot, stdin, write_end, memory_mb)
+            spawned = sandbox.spawn(argv, extra_env, cwd, slot, stdin, write_end, memory_mb, cgroup)
             proc = spawned.proc
             if spawned.cgroup is not None:
                 memory = f"memory cgroup {spawned.cgroup.path.name}, {memory_mb} MiB"
@@ -543,6 +558,8 @@ def launch(  # noqa: PLR0913  (one entry process: who, where, as whom, and its l
     except BaseException:
         os.close(read_end)
         out.close(0)
+        if cgroup is not None and spawned is None:  # made for it, never joined
+            cgroup.remove()
         raise
     finally:
         os.close(write_end)

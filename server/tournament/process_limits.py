@@ -22,7 +22,12 @@ __all__ = ["LIMITS", "limited"]
 #: limits on itself, close every descriptor but stdin, stdout and stderr (bubblewrap leaves
 #: its own open: the options, the user namespace), ask for a SIGTERM when its parent dies,
 #: give back the signals Python ignores (SIGPIPE, SIGXFSZ: a bot starts with the defaults its
-#: author expects), then become the bot (``exec``). The limits are set in the bot's own
+#: author expects), then become the bot (``exec``). Under an address-space cap (an entry no
+#: memory cgroup holds) glibc gets at most two malloc arenas: each further thread's arena
+#: reserves 64 MiB of address space it never uses: a Python gRPC client was seen reserving
+#: 0.6 to 1 GiB to hold 39 MiB (200 MiB with two arenas), and at a cap of 400 MiB its
+#: threads failed to start and its channel hung (``MALLOC_*`` is refused in a manifest's
+#: ``env``: it is ours alone). The limits are set in the bot's own
 #: process before its program starts, like a ``preexec_fn`` would, but without forking a
 #: multi-threaded runner (the referee's gRPC threads make ``fork`` + Python code unsafe).
 #: ``PARENT`` 0 skips the check that the parent still runs (in a sandbox the parent is the
@@ -34,6 +39,7 @@ if cpu > 0:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
 if mem > 0:
     resource.setrlimit(resource.RLIMIT_AS, (mem << 20, mem << 20))
+    os.environ["MALLOC_ARENA_MAX"] = "2"  # else 64 MiB of address space per thread's arena
 if nproc > 0:
     resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
@@ -65,7 +71,8 @@ def limited(
     nproc: int = 0,
 ) -> list[str]:
     """``argv`` run under CPU-time (soft: SIGXCPU; hard, 5 s later: SIGKILL), address-space
-    and (``nproc`` > 0) process-count limits, ended with SIGTERM if its parent dies.
+    (``memory_mb``; ``None`` or 0: none, as for an entry a memory cgroup holds) and
+    (``nproc`` > 0) process-count limits, ended with SIGTERM if its parent dies.
 
     >>> limited(["bot", "--fast"], 60, 512, parent=100)[-6:]
     ['60', '512', '100', '0', 'bot', '--fast']

@@ -57,7 +57,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 from levata.engine import BadConfig
 from levata.server.tournament.manifest_env import check_env
@@ -391,7 +391,16 @@ class Sandbox:
         args += ["--chdir", workdir or "/tmp"]
         return args
 
-    def spawn(
+    def memory_cgroup(self, slot: int, memory_mb: int) -> EntryCgroup | None:
+        """A memory cgroup of ``memory_mb`` MiB for slot ``slot``'s next entry, or ``None``
+        (no limit asked, cgroups off, or none can be made here). The launcher asks first: an
+        entry whose memory a cgroup holds needs no address-space cap
+        (:mod:`levata.server.tournament.process_limits`)."""
+        if not self.cgroups or memory_mb <= 0:
+            return None
+        return EntryCgroup.make(f"levata-{os.getpid()}-{slot}-{time.monotonic_ns()}", memory_mb)
+
+    def spawn(  # noqa: PLR0913  (what to run, as whom, where, its pipes and its memory)
         self,
         argv: Sequence[str],
         env: dict[str, str],
@@ -400,25 +409,26 @@ class Sandbox:
         stdin: Any,
         stderr: IO[bytes] | int,
         memory_mb: int = 0,
+        cgroup: EntryCgroup | Literal["make"] | None = "make",
     ) -> Spawned:
         """Start ``argv`` in the sandbox, as slot ``slot``'s user, with ``memory_mb`` MiB
         (0: no limit) for everything it holds; bwrap reads its options from a memory file.
-        ``stdin`` is ignored (``/dev/null``) when the entry gets a cgroup.
+        ``cgroup``: the entry's memory cgroup, made already (:meth:`memory_cgroup`) or
+        ``None`` for none; by default one is made here. ``stdin`` is ignored (``/dev/null``)
+        when the entry gets a cgroup.
         Every descriptor reaches bwrap only (``pass_fds``; the rest are close-on-exec)."""
         uid = self.uid(slot)
         if uid is None and os.geteuid() == 0:  # bwrap would map host root into the sandbox
             raise BadConfig("run by root, a sandboxed entry needs a user of its own (uid_base)")
         fds: list[int] = []
-        cgroup = None
+        if isinstance(cgroup, str):  # "make"
+            cgroup = self.memory_cgroup(slot, memory_mb)
         try:
             userns = user_namespace(uid) if uid is not None else None
             if userns is not None:
                 fds.append(userns)
             seccomp = _memfd("levata-seccomp", bpf())
             fds.append(seccomp)
-            if self.cgroups and memory_mb > 0:
-                name = f"levata-{os.getpid()}-{slot}-{time.monotonic_ns()}"
-                cgroup = EntryCgroup.make(name, memory_mb)
             options = self.options(env, workdir, slot, memory_mb, userns, seccomp)
             args = _memfd("bwrap-args", b"".join(a.encode() + b"\0" for a in options))
             fds.append(args)

@@ -49,13 +49,15 @@ pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bub
 
 #: The hostile entry. With --honest it only plays: the first legal action, always.
 HOSTILE = r'''
-import hashlib, json, os, re, socket, sys
+import hashlib, json, os, re, resource, socket, sys, time
 
 OWN = os.environ.get("LEVATA_TOKEN", "")
+START = time.monotonic()
 
 
 def report(attempt, reached, detail, **more):
     line = {"attempt": attempt, "reached": bool(reached), "detail": str(detail)[:300], **more}
+    line["t"] = round(time.monotonic() - START, 2)  # when: a slow or stuck step shows itself
     print("PROBE " + json.dumps(line), file=sys.stderr, flush=True)
 
 
@@ -254,9 +256,18 @@ def flood_log():
         os.write(2, line)
 
 
+def limits():
+    """What the entry was given (not an escape): its address-space cap, its malloc arenas."""
+    soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    line = {"address_mb": None if soft == resource.RLIM_INFINITY else soft >> 20,
+            "malloc_arena_max": os.environ.get("MALLOC_ARENA_MAX")}
+    print("PROBE-LIMITS " + json.dumps(line), file=sys.stderr, flush=True)
+
+
 def probe():
     flood_log()
     flood_tmp()
+    limits()  # after the log flood, which rotates the earliest lines away
     rows = statuses()
     report("a capability in any process of the sandbox", privileged(rows, False), "", rows=rows)
     me = {str(os.getpid()): rows[str(os.getpid())]}
@@ -406,12 +417,26 @@ def write_entry(folder: Path, name: str, honest: bool, env: dict[str, str], more
     return manifest
 
 
-def tournament(*args: object, env: dict[str, str] | None = None, timeout: float = 240):
-    run = subprocess.run(
-        [*CLI, "tournament", "--game", "whist", "-o", "deal_size=2", "--deals", "2",
-         "--seed", "5", "--parallel", "4", "--quiet", *map(str, args)],
-        capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})},
-    )  # fmt: skip
+def tournament(
+    *args: object,
+    env: dict[str, str] | None = None,
+    timeout: float = 240,
+    logs: Path | None = None,
+):
+    """``levata tournament`` of the given entries; past ``timeout``, fail with the last
+    lines of each entry's log in ``logs`` (where each probe stood)."""
+    try:
+        run = subprocess.run(
+            [*CLI, "tournament", "--game", "whist", "-o", "deal_size=2", "--deals", "2",
+             "--seed", "5", "--parallel", "4", "--quiet", *map(str, args)],
+            capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})},
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        tails = {
+            f.name: [x[:200] for x in f.read_text(errors="replace").splitlines()[-8:]]
+            for f in sorted(logs.glob("*.log")) if logs is not None
+        } if logs is not None and logs.exists() else {}  # fmt: skip
+        pytest.fail(f"the tournament ran past {timeout} s; the entries' logs end:\n{tails}")
     assert "Traceback" not in run.stderr, run.stderr
     assert run.returncode == 0, run.stdout + run.stderr
     return run
@@ -423,6 +448,14 @@ def probes(log: Path) -> dict[str, dict]:
     assert "PROBE-DONE" in text, text[-3000:]
     lines = [json.loads(x[len("PROBE ") :]) for x in text.splitlines() if x.startswith("PROBE ")]
     return {p["attempt"]: p for p in lines}
+
+
+def given(log: Path) -> dict:
+    """The limits the probe found on itself (its ``PROBE-LIMITS`` line)."""
+    older = log.with_name(log.name + ".1")
+    text = (older.read_text() if older.exists() else "") + log.read_text()
+    (line,) = {x for x in text.splitlines() if x.startswith("PROBE-LIMITS ")}
+    return json.loads(line.split(" ", 1)[1])
 
 
 def results(db: Path) -> tuple[list[tuple], str]:
@@ -507,6 +540,7 @@ def run_with_probe(
     listener: Listener,
     floods: bool = True,
     scan: bool = True,
+    memory_mb: int | None = None,
 ) -> Path:
     """A tournament of the probe (hostile or honest), an honest witness with a secret in its
     folder, and a reference bot; returns the folder of the run. With ``floods``, the hostile
@@ -524,12 +558,13 @@ def run_with_probe(
         env |= {"PROBE_FLOOD_MB": str(FLOOD_MB), "PROBE_LOG_FLOOD_MB": str(LOG_FLOOD_MB)}
     if not scan:
         env["PROBE_SCAN"] = "0"
-    probe = write_entry(run / "probe", "probe", honest, env, f"memory_mb = {MEMORY_MB}\n")
+    memory = f"memory_mb = {memory_mb or MEMORY_MB}\n"
+    probe = write_entry(run / "probe", "probe", honest, env, memory)
     witness = write_entry(run / "witness", "witness", True, env)
     secret.write_text("the witness's own notes\n")
     tournament(
         "--bots", f"{probe},{witness},random", "--db", db, "--logs", logs, "--sandbox", sandbox,
-        "--log-mb", LOG_MB,
+        "--log-mb", LOG_MB, logs=logs,
     )  # fmt: skip
     return run
 
@@ -573,6 +608,13 @@ def test_a_hostile_entry_fails_at_everything_and_the_standings_do_not_change(tmp
     assert not (hostile / "probe" / "probe-was-here").exists()
     log = (hostile / "logs" / "probe.log").read_text()
     assert "== sandboxed (bwrap" in log and "no network" in log
+    # A memory cgroup holds its memory: no address-space cap beside it (which its gRPC
+    # threads' reservations once used up, hanging its channel); without one, the cap.
+    limits = given(hostile / "logs" / "probe.log")
+    if "== memory cgroup" in log:
+        assert limits == {"address_mb": None, "malloc_arena_max": None}
+    else:
+        assert limits == {"address_mb": MEMORY_MB, "malloc_arena_max": "2"}
     if ROOT:
         assert "user 420000" in log
         assert oct((hostile / "t.db").stat().st_mode & 0o777) == "0o600"
@@ -586,10 +628,14 @@ def test_the_hostile_entry_gets_through_without_a_sandbox(tmp_path):
     """The probes are real: with ``--sandbox none`` the same entry reads what it should not."""
     listener = Listener()
     try:
-        run = run_with_probe(tmp_path, False, "none", listener, floods=False, scan=False)
+        run = run_with_probe(
+            tmp_path, False, "none", listener, floods=False, scan=False, memory_mb=1024
+        )
     finally:
         listener.close()
     found = probes(run / "logs" / "probe.log")
+    # No cgroup: memory_mb caps its address space, with two malloc arenas to stay within it.
+    assert given(run / "logs" / "probe.log") == {"address_mb": 1024, "malloc_arena_max": "2"}
     assert found["open_by_handle_at through the x32 ABI"]["reached"]  # no filter to kill it
     assert found["a descriptor beyond stdio"]["reached"] is False  # close_fds, even so
     if ROOT:  # what the hostile wrapper had before: root's capabilities, no filter
