@@ -30,7 +30,7 @@ so the C choices compare exactly as the Python floats do (ties go to the same ca
 (True, True, False)
 """
 
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from levata.engine.cardmask cimport bit, below, lowest, mask_t, popcount, suit_bits
 
@@ -253,7 +253,7 @@ cdef bint extends(const int* chosen, int nc, int card, mask_t rest, int most) no
             return True
     return False
 
-cdef bint place(int t, const mask_t* fits, int* owner, mask_t* seen, int* target_of) noexcept nogil:
+cdef bint place(int t, const mask_t* fits, int* owner, mask_t* seen) noexcept nogil:
     """One augmenting path for target ``t`` (can_beat's matching)."""
     cdef mask_t x = fits[t] & ~seen[0]
     cdef int i
@@ -263,7 +263,7 @@ cdef bint place(int t, const mask_t* fits, int* owner, mask_t* seen, int* target
         if seen[0] & bit(i):
             continue
         seen[0] |= bit(i)
-        if owner[i] < 0 or place(owner[i], fits, owner, seen, target_of):
+        if owner[i] < 0 or place(owner[i], fits, owner, seen):
             owner[i] = t
             return True
     return False
@@ -282,7 +282,7 @@ cdef bint can_beat(const int* targets, int nt, mask_t hand, int trump) noexcept 
         fits[t] = hand & beaters(targets[t], trump)
     for t in range(nt):
         seen = 0
-        if not place(t, fits, owner, &seen, NULL):
+        if not place(t, fits, owner, &seen):
             return False
     return True
 
@@ -760,6 +760,7 @@ cdef int best_lead(
     cdef int npool = 0, nfree = 0, i, j, c, r, size, extra, base, score, best, nbest_more
     cdef int middle = MIDDLE + (LATE_MIDDLE if late else 0), last
     cdef mask_t pool_mask = hand, live, x, chosen_mask = 0
+    memset(gain, 0, sizeof(gain))  # only the pool's entries are read; this quiets gcc
     for i in range(nc):
         chosen_mask |= bit(chosen[i])
     pool_mask |= chosen_mask
@@ -957,6 +958,12 @@ cdef class HuzurPlayout:
         s.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         s.trump = int(fields["trump"])
         s.low = s.trump * 16 + (7 if n == 3 else 5)
+        for key in ("hands", "active", "plays", "responders", "finished"):
+            if len(fields[key]) > n:
+                raise ValueError(f"{key}: more entries than the {n} seats")
+        plan = fields.get("plan")
+        if plan is not None and len(plan) > 6:
+            raise ValueError("a plan holds the five cards of a move at most")
         for seat in range(MAX_SEATS):
             s.hands[seat] = 0
         for seat, hand in enumerate(fields["hands"]):
@@ -999,7 +1006,6 @@ cdef class HuzurPlayout:
         s.cap = int(fields["hand_cap"])
         s.min_cap = bool(fields["cap_lead_to_min_hand"])
         s.phase = _PHASE_CODE[fields["phase"]]
-        plan = fields.get("plan")
         s.has_plan = plan is not None
         s.plan_at = 0
         s.plan_len = 0

@@ -161,3 +161,6 @@ def test_clone_apply_and_errors():
     with pytest.raises(ValueError, match="policy"):
         fast.rollout("greedy")
     assert fast.rollout("heuristic") > 0 and fast.is_over() and not copy.is_over()
+    bad = state.playout_fields() | {"responders": [1, 2, 0, 1]}
+    with pytest.raises(ValueError, match="seats"):
+        HuzurPlayout(bad)
