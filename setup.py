@@ -36,6 +36,7 @@ KERNELS = [
     "solver",
     "playouts",
     "macao_playouts",
+    "huzur_playouts",
     "trick_search",
 ]
 

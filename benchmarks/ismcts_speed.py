@@ -11,13 +11,16 @@ with a choice (more than one legal action) is kept until there are ``--decisions
 each one an ismcts bot searches twice, through the contract (``fast=False``:
 ``clone``/``apply``, the heuristic bot on a view per move) and on the game's fast path
 (``fast=True``: the C kernel of a trick deal's card play, :mod:`levata.bots.search.card_play`,
-or the game's ``playout_state`` copy, Macao's), the two runs interleaved so that the
-machine's load falls on both alike. It prints simulations (rollouts, one per iteration of
-the kernel) per wall and per CPU second, worlds dealt per second, actions per simulation,
-median, p90 and p99 time per decision against the budget, and the ratios. Beside the wall
-p99, the fast path's p99 in CPU time, and of its decisions over budget + 10% how many spent
-less than the budget in CPU time: on a loaded machine those waited for a core (the process
-was not running), which no search can make up; the others searched too long.
+or the game's ``playout_state`` copy, Macao's and Huzur's kernels), the runs interleaved so
+that the machine's load falls on all alike. Where the game's state also keeps a Python copy
+of its playouts beside the kernel (``python_playout_state``: Huzur's reference copy), a third
+bot searches on that copy, so the kernel's gain over it is measured in the same run. It
+prints simulations (rollouts, one per iteration of the kernel) per wall and per CPU second,
+worlds dealt per second, actions per simulation, median, p90 and p99 time per decision
+against the budget, and the ratios. Beside the wall p99, the fast path's p99 in CPU time,
+and of its decisions over budget + 10% how many spent less than the budget in CPU time: on
+a loaded machine those waited for a core (the process was not running), which no search can
+make up; the others searched too long.
 
 ``--openspiel`` also runs OpenSpiel's C++ ``ISMCTSBot`` (random rollouts, a fresh world per
 simulation, ``--openspiel-sims`` simulations a decision) on as many card-play decisions of
@@ -144,6 +147,38 @@ def budget_line(wall: list[float], cpu: list[float], budget_ms: float) -> str:
     )
 
 
+def run_paths(
+    points: list[Any], bots: dict[Any, IsmctsBot], state_class: Any, spiel: Any, states: Any
+) -> tuple[dict[Any, list[float]], dict[Any, list[float]]]:
+    """Every path's decision on each point in turn (interleaved: load drifts fall on all),
+    OpenSpiel's beside where asked; each path's seconds by decision, wall and CPU."""
+    walls: dict[Any, list[float]] = {path: [] for path in bots}
+    cpus: dict[Any, list[float]] = {path: [] for path in bots}
+    for i, (view, legal) in enumerate(points):
+        for path, bot in bots.items():
+            began, wall = time.process_time(), time.perf_counter()
+            if path == "python":
+                on_python_copy(state_class, bot, view, legal)
+            else:
+                bot.act(view, legal)
+            cpus[path].append(time.process_time() - began)
+            walls[path].append(time.perf_counter() - wall)
+        if spiel is not None:
+            spiel.step(states[i])
+    return walls, cpus
+
+
+def on_python_copy(state_class: Any, bot: IsmctsBot, view: Any, legal: Any) -> None:
+    """``bot``'s decision with its worlds played out on the game's Python copy: the class's
+    ``playout_state`` is that copy's for the decision alone (the bots act one at a time)."""
+    kernel = state_class.playout_state
+    state_class.playout_state = state_class.python_playout_state
+    try:
+        bot.act(view, legal)
+    finally:
+        state_class.playout_state = kernel
+
+
 def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, in order)
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--game", default="macao")
@@ -160,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, i
     players = args.players or spec.players[0]
     options = dict(item.split("=", 1) for item in args.option)
     points = decisions(spec.name, players, args.decisions, args.seed, options, args.card_play)
-    spiel = None
+    spiel, states = None, None
     if args.openspiel:
         try:
             states = openspiel_states(len(points), args.seed)
@@ -168,22 +203,15 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, i
             print("error: --openspiel needs open_spiel (pip install open_spiel)", file=sys.stderr)
             return 2
         spiel = OpenSpielIsmcts(args.openspiel_sims, args.seed)
+    state_class = type(spec.new_match(players, seed=args.seed, options=options))
+    python_copy = getattr(state_class, "python_playout_state", None)
+    paths: list[Any] = [False, True] + (["python"] if python_copy is not None else [])
     bots = {
-        fast: IsmctsBot(spec.name, seed=args.seed, time_ms=args.time_ms, fast=fast)
-        for fast in (False, True)
+        path: IsmctsBot(spec.name, seed=args.seed, time_ms=args.time_ms, fast=bool(path))
+        for path in paths
     }
-    # Each path's seconds by decision, wall and CPU.
-    walls: dict[bool, list[float]] = {False: [], True: []}
-    cpus: dict[bool, list[float]] = {False: [], True: []}
-    for i, (view, legal) in enumerate(points):
-        for fast in (False, True):  # interleaved: load drifts fall on both
-            began, wall = time.process_time(), time.perf_counter()
-            bots[fast].act(view, legal)
-            cpus[fast].append(time.process_time() - began)
-            walls[fast].append(time.perf_counter() - wall)
-        if spiel is not None:
-            spiel.step(states[i])
-    cpu = {fast: sum(xs) for fast, xs in cpus.items()}
+    walls, cpus = run_paths(points, bots, state_class, spiel, states)
+    cpu = {path: sum(xs) for path, xs in cpus.items()}
     rows = {}
     for fast, bot in bots.items():
         st = bot.stats
@@ -200,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, i
     print(
         f"{spec.name}, {players} players{', ' + opts if opts else ''}: ismcts on "
         f"{len(points)} {'card-play ' if args.card_play else ''}decisions, "
-        f"{args.time_ms:g} ms each, both paths interleaved"
+        f"{args.time_ms:g} ms each, the paths interleaved"
     )
     head = ("path", "sims/s", "sims/CPU s", "worlds/s", "actions/sim", "median ms", "p90 ms")
     print(
@@ -209,12 +237,15 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, i
     )
     for fast, (sims, sims_cpu, worlds, acts, med, p90, p99) in rows.items():
         label = ("kernel" if bots[True].stats.kernel_decisions else "fast") if fast else "contract"
+        label = "python" if fast == "python" else label
         print(
             f"{label:10} {sims:9.0f} {sims_cpu:10.0f} {worlds:9.0f} {acts:12.1f} {med:10.1f} "
             f"{p90:8.1f} {p99:8.1f}"
         )
     before, after = rows[False], rows[True]
     print(f"fast / contract: {after[0] / before[0]:.2f}x simulations/s")
+    if "python" in rows:
+        print(f"fast / python copy: {after[0] / rows['python'][0]:.2f}x simulations/s")
     fast_stats = bots[True].stats
     if fast_stats.kernel_decisions:
         print(f"kernel decisions: {fast_stats.kernel_decisions} of {fast_stats.decisions}")

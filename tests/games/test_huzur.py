@@ -395,12 +395,14 @@ def test_heuristic_plays_complete_matches():
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_fast_copy_plays_by_the_games_rules(players):
-    """Action for action over random matches, the playout copy offers the game's legal
-    actions and reaches its positions (hands, stock, table, out of play, the result)."""
+    """Action for action over random matches, the Python playout copy offers the game's
+    legal actions and reaches its positions (hands, stock, table, out of play, the result).
+    The C kernel the search runs on is proven against this copy in
+    ``tests/engine/test_huzur_kernel.py``."""
     for i in range(4):
         options = {"cap_lead_to_min_hand": i % 2 == 1}
         state = SPEC.new_match(players, seed=40 + i, options=options)
-        fast = state.playout_state(seed=i)
+        fast = state.python_playout_state(seed=i)
         rng = random.Random(i)
         while not state.is_over():
             seat = state.to_act()[0]

@@ -91,6 +91,7 @@ from levata.engine.games.huzur.rules import (
     lowest_trump,
     power,
 )
+from levata.engine.huzur_playouts import HuzurPlayout as KernelPlayout
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
 from levata.engine.vocabulary import Vocabulary
@@ -754,11 +755,40 @@ class HuzurState(Zoned):
             return False
         return self.phase not in (LEAD, BEATING) or bool(self.legal_actions(actor))
 
-    def playout_state(self, seed: int) -> HuzurPlayout:
-        """A copy for playouts (the search's fast path): this position on plain lists, play
-        only, with no events, views or history; its random stream starts from ``seed``
-        (see :mod:`.playout`)."""
+    def playout_state(self, seed: int) -> KernelPlayout:
+        """A copy for playouts (the search's fast path): this position in the C kernel
+        (:mod:`levata.engine.huzur_playouts`), play only, with no events, views or history;
+        its random stream starts from ``seed``."""
+        return KernelPlayout(self.playout_fields(), seed)
+
+    def python_playout_state(self, seed: int) -> HuzurPlayout:
+        """The same copy in Python (:mod:`.playout`): the reference the kernel is proven
+        against (``tests/engine/test_huzur_kernel.py``) and a readable statement of the
+        playout policy; the search runs on :meth:`playout_state`."""
         return HuzurPlayout.of(self, seed, _ACTIONS)
+
+    def playout_fields(self) -> dict[str, Any]:
+        """This position as plain values, as the playout copies' ``fields()`` say it (the
+        kernel copies them, so nothing here is copied)."""
+        return {
+            "players": self.players,
+            "trump": self.trump.slot,
+            "hands": self.hands,
+            "stock": self.stock,
+            "turned": self.turned_pile,
+            "table": self.on_table,
+            "discard": self.discard,
+            "plays": self.plays,
+            "opener": self.opener,
+            "responders": self.responders,
+            "finished": self.finished,
+            "active": self.active,
+            "hand_no": self.hand_no,
+            "hand_cap": self.options["hand_cap"],
+            "cap_lead_to_min_hand": bool(self.options["cap_lead_to_min_hand"]),
+            "phase": self.phase,
+            "plan": None,
+        }
 
     def sample_world(self, seat: int, rng: random.Random) -> HuzurState:
         """Redeal every card ``seat`` cannot place (see :meth:`from_view`)."""

@@ -1,15 +1,21 @@
-"""Huzur's fast copy for search playouts: the rules on plain lists, with no events, views,
-moves or history, and the heuristic's choices made straight from the cards.
+"""Huzur's playout copy in Python: the rules on plain lists, with no events, views, moves or
+history, and the heuristic's choices made straight from the cards.
 
-:meth:`HuzurState.playout_state <levata.engine.games.huzur.HuzurState.playout_state>` makes
-one; ``tests/games/test_huzur.py`` proves that it offers the same legal actions and reaches
-the same positions as the game, action for action. Its ``heuristic`` policy makes the
-heuristic bot's choice at a move's first card and keeps to that plan for the move's other
-cards (the bot itself asks again at each card, and almost always agrees).
+The search runs on the C kernel (:mod:`levata.engine.huzur_playouts`, what
+:meth:`HuzurState.playout_state <levata.engine.games.huzur.HuzurState.playout_state>`
+returns), several times faster. This copy stays as the kernel's reference: it is written
+from the game's rule functions (:mod:`.rules`) and policy (:mod:`.policy`), so it is
+readable where the kernel is fast; ``tests/games/test_huzur.py`` proves it offers the same
+legal actions and reaches the same positions as the game, action for action, and
+``tests/engine/test_huzur_kernel.py`` that the kernel agrees with it (positions, choices,
+whole rollouts). :meth:`HuzurState.python_playout_state
+<levata.engine.games.huzur.HuzurState.python_playout_state>` makes one. Its ``heuristic``
+policy makes the heuristic bot's choice at a move's first card and keeps to that plan for
+the move's other cards (the bot itself asks again at each card, and almost always agrees).
 
 >>> from levata.engine.games.huzur import HuzurState
 >>> state = HuzurState.from_position(3, ["8H 9H AC", "10H 2C 7S", "QS"], "10C")
->>> fast = state.playout_state(seed=1)
+>>> fast = state.python_playout_state(seed=1)
 >>> fast.legal_actions(0) == state.legal_actions(0), str(fast.choose(0))
 (True, 'play 8H')
 >>> fast.rollout("heuristic", 0) > 0 and fast.is_over()
@@ -105,6 +111,30 @@ class HuzurPlayout:
         new.rng = random.Random(seed)
         new.actions = acts
         return new
+
+    def fields(self) -> dict[str, Any]:
+        """The position as plain values: what the C kernel
+        (:class:`levata.engine.huzur_playouts.HuzurPlayout`) is loaded from, and what its
+        ``fields()`` must equal after every action (its differential test)."""
+        return {
+            "players": self.players,
+            "trump": self.trump.slot,
+            "hands": [list(h) for h in self.hands],
+            "stock": list(self.stock),
+            "turned": list(self.turned),
+            "table": list(self.table),
+            "discard": sorted(self.discard),
+            "plays": [list(p) for p in self.plays],
+            "opener": self.opener,
+            "responders": list(self.responders),
+            "finished": list(self.finished),
+            "active": list(self.active),
+            "hand_no": self.hand_no,
+            "hand_cap": self.cap,
+            "cap_lead_to_min_hand": self.min_cap,
+            "phase": self.phase,
+            "plan": None if self.plan is None else list(self.plan),
+        }
 
     def clone(self) -> HuzurPlayout:
         new = HuzurPlayout.__new__(HuzurPlayout)

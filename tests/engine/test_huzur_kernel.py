@@ -1,0 +1,166 @@
+"""Huzur's playout kernel (``levata.engine.huzur_playouts``) against the Python copy
+(``levata.engine.games.huzur.playout``) and the game: one source of truth per rule, so the C
+copy must agree everywhere.
+
+Positions come from random and heuristic matches of three and four players under every
+option that changes play (``hand_cap``, ``cap_lead_to_min_hand``, ``first_opener``). At each
+one both copies are loaded from the game: their positions, legal actions (the game's too),
+successors after every legal action, scores, heuristic choices (the plan kept across a
+move's cards) and whole rollouts must be equal. The random policy draws from the kernel's
+splitmix64 stream; the Python copy is given the same stream, so random rollouts must be
+equal card for card as well.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from levata.engine import Action, game
+from levata.engine.games.huzur import HuzurState
+from levata.engine.games.huzur.playout import HuzurPlayout as PythonPlayout
+from levata.engine.huzur_playouts import POLICIES, HuzurPlayout
+
+SPEC = game("huzur")
+MASK = (1 << 64) - 1
+OPTIONS = [
+    {},
+    {"cap_lead_to_min_hand": True},
+    {"hand_cap": 12},
+    {"first_opener": "lowest_trump"},
+    {"cap_lead_to_min_hand": True, "hand_cap": 25, "first_opener": "lowest_trump"},
+]
+
+
+class SplitMix:
+    """The kernel's splitmix64 stream in Python, with its ``choice``: what the Python copy
+    draws random moves from here, so that both pick the same."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return z ^ (z >> 31)
+
+    def choice(self, seq: list[Action]) -> Action:
+        return seq[(self.next() * len(seq)) >> 64]
+
+
+def positions(seed: int, policy: str) -> Iterator[tuple[HuzurState, int, Action]]:
+    """A match from ``seed`` at a random table and options, moved on by ``policy`` (random,
+    or the Python copy's heuristic): the state before each action, the seat and the action."""
+    rng = random.Random(seed)
+    players = rng.choice(SPEC.players)
+    state = SPEC.new_match(players, seed=seed, options=rng.choice(OPTIONS))
+    mover = state.python_playout_state(seed)
+    while not state.is_over():
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        action = rng.choice(legal) if policy == "random" else mover.choose(seat)
+        yield state, seat, action
+        state._apply(seat, action)
+        mover._apply(seat, action)
+
+
+def both(state: HuzurState, seed: int) -> tuple[HuzurPlayout, PythonPlayout]:
+    fast, slow = state.playout_state(seed), state.python_playout_state(seed)
+    assert fast.fields() == slow.fields()
+    return fast, slow
+
+
+def same(fast: HuzurPlayout, slow: PythonPlayout, after: str) -> None:
+    assert fast.fields() == slow.fields(), after
+    assert fast.to_act() == slow.to_act() and fast.is_over() == slow.is_over(), after
+    assert fast.estimate() == slow.estimate(), after
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_legal_actions_and_successors_agree_over_whole_matches(policy):
+    """At every position: the same legal actions (the game's), and the same successor after
+    the action played; at every fifth, after each legal action."""
+    steps = every = 0
+    kinds, ends = set(), set()
+    for seed in range(16):
+        for i, (state, seat, action) in enumerate(positions(seed, policy)):
+            fast, slow = both(state, seed)
+            for s in range(state.players):
+                assert fast.legal_actions(s) == slow.legal_actions(s) == state.legal_actions(s)
+            for move in state.legal_actions(seat) if i % 5 == 0 else [action]:
+                after_fast, after_slow = fast.clone(), slow.clone()
+                after_fast._apply(seat, move)
+                after_slow._apply(seat, move)
+                same(after_fast, after_slow, f"seed {seed}: {move} by seat {seat}")
+                every += 1
+                kinds.add(move.kind)
+            steps += 1
+        final, _ = both(state, 0)
+        assert final.is_over() and final.estimate() == state.result().scores
+        ends.add(state.reason)
+    assert steps > 1000 and every > 1.5 * steps  # the walk reached what it is meant to test
+    assert kinds == {"play", "done", "beat", "take", "swap"} and ends == {"cap", "complete"}
+
+
+def test_heuristic_choices_agree_through_each_move():
+    """From positions of both kinds of match, the heuristic's choices for 40 actions, the
+    plan kept across a move's cards included (``fields`` holds it)."""
+    choices = 0
+    for seed in range(100, 110):
+        for i, (state, _, _) in enumerate(positions(seed, "random" if seed % 2 else "heuristic")):
+            if i % 6:
+                continue
+            fast, slow = both(state, i)
+            for _ in range(40):
+                if slow.is_over():
+                    break
+                seat = slow.to_act()[0]
+                mine, theirs = fast.choose(seat), slow.choose(seat)
+                assert mine == theirs, f"seed {seed}, position {i}"
+                assert mine in slow.legal_actions(seat)
+                fast._apply(seat, mine)
+                slow._apply(seat, theirs)
+                same(fast, slow, f"seed {seed}, position {i}: {mine}")
+                choices += 1
+    assert choices > 2000
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_whole_rollouts_agree(policy):
+    """Rollouts to the end (and to a horizon), the random ones on the same stream."""
+    played = 0
+    for seed in range(200, 208):
+        for i, (state, _, _) in enumerate(positions(seed, "random")):
+            if i % 30:
+                continue
+            for limit in (0, 30):
+                fast, slow = both(state, seed)
+                slow.rng = SplitMix(seed * 7 + i)  # type: ignore[assignment]  # .choice only
+                taken = fast.rollout(policy, limit, seed=seed * 7 + i)
+                assert slow.rollout(policy, limit) == taken
+                same(fast, slow, f"seed {seed}, position {i}, limit {limit}")
+                played += taken
+    assert played > 3000
+
+
+def test_clone_apply_and_errors():
+    state = HuzurState.from_position(3, ["8H 9H AC", "10H 2C 7S", "QS"], "10C")
+    fast = state.playout_state(seed=1)
+    copy = fast.clone()
+    copy.apply(0, Action.parse("play 8H"))
+    assert copy.to_act() == (1,) and fast.to_act() == (0,)
+    assert copy.fields()["table"] != fast.fields()["table"]
+    with pytest.raises(ValueError, match="not legal"):
+        fast.apply(1, Action.parse("take"))
+    with pytest.raises(ValueError, match="not to act"):
+        fast.choose(2)
+    with pytest.raises(ValueError, match="policy"):
+        fast.rollout("greedy")
+    assert fast.rollout("heuristic") > 0 and fast.is_over() and not copy.is_over()
+    bad = state.playout_fields() | {"responders": [1, 2, 0, 1]}
+    with pytest.raises(ValueError, match="seats"):
+        HuzurPlayout(bad)
