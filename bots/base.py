@@ -113,6 +113,24 @@ def bot_path(kind: str, game: str) -> str:
     >>> bot_path("pimc", "whist")
     'levata.bots.search.pimc:PimcBot'
     """
+    return split_entry(_spec_entry(kind, game))[0]
+
+
+def bot_defaults(kind: str, game: str) -> dict[str, str]:
+    """The options ``game`` gives its ``kind`` bot unless told otherwise: a spec's entry
+    may follow the class with ``:key=value`` (a generic searcher with the settings measured
+    best for that game). Empty for most.
+
+    >>> bot_defaults("ismcts", "huzur"), bot_defaults("ismcts", "macao")
+    ({'horizon': '0', 'guard': '2'}, {})
+    """
+    if kind == RANDOM or ":" in kind:
+        return {}
+    return split_entry(_spec_entry(kind, game))[1]
+
+
+def _spec_entry(kind: str, game: str) -> str:
+    """The game spec's entry for ``kind`` (a generic searcher's where it names none)."""
     spec = find_game(game)
     if kind == RANDOM:
         return f"{__name__}:RandomBot"
@@ -143,7 +161,8 @@ def make_bot(kind: str, game: str, seed: int = 0, **options: object) -> Bot:
     8
     """
     cls = bot_class(kind, game)
-    bot: Bot = cls(game, seed, **coerce(cls, options, kind))
+    given = {**bot_defaults(kind, game), **options}  # the game's settings, then the caller's
+    bot: Bot = cls(game, seed, **coerce(cls, given, kind))
     return bot
 
 

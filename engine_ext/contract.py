@@ -477,8 +477,10 @@ class GameSpec:
     #: 1, and its maximum) a match is a single deal of ``n`` cards, so a duplicate tournament
     #: can replay that one deal in every seating. ``None``: a board is a whole game.
     duplicate_unit: str | None = None
-    #: Reference bots beyond ``random`` (which plays every game): kind -> ``"module:Class"``.
-    #: Named as strings so the engine never imports the bots; ``make_bot`` imports them.
+    #: Reference bots beyond ``random`` (which plays every game): kind -> ``"module:Class"``,
+    #: optionally followed by ``:key=value`` settings the game gives that bot unless told
+    #: otherwise (a generic searcher's measured best for this game). Named as strings so the
+    #: engine never imports the bots; ``make_bot`` imports them.
     bots: Mapping[str, str] = field(default_factory=dict)
     #: The search bots' knowledge of the game (``"module:Class"`` on the bots side: what a
     #: seat plays its cards for, how its calls and cards are rated), or ``None`` for the

@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from levata.bots import bot_names
-from levata.bots.base import bot_class, bot_path
+from levata.bots.base import bot_class, bot_defaults, bot_path
 from levata.bots.entry import describe_options
 from levata.engine import BadConfig, all_games, game
 from levata.engine.describe import describe
@@ -64,6 +64,9 @@ def list_bots() -> None:
         kinds = bot_names(spec.name)
         for n, k in enumerate(kinds):
             opts = describe_options(bot_class(k, spec.name))
+            own = bot_defaults(k, spec.name)  # the game's settings over the class's defaults
+            if own:
+                opts += "; for this game: " + ", ".join(f"{a}={v}" for a, v in own.items())
             table.add_row(
                 spec.name if n == 0 else "",
                 k,

@@ -129,3 +129,20 @@ def test_typed_values_must_fit():
         coerce(Plain, {"n": 4.5}, "p")
     with pytest.raises(BadConfig, match="n=True is not a whole number"):
         coerce(Plain, {"n": True}, "p")
+
+
+def test_a_game_gives_a_generic_searcher_its_own_settings_and_an_entry_overrides_them():
+    """Huzur's spec names ``ismcts`` with ``horizon=0:guard=2`` (rollouts to the end, a
+    stricter guard): the kind gets them there and nowhere else, an entry's own value wins,
+    and the class is the same one."""
+    from levata.bots.base import bot_class, bot_defaults, bot_path
+
+    assert bot_defaults("ismcts", "huzur") == {"horizon": "0", "guard": "2"}
+    bot = make_bot("ismcts", "huzur", 1)
+    assert (bot.horizon, bot.guard) == (0, 2.0)
+    assert make_bot("ismcts", "huzur", 1, horizon="12").horizon == 12
+    plain = make_bot("ismcts", "macao", 1)  # the class's defaults elsewhere
+    assert (plain.horizon, plain.guard) == (30, 1.0)
+    assert bot_path("ismcts", "huzur") == bot_path("ismcts", "macao")
+    assert bot_class("ismcts", "huzur") is bot_class("ismcts", "macao")
+    assert bot_defaults("random", "huzur") == {} and bot_defaults("heuristic", "huzur") == {}

@@ -906,7 +906,13 @@ SPEC = register(
         ),
         short_options={"hand_cap": 80},
         factory=HuzurState,
-        bots={"heuristic": "levata.bots.heuristic.huzur:HeuristicBot"},
+        bots={
+            "heuristic": "levata.bots.heuristic.huzur:HeuristicBot",
+            # rollouts to the end (the finishing order itself, not the cards held after 30
+            # actions), and the heuristic's move kept unless a rival beats it by 2 standard
+            # errors: each did better than the plain search (docs/games/huzur.md, "Strength")
+            "ismcts": "levata.bots.search.ismcts:IsmctsBot:horizon=0:guard=2",
+        },
         narrate=narrate,
         vocabulary=VOCABULARY,
     )
