@@ -3,9 +3,12 @@ in two table orders (A in one seat, B in it in the other): the fair comparison w
 neighbours matter, as in Trombon (a rotated series keeps every entry between the same two).
 
 Each deal's difference is averaged over its rotations in each series, then over the two
-series; the 95% interval comes from 2,000 bootstrap resamples of the deals::
+series; the 95% interval comes from 2,000 bootstrap resamples of the deals. More pairs of
+series (other seeds) pool their deals; ``NAME|NAME`` names one entry written differently in
+different series::
 
     python benchmarks/paired_orders.py search:time_ms=40:horizon=20 heuristic a.db b.db
+    python benchmarks/paired_orders.py "ismcts:guard=2|ismcts" heuristic a1.db b1.db a2.db b2.db
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ import statistics
 
 
 def per_deal(db: str, a: str, b: str) -> dict[int, float]:
-    """Per deal (match group), A's place minus B's, averaged over its rotations."""
+    """Per deal (match group), A's place minus B's, averaged over its rotations (``a``, ``b``:
+    the entries' names, or alternatives ``NAME|NAME``, the first seated one counting)."""
     out: dict[int, list[int]] = {}
     con = sqlite3.connect(db)
     rows = con.execute(
@@ -29,8 +33,16 @@ def per_deal(db: str, a: str, b: str) -> dict[int, float]:
         if res.get("forfeited"):
             continue
         ranks = res["ranks"]
-        out.setdefault(grp, []).append(ranks[seats.index(a)] - ranks[seats.index(b)])
+        out.setdefault(grp, []).append(ranks[_seat(seats, a)] - ranks[_seat(seats, b)])
     return {g: statistics.fmean(v) for g, v in out.items()}
+
+
+def _seat(seats: list[str], names: str) -> int:
+    """The seat of the entry ``names`` (``NAME|NAME``: whichever is seated)."""
+    for name in names.split("|"):
+        if name in seats:
+            return seats.index(name)
+    raise SystemExit(f"error: no entry {names!r} in a match of {seats}")
 
 
 def main() -> None:
@@ -39,10 +51,19 @@ def main() -> None:
     p.add_argument("b", help="entry B")
     p.add_argument("first", help="the series of one order (levata tournament --db)")
     p.add_argument("second", help="the series of the other order, same seed and deals")
+    p.add_argument("more", nargs="*", help="more pairs of series (other seeds), pooled")
     args = p.parse_args()
-    one = per_deal(args.first, args.a, args.b)
-    two = per_deal(args.second, args.a, args.b)
-    both = [(one[g] + two[g]) / 2 for g in sorted(one) if g in two]
+    if len(args.more) % 2:
+        raise SystemExit("error: series come in pairs (one of each order)")
+    files = [args.first, args.second, *args.more]
+    both: list[float] = []
+    orders: list[list[float]] = [[], []]
+    for k in range(0, len(files), 2):
+        one = per_deal(files[k], args.a, args.b)
+        two = per_deal(files[k + 1], args.a, args.b)
+        both += [(one[g] + two[g]) / 2 for g in sorted(one) if g in two]
+        orders[0] += one.values()
+        orders[1] += two.values()
     if not both:
         raise SystemExit("error: the two series share no deal")
     rng = random.Random(1)
@@ -50,8 +71,8 @@ def main() -> None:
     print(
         f"{args.a} - {args.b}: place {statistics.fmean(both):+.3f}"
         f" [{boots[50]:+.3f}, {boots[1949]:+.3f}] over {len(both)} deals (below 0: A finishes"
-        f" earlier); one order {statistics.fmean(one.values()):+.3f},"
-        f" the other {statistics.fmean(two.values()):+.3f}"
+        f" earlier); one order {statistics.fmean(orders[0]):+.3f},"
+        f" the other {statistics.fmean(orders[1]):+.3f}"
     )
 
 

@@ -24,13 +24,16 @@ policy and backs up every seat's reward along the path.
   (``rollout=heuristic|random``; ``auto`` is the heuristic where the game has one). They
   stop after ``horizon`` actions (default 30; 0: play to the end) where the game offers an
   ``estimate()`` of the outcome (Macao, Repezita: finishers, then fewest cards): full
-  rollouts of a shedding game are long, and cutting them gives several times the iterations.
-* **Fast playouts**: where the game's state offers ``playout_state(seed)`` (Macao), each world
-  is turned into that copy once and the search runs on it: it clones, applies and lists
-  legal actions without events or views, and plays the rollout itself (``rollout(policy,
-  max_actions, seed)``, in C for Macao) with the same policy (``choose`` for the other seats'
-  moves inside the tree). The game proves its copy plays by its own rules and its policy
-  picks as its heuristic bot does (a differential test); ``fast=False`` searches through
+  rollouts of a shedding game are long, and cutting them gives several times the iterations
+  (a game's spec may set its own: Huzur plays to the end, where its kernel makes that cheap
+  and the estimate misjudged moves).
+* **Fast playouts**: where the game's state offers ``playout_state(seed)`` (Macao, Huzur,
+  ...), each world is turned into that copy once and the search runs on it: it clones,
+  applies and lists legal actions without events or views, and plays the rollout itself
+  (``rollout(policy, max_actions, seed)``, in C for Macao and Huzur) with the same policy
+  (``choose`` for the other seats' moves inside the tree). The game proves its copy plays
+  by its own rules and its policy picks as its heuristic bot does (a differential test);
+  ``fast=False`` searches through
   the contract's ``clone``/``apply`` instead (the benchmarks compare the two). A copy of a
   simultaneous game (Kemps' tick) lists every seat to act, the others submitting by the
   policy before this seat's tree choice; a copy whose choices carry a payload ``dress``-es
