@@ -14,7 +14,10 @@ each one an ismcts bot searches twice, through the contract (``fast=False``:
 or the game's ``playout_state`` copy, Macao's and Huzur's kernels), the runs interleaved so
 that the machine's load falls on all alike. Where the game's state also keeps a Python copy
 of its playouts beside the kernel (``python_playout_state``: Huzur's reference copy), a third
-bot searches on that copy, so the kernel's gain over it is measured in the same run. It
+bot searches on that copy, so the kernel's gain over it is measured in the same run; where it
+also deals its worlds in the kernel (``playout_dealer``: Huzur's), a fourth bot plays out on
+the kernel but deals each world in Python (``world_from_view``), to show what the dealer
+gains. It
 prints simulations (rollouts, one per iteration of the kernel) per wall and per CPU second,
 worlds dealt per second, actions per simulation, median, p90 and p99 time per decision
 against the budget, and the ratios. Beside the wall p99, the fast path's p99 in CPU time,
@@ -157,8 +160,8 @@ def run_paths(
     for i, (view, legal) in enumerate(points):
         for path, bot in bots.items():
             began, wall = time.process_time(), time.perf_counter()
-            if path == "python":
-                on_python_copy(state_class, bot, view, legal)
+            if path in OVERRIDES:
+                overridden(state_class, OVERRIDES[path], bot, view, legal)
             else:
                 bot.act(view, legal)
             cpus[path].append(time.process_time() - began)
@@ -168,15 +171,32 @@ def run_paths(
     return walls, cpus
 
 
-def on_python_copy(state_class: Any, bot: IsmctsBot, view: Any, legal: Any) -> None:
-    """``bot``'s decision with its worlds played out on the game's Python copy: the class's
-    ``playout_state`` is that copy's for the decision alone (the bots act one at a time)."""
-    kernel = state_class.playout_state
-    state_class.playout_state = state_class.python_playout_state
+#: The paths that search with some of the game's fast hooks swapped: the Python copy of its
+#: playouts and worlds dealt in Python (``python``), or the kernel's playouts on worlds dealt
+#: in Python (``python worlds``).
+OVERRIDES: dict[str, dict[str, Any]] = {
+    "python": {"playout_state": "python_playout_state", "playout_dealer": None},
+    "python worlds": {"playout_dealer": None},
+}
+
+
+def overridden(
+    state_class: Any, swaps: dict[str, Any], bot: IsmctsBot, view: Any, legal: Any
+) -> None:
+    """``bot``'s decision with the class's hooks named in ``swaps`` replaced (by the one
+    named, or by ``None``: absent to the search) for the decision alone (the bots act one at
+    a time)."""
+    own = {name: state_class.__dict__[name] for name in swaps if name in state_class.__dict__}
+    for name, other in swaps.items():
+        setattr(state_class, name, None if other is None else getattr(state_class, other))
     try:
         bot.act(view, legal)
     finally:
-        state_class.playout_state = kernel
+        for name in swaps:
+            if name in own:
+                setattr(state_class, name, own[name])
+            else:  # inherited: the base class's shows again
+                delattr(state_class, name)
 
 
 def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, in order)
@@ -205,7 +225,9 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, i
         spiel = OpenSpielIsmcts(args.openspiel_sims, args.seed)
     state_class = type(spec.new_match(players, seed=args.seed, options=options))
     python_copy = getattr(state_class, "python_playout_state", None)
+    dealer = getattr(state_class, "playout_dealer", None)
     paths: list[Any] = [False, True] + (["python"] if python_copy is not None else [])
+    paths += ["python worlds"] if dealer is not None else []
     bots = {
         path: IsmctsBot(spec.name, seed=args.seed, time_ms=args.time_ms, fast=bool(path))
         for path in paths
@@ -232,20 +254,25 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, i
     )
     head = ("path", "sims/s", "sims/CPU s", "worlds/s", "actions/sim", "median ms", "p90 ms")
     print(
-        f"{head[0]:10} {head[1]:>9} {head[2]:>10} {head[3]:>9} {head[4]:>12} {head[5]:>10} "
+        f"{head[0]:13} {head[1]:>9} {head[2]:>10} {head[3]:>9} {head[4]:>12} {head[5]:>10} "
         f"{head[6]:>8} {'p99 ms':>8}"
     )
     for fast, (sims, sims_cpu, worlds, acts, med, p90, p99) in rows.items():
         label = ("kernel" if bots[True].stats.kernel_decisions else "fast") if fast else "contract"
-        label = "python" if fast == "python" else label
+        label = fast if fast in OVERRIDES else label
         print(
-            f"{label:10} {sims:9.0f} {sims_cpu:10.0f} {worlds:9.0f} {acts:12.1f} {med:10.1f} "
+            f"{label:13} {sims:9.0f} {sims_cpu:10.0f} {worlds:9.0f} {acts:12.1f} {med:10.1f} "
             f"{p90:8.1f} {p99:8.1f}"
         )
     before, after = rows[False], rows[True]
     print(f"fast / contract: {after[0] / before[0]:.2f}x simulations/s")
     if "python" in rows:
         print(f"fast / python copy: {after[0] / rows['python'][0]:.2f}x simulations/s")
+    if "python worlds" in rows:
+        print(
+            f"fast / fast with worlds dealt in Python: {after[0] / rows['python worlds'][0]:.2f}x "
+            "simulations/s"
+        )
     fast_stats = bots[True].stats
     if fast_stats.kernel_decisions:
         print(f"kernel decisions: {fast_stats.kernel_decisions} of {fast_stats.decisions}")

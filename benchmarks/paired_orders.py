@@ -3,7 +3,8 @@ in two table orders (A in one seat, B in it in the other): the fair comparison w
 neighbours matter, as in Trombon (a rotated series keeps every entry between the same two).
 
 Each deal's difference is averaged over its rotations in each series, then over the two
-series; the 95% interval comes from 2,000 bootstrap resamples of the deals. More pairs of
+series; the 95% interval comes from 2,000 bootstrap resamples of the deals. Beside the place,
+the same for the share of matches lost and of first places (percentage points). More pairs of
 series (other seeds) pool their deals; ``NAME|NAME`` names one entry written differently in
 different series::
 
@@ -19,11 +20,18 @@ import random
 import sqlite3
 import statistics
 
+from finishing import loser_seats
 
-def per_deal(db: str, a: str, b: str) -> dict[int, float]:
-    """Per deal (match group), A's place minus B's, averaged over its rotations (``a``, ``b``:
-    the entries' names, or alternatives ``NAME|NAME``, the first seated one counting)."""
-    out: dict[int, list[int]] = {}
+#: What is compared, per deal: A's place minus B's, and A's share of losses and of first
+#: places minus B's (the loser: alone or tied at the worst place, as ``finishing.py`` has it).
+MEASURES = ("place", "lost", "first out")
+
+
+def per_deal(db: str, a: str, b: str) -> dict[int, tuple[float, ...]]:
+    """Per deal (match group), A's :data:`MEASURES` minus B's, averaged over its rotations
+    (``a``, ``b``: the entries' names, or alternatives ``NAME|NAME``, the first seated one
+    counting)."""
+    out: dict[int, list[tuple[int, ...]]] = {}
     con = sqlite3.connect(db)
     rows = con.execute(
         "select grp, seats, result from tournament_matches where status = 'finished'"
@@ -33,8 +41,16 @@ def per_deal(db: str, a: str, b: str) -> dict[int, float]:
         if res.get("forfeited"):
             continue
         ranks = res["ranks"]
-        out.setdefault(grp, []).append(ranks[_seat(seats, a)] - ranks[_seat(seats, b)])
-    return {g: statistics.fmean(v) for g, v in out.items()}
+        sa, sb = _seat(seats, a), _seat(seats, b)
+        losers = loser_seats(ranks)
+        out.setdefault(grp, []).append(
+            (
+                ranks[sa] - ranks[sb],
+                (sa in losers) - (sb in losers),
+                (ranks[sa] == 1) - (ranks[sb] == 1),
+            )
+        )
+    return {g: tuple(statistics.fmean(col) for col in zip(*v, strict=True)) for g, v in out.items()}
 
 
 def _seat(seats: list[str], names: str) -> int:
@@ -56,24 +72,36 @@ def main() -> None:
     if len(args.more) % 2:
         raise SystemExit("error: series come in pairs (one of each order)")
     files = [args.first, args.second, *args.more]
-    both: list[float] = []
+    both: list[tuple[float, ...]] = []
     orders: list[list[float]] = [[], []]
     for k in range(0, len(files), 2):
         one = per_deal(files[k], args.a, args.b)
         two = per_deal(files[k + 1], args.a, args.b)
-        both += [(one[g] + two[g]) / 2 for g in sorted(one) if g in two]
-        orders[0] += one.values()
-        orders[1] += two.values()
+        both += [
+            tuple((x + y) / 2 for x, y in zip(one[g], two[g], strict=True))
+            for g in sorted(one)
+            if g in two
+        ]
+        orders[0] += [d[0] for d in one.values()]
+        orders[1] += [d[0] for d in two.values()]
     if not both:
         raise SystemExit("error: the two series share no deal")
-    rng = random.Random(1)
-    boots = sorted(statistics.fmean(rng.choices(both, k=len(both))) for _ in range(2000))
-    print(
-        f"{args.a} - {args.b}: place {statistics.fmean(both):+.3f}"
-        f" [{boots[50]:+.3f}, {boots[1949]:+.3f}] over {len(both)} deals (below 0: A finishes"
-        f" earlier); one order {statistics.fmean(orders[0]):+.3f},"
-        f" the other {statistics.fmean(orders[1]):+.3f}"
-    )
+    for i, measure in enumerate(MEASURES):
+        values = [d[i] for d in both]
+        rng = random.Random(1)
+        boots = sorted(statistics.fmean(rng.choices(values, k=len(values))) for _ in range(2000))
+        scale, unit = (1, "") if i == 0 else (100, " points")
+        line = (
+            f"{args.a} - {args.b}: {measure} {scale * statistics.fmean(values):+.3f}"
+            f" [{scale * boots[50]:+.3f}, {scale * boots[1949]:+.3f}]{unit} over {len(values)}"
+            " deals"
+        )
+        if i == 0:
+            line += (
+                f" (below 0: A finishes earlier); one order {statistics.fmean(orders[0]):+.3f},"
+                f" the other {statistics.fmean(orders[1]):+.3f}"
+            )
+        print(line)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
 """Type stub of the compiled ``levata.engine.huzur_playouts`` (see ``huzur_playouts.pyx``)."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from levata.engine.cards import Card
 from levata.engine.contract import Action
 
-__all__ = ["POLICIES", "HuzurPlayout"]
+__all__ = ["POLICIES", "HuzurDealer", "HuzurPlayout"]
 
 _Policy = Literal["heuristic", "random"]
 
@@ -27,3 +28,14 @@ class HuzurPlayout:
     ) -> int: ...
     def estimate(self) -> tuple[float, ...]: ...
     def fields(self) -> dict[str, Any]: ...
+
+class HuzurDealer:
+    def __init__(
+        self,
+        base: HuzurPlayout,
+        seat: int,
+        fixed: Sequence[Sequence[Card]],
+        seed: int = 0,
+        tries: int = 50,
+    ) -> None: ...
+    def deal(self, seed: int = 0) -> HuzurPlayout: ...

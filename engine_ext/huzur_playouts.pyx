@@ -57,7 +57,7 @@ cdef extern from *:
     """
     int hz_below(unsigned long long* s, int n) nogil
 
-__all__ = ["POLICIES", "HuzurPlayout"]
+__all__ = ["POLICIES", "HuzurDealer", "HuzurPlayout"]
 
 #: The rollout policies :meth:`HuzurPlayout.rollout` and :meth:`HuzurPlayout.choose` know.
 POLICIES = ("heuristic", "random")
@@ -1108,3 +1108,115 @@ cdef class HuzurPlayout:
             "phase": _PHASE_NAMES[s.phase],
             "plan": plan,
         }
+
+
+cdef bint has_quad(mask_t hand) noexcept nogil:
+    cdef int r
+    for r in range(2, 15):
+        if popcount(hand & rank_bits(r)) == 4:
+            return True
+    return False
+
+
+cdef class HuzurDealer:
+    """Worlds one seat cannot tell from a position, dealt in C: the search's determinizations.
+
+    ``HuzurState.from_view`` deals the cards the seat cannot place (the stock, and the other
+    seats' cards that no one has seen them take) uniformly into the stock and those hands,
+    dealing again while a hand holds four of a rank or the seat to act has no legal action
+    (at most ``tries`` times, the last deal then kept). A search deals thousands of worlds
+    a decision, and in Python that cost most of an iteration. The dealer takes one such
+    world (``base``: any of them, the hidden cards are dealt afresh each time) and each
+    :meth:`deal` shuffles the same hidden cards into the same places, by the same rule, in
+    C: a uniform draw of the same set of worlds. ``tests/engine/test_huzur_kernel.py``
+    proves the worlds are those ``from_view`` deals (the same cards fixed, the same counts,
+    no quad) and that each hidden card lands in each place as often.
+
+    ``fixed``: per seat, the cards it is known to hold (all of ``seat``'s own); ``seed``
+    starts the dealer's stream.
+
+    >>> from levata.engine.games.huzur import HuzurState
+    >>> state = HuzurState.from_position(3, ["7H 8S", "8H 9H", "10H"], "10C", stock="JS QS")
+    >>> dealer = state.playout_dealer(0, seed=1)
+    >>> world = dealer.deal(seed=2)
+    >>> world.fields()["hands"][0], len(world.fields()["stock"])
+    ([Card('7H'), Card('8S')], 2)
+    """
+
+    cdef hz_state base
+    cdef mask_t fixed[MAX_SEATS]
+    cdef int gaps[MAX_SEATS]
+    cdef int pool[DECK]
+    cdef int npool
+    cdef int seat
+    cdef int tries
+    cdef unsigned long long rng
+
+    def __init__(self, HuzurPlayout base, int seat, fixed, seed=0, int tries=50):
+        cdef int s, c
+        cdef mask_t hidden
+        if not 0 <= seat < base.s.n:
+            raise ValueError(f"seat {seat} is not at this table")
+        if len(fixed) != base.s.n:
+            raise ValueError("fixed: one entry for each seat")
+        if tries < 1:
+            raise ValueError("tries must be 1 or more")
+        memcpy(&self.base, &base.s, sizeof(hz_state))
+        self.seat, self.tries = seat, tries
+        self.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        self.npool = 0
+        for s in range(MAX_SEATS):
+            self.fixed[s] = 0
+            self.gaps[s] = 0
+        for s in range(base.s.n):
+            self.fixed[s] = base.s.hands[s] if s == seat else _mask(fixed[s]) & base.s.hands[s]
+            if s == seat:
+                continue
+            hidden = base.s.hands[s] & ~self.fixed[s]
+            self.gaps[s] = popcount(hidden)
+            while hidden:
+                c = lowest(hidden)
+                hidden &= hidden - 1
+                self.pool[self.npool] = c
+                self.npool += 1
+        for c in range(base.s.nstock):
+            self.pool[self.npool] = base.s.stock[c]
+            self.npool += 1
+
+    def deal(self, seed=0):
+        """A new world: the hidden cards shuffled into the stock and the other seats' hands;
+        the copy's own random stream starts from ``seed``."""
+        cdef HuzurPlayout out = HuzurPlayout.__new__(HuzurPlayout)
+        with nogil:
+            self._deal(&out.s)
+        out.s.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        return out
+
+    cdef void _deal(self, hz_state* w) noexcept nogil:
+        cdef int attempt, i, j, t, s, at
+        cdef int codes[N_CODES]
+        cdef bint fine
+        memcpy(w, &self.base, sizeof(hz_state))
+        for attempt in range(self.tries):
+            for i in range(self.npool - 1, 0, -1):  # Fisher-Yates: any order in, uniform out
+                j = hz_below(&self.rng, i + 1)
+                t = self.pool[i]
+                self.pool[i] = self.pool[j]
+                self.pool[j] = t
+            at = 0
+            for s in range(w.n):
+                w.hands[s] = self.fixed[s]
+                for i in range(self.gaps[s]):
+                    w.hands[s] |= bit(self.pool[at])
+                    at += 1
+            w.nstock = self.npool - at
+            for i in range(w.nstock):
+                w.stock[i] = self.pool[at + i]
+            fine = True
+            for s in range(w.n):
+                if has_quad(w.hands[s]):
+                    fine = False
+            if fine and (w.phase == PH_LEAD or w.phase == PH_BEATING):
+                fine = legal(w, actor(w), codes) > 0
+            if fine:
+                return

@@ -31,10 +31,12 @@ policy and backs up every seat's reward along the path.
   ...), each world is turned into that copy once and the search runs on it: it clones,
   applies and lists legal actions without events or views, and plays the rollout itself
   (``rollout(policy, max_actions, seed)``, in C for Macao and Huzur) with the same policy
-  (``choose`` for the other seats' moves inside the tree). The game proves its copy plays
-  by its own rules and its policy picks as its heuristic bot does (a differential test);
-  ``fast=False`` searches through
-  the contract's ``clone``/``apply`` instead (the benchmarks compare the two). A copy of a
+  (``choose`` for the other seats' moves inside the tree). Where the state also offers
+  ``playout_dealer(seat, seed)`` (Huzur), the search deals its worlds with it, as fast
+  copies: the same draw as ``world_from_view``'s without a Python state for each. The game
+  proves its copy plays by its own rules and its policy picks as its heuristic bot does (a
+  differential test); ``fast=False`` searches through the contract's ``clone``/``apply``
+  instead (the benchmarks compare the two). A copy of a
   simultaneous game (Kemps' tick) lists every seat to act, the others submitting by the
   policy before this seat's tree choice; a copy whose choices carry a payload ``dress``-es
   the tree's bare choice as its policy would (Kemps' signal); and one that offers
@@ -128,6 +130,14 @@ class Playout(Protocol):
     def choose(self, seat: int, policy: str = ...) -> Action: ...
     def rollout(self, policy: str = ..., max_actions: int = ..., seed: int | None = ...) -> int: ...
     def estimate(self) -> tuple[float, ...]: ...
+
+
+class Dealer(Protocol):
+    """A game's dealer of fast copies (``GameState.playout_dealer(seat, seed)``): each
+    :meth:`deal` is a new world ``seat`` cannot tell from the real one, drawn as
+    ``world_from_view`` draws it but without building a game state (Huzur's, in C)."""
+
+    def deal(self, seed: int = ...) -> Playout: ...
 
 
 class Dressing(Protocol):
@@ -368,23 +378,22 @@ class IsmctsBot:
         actions = 0
         paired: dict[Action, list[float]] = {a: [] for a in legal}
         begun = time.perf_counter()
+        dealer: Dealer | None = None
         while True:
-            try:
-                dealt = spec.world_from_view(view, self.rng, evidence)
-            except NotImplementedError:  # no worlds of this view (read from a position)
-                usual = self._usual(view, legal, game)
-                return usual if usual is not None else legal[0]
-            if not done and set(dealt.legal_actions(view.seat)) != set(full):
-                raise RuntimeError(  # a world under other rules than the match's: say so
-                    f"a world rebuilt from the view of seat {view.seat} disagrees with the "
-                    f"legal actions it was given (options {dict(view.options)})"
-                )
-            hook = getattr(dealt, "playout_state", None) if fast else None
-            world: World = dealt if hook is None else hook(self.rng.getrandbits(64))
-            serve = getattr(world, "serve", None) if hook is not None else None
+            world: World
+            if dealer is not None:
+                world = dealer.deal(self.rng.getrandbits(64))
+            else:
+                try:
+                    world, dealer = self._deal(spec, view, full, fast, evidence, not done)
+                except NotImplementedError:  # no worlds of this view (read from a position)
+                    usual = self._usual(view, legal, game)
+                    return usual if usual is not None else legal[0]
+            fast_copy = not isinstance(world, GameState)
+            serve = getattr(world, "serve", None) if fast_copy else None
             if serve is not None:  # the copy is told whose search it serves (Kemps')
                 serve(view.seat)
-            policy_of = policy if hook is None else kind
+            policy_of = kind if fast_copy else policy
             if paired_root:
                 actions += self._pair(world, view, legal, policy_of, realtime, per_deal, paired)
             else:
@@ -406,6 +415,33 @@ class IsmctsBot:
         stats.times.append(spent)
         return choice
 
+    def _deal(
+        self,
+        spec: GameSpec,
+        view: SeatView,
+        full: Sequence[Action],
+        fast: bool,
+        evidence: Evidence | None,
+        check: bool,
+    ) -> tuple[World, Dealer | None]:
+        """One world rebuilt from ``view`` (``NotImplementedError`` where the game cannot),
+        as the game's fast copy where ``fast`` and it has one; and the game's dealer of such
+        copies where it has one (Huzur's, in C: the same draw as ``world_from_view``'s),
+        which then deals the iterations to come. Inference weighs worlds, so no dealer with
+        it. ``check``: the world's legal actions must be the ones the seat was given."""
+        dealt = spec.world_from_view(view, self.rng, evidence)
+        if check and set(dealt.legal_actions(view.seat)) != set(full):
+            raise RuntimeError(  # a world under other rules than the match's: say so
+                f"a world rebuilt from the view of seat {view.seat} disagrees with the "
+                f"legal actions it was given (options {dict(view.options)})"
+            )
+        deals = getattr(dealt, "playout_dealer", None) if fast and evidence is None else None
+        if deals is not None:
+            dealer: Dealer = deals(view.seat, self.rng.getrandbits(64))
+            return dealer.deal(self.rng.getrandbits(64)), dealer
+        hook = getattr(dealt, "playout_state", None) if fast else None
+        return (dealt if hook is None else hook(self.rng.getrandbits(64))), None
+
     def _in_kernel(
         self,
         spec: GameSpec,
@@ -419,6 +455,9 @@ class IsmctsBot:
         """The decision searched in the kernel (:mod:`levata.bots.search.card_play`), or
         ``None`` where this deal's card play does not fit it (the contract path then)."""
         evidence = self._drawing
+        factory = spec.factory
+        if not (isinstance(factory, type) and issubclass(factory, TrickGame)):
+            return None  # not a trick game: no world to deal for it
         try:
             world = spec.world_from_view(view, self.rng, evidence)
         except NotImplementedError:

@@ -451,3 +451,38 @@ def test_search_plays_a_match_on_the_fast_copy():
     bots = [IsmctsBot("huzur", seed=s, iterations=4, time_ms=0) for s in range(3)]
     result = play_match(state, bots)
     assert sorted(result.ranks) == [1, 2, 3] and bots[0].stats.rollouts > 0
+
+
+def test_search_deals_its_worlds_in_the_kernel_and_replays_from_its_seed(monkeypatch):
+    """One world is rebuilt from the view in Python, the rest come from the kernel's dealer;
+    the same seed makes the same decision."""
+    from levata.bots.heuristic.huzur import HeuristicBot
+    from levata.bots.search.ismcts import IsmctsBot
+
+    state = SPEC.new_match(3, seed=8)
+    heuristic = HeuristicBot()
+    while len(state.legal_actions(state.to_act()[0])) < 3:  # a decision worth searching
+        seat = state.to_act()[0]
+        state.apply(seat, heuristic.act(state.view(seat), state.legal_actions(seat)))
+    seat = state.to_act()[0]
+    view, legal = state.view(seat), state.legal_actions(seat)
+    calls = {"from_view": 0, "playout_dealer": 0}
+    from_view, playout_dealer = HuzurState.from_view.__func__, HuzurState.playout_dealer
+
+    def counted_from_view(cls, *args):
+        calls["from_view"] += 1
+        return from_view(cls, *args)
+
+    def counted_dealer(self, *args):
+        calls["playout_dealer"] += 1
+        return playout_dealer(self, *args)
+
+    monkeypatch.setattr(HuzurState, "from_view", classmethod(counted_from_view))
+    monkeypatch.setattr(HuzurState, "playout_dealer", counted_dealer)
+    picks = []
+    for _ in range(2):
+        bot = IsmctsBot("huzur", seed=5, iterations=40, time_ms=0)
+        picks.append(bot.act(view, legal))
+        assert bot.stats.iterations == 40
+    assert calls == {"from_view": 2, "playout_dealer": 2}  # once a decision each
+    assert picks[0] == picks[1] and picks[0] in legal

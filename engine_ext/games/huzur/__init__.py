@@ -91,6 +91,7 @@ from levata.engine.games.huzur.rules import (
     lowest_trump,
     power,
 )
+from levata.engine.huzur_playouts import HuzurDealer
 from levata.engine.huzur_playouts import HuzurPlayout as KernelPlayout
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
@@ -760,6 +761,14 @@ class HuzurState(Zoned):
         (:mod:`levata.engine.huzur_playouts`), play only, with no events, views or history;
         its random stream starts from ``seed``."""
         return KernelPlayout(self.playout_fields(), seed)
+
+    def playout_dealer(self, seat: int, seed: int) -> HuzurDealer:
+        """The search's dealer of worlds ``seat`` cannot tell from this one, as fast copies
+        (:class:`~levata.engine.huzur_playouts.HuzurDealer`): :meth:`from_view`'s deal,
+        in C. This state must itself be such a world (``from_view`` of ``seat``'s view, or
+        the real match); its hidden cards are dealt afresh each time."""
+        fixed = [self.hands[s] if s == seat else self.known[s] for s in range(self.players)]
+        return HuzurDealer(KernelPlayout(self.playout_fields(), 0), seat, fixed, seed, TRIES)
 
     def python_playout_state(self, seed: int) -> HuzurPlayout:
         """The same copy in Python (:mod:`.playout`): the reference the kernel is proven
