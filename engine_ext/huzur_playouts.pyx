@@ -37,25 +37,7 @@ from levata.engine.cardmask cimport bit, below, lowest, mask_t, popcount, suit_b
 from levata.engine.cards import Card, Suit, french_deck
 from levata.engine.contract import Action
 
-cdef extern from *:
-    """
-    #include <stdint.h>
-    /* splitmix64 (as in playouts.pyx): tiny state, copied with the position it belongs to */
-    static inline uint64_t hz_rand(unsigned long long *s) {
-        uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31);
-    }
-    static inline int hz_below(unsigned long long *s, int n) {
-    #if defined(__SIZEOF_INT128__)
-        return (int)(((unsigned __int128)hz_rand(s) * (uint64_t)n) >> 64);
-    #else
-        return (int)(hz_rand(s) % (uint64_t)n);
-    #endif
-    }
-    """
-    int hz_below(unsigned long long* s, int n) nogil
+from levata.engine.splitmix cimport below_n
 
 __all__ = ["POLICIES", "HuzurDealer", "HuzurPlayout"]
 
@@ -896,7 +878,7 @@ cdef int choose_code(hz_state* s, int seat, int policy) noexcept nogil:
     cdef int nl
     if policy == POL_RANDOM:
         nl = legal(s, seat, codes)
-        return codes[hz_below(&s.rng, nl)]
+        return codes[below_n(&s.rng, nl)]
     return heuristic(s, seat)
 
 cdef int run(hz_state* s, int policy, int limit) noexcept nogil:
@@ -1199,7 +1181,7 @@ cdef class HuzurDealer:
         memcpy(w, &self.base, sizeof(hz_state))
         for attempt in range(self.tries):
             for i in range(self.npool - 1, 0, -1):  # Fisher-Yates: any order in, uniform out
-                j = hz_below(&self.rng, i + 1)
+                j = below_n(&self.rng, i + 1)
                 t = self.pool[i]
                 self.pool[i] = self.pool[j]
                 self.pool[j] = t

@@ -37,26 +37,7 @@ from levata.engine.cardmask cimport bit, lowest, mask_t, popcount, suit_bits
 from levata.engine.cards import Card, french_deck
 from levata.engine.contract import Action
 
-cdef extern from *:
-    """
-    #include <stdint.h>
-    /* splitmix64 (as in playouts.pyx): tiny state, copied with the position it belongs to */
-    static inline uint64_t mc_rand(uint64_t *s) {
-        uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31);
-    }
-    static inline int mc_below(uint64_t *s, int n) {
-    #if defined(__SIZEOF_INT128__)
-        return (int)(((unsigned __int128)mc_rand(s) * (uint64_t)n) >> 64);
-    #else
-        return (int)(mc_rand(s) % (uint64_t)n);
-    #endif
-    }
-    """
-    unsigned long long mc_rand(unsigned long long* s) nogil
-    int mc_below(unsigned long long* s, int n) nogil
+from levata.engine.splitmix cimport below_n
 
 __all__ = ["POLICIES", "MacaoPlayout"]
 
@@ -328,7 +309,7 @@ cdef bint reshuffle(mc_state* s) noexcept nogil:
     for i in range(k):
         s.stock[i] = s.discard[i]
     for i in range(k - 1, 0, -1):
-        j = mc_below(&s.rng, i + 1)
+        j = below_n(&s.rng, i + 1)
         t = s.stock[i]
         s.stock[i] = s.stock[j]
         s.stock[j] = t
@@ -541,7 +522,7 @@ cdef int best_of(
     for i in range(k):
         if key[i] == best:
             ties += 1
-    pick = mc_below(rng, ties) if ties > 1 else 0
+    pick = below_n(rng, ties) if ties > 1 else 0
     for i in range(k):
         if key[i] == best:
             if pick == 0:
@@ -628,7 +609,7 @@ cdef int choose_code(mc_state* s, int seat, const int* legal, int nl, int policy
     cdef int key[N_CODES]
     cdef int k
     if policy == POL_RANDOM:
-        return legal[mc_below(&s.rng, nl)] if nl > 1 else legal[0]
+        return legal[below_n(&s.rng, nl)] if nl > 1 else legal[0]
     k = heuristic_keys(s, seat, legal, nl, cand, key)
     if k < 0:
         return cand[0]

@@ -34,27 +34,7 @@ from levata.engine.rules cimport (
     tk_trick,
 )
 
-cdef extern from *:
-    """
-    #include <stdint.h>
-    /* splitmix64: tiny state, good enough for playouts, one per caller (no shared state) */
-    static inline uint64_t tk_rand(uint64_t *s) {
-        uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31);
-    }
-    /* uniform in [0, n): Lemire's multiply-shift where 128-bit products exist */
-    static inline int tk_below(uint64_t *s, int n) {
-    #if defined(__SIZEOF_INT128__)
-        return (int)(((unsigned __int128)tk_rand(s) * (uint64_t)n) >> 64);
-    #else
-        return (int)(tk_rand(s) % (uint64_t)n);
-    #endif
-    }
-    """
-    unsigned long long tk_rand(unsigned long long* s) nogil
-    int tk_below(unsigned long long* s, int n) nogil
+from levata.engine.splitmix cimport below_n, next_random
 
 __all__ = ["aim_lines", "aim_reach", "deal_playouts", "playout", "playouts"]
 
@@ -101,7 +81,7 @@ cdef int greedy_card(const tk_rules* r, mask_t legal, const tk_trick* t, int sea
 
 
 cdef inline int random_card(mask_t legal, unsigned long long* rng) noexcept nogil:
-    cdef int k = tk_below(rng, popcount(legal))
+    cdef int k = below_n(rng, popcount(legal))
     while k > 0:
         legal &= legal - 1
         k -= 1
@@ -140,7 +120,7 @@ cdef void run_playout(
         if duty:
             legal = sure_pot_cards(r, hands, &t, seat, &q, legal)
         if policy == P_RANDOM or (
-            epsilon > 0 and <double>(tk_rand(rng) >> 11) * (1.0 / 9007199254740992.0) < epsilon
+            epsilon > 0 and <double>(next_random(rng) >> 11) * (1.0 / 9007199254740992.0) < epsilon
         ):
             card = random_card(legal, rng)
         else:
@@ -306,7 +286,7 @@ def deal_playouts(
         for i in range(n):
             # partial Fisher-Yates: only the dealt prefix needs shuffling
             for j in range(cards * seats):
-                k = j + tk_below(&rng, total - j)
+                k = j + below_n(&rng, total - j)
                 s = pool[j]
                 pool[j] = pool[k]
                 pool[k] = s
@@ -316,7 +296,7 @@ def deal_playouts(
                 pts[s] = 0
             for j in range(cards * seats):
                 h[j % seats] |= bit(pool[j])
-            lead = fixed_leader if fixed_leader >= 0 else tk_below(&rng, seats)
+            lead = fixed_leader if fixed_leader >= 0 else below_n(&rng, seats)
             tk_start(&t, lead)
             run_playout(&rules.c, h, t, p, epsilon, &rng, won, pts, NULL)
             for s in range(seats):

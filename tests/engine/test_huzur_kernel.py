@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
+from splitmix import SplitMix  # tests/engine: pytest puts it on the path
 
 from levata.engine import Action, Card, game
 from levata.engine.games.huzur import HuzurState
@@ -29,7 +30,6 @@ from levata.engine.games.huzur.playout import HuzurPlayout as PythonPlayout
 from levata.engine.huzur_playouts import POLICIES, HuzurDealer, HuzurPlayout
 
 SPEC = game("huzur")
-MASK = (1 << 64) - 1
 OPTIONS = [
     {},
     {"cap_lead_to_min_hand": True},
@@ -37,24 +37,6 @@ OPTIONS = [
     {"first_opener": "lowest_trump"},
     {"cap_lead_to_min_hand": True, "hand_cap": 25, "first_opener": "lowest_trump"},
 ]
-
-
-class SplitMix:
-    """The kernel's splitmix64 stream in Python, with its ``choice``: what the Python copy
-    draws random moves from here, so that both pick the same."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & MASK
-
-    def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        return z ^ (z >> 31)
-
-    def choice(self, seq: list[Action]) -> Action:
-        return seq[(self.next() * len(seq)) >> 64]
 
 
 def positions(seed: int, policy: str) -> Iterator[tuple[HuzurState, int, Action]]:

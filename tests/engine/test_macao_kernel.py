@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from splitmix import SplitMix  # tests/engine: pytest puts it on the path
 
 from levata.bots import play_match
 from levata.bots.heuristic.macao import HeuristicBot
@@ -23,7 +24,6 @@ from levata.engine.games.macao import MacaoState
 from levata.engine.macao_playouts import POLICIES, MacaoPlayout
 
 SPEC = game("macao")
-MASK = (1 << 64) - 1
 OPTIONS = [
     {},
     {"wild_changers": True},
@@ -32,29 +32,6 @@ OPTIONS = [
     {"action_cap": 80},
     {"wild_changers": True, "request_scope": "next_player", "group_same_suit": False},
 ]
-
-
-class SplitMix:
-    """The kernel's splitmix64 stream in Python, with its shuffle: what a Python state
-    reshuffles with here, so that both sides deal the same new stock."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & MASK
-
-    def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        return (self.next() * n) >> 64
-
-    def shuffle(self, cards: list) -> None:
-        for i in range(len(cards) - 1, 0, -1):
-            j = self.below(i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
 
 
 class Favour:
