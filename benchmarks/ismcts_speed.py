@@ -234,6 +234,14 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, i
     }
     walls, cpus = run_paths(points, bots, state_class, spiel, states)
     cpu = {path: sum(xs) for path, xs in cpus.items()}
+    searched = bots[True].stats.decisions
+    if not searched:  # every move settled without a search (Kemps' passes, one candidate)
+        print(
+            f"error: ismcts searched none of the {len(points)} decisions (each one settled by "
+            "the game's heuristic); ask for more with --decisions",
+            file=sys.stderr,
+        )
+        return 1
     rows = {}
     for fast, bot in bots.items():
         st = bot.stats
@@ -251,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, i
         f"{spec.name}, {players} players{', ' + opts if opts else ''}: ismcts on "
         f"{len(points)} {'card-play ' if args.card_play else ''}decisions, "
         f"{args.time_ms:g} ms each, the paths interleaved"
+        + (f" ({searched} searched, the rest settled)" if searched < len(points) else "")
     )
     head = ("path", "sims/s", "sims/CPU s", "worlds/s", "actions/sim", "median ms", "p90 ms")
     print(
