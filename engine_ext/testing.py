@@ -30,7 +30,7 @@ import math
 import pickle
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,13 +92,25 @@ def _require(ok: object, message: str) -> None:
 
 
 def option_variants(spec: GameSpec, i: int) -> dict[str, Any]:
-    """Options for the ``i``-th random match: every choice and flag gets its turn."""
+    """Options for the ``i``-th random match: in the first few matches every choice and flag
+    gets its turn; after them each option's value is drawn from ``(game, i, option)``, so
+    that over many matches the options meet in every combination (turns alone pair two flags
+    in only two ways: always equal, or always opposite).
+
+    >>> from levata.engine import game
+    >>> spec = game("bestia")
+    >>> len({tuple(sorted(option_variants(spec, i).items())) for i in range(400)}) > 100
+    True
+    """
     opts: dict[str, Any] = dict(spec.short_options)
-    for k, o in enumerate(spec.options):
-        if o.choices:
-            opts[o.name] = o.choices[(i + k) % len(o.choices)]
-        elif isinstance(o.default, bool):
-            opts[o.name] = bool((i + k) % 2)
+    varied = [o for o in spec.options if o.choices or isinstance(o.default, bool)]
+    turns = max((len(o.choices) if o.choices else 2 for o in varied), default=1)
+    for k, o in enumerate(varied):
+        values: Sequence[Any] = o.choices if o.choices else (False, True)
+        if i < turns:
+            opts[o.name] = values[(i + k) % len(values)]
+        else:  # a string seed: the same draw on every run and machine
+            opts[o.name] = random.Random(f"{spec.name}:{i}:{o.name}").choice(values)
     return opts
 
 

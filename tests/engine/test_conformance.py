@@ -20,6 +20,7 @@ from levata.engine.testing import (
     check_terminates,
     check_worlds_from_view,
     defines_from_view,
+    option_variants,
     play_checked,
 )
 
@@ -31,6 +32,24 @@ CHECKED_MATCHES = 12
 @pytest.fixture(params=GAMES)
 def spec(request):
     return game(request.param)
+
+
+def test_option_variants_give_every_value_a_turn_and_every_pair_of_values_a_match(spec):
+    """The first matches give each option every value; the 400 random matches meet every
+    pair of values of every two options (before, two flags only ever met in two ways)."""
+    varied = {
+        o.name: list(o.choices) if o.choices else [False, True]
+        for o in spec.options
+        if o.choices or isinstance(o.default, bool)
+    }
+    turns = max((len(v) for v in varied.values()), default=1)
+    first = [option_variants(spec, i) for i in range(turns)]
+    for name, values in varied.items():
+        assert {opts[name] for opts in first} == set(values), name
+    seen = [option_variants(spec, i) for i in range(RANDOM_MATCHES)]
+    for a, b in itertools.combinations(varied, 2):
+        met = {(opts[a], opts[b]) for opts in seen}
+        assert met == set(itertools.product(varied[a], varied[b])), (a, b)
 
 
 def test_random_matches_terminate(spec):
