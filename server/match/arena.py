@@ -181,6 +181,11 @@ class Refusals:
         if self.bucket.take(time.monotonic()):
             self.conn.send(msg, *args)
 
+    def unmetered(self, msg: Any, *args: Any) -> None:
+        """Answer a refusal the referee excuses (a late reply to a real request: the
+        referee's ``_late``), spending nothing."""
+        self.conn.send(msg, *args)
+
 
 class BotExists(BadConfig):
     """A bot of that name is registered already."""

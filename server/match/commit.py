@@ -98,6 +98,11 @@ class Gate:
     def __call__(self, msg: arena_pb2.PlayResponse, *args: Any) -> None:
         self.held.append((self.send, msg, args))
 
+    def unmetered(self, msg: arena_pb2.PlayResponse, *args: Any) -> None:
+        """Held like a call, then sent through the outbox's ``unmetered`` where it has one
+        (the arena's ``Refusals``: a refusal the referee excuses spends no allowance)."""
+        self.held.append((getattr(self.send, "unmetered", self.send), msg, args))
+
 
 class Durable:
     """Commit, then tell: the round's records (its actions, events, replies and the seats'

@@ -58,7 +58,7 @@ from levata.server.match.commit import SUSPEND, Durable, Gate, GroupCommit, Held
 from levata.server.match.inbox import Inbox
 from levata.server.match.log import faults, matches, note
 from levata.server.match.messages import Encoded, Messages
-from levata.server.match.seats import Outbox, Pending, Seat, Turn, batch_lag
+from levata.server.match.seats import EXCUSED_MAX, Outbox, Pending, Seat, Turn, batch_lag
 from levata.server.match.store import Store
 from levata.v1 import arena_pb2, game_pb2
 from levata.wire.codec import action_field, action_from_pb, field_bytes, result_to_pb
@@ -364,6 +364,7 @@ class Referee(Clocks, Messages, Durable):
         self._asked += 1  # ids: unique in the match, no system call each (uuid4 made one)
         request_id = f"{self._request_prefix}{self._asked:06x}"
         seat.pending = Pending(request_id, i, self.version, legal, turn)
+        seat.excused = min(seat.excused + 1, EXCUSED_MAX)
         self._send_request(i)
 
     # -- judging replies ------------------------------------------------------------------------
@@ -398,6 +399,7 @@ class Referee(Clocks, Messages, Durable):
                 seat,
                 E.REPLY_ERROR_CODE_STALE_VERSION,
                 f"request {msg.request_id} was already settled",
+                excused=self._late(item, seat),
             )
             return
         current = standing == "current"
@@ -421,6 +423,7 @@ class Referee(Clocks, Messages, Durable):
                 seat,
                 E.REPLY_ERROR_CODE_STALE_VERSION,
                 f"request {msg.request_id} was replaced by {p.request_id}{how}",
+                excused=self._late(item, seat),
             )
             return
         if current and msg.state_version != p.version:
@@ -439,6 +442,7 @@ class Referee(Clocks, Messages, Durable):
                 E.REPLY_ERROR_CODE_UNKNOWN_REQUEST,
                 f"request {msg.request_id} timed out: the reply was read {late_ms:.0f} ms after"
                 " its deadline",
+                excused=self._late(item, seat),
             )
             return  # the clock strikes it next (_expire)
         action, problem = self._chosen(msg, p)
@@ -507,13 +511,29 @@ class Referee(Clocks, Messages, Durable):
                 return None, f"{key}={value} is not allowed with {choice}"
         return action, ""
 
-    def _reject(self, item: _Reply, seat: int | None, code: E, why: str) -> None:
+    def _reject(
+        self, item: _Reply, seat: int | None, code: E, why: str, excused: bool = False
+    ) -> None:
         """Refuse a reply: counted in the match's record (one row per seat and reason, not
         one per reply: a flood must not grow the file), and answered through the replying
-        seat's allowance of refusals (the arena's ``Refusals``: past it, no answer)."""
+        seat's allowance of refusals (the arena's ``Refusals``: past it, no answer), unless
+        it is ``excused`` (:meth:`_late`): then answered without spending it."""
         outcome = E.Name(code).removeprefix("REPLY_ERROR_CODE_").lower()
         self.store.count_refused(self.match_id, seat, outcome, why)
-        self._error(item.outbox, item.msg, code, why)
+        outbox = getattr(item.outbox, "unmetered", item.outbox) if excused else item.outbox
+        self._error(outbox, item.msg, code, why)
+
+    def _late(self, item: _Reply, seat: int) -> bool:
+        """Whether the refusal of a late reply of ``seat`` to a request it was really sent
+        (settled, replaced or timed out in the meantime) spends no allowance: one such
+        refusal is owed per request sent (:attr:`Seat.excused`), and only to the connection
+        that holds the seat. In real time a fast bot's replies cross the referee's changes,
+        and an honest bot must not lose its later replies to them."""
+        s = self.seats[seat]
+        if seat not in item.seat_hint or s.excused <= 0:
+            return False
+        s.excused -= 1
+        return True
 
     # -- applying -------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ __all__ = [
     "BATCH_LAG_MAX_S",
     "BATCH_LAG_S",
     "DELIVERY_ALLOWANCE_S",
+    "EXCUSED_MAX",
     "Outbox",
     "Pending",
     "Seat",
@@ -87,6 +88,10 @@ class Pending:
         return self.turn.deadline
 
 
+#: Most late replies a seat may have excused at once (see :attr:`Seat.excused`).
+EXCUSED_MAX = 64
+
+
 @dataclass(slots=True)
 class Seat:
     """One seat: its bot, connection, clock and record."""
@@ -98,6 +103,10 @@ class Seat:
     pending: Pending | None = None
     superseded: set[str] = field(default_factory=set)
     retired: deque[str] = field(default_factory=lambda: deque(maxlen=64))  # answered ids
+    #: Late replies it may still have refused without spending its allowance: one for each
+    #: request sent (at most EXCUSED_MAX saved up), since a fast bot's reply may cross the
+    #: request's replacement or settlement once; a flood cannot outrun the requests.
+    excused: int = 0
     idle_until: float = 0.0  # real-time: after a no-op, wait for news or this moment
     idle_version: int = -1
     sent_seq: int = -1  # last event sequence number sent to this seat

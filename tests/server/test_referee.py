@@ -14,6 +14,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from levata.engine import all_games
 from levata.engine import game as game_spec
+from levata.server.match.limits import Limits
 from levata.server.match.replay import export_match, replay_match
 from levata.v1 import admin_pb2, arena_pb2, arena_pb2_grpc, game_pb2
 
@@ -535,6 +536,56 @@ def test_realtime_an_index_for_a_replaced_request_is_stale_an_action_still_count
     raw.reply(first[1], index=None, action=first[1].legal[0].action)  # its pass, legal still
     assert raw.next("applied").seat == 1
     raw.close()
+
+
+def _read_until(raw: RawBot, want: dict[str, int], timeout: float = 10) -> dict[str, list]:
+    """Messages from ``raw`` until ``want`` counts of each kind (or ``timeout``): all kept."""
+    got: dict[str, list] = {kind: [] for kind in want}
+    end = time.monotonic() + timeout
+    while any(len(got[k]) < n for k, n in want.items()) and time.monotonic() < end:
+        try:
+            msg = raw.incoming.get(timeout=max(end - time.monotonic(), 0.01))
+        except queue.Empty:
+            break
+        if msg is None or isinstance(msg, grpc.RpcError):
+            raise ConnectionError(f"stream ended: {msg}")
+        kind = msg.WhichOneof("message")
+        if kind in got:
+            got[kind].append(getattr(msg, kind))
+    return got
+
+
+def test_a_late_reply_to_each_request_costs_no_allowance_a_second_one_does(tmp_path):
+    """A fast bot's reply may cross the request's settlement: one late reply per request it
+    was sent is refused without spending its allowance of refusals (here 4 at once, then one
+    every 10 s), so 30 of them, far past the allowance, are each answered and the bot plays
+    on. More late replies to one request than that are not excused: past the allowance they
+    are dropped unread."""
+    live = LiveServer(tmp_path / "r.db", limits=Limits(refusals_burst=4, refusals_per_s=0.1))
+    try:
+        raw = RawBot(live, live.add_bot("late"))
+        raw.next("welcome")
+        live.create("macao", ["late"] * 3, seed=2, move_ms=20_000)
+        req = raw.next("request")
+        for n in range(30):
+            raw.reply(req, index=0)  # applied
+            raw.reply(req, index=0)  # late: the request is settled
+            got = _read_until(raw, {"error": 1, "request": 1})
+            assert [e.code for e in got["error"]] == [arena_pb2.REPLY_ERROR_CODE_STALE_VERSION], (
+                n,
+                got["error"],
+            )
+            assert "already settled" in got["error"][0].message
+            assert got["request"], f"no request after {n} late replies: the bot was cut off"
+            req = got["request"][0]
+        raw.reply(req, index=0)
+        for _ in range(12):  # one excused, then the allowance of 4, then dropped unread
+            raw.reply(req, index=0)
+        got = _read_until(raw, {"error": 12}, timeout=3)
+        assert 5 <= len(got["error"]) <= 6, len(got["error"])  # (a refill in 3 s at most)
+        raw.close()
+    finally:
+        live.stop()
 
 
 def test_a_silent_realtime_seat_is_struck_with_moves_legal_when_applied(server):
