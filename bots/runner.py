@@ -26,7 +26,7 @@ from levata.bots.sdk import BotClient, run_client
 from levata.engine import BadConfig
 from levata.engine.seeds import check_seed, derive
 from levata.v1 import arena_pb2
-from levata.wire.credentials import TOKEN_ENV, bot_token
+from levata.wire.credentials import TLS_CA_ENV, TOKEN_ENV, bot_token
 
 __all__ = ["main"]
 
@@ -41,7 +41,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--token", help=argparse.SUPPRESS)  # refused with a reason, see main()
     p.add_argument("--name", default="", help="display name")
     p.add_argument("--matches", type=int, help="stop after this many matches")
-    p.add_argument("--tls-ca", type=Path, help="CA certificate to trust (enables TLS)")
+    p.add_argument(
+        "--tls-ca",
+        type=Path,
+        default=Path(os.environ[TLS_CA_ENV]) if os.environ.get(TLS_CA_ENV) else None,
+        help=f"CA certificate to trust (enables TLS; default: ${TLS_CA_ENV} where set)",
+    )
     p.add_argument("--quiet", action="store_true", help="no line per finished match")
     p.add_argument(
         "--reconnect",

@@ -30,6 +30,7 @@ from levata.server.cli.common import (
     out,
     seed_option,
 )
+from levata.server.cli.remote import check_ca
 from levata.server.database import DatabaseError
 from levata.server.match.narrate import narrate
 from levata.server.match.store import DEFAULT_DB
@@ -225,6 +226,14 @@ def match(
         str | None, typer.Option(help="Use a running referee HOST:PORT instead of starting one.")
     ] = None,
     admin_token_file: Annotated[Path | None, ADMIN_TOKEN_FILE_OPTION] = None,
+    tls_ca: Annotated[
+        Path | None,
+        typer.Option(
+            "--tls-ca",
+            help="With --server: it speaks TLS; trust this CA certificate (PEM), and so do"
+            " the bots started here ($LEVATA_TLS_CA).",
+        ),
+    ] = None,
     db: Annotated[
         Path | None,
         typer.Option(
@@ -249,6 +258,10 @@ def match(
     levata match --game macao --bots @alice,heuristic --server localhost:50051"""
     if server is not None and db is not None:
         raise fail("--db is the local referee's file: with --server, that referee keeps records")
+    if tls_ca is not None:
+        if server is None:
+            raise fail("--tls-ca is for --server: the referee started here speaks plaintext")
+        check_ca(tls_ca)
     try:
         spec, n, entries = seat_entries(game_name, players, bots, server)
         state = spec.new_match(players=n, options=parse_options(option or []), seed=seed)
@@ -257,7 +270,7 @@ def match(
     token = admin_token_of(server, admin_token_file)
     db = db or Path(DEFAULT_DB)
     adopt_db(db, adopt)
-    _refereed(state, entries, seed, option or [], server, token, db, move_ms, quiet)
+    _refereed(state, entries, seed, option or [], server, token, db, move_ms, quiet, tls_ca)
 
 
 def _refereed(
@@ -270,12 +283,13 @@ def _refereed(
     db: Path,
     move_ms: int,
     quiet: bool,
+    tls_ca: Path | None = None,
 ) -> None:
     """Referee the match over gRPC, each entry in its seat, and print the result."""
     from levata.server.match.run import run_refereed_match
 
     game_name = state.spec.name
-    seats = [_seat(e, game_name) for e in entries]
+    seats = [_seat(e, game_name, tls_ca) for e in entries]
     try:
         outcome = asyncio.run(
             run_refereed_match(
@@ -288,6 +302,7 @@ def _refereed(
                 admin_token=admin_token,
                 db=db,
                 move_ms=move_ms,
+                tls_ca=tls_ca,
                 narrate_to=None
                 if quiet
                 else lambda line: out.print(line, markup=False, soft_wrap=True),
@@ -355,8 +370,9 @@ def forfeit_reason(detail: str) -> str:
     return why or "forfeited"
 
 
-def _seat(entry: Entry, game_name: str) -> Seat:
-    """How ``entry`` takes its seat in a refereed match."""
+def _seat(entry: Entry, game_name: str, tls_ca: Path | None = None) -> Seat:
+    """How ``entry`` takes its seat in a refereed match (trusting ``tls_ca``, the CA of a
+    referee that speaks TLS)."""
     from levata.server.match.run import Seat
 
     if entry.kind == "connected":
@@ -365,6 +381,6 @@ def _seat(entry: Entry, game_name: str) -> Seat:
         return Seat(entry.bot)
 
     def start(server: str, token: str, seed: int, log: Path) -> subprocess.Popen[bytes]:
-        return launch(entry, game_name, server, token, seed, entry.name, log).proc
+        return launch(entry, game_name, server, token, seed, entry.name, log, tls_ca=tls_ca).proc
 
     return Seat(entry.name, start=start, lingers=True)

@@ -31,6 +31,7 @@ __all__ = [
     "SERVER_OPTION",
     "TLS_CA_OPTION",
     "Remote",
+    "check_ca",
     "check_server",
     "connect",
 ]
@@ -66,6 +67,18 @@ def check_server(server: str) -> str:
     if m is None or not 0 < int(m.group(2)) < 65536:
         raise fail(f"--server {server!r}: expected HOST:PORT (e.g. localhost:50051)")
     return server
+
+
+def check_ca(path: Path) -> bytes:
+    """The CA certificate at ``path`` (PEM); one line and status 2 if it cannot be read or
+    is not PEM."""
+    try:
+        ca = path.read_bytes()
+    except OSError as exc:
+        raise fail(f"cannot read the TLS CA {path}: {exc.strerror}") from None
+    if b"-----BEGIN " not in ca:
+        raise fail(f"the TLS CA {path} is not PEM (no -----BEGIN line)")
+    return ca
 
 
 class Remote:
@@ -117,13 +130,7 @@ def connect(
         except BadConfig as exc:
             raise fail(str(exc)) from None
     if tls_ca is not None:
-        try:
-            ca = tls_ca.read_bytes()
-        except OSError as exc:
-            raise fail(f"cannot read the TLS CA {tls_ca}: {exc.strerror}") from None
-        if b"-----BEGIN " not in ca:
-            raise fail(f"the TLS CA {tls_ca} is not PEM (no -----BEGIN line)")
-        channel = grpc.secure_channel(server, grpc.ssl_channel_credentials(ca))
+        channel = grpc.secure_channel(server, grpc.ssl_channel_credentials(check_ca(tls_ca)))
     else:
         channel = grpc.insecure_channel(server)
     with channel:

@@ -28,6 +28,7 @@ from levata.server.match.narrate import narrate
 from levata.server.match.store import Store
 from levata.v1 import admin_pb2, admin_pb2_grpc, arena_pb2
 from levata.wire.codec import event_from_pb
+from levata.wire.credentials import TLS_CA_ENV
 
 if TYPE_CHECKING:
     from levata.server.match.referee import Referee
@@ -74,8 +75,9 @@ def ended_early(status: int) -> str | None:
 
 
 def bot_command(kind: str, game: str, server: str, seed: int) -> list[str]:
-    """The command line of one bot process (its token goes in its environment); ``kind`` is
-    a bot entry, options and all."""
+    """The command line of one bot process (its token goes in its environment, and the CA of
+    a referee that speaks TLS too: :data:`~levata.wire.credentials.TLS_CA_ENV`); ``kind``
+    is a bot entry, options and all."""
     return [
         sys.executable,
         "-m",
@@ -107,12 +109,15 @@ async def run_refereed_match(  # noqa: PLR0913  (the options of `levata match`, 
     narrate_to: Callable[[str], None] | None = None,
     timeout_s: float = 600,
     logs: Path | None = None,
+    tls_ca: Path | None = None,
 ) -> MatchOutcome:
     """Play one match; raises ``RuntimeError`` with a clear message when it cannot. The
     bots' logs go into the folder ``logs`` (made, owner-only; default: a new folder
     ``levata-logs/match-*`` beside ``db``). A bot process that ends before the match does
     forfeits its seat at once, recorded as what it was (``crashed, exit 1``), when the
-    referee is this process's own."""
+    referee is this process's own. ``tls_ca``: ``server`` speaks TLS with a certificate this
+    CA (PEM) signed; the admin calls trust it, and so does every bot process (its path in
+    their environment, :data:`~levata.wire.credentials.TLS_CA_ENV`)."""
     own_server = None
     arena = None
     if server is None:
@@ -127,9 +132,9 @@ async def run_refereed_match(  # noqa: PLR0913  (the options of `levata match`, 
             " --admin-token-file (levata serve says where it wrote it)"
         )
     metadata = admin_metadata(admin_token)
-    bots = _Bots(_logs_folder(logs, db), len(seats))
+    bots = _Bots(_logs_folder(logs, db), len(seats), tls_ca)
     try:
-        async with grpc.aio.insecure_channel(server) as channel:
+        async with _channel(server, tls_ca) as channel:
             admin = admin_pb2_grpc.AdminServiceStub(channel)
             try:
                 names = await bots.start(admin, metadata, seats, game, server, seed)
@@ -167,6 +172,13 @@ async def run_refereed_match(  # noqa: PLR0913  (the options of `levata match`, 
             await own_server.stop(None)
 
 
+def _channel(server: str, tls_ca: Path | None) -> grpc.aio.Channel:
+    """The admin channel to ``server``: TLS trusting ``tls_ca`` where given."""
+    if tls_ca is None:
+        return grpc.aio.insecure_channel(server)
+    return grpc.aio.secure_channel(server, grpc.ssl_channel_credentials(tls_ca.read_bytes()))
+
+
 def _logs_folder(logs: Path | None, db: Path) -> Path:
     """The bots' log folder: ``logs``, or a new ``levata-logs/match-*`` beside ``db`` (kept:
     the log of a bot that failed is what its author reads next); owner-only."""
@@ -181,8 +193,9 @@ def _logs_folder(logs: Path | None, db: Path) -> Path:
 class _Bots:
     """The bot processes of one match, by seat: started, watched, stopped."""
 
-    def __init__(self, logs: Path, seats: int) -> None:
+    def __init__(self, logs: Path, seats: int, tls_ca: Path | None = None) -> None:
         self.logs = logs
+        self.tls_ca = tls_ca  # the referee's CA, for the reference bots' processes
         self.procs: dict[int, tuple[subprocess.Popen[bytes], bool]] = {}
         self.seat_logs: list[Path | None] = [None] * seats
         self.ended: list[str | None] = [None] * seats
@@ -212,7 +225,7 @@ class _Bots:
             )
             names.append(reg.name)
             log = self.seat_logs[n] = self.logs / f"seat{n}.log"
-            start = seat.start or _entry_process(seat.name, game)
+            start = seat.start or _entry_process(seat.name, game, self.tls_ca)
             try:
                 self.procs[n] = (
                     start(server, reg.token, derive(seed, "bot", n), log),
@@ -262,8 +275,10 @@ def _stop(p: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
             p.send_signal(sig)
 
 
-def _entry_process(entry: str, game: str) -> Launcher:
-    """A reference entry's process: ``python -m levata.bots run ENTRY``."""
+def _entry_process(entry: str, game: str, tls_ca: Path | None = None) -> Launcher:
+    """A reference entry's process: ``python -m levata.bots run ENTRY`` (trusting
+    ``tls_ca`` where the referee speaks TLS)."""
+    tls = {TLS_CA_ENV: str(tls_ca.resolve())} if tls_ca is not None else {}
 
     def start(server: str, token: str, seed: int, log: Path) -> subprocess.Popen[bytes]:
         with log.open("wb") as err:
@@ -271,7 +286,7 @@ def _entry_process(entry: str, game: str) -> Launcher:
                 bot_command(entry, game, server, seed),
                 stdout=subprocess.DEVNULL,
                 stderr=err,
-                env={**os.environ, TOKEN_ENV: token},
+                env={**os.environ, TOKEN_ENV: token, **tls},
             )
 
     return start

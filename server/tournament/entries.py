@@ -97,7 +97,7 @@ from levata.server.tournament.manifest_env import check_env
 from levata.server.tournament.memory_cgroup import EntryCgroup
 from levata.server.tournament.process_limits import LIMITS, limited
 from levata.server.tournament.sandbox import NPROC, Sandbox, Spawned
-from levata.wire.credentials import TOKEN_ENV
+from levata.wire.credentials import TLS_CA_ENV, TOKEN_ENV
 
 __all__ = [
     "BotProcess",
@@ -506,12 +506,16 @@ def launch(  # noqa: PLR0913  (one entry process: who, where, as whom, and its l
     sandbox: Sandbox | None = None,
     slot: int = 0,
     log_mb: int = DEFAULT_CAP_MB,
+    tls_ca: Path | None = None,
 ) -> BotProcess:
     """Start an entry's process; its stdout is discarded and its stderr goes through a pipe
     to ``log`` (owner-only, at most ``log_mb`` MiB with its rotated copy, :mod:`entry_log`).
     A manifest entry runs in ``sandbox`` (as its slot's user) when one is given, else as a
-    plain process; a reference bot always runs as a plain process."""
+    plain process; a reference bot always runs as a plain process. ``tls_ca``: the CA of a
+    referee that speaks TLS (``levata match --server``), its path in ``$LEVATA_TLS_CA``."""
     argv, extra_env, cwd = command_for(entry, game, server, token, seed, seat_name)
+    if tls_ca is not None:
+        extra_env[TLS_CA_ENV] = str(tls_ca.resolve())
     log.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     m = entry.manifest
     manifest = entry.kind == "manifest"

@@ -110,8 +110,32 @@ def test_a_match_over_tls(tmp_path, levata_cli):
         assert status == 0 and json.loads(out)["status"] == "finished", err
         status, _, err = levata_cli("admin", "get", match_id, *where)
         assert status == 1 and err.startswith("error: cannot reach the referee"), err
+        _match_over_tls(levata_cli, where, cert)
     finally:
         for p in (*bots, serve):
             if p.poll() is None:
                 p.terminate()
                 p.wait(timeout=10)
+
+
+def _match_over_tls(levata_cli, where: list, cert) -> None:
+    """``levata match`` on that referee: its admin calls and the bots it starts trust the
+    CA; without ``--tls-ca`` it cannot reach the referee, said in one line."""
+    play = ["match", "--game", "macao", "--bots", "heuristic,random", "-o", "action_cap=300"]
+    status, out, err = levata_cli(*play, *where, "--tls-ca", cert, "--seed", "4")
+    assert status == 0 and "refereed over gRPC" in out, (out, err)
+    assert "forfeit" not in out
+    status, _, err = levata_cli(*play, *where)
+    assert status != 0 and err.startswith("error: referee at") and err.count("\n") == 1, err
+
+
+def test_tls_ca_for_a_match_is_checked_in_one_line(tmp_path, levata_cli):
+    """``levata match --tls-ca``: only with ``--server``, and a file that reads as PEM."""
+    play = ["match", "--game", "macao", "--bots", "random,random"]
+    status, _, err = levata_cli(*play, "--tls-ca", tmp_path / "none.pem")
+    assert status == 2 and err.startswith("error: --tls-ca is for --server"), err
+    not_pem = tmp_path / "ca.txt"
+    not_pem.write_text("hello")
+    for ca, says in ((tmp_path / "none.pem", "cannot read"), (not_pem, "is not PEM")):
+        status, _, err = levata_cli(*play, "--server", "localhost:1", "--tls-ca", ca)
+        assert status == 2 and says in err and err.count("\n") == 1, err

@@ -23,6 +23,7 @@ from levata.engine import BadConfig
 
 __all__ = [
     "MAX_TOKEN_CHARS",
+    "TLS_CA_ENV",
     "TOKEN_ENV",
     "bot_token",
     "read_private",
@@ -32,6 +33,9 @@ __all__ = [
 
 #: The variable a bot process reads its token from.
 TOKEN_ENV = "LEVATA_TOKEN"
+#: Where a bot process started for a referee that speaks TLS finds the CA to trust (a path;
+#: ``levata match --server ... --tls-ca`` sets it, ``levata bot`` reads it).
+TLS_CA_ENV = "LEVATA_TLS_CA"
 #: Longest token accepted anywhere.
 MAX_TOKEN_CHARS = 256
 
