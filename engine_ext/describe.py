@@ -139,8 +139,8 @@ def observe(
     spec: GameSpec, matches: int = 24, seed: int = 0, until: Iterable[str] | None = None
 ) -> Observed:
     """Play ``matches`` seeded random matches (players and options varying as in the
-    conformance suite: every choice and flag gets its turn), and one more read from a
-    position midway, and record everything each seat was shown: its views, its legal
+    conformance suite's first matches: every choice and flag gets its turn), and one more
+    read from a position midway, and record everything each seat was shown: its views, its legal
     actions, its events. With ``until`` (action kinds), stop as soon as each of them has an
     example."""
     wanted = set(until) if until is not None else None
@@ -148,9 +148,9 @@ def observe(
     for i in range(matches):
         if wanted is not None and wanted <= set(seen.examples):
             return seen
-        state, _ = new_random_match(spec, i, seed + i)
+        state, _ = new_random_match(spec, i, seed + i, combine=False)
         _record(seen, state, random.Random(seed + i), lazy=bool(i // 2 % 2))
-    state, _ = new_random_match(spec, 0, seed)
+    state, _ = new_random_match(spec, 0, seed, combine=False)
     rng = random.Random(seed)
     for _ in range(7):
         if state.is_over():

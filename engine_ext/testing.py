@@ -91,11 +91,13 @@ def _require(ok: object, message: str) -> None:
         raise ConformanceError(message)
 
 
-def option_variants(spec: GameSpec, i: int) -> dict[str, Any]:
+def option_variants(spec: GameSpec, i: int, combine: bool = True) -> dict[str, Any]:
     """Options for the ``i``-th random match: in the first few matches every choice and flag
     gets its turn; after them each option's value is drawn from ``(game, i, option)``, so
     that over many matches the options meet in every combination (turns alone pair two flags
-    in only two ways: always equal, or always opposite).
+    in only two ways: always equal, or always opposite). ``combine=False``: turns only, for
+    every ``i`` (what ``levata describe`` samples its examples from, so that its pages stay
+    as they are).
 
     >>> from levata.engine import game
     >>> spec = game("bestia")
@@ -103,11 +105,13 @@ def option_variants(spec: GameSpec, i: int) -> dict[str, Any]:
     True
     """
     opts: dict[str, Any] = dict(spec.short_options)
-    varied = [o for o in spec.options if o.choices or isinstance(o.default, bool)]
-    turns = max((len(o.choices) if o.choices else 2 for o in varied), default=1)
-    for k, o in enumerate(varied):
+    varied = [
+        (k, o) for k, o in enumerate(spec.options) if o.choices or isinstance(o.default, bool)
+    ]
+    turns = max((len(o.choices) if o.choices else 2 for _, o in varied), default=1)
+    for k, o in varied:
         values: Sequence[Any] = o.choices if o.choices else (False, True)
-        if i < turns:
+        if i < turns or not combine:
             opts[o.name] = values[(i + k) % len(values)]
         else:  # a string seed: the same draw on every run and machine
             opts[o.name] = random.Random(f"{spec.name}:{i}:{o.name}").choice(values)
@@ -120,10 +124,13 @@ def deck_of(spec: GameSpec, players: int, options: dict[str, Any]) -> list[Card]
     return [c for z in state.table() for c in z.cards]
 
 
-def new_random_match(spec: GameSpec, i: int, seed: int) -> tuple[GameState, list[Card]]:
-    """Match ``i``: players and options vary with ``i``; the test deals the deck itself."""
+def new_random_match(
+    spec: GameSpec, i: int, seed: int, combine: bool = True
+) -> tuple[GameState, list[Card]]:
+    """Match ``i``: players and options vary with ``i`` (:func:`option_variants`); the test
+    deals the deck itself."""
     players = spec.players[i % len(spec.players)]
-    options = option_variants(spec, i)
+    options = option_variants(spec, i, combine)
     deck = deck_of(spec, players, options)
     random.Random(seed).shuffle(deck)
     return spec.new_match(players=players, options=options, seed=seed, deal=deck), deck
