@@ -5,7 +5,7 @@ from typing import Any, Literal
 
 from levata.engine.contract import Action
 
-__all__ = ["POLICIES", "TabinetPlayout"]
+__all__ = ["POLICIES", "TabinetDealer", "TabinetPlayout"]
 
 _Policy = Literal["heuristic", "random"]
 
@@ -27,3 +27,7 @@ class TabinetPlayout:
     ) -> int: ...
     def estimate(self) -> tuple[float, ...]: ...
     def fields(self) -> dict[str, Any]: ...
+
+class TabinetDealer:
+    def __init__(self, base: TabinetPlayout, seat: int, seed: int = 0) -> None: ...
+    def deal(self, seed: int = 0) -> TabinetPlayout: ...

@@ -41,7 +41,7 @@ from levata.engine.contract import Action
 
 from levata.engine.splitmix cimport below_n
 
-__all__ = ["POLICIES", "TabinetPlayout"]
+__all__ = ["POLICIES", "TabinetDealer", "TabinetPlayout"]
 
 #: The rollout policies :meth:`TabinetPlayout.rollout` and :meth:`TabinetPlayout.choose` know.
 POLICIES = ("heuristic", "random")
@@ -898,3 +898,87 @@ cdef class TabinetPlayout:
             "forced_capture": bool(s.forced),
             "most_cards_bonus": s.bonus,
         }
+
+
+cdef class TabinetDealer:
+    """Worlds one seat cannot tell from a position, dealt in C: the search's determinizations.
+
+    ``TabinetState.from_view`` deals the cards the seat cannot see (the other hands and the
+    stock: no event pins any of them down) uniformly into those hands, to their sizes, and
+    the stock. A search deals thousands of worlds a decision, and in Python that costs more
+    than the kernel's rollouts. The dealer takes one such world (``base``: any of them, the
+    hidden cards are dealt afresh each time) and each :meth:`deal` shuffles the same hidden
+    cards into the same places in C: a uniform draw of the same set of worlds.
+    ``tests/engine/test_tabinet_kernel.py`` proves the worlds are those ``from_view`` deals
+    (the same cards in the open, the same counts) and that each hidden card lands in each
+    place as often.
+
+    ``seat``: whose view the worlds share (its hand stays); ``seed`` starts the dealer's
+    stream.
+
+    >>> from levata.engine.games.tabinet import TabinetState
+    >>> state = TabinetState.from_position(2, ["9H 4C", "4D 5S"], table="AD 8C 2H 7S 5D")
+    >>> dealer = state.playout_dealer(0, seed=1)
+    >>> world = dealer.deal(seed=2)
+    >>> world.fields()["hands"][0], len(world.fields()["hands"][1]), len(world.fields()["stock"])
+    ([Card('4C'), Card('9H')], 2, 43)
+    """
+
+    cdef tb_state base
+    cdef int gaps[MAX_SEATS]
+    cdef int pool[DECK]
+    cdef int npool
+    cdef int seat
+    cdef unsigned long long rng
+
+    def __init__(self, TabinetPlayout base, int seat, seed=0):
+        cdef int s, i
+        cdef mask_t hand
+        if not 0 <= seat < base.s.n:
+            raise ValueError(f"seat {seat} is not at this table")
+        memcpy(&self.base, &base.s, sizeof(tb_state))
+        self.seat = seat
+        self.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        self.npool = 0
+        for s in range(MAX_SEATS):
+            self.gaps[s] = 0
+        for s in range(base.s.n):
+            if s == seat:
+                continue
+            hand = base.s.hands[s]
+            self.gaps[s] = popcount(hand)
+            while hand:
+                self.pool[self.npool] = lowest(hand)
+                self.npool += 1
+                hand &= hand - 1
+        for i in range(base.s.nstock):
+            self.pool[self.npool] = base.s.stock[i]
+            self.npool += 1
+
+    def deal(self, seed=0):
+        """A new world: the hidden cards shuffled into the other seats' hands and the stock;
+        the copy's own random stream starts from ``seed``."""
+        cdef TabinetPlayout out = TabinetPlayout.__new__(TabinetPlayout)
+        with nogil:
+            self._deal(&out.s)
+        out.s.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        return out
+
+    cdef void _deal(self, tb_state* w) noexcept nogil:
+        cdef int i, j, t, s, at = 0
+        memcpy(w, &self.base, sizeof(tb_state))
+        for i in range(self.npool - 1, 0, -1):  # Fisher-Yates: any order in, uniform out
+            j = below_n(&self.rng, i + 1)
+            t = self.pool[i]
+            self.pool[i] = self.pool[j]
+            self.pool[j] = t
+        for s in range(w.n):
+            if s == self.seat:
+                continue
+            w.hands[s] = 0
+            for i in range(self.gaps[s]):
+                w.hands[s] |= bit(self.pool[at])
+                at += 1
+        w.nstock = self.npool - at
+        for i in range(w.nstock):
+            w.stock[i] = self.pool[at + i]

@@ -10,20 +10,25 @@ scores, heuristic choices (an atomic step at a time, through captures begun) and
 rollouts (a whole move a turn) must be equal. The random policy draws from the kernel's
 splitmix64 stream; the Python copy is given the same stream, so random rollouts must be
 equal card for card as well.
+
+The kernel's dealer of worlds (``TabinetDealer``, the search's determinizations) must deal the
+worlds ``TabinetState.from_view`` deals: the seat's hand and everything in the open kept, the
+same counts, and each hidden card in each place as often.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
 from splitmix import SplitMix  # tests/engine: pytest puts it on the path
 
-from levata.engine import Action, game
+from levata.engine import Action, Card, game
 from levata.engine.games.tabinet import TabinetState
 from levata.engine.games.tabinet.playout import TabinetPlayout as PythonPlayout
-from levata.engine.tabinet_playouts import POLICIES, TabinetPlayout
+from levata.engine.tabinet_playouts import POLICIES, TabinetDealer, TabinetPlayout
 
 SPEC = game("tabinet")
 OPTIONS = [
@@ -175,3 +180,80 @@ def test_clone_apply_and_errors():
         TabinetPlayout(bad)
     with pytest.raises(ValueError, match="seats"):
         TabinetPlayout(state.playout_fields() | {"players": 5})
+
+
+def hidden_places(world: dict, seat: int) -> dict[Card, str]:
+    """Where each card ``seat`` cannot see lies in a world's ``fields()``: another seat's
+    hand, the stock, or the stock's top."""
+    places = {}
+    for s, hand in enumerate(world["hands"]):
+        if s != seat:
+            places |= {c: f"hand:{s}" for c in hand}
+    places |= {c: "stock" for c in world["stock"]}
+    if world["stock"]:
+        places[world["stock"][-1]] = "top"  # the next card drawn
+    return places
+
+
+def test_dealt_worlds_are_worlds_from_view_would_deal():
+    """From positions of random and heuristic matches, the acting seat's view: every world
+    its dealer deals keeps that seat's hand, the counts and everything in the open; the
+    hidden cards are the same set; and the seat's legal actions are the real ones."""
+    checked = 0
+    for seed in range(300, 312):
+        for i, (state, seat, _) in enumerate(
+            positions(seed, "random" if seed % 2 else "heuristic")
+        ):
+            if i % 5:
+                continue
+            view = state.view(seat)
+            base = TabinetState.from_view(SPEC, view, random.Random(i))
+            dealer = base.playout_dealer(seat, seed=i)
+            want = base.playout_state(0).fields()
+            hidden = sorted(hidden_places(want, seat))
+            for k in range(4):
+                world = dealer.deal(seed=k)
+                got = world.fields()
+                for key in want:
+                    if key not in ("hands", "stock"):
+                        assert got[key] == want[key], key
+                assert got["hands"][seat] == list(view.hand)
+                for s, hand in enumerate(got["hands"]):
+                    assert len(hand) == view.counts[f"hand:{s}"]
+                assert len(got["stock"]) == view.counts["stock"]
+                assert sorted(hidden_places(got, seat)) == hidden
+                assert world.legal_actions(seat) == state.legal_actions(seat)
+                checked += 1
+    assert checked > 300
+
+
+def test_each_hidden_card_lands_in_each_place_as_often_as_from_view_puts_it():
+    """A three-player position with cards in the stock: 3,000 worlds from the dealer and
+    3,000 from ``from_view``; each hidden card's share in each place (a hand, the stock, the
+    stock's top) agrees within 0.04 (over five standard errors)."""
+    for state, seat, _ in positions(7, "heuristic"):
+        if 10 <= len(state.stock) <= 20 and state.phase == "play":
+            break
+    view, draws = state.view(seat), 3000
+    rng = random.Random(5)
+    python: Counter[tuple[Card, str]] = Counter()
+    for _ in range(draws):
+        python.update(
+            hidden_places(TabinetState.from_view(SPEC, view, rng).playout_fields(), seat).items()
+        )
+    dealer = TabinetState.from_view(SPEC, view, rng).playout_dealer(seat, seed=9)
+    kernel: Counter[tuple[Card, str]] = Counter()
+    for k in range(draws):
+        kernel.update(hidden_places(dealer.deal(k).fields(), seat).items())
+    assert len(python) > 20 and set(kernel) == set(python)
+    for pair in set(python) | set(kernel):
+        assert abs(kernel[pair] - python[pair]) / draws < 0.04, pair
+
+
+def test_dealer_errors():
+    state = TabinetState.from_position(2, ["9H 4C", "4D 5S"], table="AD 8C 2H 7S 5D")
+    fast = state.playout_state(0)
+    with pytest.raises(ValueError, match="not at this table"):
+        TabinetDealer(fast, 2)
+    dealer = TabinetDealer(fast, 1, seed=3)
+    assert dealer.deal(1).fields()["hands"][1] == fast.fields()["hands"][1]

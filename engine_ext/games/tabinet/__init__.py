@@ -88,6 +88,7 @@ from levata.engine.games.tabinet.rules import (
 )
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
+from levata.engine.tabinet_playouts import TabinetDealer
 from levata.engine.tabinet_playouts import TabinetPlayout as KernelPlayout
 from levata.engine.vocabulary import Vocabulary
 from levata.engine.worlds import seen_log
@@ -508,6 +509,13 @@ class TabinetState(FishingTable, GameState):
         (True, True)
         """
         return KernelPlayout(self.playout_fields(), seed)
+
+    def playout_dealer(self, seat: int, seed: int) -> TabinetDealer:
+        """The search's dealer of worlds ``seat`` cannot tell from this one, as fast copies
+        (:class:`~levata.engine.tabinet_playouts.TabinetDealer`): :meth:`from_view`'s deal,
+        in C. This state must itself be such a world (``from_view`` of ``seat``'s view, or
+        the real match); its hidden cards are dealt afresh each time."""
+        return TabinetDealer(KernelPlayout(self.playout_fields(), 0), seat, seed)
 
     def python_playout_state(self, seed: int) -> TabinetPlayout:
         """The same copy in Python (:mod:`.playout`): the reference the kernel is proven
