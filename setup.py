@@ -37,6 +37,7 @@ KERNELS = [
     "playouts",
     "macao_playouts",
     "huzur_playouts",
+    "tabinet_playouts",
     "trick_search",
 ]
 

@@ -88,6 +88,8 @@ from levata.engine.games.tabinet.rules import (
 )
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
+from levata.engine.tabinet_playouts import TabinetDealer
+from levata.engine.tabinet_playouts import TabinetPlayout as KernelPlayout
 from levata.engine.vocabulary import Vocabulary
 from levata.engine.worlds import seen_log
 from levata.engine.zones import Place, described
@@ -494,19 +496,38 @@ class TabinetState(FishingTable, GameState):
         new.records = [dict(r) for r in self.records]
         return new
 
-    def playout_state(self, seed: int) -> TabinetPlayout:
-        """A copy for playouts (the search's fast path): this position in plain lists, play
-        only, no events, views or history; its random stream starts from ``seed``. It plays
-        by these rules and its ``heuristic`` policy is the heuristic bot's
-        (``tests/games/test_tabinet.py`` plays the two side by side).
+    def playout_state(self, seed: int) -> KernelPlayout:
+        """A copy for playouts (the search's fast path): this position in the C kernel
+        (:mod:`levata.engine.tabinet_playouts`), play only, no events, views or history; its
+        random stream starts from ``seed``. It plays by these rules and its ``heuristic``
+        policy is the heuristic bot's (``tests/games/test_tabinet.py`` plays the two side by
+        side, ``tests/engine/test_tabinet_kernel.py`` the kernel and the Python copy).
 
         >>> s = TabinetState.from_position(2, ["9H 4C", "4D 5S"], table="AD 8C 2H 7S 5D")
         >>> fast = s.playout_state(seed=1)
         >>> fast.legal_actions(0) == s.legal_actions(0), fast.estimate() == s.estimate()
         (True, True)
         """
+        return KernelPlayout(self.playout_fields(), seed)
+
+    def playout_dealer(self, seat: int, seed: int) -> TabinetDealer:
+        """The search's dealer of worlds ``seat`` cannot tell from this one, as fast copies
+        (:class:`~levata.engine.tabinet_playouts.TabinetDealer`): :meth:`from_view`'s deal,
+        in C. This state must itself be such a world (``from_view`` of ``seat``'s view, or
+        the real match); its hidden cards are dealt afresh each time."""
+        return TabinetDealer(KernelPlayout(self.playout_fields(), 0), seat, seed)
+
+    def python_playout_state(self, seed: int) -> TabinetPlayout:
+        """The same copy in Python (:mod:`.playout`): the reference the kernel is proven
+        against (``tests/engine/test_tabinet_kernel.py``) and a readable statement of the
+        playout policy; the search runs on :meth:`playout_state`."""
+        return TabinetPlayout(self.playout_fields(), seed)
+
+    def playout_fields(self) -> dict[str, Any]:
+        """This position as plain values, as the playout copies' ``fields()`` say it (both
+        copies copy them, so nothing here is copied)."""
         k = range(len(self.sides))
-        fields = {
+        return {
             "players": self.players,
             "sides": self.sides,
             "hands": self.hands,
@@ -521,10 +542,10 @@ class TabinetState(FishingTable, GameState):
             "phase": self.phase,
             "actor": self.actor,
             "first": self.first,
-            "selection": self.selection,
-            "options": self.options,
+            "selection": _selection_out(self.selection),
+            "forced_capture": bool(self.options["forced_capture"]),
+            "most_cards_bonus": self.options["most_cards_bonus"],
         }
-        return TabinetPlayout(fields, seed)
 
     def sample_world(self, seat: int, rng: random.Random) -> TabinetState:
         """Redeal every card ``seat`` cannot see: the other hands and the stock hold no

@@ -1,6 +1,8 @@
 """Tabinet's fast copy for search: the rules of play alone, no events, views or history.
 
-:meth:`TabinetState.playout_state` builds one from a world. It lists and applies the same
+:meth:`TabinetState.python_playout_state` builds one from a world (the search runs on the C
+kernel, :mod:`levata.engine.tabinet_playouts`, proven against this copy by
+``tests/engine/test_tabinet_kernel.py``). It lists and applies the same
 atomic actions as the state (the search tree steps through a capture card by card), and plays
 rollouts by whole moves: the ``heuristic`` policy is :func:`.policy.best_move`, the one the
 heuristic bot plays by; ``random`` picks a uniform legal atomic action. A rollout counts one
@@ -29,8 +31,10 @@ class TabinetPlayout:
     """One Tabinet round (or match) in plain lists, for rollouts."""
 
     def __init__(self, fields: dict[str, Any], seed: int) -> None:
+        """``fields``: the position as plain values (:meth:`fields`; the game's
+        ``playout_fields()``), which the C kernel loads too."""
         self.players: int = fields["players"]
-        self.sides: tuple[tuple[int, ...], ...] = fields["sides"]
+        self.sides: tuple[tuple[int, ...], ...] = tuple(tuple(s) for s in fields["sides"])
         self.side_of: list[int] = [0] * self.players
         for k, members in enumerate(self.sides):
             for s in members:
@@ -47,9 +51,40 @@ class TabinetPlayout:
         self.phase: str = fields["phase"]
         self.actor: int = fields["actor"]
         self.first: int = fields["first"]
-        self.selection: Selection | None = fields["selection"]
-        self.options: dict[str, Any] = fields["options"]
+        shown = fields["selection"]  # [value, the table indices taken] or None
+        self.selection: Selection | None = (
+            None if shown is None else Selection(shown[0], tuple(shown[1]))
+        )
+        self.options: dict[str, Any] = {
+            "forced_capture": bool(fields["forced_capture"]),
+            "most_cards_bonus": fields["most_cards_bonus"],
+        }
         self.rng = random.Random(seed)
+
+    def fields(self) -> dict[str, Any]:
+        """The position as plain values: what the C kernel
+        (:class:`levata.engine.tabinet_playouts.TabinetPlayout`) is loaded from, and what its
+        ``fields()`` must equal after every action (its differential test)."""
+        sel = self.selection
+        return {
+            "players": self.players,
+            "sides": [list(s) for s in self.sides],
+            "hands": [list(h) for h in self.hands],
+            "stock": list(self.stock),
+            "layout": list(self.layout),
+            "played": self.played,
+            "points": list(self.points),
+            "cards": list(self.cards),
+            "tablas": list(self.tablas),
+            "totals": list(self.totals),
+            "last_capturer": self.last,
+            "phase": self.phase,
+            "actor": self.actor,
+            "first": self.first,
+            "selection": None if sel is None else [sel.target, list(sel.taken)],
+            "forced_capture": self.options["forced_capture"],
+            "most_cards_bonus": self.options["most_cards_bonus"],
+        }
 
     def clone(self) -> TabinetPlayout:
         other = object.__new__(TabinetPlayout)
