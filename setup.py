@@ -37,6 +37,7 @@ KERNELS = [
     "playouts",
     "macao_playouts",
     "huzur_playouts",
+    "kemps_playouts",
     "trick_search",
 ]
 

@@ -14,6 +14,7 @@ does; ``random`` picks a uniform legal choice. A rollout counts one action per t
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -91,9 +92,38 @@ class KempsPlayout:
         other.penalties = list(self.penalties)
         other.submissions = list(self.submissions)
         other.violators = list(self.violators)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = copy.copy(self.rng)  # the same state (a test may give it another stream)
         return other
+
+    def fields(self) -> dict[str, Any]:
+        """The position as plain values: those :meth:`KempsState.playout_fields
+        <levata.engine.games.kemps.KempsState.playout_fields>` gives, then the copy's own
+        (``base``, ``violators``, ``searcher``, ``start``); the kernel's ``fields()`` says the
+        same (the differential test)."""
+        return {
+            "players": self.players,
+            "hands": [list(h) for h in self.hands],
+            "slots": list(self.slots),
+            "stock": list(self.stock),
+            "dead": list(self.dead),
+            "known": [list(k) for k in self.known],
+            "signals": [list(s) for s in self.signals],
+            "shown": [set(s) for s in self.shown],
+            "penalties": list(self.penalties),
+            "secrets": list(self.secrets),
+            "kemps_sets": list(self.kemps_sets),
+            "audit": self.audit,
+            "copies": self.copies,
+            "tick": self.tick,
+            "set_ticks": self.set_ticks,
+            "phase": self.phase,
+            "submissions": list(self.submissions),
+            "waiting": tuple(self.waiting),
+            "base": list(self.base),
+            "violators": list(self.violators),
+            "searcher": self.searcher,
+            "start": self.start,
+        }
 
     # -- the contract's part ------------------------------------------------------------------
 
