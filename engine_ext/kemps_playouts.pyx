@@ -644,8 +644,8 @@ cdef class KempsPlayout:
     >>> fast = s.playout_state(seed=3)
     >>> for seat in range(4):
     ...     fast._apply(seat, Action("kemps") if seat == 2 else Action("pass"))
-    >>> fast.is_over(), fast.estimate()
-    (True, (-1.0, 1.0, -1.0, 1.0))
+    >>> fast.is_over(), fast.estimate()  # seat 0 held the quad: team 1 takes the penalty
+    (True, (1.0, -1.0, 1.0, -1.0))
     """
 
     cdef kp_state s

@@ -65,9 +65,9 @@ def random_move(legal: list[Action], still: bool, rng: random.Random) -> Action:
 
 
 def positions(seed: int, policy: str) -> Iterator[KempsState]:
-    """The first deals of a match from ``seed`` at a random table and options, moved
-    on by ``policy`` (:func:`random_move`, or the Python copy's heuristic): the state at each tick of the exchange and the last call, and between the
-    submissions of one tick too."""
+    """The first deals of a match from ``seed`` at a random table and options, moved on by
+    ``policy`` (:func:`random_move`, or the Python copy's heuristic): the state at each tick
+    of the exchange and the last call, and between the submissions of one tick too."""
     rng = random.Random(seed)
     players = rng.choice(SPEC.players)
     state = SPEC.new_match(players, seed=seed, options=rng.choice(OPTIONS))
