@@ -240,3 +240,37 @@ def test_clone_apply_and_errors():
         KempsPlayout(good | {"phase": "convene"})
     with pytest.raises(ValueError, match="French deck"):
         KempsPlayout(good | {"slots": ["2H"]})
+
+
+def test_sixty_ticks_of_swaps_flush_the_table_then_the_last_call():
+    """Seat 0 swaps at every tick: the table set is flushed at its sixtieth tick (the guard),
+    whatever moves; without swaps each tick flushes, until the stock runs out and the last
+    call comes, three cards left in the stock. Both copies and the game agree at every
+    tick."""
+    rest = exchange().stock
+    state = KempsState.from_position(
+        4,
+        ["7S 7H 7D 7C", "2S 3S 4S 5S", "8S 8H 9D 9C", "JS QS KS AS"],
+        table="2H 3H 4H 5H",
+        stock=rest[:7],
+        dead=rest[7:],
+    )
+    fast, slow = both(state, 5)
+    flushed = []
+    for t in range(75):
+        swapping = t < 65
+        for seat in state.to_act():
+            action = state.legal_actions(seat)[1 if swapping and seat == 0 else 0]
+            state.apply(seat, action)
+            fast._apply(seat, action)
+            slow._apply(seat, action)
+        same(fast, slow, f"tick {t}")
+        got = fast.fields()
+        assert (got["slots"], got["dead"], got["phase"]) == (state.slots, state.dead, state.phase)
+        flushed.append(len(got["dead"]))
+        if state.phase != "exchange":
+            break
+    assert flushed[58] == len(rest) - 7 and flushed[59] == len(rest) - 3  # the sixtieth
+    assert len(got["stock"]) == 3
+    assert got["phase"] == "last_call" and fast.legal_actions(0)[0] == Action("pass")
+    assert fast.legal_actions(0) == state.legal_actions(0) == slow.legal_actions(0)
