@@ -116,6 +116,7 @@ _PHASE_CODE = {name: i for i, name in enumerate(_PHASE_NAMES)}
 _CARD = [None] * 64
 for _c in french_deck():
     _CARD[_c.index] = _c
+_INDEX = {c: i for i, c in enumerate(_CARD) if c is not None}  # a world loads some 60 cards
 # Actions by code and codes by action (these compare equal to the game's), the tokens and the
 # convention: from the game's rules and policy, read at the first copy made (the game's
 # package imports this module, so this module cannot import the package as it loads).
@@ -584,9 +585,10 @@ cdef int _policy_code(str policy) except -1:
     raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
 
 cdef int _card_index(object card) except -1:
-    if type(card) is not Card or _CARD[card.index] != card:
+    index = _INDEX.get(card) if type(card) is Card else None
+    if index is None:
         raise ValueError(f"{card!r} is not a card of the French deck")
-    return card.index
+    return index
 
 cdef int _token_code(object token) except -2:
     code = _TOKEN_CODE.get(token)
