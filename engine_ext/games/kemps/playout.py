@@ -1,15 +1,17 @@
 """Kemps' fast copy for search: one deal of the tick-mode exchange, no events, views or history.
 
-:meth:`KempsState.playout_state` builds one from a world (tick mode, in the exchange or the
-last call). It lists and applies the same actions as the state, resolves each tick by the
-same rules (the first call in the priority is judged on the tick-start hands, else the swaps
-in priority order, the signals and their audit, the flush, the sixty-tick guard, the last
-call), and stops at the deal's end: :meth:`KempsPlayout.estimate` is then what the deal did to
-each seat's team (the other teams' penalties taken, less its own), the whole match being far
-too long to roll out. Its ``heuristic`` policy is :mod:`.policy`, the heuristic bot's, and it
-keeps what every seat remembers (the tokens each team showed before the last tick) as the bot
-does; ``random`` picks a uniform legal choice. A rollout counts one action per tick.
-``tests/games/test_kemps.py`` plays it beside the state, tick by tick, with the bot's choices.
+:meth:`KempsState.python_playout_state` builds one from a world (tick mode, in the exchange or
+the last call): the reference that the search's C kernel (:mod:`levata.engine.kemps_playouts`,
+:meth:`KempsState.playout_state`) is proven against. It lists and applies the same actions as
+the state, resolves each tick by the same rules (the first call in the priority is judged on
+the tick-start hands, else the swaps in priority order, the signals and their audit, the flush,
+the sixty-tick guard, the last call), and stops at the deal's end:
+:meth:`KempsPlayout.estimate` is then what the deal did to each seat's team (the other teams'
+penalties taken, less its own), the whole match being far too long to roll out. Its
+``heuristic`` policy is :mod:`.policy`, the heuristic bot's, and it keeps what every seat
+remembers (the tokens each team showed before the last tick) as the bot does; ``random`` picks
+a uniform legal choice. A rollout counts one action per tick. ``tests/games/test_kemps.py``
+plays it beside the state, tick by tick, with the bot's choices.
 """
 
 from __future__ import annotations
