@@ -570,7 +570,7 @@ def test_playout_copy_plays_by_the_rules_and_the_bots_policy(players):
     bots = [HeuristicBot(seed=s) for s in range(players)]
     for seat in state.to_act():  # the convention step
         state.apply(seat, bots[seat].act(state.view(seat), state.legal_actions(seat)))
-    fast = state.playout_state(seed=1)
+    fast = state.python_playout_state(seed=1)  # the reference; the kernel is proven against it
     deal, base = state.deal_no, list(state.penalties)
     while state.deal_no == deal and not state.is_over():
         assert fast.to_act() == state.to_act()

@@ -108,6 +108,7 @@ from levata.engine.games.kemps.rules import (
     teams,
     tokens_of,
 )
+from levata.engine.kemps_playouts import KempsPlayout as KernelPlayout
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
 from levata.engine.vocabulary import Vocabulary
@@ -766,12 +767,14 @@ class KempsState(Simultaneous, Zoned):
         other.losers = list(self.losers)
         return other
 
-    def playout_state(self, seed: int) -> KempsPlayout:
-        """A copy for playouts (the search's fast path): this deal's exchange in plain lists,
-        play only, to the deal's end; its random stream starts from ``seed``. Tick mode, in
-        the exchange or the last call only (``ValueError`` else: real time reads the clock).
-        It plays by these rules and its ``heuristic`` policy is the heuristic bot's
-        (``tests/games/test_kemps.py`` plays the two side by side).
+    def playout_state(self, seed: int) -> KernelPlayout:
+        """A copy for playouts (the search's fast path): this deal's exchange in the C kernel
+        (:mod:`levata.engine.kemps_playouts`), play only, to the deal's end; its random stream
+        starts from ``seed``. Tick mode, in the exchange or the last call only (``ValueError``
+        else: real time reads the clock). It plays by these rules and its ``heuristic`` policy
+        is the heuristic bot's (``tests/engine/test_kemps_kernel.py`` proves it against
+        :meth:`python_playout_state`, which ``tests/games/test_kemps.py`` plays beside the
+        state).
 
         >>> s = KempsState.from_position(4, ["7S 7H 7D 2C", "2S 3S 4S 5S", "8S 8H 9D 9C",
         ...                                  "JS QS KS AS"], table="7C 3H 4H 5H")
@@ -779,9 +782,21 @@ class KempsState(Simultaneous, Zoned):
         >>> fast.legal_actions(0) == s.legal_actions(0), fast.to_act() == s.to_act()
         (True, True)
         """
+        return KernelPlayout(self.playout_fields(), seed)
+
+    def python_playout_state(self, seed: int) -> KempsPlayout:
+        """The same copy in Python (:mod:`.playout`): the reference the kernel is proven
+        against and a readable statement of the playout rules and policy; the search runs on
+        :meth:`playout_state`."""
+        return KempsPlayout(self.playout_fields(), seed)
+
+    def playout_fields(self) -> dict[str, Any]:
+        """This deal's position as plain values, as the playout copies' ``fields()`` say it
+        (both copy what they keep, so nothing here is copied); ``ValueError`` unless in the
+        tick-mode exchange or last call."""
         if self.realtime or self.phase not in (EXCHANGE, LAST_CALL):
             raise ValueError("a Kemps playout copy is of a tick-mode exchange")
-        fields = {
+        return {
             "players": self.players,
             "hands": self.hands,
             "slots": self.slots,
@@ -801,7 +816,6 @@ class KempsState(Simultaneous, Zoned):
             "submissions": self.submissions,
             "waiting": self._waiting,
         }
-        return KempsPlayout(fields, seed)
 
     def _shown_before(self) -> list[set[str]]:
         """Per team, the tokens its seats showed in this deal before the last tick: what the

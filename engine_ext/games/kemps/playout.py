@@ -1,19 +1,22 @@
 """Kemps' fast copy for search: one deal of the tick-mode exchange, no events, views or history.
 
-:meth:`KempsState.playout_state` builds one from a world (tick mode, in the exchange or the
-last call). It lists and applies the same actions as the state, resolves each tick by the
-same rules (the first call in the priority is judged on the tick-start hands, else the swaps
-in priority order, the signals and their audit, the flush, the sixty-tick guard, the last
-call), and stops at the deal's end: :meth:`KempsPlayout.estimate` is then what the deal did to
-each seat's team (the other teams' penalties taken, less its own), the whole match being far
-too long to roll out. Its ``heuristic`` policy is :mod:`.policy`, the heuristic bot's, and it
-keeps what every seat remembers (the tokens each team showed before the last tick) as the bot
-does; ``random`` picks a uniform legal choice. A rollout counts one action per tick.
-``tests/games/test_kemps.py`` plays it beside the state, tick by tick, with the bot's choices.
+:meth:`KempsState.python_playout_state` builds one from a world (tick mode, in the exchange or
+the last call): the reference that the search's C kernel (:mod:`levata.engine.kemps_playouts`,
+:meth:`KempsState.playout_state`) is proven against. It lists and applies the same actions as
+the state, resolves each tick by the same rules (the first call in the priority is judged on
+the tick-start hands, else the swaps in priority order, the signals and their audit, the flush,
+the sixty-tick guard, the last call), and stops at the deal's end:
+:meth:`KempsPlayout.estimate` is then what the deal did to each seat's team (the other teams'
+penalties taken, less its own), the whole match being far too long to roll out. Its
+``heuristic`` policy is :mod:`.policy`, the heuristic bot's, and it keeps what every seat
+remembers (the tokens each team showed before the last tick) as the bot does; ``random`` picks
+a uniform legal choice. A rollout counts one action per tick. ``tests/games/test_kemps.py``
+plays it beside the state, tick by tick, with the bot's choices.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -91,9 +94,38 @@ class KempsPlayout:
         other.penalties = list(self.penalties)
         other.submissions = list(self.submissions)
         other.violators = list(self.violators)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = copy.copy(self.rng)  # the same state (a test may give it another stream)
         return other
+
+    def fields(self) -> dict[str, Any]:
+        """The position as plain values: those :meth:`KempsState.playout_fields
+        <levata.engine.games.kemps.KempsState.playout_fields>` gives, then the copy's own
+        (``base``, ``violators``, ``searcher``, ``start``); the kernel's ``fields()`` says the
+        same (the differential test)."""
+        return {
+            "players": self.players,
+            "hands": [list(h) for h in self.hands],
+            "slots": list(self.slots),
+            "stock": list(self.stock),
+            "dead": list(self.dead),
+            "known": [list(k) for k in self.known],
+            "signals": [list(s) for s in self.signals],
+            "shown": [set(s) for s in self.shown],
+            "penalties": list(self.penalties),
+            "secrets": list(self.secrets),
+            "kemps_sets": list(self.kemps_sets),
+            "audit": self.audit,
+            "copies": self.copies,
+            "tick": self.tick,
+            "set_ticks": self.set_ticks,
+            "phase": self.phase,
+            "submissions": list(self.submissions),
+            "waiting": tuple(self.waiting),
+            "base": list(self.base),
+            "violators": list(self.violators),
+            "searcher": self.searcher,
+            "start": self.start,
+        }
 
     # -- the contract's part ------------------------------------------------------------------
 
