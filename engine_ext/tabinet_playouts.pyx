@@ -31,7 +31,8 @@ ties go to the same move.
 (True, True, False)
 """
 
-from libc.stdlib cimport free, malloc, qsort, realloc
+from libc.stdio cimport fputs, stderr
+from libc.stdlib cimport abort, free, qsort, realloc
 from libc.string cimport memcpy
 
 from levata.engine.cardmask cimport bit, lowest, mask_t, popcount
@@ -199,9 +200,14 @@ cdef struct u64_list:
     int cap
 
 cdef void push(u64_list* l, u64 x) noexcept nogil:
+    cdef u64* grown
     if l.n == l.cap:
         l.cap = 64 if l.cap == 0 else 2 * l.cap
-        l.data = <u64*>realloc(l.data, l.cap * sizeof(u64))
+        grown = <u64*>realloc(l.data, l.cap * sizeof(u64))
+        if grown == NULL:  # no exception can rise from C here: say so and stop, never write
+            fputs(b"levata.engine.tabinet_playouts: out of memory listing captures\n", stderr)
+            abort()
+        l.data = grown
     l.data[l.n] = x
     l.n += 1
 
