@@ -367,7 +367,7 @@ def test_each_hidden_card_lands_in_each_place_as_often_as_from_view_puts_it():
     for state, seat in views(range(400, 440), 1):
         if _signalled_quad(state.view(seat)) is not None:
             found.setdefault("quad", (state.clone(), seat))
-        if state.players >= 10 and 10 <= len(state.stock):
+        if state.players >= 10 and len(state.stock) >= 10:
             found.setdefault("two decks", (state.clone(), seat))
         if len(found) == 2:
             break
