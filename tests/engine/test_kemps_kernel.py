@@ -24,7 +24,7 @@ import pytest
 from splitmix import SplitMix  # tests/engine: pytest puts it on the path
 
 from levata.engine import Action, Card, game
-from levata.engine.games.kemps import KempsState, _signalled_quad
+from levata.engine.games.kemps import KempsState, _deal_quad, _signalled_quad
 from levata.engine.games.kemps.playout import KempsPlayout as PythonPlayout
 from levata.engine.games.kemps.policy import convention
 from levata.engine.games.kemps.rules import ALPHABET, mask_of, team_of
@@ -374,6 +374,28 @@ def test_each_hidden_card_lands_in_each_place_as_often_as_from_view_puts_it():
     assert set(found) == {"quad", "two decks"}
     for state, seat in found.values():
         spread(state, seat)
+
+
+def test_a_quad_of_no_card_seen_is_of_each_rank_as_often_as_from_view_deals_it():
+    """The partner took no card anyone saw: its quad's rank is any the hidden cards can
+    complete (here eight of them), each as often as ``from_view``'s ``_deal_quad`` draws it."""
+    state = exchange()
+    fast = state.playout_state(0)
+    hidden = Counter(c for c, _ in hidden_places(fast.fields(), 0).elements())
+    dealer = KempsDealer(fast, 0, quad=2, seed=6)
+    rng, draws = random.Random(3), 3000
+    python: Counter[int] = Counter()
+    kernel: Counter[int] = Counter()
+    for k in range(draws):
+        held: list[Card] = []
+        _deal_quad(held, Counter(hidden), rng)
+        python[held[0].rank] += 1
+        hand = dealer.deal(k).fields()["hands"][2]
+        assert len({c.rank for c in hand}) == 1
+        kernel[hand[0].rank] += 1
+    assert len(python) == 8 and set(kernel) == set(python)
+    for rank in python:
+        assert abs(kernel[rank] - python[rank]) / draws < 0.04, rank
 
 
 def test_dealt_secrets_are_conventions_from_view_would_give():
