@@ -5,7 +5,7 @@ from typing import Any, Literal
 
 from levata.engine.contract import Action
 
-__all__ = ["POLICIES", "KempsPlayout"]
+__all__ = ["POLICIES", "KempsDealer", "KempsPlayout"]
 
 _Policy = Literal["heuristic", "random"]
 
@@ -29,3 +29,7 @@ class KempsPlayout:
     ) -> int: ...
     def estimate(self) -> tuple[float, ...]: ...
     def fields(self) -> dict[str, Any]: ...
+
+class KempsDealer:
+    def __init__(self, base: KempsPlayout, seat: int, quad: int = -1, seed: int = 0) -> None: ...
+    def deal(self, seed: int = 0) -> KempsPlayout: ...

@@ -41,7 +41,7 @@ from levata.engine.contract import Action
 
 from levata.engine.splitmix cimport below_n, next_random
 
-__all__ = ["POLICIES", "KempsPlayout"]
+__all__ = ["POLICIES", "KempsDealer", "KempsPlayout"]
 
 #: The rollout policies :meth:`KempsPlayout.rollout` and :meth:`KempsPlayout.choose` know.
 POLICIES = ("heuristic", "random")
@@ -832,3 +832,178 @@ cdef class KempsPlayout:
             "searcher": None if s.searcher < 0 else s.searcher,
             "start": s.start,
         }
+
+
+cdef class KempsDealer:
+    """Worlds one seat cannot tell from a position, dealt in C: the search's determinizations.
+
+    ``KempsState.from_view`` keeps the seat's hand, the table, the dead pile and the cards
+    everybody saw each seat take (``known``), and deals the rest (the others' unseen cards and
+    the stock) uniformly to their sizes, in a random order (a hand's order matters: it decides
+    which equal card a swap gives). When the view proves the partner holds a quad (it showed
+    a token of the team's kemps set in the last tick and took nothing since: ``quad``, the
+    partner's seat, else -1), it first completes the partner's known cards to four of a kind:
+    a rank drawn uniformly among those the hidden cards can complete, then the missing cards
+    drawn uniformly among the hidden cards of that rank. The other teams' secrets are fresh
+    (``f"{128 random bits:032x}"``, each world its own: their conventions differ) and their
+    kemps sets empty. A search deals thousands of worlds a decision, and in Python that costs
+    more than the kernel's rollouts: each :meth:`deal` here draws the same worlds in C from
+    one such world (``base``: any of them, the hidden cards are dealt afresh each time).
+    ``tests/engine/test_kemps_kernel.py`` proves the worlds keep what ``from_view`` keeps and
+    that each hidden card lands in each place as often.
+
+    ``seat``: whose view the worlds share; ``seed`` starts the dealer's stream.
+
+    >>> from levata.engine.games.kemps import KempsState
+    >>> state = KempsState.from_position(4, ["7S 7H 7D 2C", "2S 3S 4S 5S", "8S 8H 9D 9C",
+    ...                                      "JS QS KS AS"], table="7C 3H 4H 5H")
+    >>> world = state.playout_dealer(0, seed=1).deal(seed=2)
+    >>> world.fields()["hands"][0], len(world.fields()["hands"][1]), len(world.fields()["stock"])
+    ([Card('7S'), Card('7H'), Card('7D'), Card('2C')], 4, 32)
+    """
+
+    cdef kp_state base
+    cdef int gaps[MAX_SEATS]        # per seat: its cards nobody saw it take
+    cdef int pool[DECK]             # the hidden cards
+    cdef int npool
+    cdef int seat, quad, need
+    cdef int ranks[16]              # the ranks the partner's quad may be of
+    cdef int nranks
+    cdef tuple secrets
+    cdef unsigned long long rng
+
+    def __init__(self, KempsPlayout base, int seat, int quad=-1, seed=0):
+        cdef kp_state* b = &base.s
+        cdef int s, i, r, held_rank = -1
+        cdef int count[16]
+        if not 0 <= seat < b.n:
+            raise ValueError(f"seat {seat} is not at this table")
+        if quad != -1 and quad != partner(b, seat):
+            raise ValueError(f"seat {quad} is not the partner of seat {seat}")
+        memcpy(&self.base, b, sizeof(kp_state))
+        self.secrets = base.secrets
+        self.seat, self.quad, self.need, self.nranks = seat, quad, 0, 0
+        self.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        self.npool = 0
+        for i in range(b.top, b.nstock):
+            self._hide(b.stock[i])
+        for s in range(b.n):
+            self.gaps[s] = 0
+            if s != seat:
+                self.gaps[s] = b.nhand[s] - b.nknown[s]
+                self._hide_unseen(b, s)
+        if quad < 0:
+            return
+        for i in range(b.nknown[quad]):  # cards seen taken: all of one rank, or no quad
+            r = rank_of(b.known[quad][i])
+            if held_rank >= 0 and r != held_rank:
+                self.quad = -1
+                return
+            held_rank = r
+        self.need = 4 - b.nknown[quad]
+        for r in range(16):
+            count[r] = 0
+        for i in range(self.npool):
+            count[rank_of(self.pool[i])] += 1
+        for r in range(16):
+            if (held_rank < 0 or r == held_rank) and count[r] >= self.need and count[r] > 0:
+                self.ranks[self.nranks] = r
+                self.nranks += 1
+        if self.nranks == 0:
+            self.quad = -1
+
+    cdef void _hide(self, int card):
+        self.pool[self.npool] = card
+        self.npool += 1
+
+    cdef void _hide_unseen(self, const kp_state* b, int s):
+        """The seat's cards but those it was seen to take (each seen card once)."""
+        cdef int seen[HAND]
+        cdef int nseen = b.nknown[s], i, k
+        for i in range(nseen):
+            seen[i] = b.known[s][i]
+        for i in range(b.nhand[s]):
+            for k in range(nseen):
+                if seen[k] == b.hands[s][i]:
+                    seen[k] = seen[nseen - 1]
+                    nseen -= 1
+                    break
+            else:
+                self._hide(b.hands[s][i])
+
+    def deal(self, seed=0):
+        """A new world: the hidden cards shuffled into the other seats' hands (after the cards
+        they were seen to take) and the stock, the other teams' secrets fresh; the copy's own
+        random stream starts from ``seed``."""
+        cdef KempsPlayout out = KempsPlayout.__new__(KempsPlayout)
+        cdef kp_state* w = &out.s
+        cdef int t, own = team_of(&self.base, self.seat)
+        cdef unsigned long long high, low
+        with nogil:
+            self._deal(w)
+        secrets = list(self.secrets)
+        for t in range(w.teams):
+            if t == own:
+                continue
+            high = next_random(&self.rng)
+            low = next_random(&self.rng)
+            secrets[t] = f"{high:016x}{low:016x}"
+            kemps, decoys = _convention(secrets[t])
+            w.has_secret[t] = 1
+            w.kemps_sets[t] = 0
+            w.kemps_token[t] = _token_code(kemps)
+            w.decoys[t][0] = _token_code(decoys[0])
+            w.decoys[t][1] = _token_code(decoys[1])
+        out.secrets = tuple(secrets)
+        w.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        return out
+
+    cdef void _deal(self, kp_state* w) noexcept nogil:
+        cdef int i, j, t, s, at = 0, end = self.npool
+        memcpy(w, &self.base, sizeof(kp_state))
+        for s in range(w.n):
+            if s != self.seat:
+                w.nhand[s] = w.nknown[s]
+                for i in range(w.nknown[s]):
+                    w.hands[s][i] = w.known[s][i]
+        if self.quad >= 0:
+            end = self._draw_quad(w)
+        for i in range(end - 1, 0, -1):  # Fisher-Yates: any order in, uniform out
+            j = below_n(&self.rng, i + 1)
+            t = self.pool[i]
+            self.pool[i] = self.pool[j]
+            self.pool[j] = t
+        for s in range(w.n):
+            if s == self.seat:
+                continue
+            for i in range(self.gaps[s] - (self.need if s == self.quad else 0)):
+                w.hands[s][w.nhand[s]] = self.pool[at]
+                w.nhand[s] += 1
+                at += 1
+        w.top = 0
+        w.nstock = end - at
+        for i in range(w.nstock):
+            w.stock[i] = self.pool[at + i]
+
+    cdef int _draw_quad(self, kp_state* w) noexcept nogil:
+        """The partner's quad first: a rank, then the cards it lacks one by one among the
+        hidden cards of that rank not yet drawn, each moved to the pool's end; the pool's
+        size left."""
+        cdef int rank = self.ranks[below_n(&self.rng, self.nranks)]
+        cdef int end = self.npool, k, i, t, left
+        for k in range(self.need):
+            left = 0
+            for i in range(end):
+                left += rank_of(self.pool[i]) == rank
+            left = below_n(&self.rng, left)  # the drawn one among them, counted from the start
+            i = 0
+            while rank_of(self.pool[i]) != rank or left > 0:
+                left -= rank_of(self.pool[i]) == rank
+                i += 1
+            end -= 1
+            t = self.pool[i]
+            self.pool[i] = self.pool[end]
+            self.pool[end] = t
+            w.hands[self.quad][w.nhand[self.quad]] = t
+            w.nhand[self.quad] += 1
+        return end

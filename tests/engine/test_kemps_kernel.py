@@ -16,17 +16,19 @@ rollouts and the heuristic's decoys must be equal token for token as well.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from splitmix import SplitMix  # tests/engine: pytest puts it on the path
 
-from levata.engine import Action, game
-from levata.engine.games.kemps import KempsState
+from levata.engine import Action, Card, game
+from levata.engine.games.kemps import KempsState, _deal_quad, _signalled_quad
 from levata.engine.games.kemps.playout import KempsPlayout as PythonPlayout
 from levata.engine.games.kemps.policy import convention
 from levata.engine.games.kemps.rules import ALPHABET, mask_of, team_of
-from levata.engine.kemps_playouts import POLICIES, KempsPlayout
+from levata.engine.kemps_playouts import POLICIES, KempsDealer, KempsPlayout
 
 SPEC = game("kemps")
 OPTIONS = [
@@ -274,3 +276,158 @@ def test_sixty_ticks_of_swaps_flush_the_table_then_the_last_call():
     assert len(got["stock"]) == 3
     assert got["phase"] == "last_call" and fast.legal_actions(0)[0] == Action("pass")
     assert fast.legal_actions(0) == state.legal_actions(0) == slow.legal_actions(0)
+
+
+# -- the dealer of worlds -----------------------------------------------------------------------
+
+
+def hidden_places(fields: dict[str, Any], seat: int) -> Counter[tuple[Card, str]]:
+    """Where each card ``seat`` cannot see lies: in another hand (at its place after the cards
+    seen taken: a hand's order matters), in the stock (at its place, from the top)."""
+    out: Counter[tuple[Card, str]] = Counter()
+    for s, hand in enumerate(fields["hands"]):
+        if s != seat:
+            seen = len(fields["known"][s])
+            out.update((c, f"hand {s} at {i + seen}") for i, c in enumerate(hand[seen:]))
+    stock = fields["stock"]
+    out.update((c, f"stock at {i}") for i, c in enumerate(stock))
+    return out
+
+
+def views(seeds: range, every: int) -> Iterator[tuple[KempsState, int]]:
+    """Every ``every``-th position of random and heuristic matches, and each where a seat to
+    act has a view that proves its partner's quad; with a seat to act (such a one first)."""
+    for seed in seeds:
+        for i, state in enumerate(positions(seed, "random" if seed % 2 else "heuristic")):
+            proving = [s for s in state.to_act() if _signalled_quad(state.view(s)) is not None]
+            if (i % every == 0 or proving) and state.to_act():
+                yield state, (proving or state.to_act())[0]
+
+
+def test_dealt_worlds_are_worlds_from_view_would_deal():
+    """From positions of random and heuristic matches (4 to 12 seats: two decks repeat
+    cards), the acting seat's view: every world its dealer deals keeps that seat's hand, the
+    cards each seat was seen to take (first in its hand), the counts and everything in the
+    open, its own team's secret; the hidden cards are the same multiset; the partner holds a
+    quad where the view proves one; and the seat's legal actions are the real ones."""
+    checked, quads, tables = 0, 0, set()
+    for i, (state, seat) in enumerate(views(range(400, 420), 4)):
+        view = state.view(seat)
+        base = KempsState.from_view(SPEC, view, random.Random(i))
+        dealer = base.playout_dealer(seat, seed=i)
+        want = base.playout_state(0).fields()
+        hidden = sorted(Counter(c for c, _ in hidden_places(want, seat).elements()).items())
+        quad = _signalled_quad(view)
+        quads += quad is not None
+        tables.add(state.players)
+        own = team_of(seat, state.players)
+        for k in range(3):
+            world = dealer.deal(seed=k)
+            got = world.fields()
+            for key in want:
+                if key not in ("hands", "stock", "secrets"):
+                    assert got[key] == want[key], key
+            assert got["secrets"][own] == want["secrets"][own]
+            assert all(len(x) == 32 for x in got["secrets"])
+            assert got["hands"][seat] == list(view.hand)
+            for s, hand in enumerate(got["hands"]):
+                assert len(hand) == view.counts[f"hand:{s}"]
+                if s != seat:
+                    assert hand[: len(got["known"][s])] == got["known"][s]
+            assert len(got["stock"]) == view.counts["stock"]
+            dealt = Counter(c for c, _ in hidden_places(got, seat).elements())
+            assert sorted(dealt.items()) == hidden
+            if quad is not None:
+                assert len({c.rank for c in got["hands"][quad]}) == 1
+            assert world.legal_actions(seat) == state.legal_actions(seat)
+            checked += 1
+    assert checked > 300 and quads > 0 and 4 in tables and max(tables) >= 10
+
+
+def spread(state: KempsState, seat: int, draws: int = 3000) -> None:
+    """``draws`` worlds from the dealer and as many from ``from_view``: each hidden card's
+    share in each place agrees within 0.04 (over five standard errors)."""
+    view, rng = state.view(seat), random.Random(5)
+    python: Counter[tuple[Card, str]] = Counter()
+    for _ in range(draws):
+        python.update(hidden_places(KempsState.from_view(SPEC, view, rng).playout_fields(), seat))
+    dealer = KempsState.from_view(SPEC, view, rng).playout_dealer(seat, seed=9)
+    kernel: Counter[tuple[Card, str]] = Counter()
+    for k in range(draws):
+        kernel.update(hidden_places(dealer.deal(k).fields(), seat))
+    assert len(python) > 20 and set(kernel) == set(python)
+    for pair in set(python) | set(kernel):
+        assert abs(kernel[pair] - python[pair]) / draws < 0.04, pair
+
+
+def test_each_hidden_card_lands_in_each_place_as_often_as_from_view_puts_it():
+    """A position where the view proves the partner's quad (its rank and cards drawn
+    first), and one at ten seats or more (two decks: a card in two places at once)."""
+    found = {}
+    for state, seat in views(range(400, 440), 1):
+        if _signalled_quad(state.view(seat)) is not None:
+            found.setdefault("quad", (state.clone(), seat))
+        if state.players >= 10 and len(state.stock) >= 10:
+            found.setdefault("two decks", (state.clone(), seat))
+        if len(found) == 2:
+            break
+    assert set(found) == {"quad", "two decks"}
+    for state, seat in found.values():
+        spread(state, seat)
+
+
+def test_a_quad_of_no_card_seen_is_of_each_rank_as_often_as_from_view_deals_it():
+    """The partner took no card anyone saw: its quad's rank is any the hidden cards can
+    complete (here eight of them), each as often as ``from_view``'s ``_deal_quad`` draws it."""
+    state = exchange()
+    fast = state.playout_state(0)
+    hidden = Counter(c for c, _ in hidden_places(fast.fields(), 0).elements())
+    dealer = KempsDealer(fast, 0, quad=2, seed=6)
+    rng, draws = random.Random(3), 3000
+    python: Counter[int] = Counter()
+    kernel: Counter[int] = Counter()
+    for k in range(draws):
+        held: list[Card] = []
+        _deal_quad(held, Counter(hidden), rng)
+        python[held[0].rank] += 1
+        hand = dealer.deal(k).fields()["hands"][2]
+        assert len({c.rank for c in hand}) == 1
+        kernel[hand[0].rank] += 1
+    assert len(python) == 8 and set(kernel) == set(python)
+    for rank in python:
+        assert abs(kernel[rank] - python[rank]) / draws < 0.04, rank
+
+
+def test_dealt_secrets_are_conventions_from_view_would_give():
+    """The other teams' conventions (their kemps token and decoys) are those of fresh
+    secrets, a new one each world: as often each token as ``from_view``'s."""
+    state = exchange()
+    dealer = state.playout_dealer(0, seed=4)
+    rng = random.Random(2)
+    python: Counter[str] = Counter()
+    kernel: Counter[str] = Counter()
+    draws = 3000
+    for k in range(draws):
+        world = KempsState.from_view(SPEC, state.view(0), rng)
+        python[convention(world.secrets[1])[0]] += 1
+        kernel[convention(dealer.deal(k).fields()["secrets"][1])[0]] += 1
+    for token in ALPHABET:
+        assert abs(kernel[token] - python[token]) / draws < 0.04, token
+    assert dealer.deal(1).fields()["secrets"][0] == state.secrets[0]
+
+
+def test_dealer_errors():
+    state = exchange()
+    fast = state.playout_state(0)
+    with pytest.raises(ValueError, match="not at this table"):
+        KempsDealer(fast, 4)
+    with pytest.raises(ValueError, match="not the partner"):
+        KempsDealer(fast, 0, quad=1)
+    dealer = KempsDealer(fast, 1, seed=3)
+    assert dealer.deal(1).fields()["hands"][1] == fast.fields()["hands"][1]
+    real = SPEC.new_match(4, seed=1, options={"mode": "realtime"})
+    with pytest.raises(ValueError, match="tick-mode"):
+        real.playout_dealer(0, seed=1)
+    convening = SPEC.new_match(4, seed=1)
+    with pytest.raises(ValueError, match="tick-mode"):
+        convening.playout_dealer(0, seed=1)

@@ -108,6 +108,7 @@ from levata.engine.games.kemps.rules import (
     teams,
     tokens_of,
 )
+from levata.engine.kemps_playouts import KempsDealer
 from levata.engine.kemps_playouts import KempsPlayout as KernelPlayout
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
@@ -783,6 +784,17 @@ class KempsState(Simultaneous, Zoned):
         (True, True)
         """
         return KernelPlayout(self.playout_fields(), seed)
+
+    def playout_dealer(self, seat: int, seed: int) -> KempsDealer:
+        """The search's dealer of worlds ``seat`` cannot tell from this one, as fast copies
+        (:class:`~levata.engine.kemps_playouts.KempsDealer`): :meth:`from_view`'s deal, in
+        C, the partner's proven quad included. This state must itself be such a world
+        (``from_view`` of ``seat``'s view, or the real match); its hidden cards and the other
+        teams' secrets are dealt afresh each time. ``ValueError`` where :meth:`playout_state`
+        raises it (real time, or outside the exchange and the last call)."""
+        base = KernelPlayout(self.playout_fields(), 0)
+        quad = _signalled_quad(self.view(seat))
+        return KempsDealer(base, seat, -1 if quad is None else quad, seed)
 
     def python_playout_state(self, seed: int) -> KempsPlayout:
         """The same copy in Python (:mod:`.playout`): the reference the kernel is proven
