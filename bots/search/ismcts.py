@@ -34,10 +34,9 @@ policy and backs up every seat's reward along the path.
   the same policy (``choose`` for the other seats' moves inside the tree). Where the state
   also offers ``playout_dealer(seat, seed)`` (Huzur, Tabinet, Kemps), the search deals its
   worlds with it, as fast copies: the same draw as ``world_from_view``'s without a Python
-  state for each. The game
-  proves its copy plays by its own rules and its policy picks as its heuristic bot does (a
-  differential test); ``fast=False`` searches through the contract's ``clone``/``apply``
-  instead (the benchmarks compare the two). A copy of a
+  state for each. The game proves its copy plays by its own rules and its policy picks as
+  its heuristic bot does (a differential test); ``fast=False`` searches through the
+  contract's ``clone``/``apply`` instead (the benchmarks compare the two). A copy of a
   simultaneous game (Kemps' tick) lists every seat to act, the others submitting by the
   policy before this seat's tree choice; a copy whose choices carry a payload ``dress``-es
   the tree's bare choice as its policy would (Kemps' signal); and one that offers
