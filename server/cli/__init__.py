@@ -27,11 +27,26 @@ Each command group is a module of this package; this one only assembles them.
 
 from __future__ import annotations
 
+import os
 import sys
+
+# gRPC reads this once, as it loads (the imports below): its INFO lines ("Got goaway" as a
+# referee stops) are not for the person at the terminal. A value of theirs is kept.
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 
 import typer
 
-from levata.server.cli import bot, catalog, ladder, play, records, regret, serve, tournament, web
+from levata.server.cli import (
+    bot,
+    catalog,
+    ladder,
+    play,
+    records,
+    regret,
+    serve,
+    tournament,
+    web,
+)
 from levata.server.cli.admin import admin_app
 from levata.server.cli.common import EXIT_RUNTIME, EXIT_USAGE, err, out
 from levata.server.cli.help import HelpGroup

@@ -165,9 +165,6 @@ def tournament(
     levata tournament --game whist --bots pimc:worlds=20:time_ms=100,pimc,heuristic
     levata tournament --game macao --bots bots/mine.toml,heuristic,random
     levata tournament --game whist --bots mybot:MyBot:depth=3,heuristic,random"""
-    import os
-
-    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before gRPC starts: no INFO chatter
     from levata.server.tournament.entries import check_ceilings
     from levata.server.tournament.runner import Hosting, run_tournament
     from levata.server.tournament.sandbox import Sandbox, check_mode

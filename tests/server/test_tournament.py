@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import random
 import re
 import subprocess
@@ -331,6 +332,47 @@ def test_bad_tournament_input_is_one_clear_line_and_status_2(args, message, tmp_
     assert run.returncode == 2, run.stdout + run.stderr
     assert message in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
+
+
+def test_a_tournament_prints_no_grpc_log_lines(tmp_path):
+    """gRPC's own INFO lines (``I1206 ... Got goaway`` as the referee stops) are not shown
+    to the person at the terminal (the command quiets gRPC before it loads)."""
+    env = {k: v for k, v in os.environ.items() if k != "GRPC_VERBOSITY"}
+    run = subprocess.run(
+        [sys.executable, "-m", "levata.server.cli", "tournament", "--game", "macao", "--bots",
+         "random,random", "-n", "2", "--deals", "2", "--quiet", "--db", str(tmp_path / "t.db")],
+        capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    grpc_lines = re.findall(r"^[IWE]\d{4} \d\d:\d\d:\d\d.*$", run.stdout + run.stderr, re.M)
+    assert not grpc_lines, grpc_lines
+
+
+GRPC_LOADS = """
+import os, sys
+seen = []
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        if name == "grpc":
+            seen.append(os.environ.get("GRPC_VERBOSITY"))
+sys.meta_path.insert(0, Watch())
+import levata.server.cli
+print(seen[0] if seen else "not loaded")
+"""
+
+
+@pytest.mark.parametrize(("given", "loads_with"), [(None, "ERROR"), ("DEBUG", "DEBUG")])
+def test_the_command_quiets_grpc_before_it_loads_unless_told(given, loads_with):
+    """gRPC reads GRPC_VERBOSITY once, as it loads: the command sets ERROR before that (a
+    value the user set is kept). Set later, it did nothing (INFO lines like "Got goaway"
+    ended about two tournaments in three)."""
+    env = {k: v for k, v in os.environ.items() if k != "GRPC_VERBOSITY"}
+    if given is not None:
+        env["GRPC_VERBOSITY"] = given
+    run = subprocess.run(
+        [sys.executable, "-c", GRPC_LOADS], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert run.returncode == 0 and run.stdout.strip() == loads_with, run.stdout + run.stderr
 
 
 def test_report_of_an_unknown_tournament_is_status_2(tmp_path):
