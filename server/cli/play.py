@@ -23,6 +23,7 @@ from levata.server.cli.common import (
     ADMIN_TOKEN_FILE_OPTION,
     ADOPT_DB_OPTION,
     EXIT_RUNTIME,
+    EXIT_USAGE,
     admin_token_of,
     adopt_db,
     db_location,
@@ -286,7 +287,7 @@ def _refereed(
     tls_ca: Path | None = None,
 ) -> None:
     """Referee the match over gRPC, each entry in its seat, and print the result."""
-    from levata.server.match.run import run_refereed_match
+    from levata.server.match.run import MatchFailed, run_refereed_match
 
     game_name = state.spec.name
     seats = [_seat(e, game_name, tls_ca) for e in entries]
@@ -310,8 +311,10 @@ def _refereed(
         )
     except DatabaseError:
         raise  # one line, status 1 or 2, from the command's entry point
+    except MatchFailed as exc:  # the request's fault: 2; the referee's or the machine's: 1
+        raise fail(str(exc), EXIT_USAGE if exc.caller_fault else EXIT_RUNTIME) from None
     except RuntimeError as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), EXIT_RUNTIME) from None
     info = outcome.info
     out.print(f"match {info.match_id}: {state.spec.title}, refereed over gRPC", soft_wrap=True)
     table = Table()

@@ -33,7 +33,38 @@ from levata.wire.credentials import TLS_CA_ENV
 if TYPE_CHECKING:
     from levata.server.match.referee import Referee
 
-__all__ = ["MatchOutcome", "Seat", "bot_command", "ended_early", "run_refereed_match"]
+__all__ = [
+    "MatchFailed",
+    "MatchOutcome",
+    "Seat",
+    "bot_command",
+    "ended_early",
+    "run_refereed_match",
+]
+
+#: What a referee answers when the request was at fault (a wrong admin token, an unknown bot or
+#: game, a bad option), as against one it could not be reached or failed at run time.
+_CALLER_FAULTS = frozenset(
+    {
+        grpc.StatusCode.INVALID_ARGUMENT,
+        grpc.StatusCode.NOT_FOUND,
+        grpc.StatusCode.ALREADY_EXISTS,
+        grpc.StatusCode.UNAUTHENTICATED,
+        grpc.StatusCode.PERMISSION_DENIED,
+        grpc.StatusCode.OUT_OF_RANGE,
+    }
+)
+
+
+class MatchFailed(RuntimeError):
+    """A match that could not be played, said in one line; ``caller_fault``: the request was
+    at fault (a missing admin token, one the referee refused, a bad argument), not the
+    referee or the machine (one it could not reach, a bot that could not start)."""
+
+    def __init__(self, message: str, caller_fault: bool = False) -> None:
+        super().__init__(message)
+        self.caller_fault = caller_fault
+
 
 #: Starts one seat's bot process: ``(server, token, seed, log) -> process``.
 Launcher = Callable[[str, str, int, Path], subprocess.Popen[bytes]]
@@ -111,7 +142,8 @@ async def run_refereed_match(  # noqa: PLR0913  (the options of `levata match`, 
     logs: Path | None = None,
     tls_ca: Path | None = None,
 ) -> MatchOutcome:
-    """Play one match; raises ``RuntimeError`` with a clear message when it cannot. The
+    """Play one match; raises :class:`MatchFailed` (a ``RuntimeError``) with a clear message
+    when it cannot. The
     bots' logs go into the folder ``logs`` (made, owner-only; default: a new folder
     ``levata-logs/match-*`` beside ``db``). A bot process that ends before the match does
     forfeits its seat at once, recorded as what it was (``crashed, exit 1``), when the
@@ -127,9 +159,10 @@ async def run_refereed_match(  # noqa: PLR0913  (the options of `levata match`, 
         server = f"127.0.0.1:{arena.port}"
         admin_token = arena.admin_token
     if not admin_token:
-        raise RuntimeError(
+        raise MatchFailed(
             f"the referee at {server} needs its admin token: set {ADMIN_TOKEN_ENV} or pass"
-            " --admin-token-file (levata serve says where it wrote it)"
+            " --admin-token-file (levata serve says where it wrote it)",
+            caller_fault=True,
         )
     metadata = admin_metadata(admin_token)
     bots = _Bots(_logs_folder(logs, db), len(seats), tls_ca)
@@ -162,7 +195,9 @@ async def run_refereed_match(  # noqa: PLR0913  (the options of `levata match`, 
                 finally:
                     guard.cancel()
             except grpc.aio.AioRpcError as exc:
-                raise RuntimeError(f"referee at {server}: {exc.details()}") from None
+                raise MatchFailed(
+                    f"referee at {server}: {exc.details()}", exc.code() in _CALLER_FAULTS
+                ) from None
         bots.stop()
         return MatchOutcome(info, bots.logs, bots.seat_logs, bots.ended)
     finally:

@@ -126,7 +126,7 @@ def _match_over_tls(levata_cli, where: list, cert) -> None:
     assert status == 0 and "refereed over gRPC" in out, (out, err)
     assert "forfeit" not in out
     status, _, err = levata_cli(*play, *where)
-    assert status != 0 and err.startswith("error: referee at") and err.count("\n") == 1, err
+    assert status == 1 and err.startswith("error: referee at") and err.count("\n") == 1, err
 
 
 def test_tls_ca_for_a_match_is_checked_in_one_line(tmp_path, levata_cli):
