@@ -855,12 +855,53 @@ class TociState(Simultaneous, Zoned):
         >>> fast.legal_actions(0) == s.legal_actions(0), str(fast.choose(0))
         (True, 'place_on 1')
         """
+        return self.python_playout_state(seed)
+
+    def python_playout_state(self, seed: int) -> TociPlayout:
+        """The copy in Python (:class:`TociPlayout`): the reference the kernel
+        (:mod:`levata.engine.toci_playouts`) is proven against
+        (``tests/engine/test_toci_kernel.py``), and the copy real time plays on."""
         copy = self.clone()
         copy._quiet = True
         copy._log = []
         copy._history = ()
         copy.rng = random.Random(seed)
         return TociPlayout(copy)
+
+    def playout_fields(self) -> dict[str, Any]:
+        """This position as plain values, as the playout copies' ``fields()`` say them: every
+        heap (stocks and the circle top card last), the counters, the window and the options
+        that change play (``house``: how many cards the houses hold)."""
+        n = self.players
+        return {
+            "players": n,
+            "decks": self.decks,
+            "circle": list(self.circle),
+            "house": len(self.house),
+            "houses": list(self.houses),
+            "revealed": list(self.revealed),
+            "piles": [list(p) for p in self.piles],
+            "stocks": [list(k) for k in self.stocks],
+            "phase": self.phase,
+            "stage": self.stage,
+            "actor": self.actor,
+            "reveals": self.reveals,
+            "idle": self.idle,
+            "moved": bool(self.moved),
+            "skips": list(self.skips),
+            "places": list(self.places),
+            "finished": list(self.finished),
+            "fitted": list(self.fitted),
+            "waiting": list(self._waiting),
+            "submissions": [None if a is None else str(a) for a in self.submissions],
+            "tick": self.tick,
+            "turns": self.turns,
+            "toci_mode": self.options["toci_mode"],
+            "toci_penalty": self.options["toci_penalty"],
+            "house_by_suit": bool(self.by_suit),
+            "reveal_cap": self.options["reveal_cap"],
+            "mode": self.options["mode"],
+        }
 
     def __getstate__(self) -> dict[str, Any]:
         # The history tuple is a cache of the log filled by queries; leave it out so that a
@@ -898,6 +939,10 @@ class TociPlayout:
 
     def estimate(self) -> tuple[float, ...]:
         return self.state.estimate()
+
+    def fields(self) -> dict[str, Any]:
+        """This copy's position as plain values (:meth:`TociState.playout_fields`)."""
+        return self.state.playout_fields()
 
     def events(self) -> list[Event]:
         return self.state.events()
