@@ -60,7 +60,8 @@ def positions(seed: int, policy: str) -> Iterator[tuple[TociState, int, Action]]
 
 
 def both(state: TociState, seed: int) -> tuple[TociPlayout, PythonPlayout]:
-    fast, slow = TociPlayout(state.playout_fields(), seed), state.python_playout_state(seed)
+    fast, slow = state.playout_state(seed), state.python_playout_state(seed)
+    assert isinstance(fast, TociPlayout)  # tick mode: the kernel
     assert fast.fields() == slow.fields()
     return fast, slow
 

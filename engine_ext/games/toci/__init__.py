@@ -95,6 +95,7 @@ from levata.engine.games.toci.rules import HOUSE, careful_target, house_for, tar
 from levata.engine.games.toci.world import replay
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
+from levata.engine.toci_playouts import TociPlayout as KernelPlayout
 from levata.engine.vocabulary import Vocabulary
 from levata.engine.zones import FACE_DOWN, Place, Zoned, described
 
@@ -846,16 +847,20 @@ class TociState(Simultaneous, Zoned):
             stocks=[[str(c) for c in k[::-1]] for k in self.stocks],
         )
 
-    def playout_state(self, seed: int) -> TociPlayout:
-        """A copy for the search's rollouts (:class:`TociPlayout`): the same rules, no events
-        logged, its own random stream from ``seed``.
+    def playout_state(self, seed: int) -> KernelPlayout | TociPlayout:
+        """A copy for the search's rollouts: in tick mode the C kernel
+        (:mod:`levata.engine.toci_playouts`), in real time the Python copy
+        (:meth:`python_playout_state`); the same rules, no events logged, its own random
+        stream from ``seed`` (``tests/engine/test_toci_kernel.py`` proves the two agree).
 
         >>> s = TociState.set_up(2, piles=["4S", "9D"], circle="10H 5C")
         >>> fast = s.playout_state(seed=1)
         >>> fast.legal_actions(0) == s.legal_actions(0), str(fast.choose(0))
         (True, 'place_on 1')
         """
-        return self.python_playout_state(seed)
+        if self.realtime:
+            return self.python_playout_state(seed)
+        return KernelPlayout(self.playout_fields(), seed)
 
     def python_playout_state(self, seed: int) -> TociPlayout:
         """The copy in Python (:class:`TociPlayout`): the reference the kernel
