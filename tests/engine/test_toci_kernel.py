@@ -146,3 +146,19 @@ def test_real_time_keeps_the_python_copy():
     assert isinstance(state.playout_state(1), PythonPlayout)
     with pytest.raises(ValueError, match="tick mode"):
         TociPlayout(state.playout_fields())
+
+
+def test_random_choices_draw_the_same_stream():
+    """``choose(seat, "random")`` picks what the Python copy picks from the same stream, a
+    window's seats included."""
+    chosen = 0
+    for seed in range(6):
+        for i, (state, _, _) in enumerate(positions(seed + 200, "random")):
+            if i % 7:
+                continue
+            fast, slow = both(state, seed)
+            slow.state.rng = SplitMix(seed)  # type: ignore[assignment]  # the kernel's stream
+            for s in state.to_act():
+                assert fast.choose(s, "random") == slow.choose(s, "random"), (seed, i, s)
+                chosen += 1
+    assert chosen > 100
