@@ -38,6 +38,7 @@ KERNELS = [
     "macao_playouts",
     "huzur_playouts",
     "tabinet_playouts",
+    "toci_playouts",
     "kemps_playouts",
     "trick_search",
 ]

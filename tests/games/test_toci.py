@@ -295,16 +295,18 @@ def test_fast_playout_copy_plays_as_the_heuristic_bot(players, options):
     the copy logs nothing."""
     state = SPEC.new_match(players=players, seed=players, options=options)
     bots = [HeuristicBot(seed=s) for s in range(players)]
-    fast = state.playout_state(seed=1)
+    fast, slow = state.playout_state(seed=1), state.python_playout_state(seed=1)
     steps = 0
     while not state.is_over() and steps < 1500:
         seat = state.to_act()[0]
         action = bots[seat].act(state.view(seat), state.legal_actions(seat))
-        assert fast.choose(seat) == action and fast.to_act() == state.to_act()
+        assert fast.choose(seat) == slow.choose(seat) == action
+        assert fast.to_act() == slow.to_act() == state.to_act()
         state.apply(seat, action)
         fast._apply(seat, action)
+        slow._apply(seat, action)
         steps += 1
-    assert fast.events() == [] and fast.estimate() == state.estimate()
+    assert slow.events() == [] and fast.estimate() == slow.estimate() == state.estimate()
 
 
 @pytest.mark.parametrize(
@@ -320,7 +322,7 @@ def test_careful_rollout_is_the_careful_moves_one_by_one(players, options):
         seat = state.to_act()[0]
         state.apply(seat, bots[seat].act(state.view(seat), state.legal_actions(seat)))
     for limit in (5, 0):  # five turns, then to the end
-        fast, slow = state.playout_state(seed=2), state.playout_state(seed=2)
+        fast, slow = state.python_playout_state(seed=2), state.python_playout_state(seed=2)
         assert fast.rollout("heuristic", limit) == (limit or fast.state.turns - state.turns)
         start = slow.state.turns
         while not slow.is_over() and (not limit or slow.state.turns - start < limit):

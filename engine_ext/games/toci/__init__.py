@@ -95,6 +95,7 @@ from levata.engine.games.toci.rules import HOUSE, careful_target, house_for, tar
 from levata.engine.games.toci.world import replay
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
+from levata.engine.toci_playouts import TociPlayout as KernelPlayout
 from levata.engine.vocabulary import Vocabulary
 from levata.engine.zones import FACE_DOWN, Place, Zoned, described
 
@@ -846,21 +847,66 @@ class TociState(Simultaneous, Zoned):
             stocks=[[str(c) for c in k[::-1]] for k in self.stocks],
         )
 
-    def playout_state(self, seed: int) -> TociPlayout:
-        """A copy for the search's rollouts (:class:`TociPlayout`): the same rules, no events
-        logged, its own random stream from ``seed``.
+    def playout_state(self, seed: int) -> KernelPlayout | TociPlayout:
+        """A copy for the search's rollouts: in tick mode the C kernel
+        (:mod:`levata.engine.toci_playouts`), in real time the Python copy
+        (:meth:`python_playout_state`); the same rules, no events logged, its own random
+        stream from ``seed`` (``tests/engine/test_toci_kernel.py`` proves the two agree).
 
         >>> s = TociState.set_up(2, piles=["4S", "9D"], circle="10H 5C")
         >>> fast = s.playout_state(seed=1)
         >>> fast.legal_actions(0) == s.legal_actions(0), str(fast.choose(0))
         (True, 'place_on 1')
         """
+        if self.realtime:
+            return self.python_playout_state(seed)
+        return KernelPlayout(self.playout_fields(), seed)
+
+    def python_playout_state(self, seed: int) -> TociPlayout:
+        """The copy in Python (:class:`TociPlayout`): the reference the kernel
+        (:mod:`levata.engine.toci_playouts`) is proven against
+        (``tests/engine/test_toci_kernel.py``), and the copy real time plays on."""
         copy = self.clone()
         copy._quiet = True
         copy._log = []
         copy._history = ()
         copy.rng = random.Random(seed)
         return TociPlayout(copy)
+
+    def playout_fields(self) -> dict[str, Any]:
+        """This position as plain values, as the playout copies' ``fields()`` say them: every
+        heap (stocks and the circle top card last), the counters, the window and the options
+        that change play (``house``: how many cards the houses hold)."""
+        n = self.players
+        return {
+            "players": n,
+            "decks": self.decks,
+            "circle": list(self.circle),
+            "house": len(self.house),
+            "houses": list(self.houses),
+            "revealed": list(self.revealed),
+            "piles": [list(p) for p in self.piles],
+            "stocks": [list(k) for k in self.stocks],
+            "phase": self.phase,
+            "stage": self.stage,
+            "actor": self.actor,
+            "reveals": self.reveals,
+            "idle": self.idle,
+            "moved": bool(self.moved),
+            "skips": list(self.skips),
+            "places": list(self.places),
+            "finished": list(self.finished),
+            "fitted": list(self.fitted),
+            "waiting": list(self._waiting),
+            "submissions": [None if a is None else str(a) for a in self.submissions],
+            "tick": self.tick,
+            "turns": self.turns,
+            "toci_mode": self.options["toci_mode"],
+            "toci_penalty": self.options["toci_penalty"],
+            "house_by_suit": bool(self.by_suit),
+            "reveal_cap": self.options["reveal_cap"],
+            "mode": self.options["mode"],
+        }
 
     def __getstate__(self) -> dict[str, Any]:
         # The history tuple is a cache of the log filled by queries; leave it out so that a
@@ -898,6 +944,10 @@ class TociPlayout:
 
     def estimate(self) -> tuple[float, ...]:
         return self.state.estimate()
+
+    def fields(self) -> dict[str, Any]:
+        """This copy's position as plain values (:meth:`TociState.playout_fields`)."""
+        return self.state.playout_fields()
 
     def events(self) -> list[Event]:
         return self.state.events()
