@@ -588,6 +588,44 @@ def test_a_late_reply_to_each_request_costs_no_allowance_a_second_one_does(tmp_p
         live.stop()
 
 
+def test_another_bots_replays_of_a_seats_settled_requests_are_not_excused(tmp_path):
+    """An attack on the excuse above: Mallory replays the ids of Alice's settled requests
+    (sequential, so she could guess them). They are charged to Mallory's own allowance (4,
+    then dropped unread), Alice's excused late replies stay untouched, and nobody is struck."""
+    live = LiveServer(tmp_path / "r.db", limits=Limits(refusals_burst=4, refusals_per_s=0.1))
+    try:
+        alice = RawBot(live, live.add_bot("alice"))
+        mallory = RawBot(live, live.add_bot("mallory"))
+        alice.next("welcome")
+        mallory.next("welcome")
+        match_id = live.create("macao", ["alice", "mallory"], seed=1, move_ms=20_000)
+        seats = live.arena.matches[match_id].seats
+        settled: list = []
+        end = time.monotonic() + 20
+        while len(settled) < 6 and time.monotonic() < end:  # both answer what they are asked
+            for bot in (alice, mallory):
+                got = _read_until(bot, {"request": 1}, timeout=0.05)["request"]
+                for req in got:
+                    bot.reply(req, index=0)
+                    if bot is alice:
+                        settled.append(req)
+        assert len(settled) == 6
+        time.sleep(0.5)
+        credit = seats[0].excused
+        for _ in range(5):
+            for req in settled:
+                mallory.reply(req, index=0)
+        answered = _read_until(mallory, {"error": 30}, timeout=3)["error"]
+        assert 4 <= len(answered) <= 5, len(answered)  # her allowance (a refill in 3 s at most)
+        assert seats[0].excused == credit
+        info = live.info(match_id)
+        assert info.status == admin_pb2.MATCH_STATUS_RUNNING and sum(info.strikes) == 0
+        alice.close()
+        mallory.close()
+    finally:
+        live.stop()
+
+
 def test_a_silent_realtime_seat_is_struck_with_moves_legal_when_applied(server):
     """Real time: a seat that never answers is struck, and its default move is drawn from
     what it may do at the strike (the clock may have changed it since the request); the
