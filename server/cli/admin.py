@@ -496,7 +496,8 @@ def _token_command(
         _check_token_file(token_file, replace=rotate)
     with connect(server, tls_ca, admin_token_file) as ref:
         stub = admin_pb2_grpc.AdminServiceStub(ref.channel)
-        got = ref.call(stub.RegisterBot, admin_pb2.RegisterBotRequest(name=name, rotate=rotate))
+        request = admin_pb2.RegisterBotRequest(name=name, rotate=rotate, registered_only=rotate)
+        got = ref.call(stub.RegisterBot, request)
     verb = "has a new token" if rotate else "registered"
     if token_file is None:
         if as_json:
@@ -591,7 +592,8 @@ def rotate(
     """Give a bot a new token; its old one is refused from then on.
 
     The old token is refused at the next Hello; streams open now play on. A name not
-    registered yet is registered. --token-file is replaced whole, owner-only.
+    registered is refused (a mistyped name must not leave a leaked token live): register
+    it instead. --token-file is replaced whole, owner-only.
 
     \b
     levata admin rotate alice --token-file alice.token"""

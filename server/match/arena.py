@@ -191,6 +191,10 @@ class BotExists(BadConfig):
     """A bot of that name is registered already."""
 
 
+class BotUnknown(BadConfig):
+    """No bot of that name is registered (a rotation asked to replace only)."""
+
+
 class Arena:
     """Bots, tokens, connections and running matches: the state both services share."""
 
@@ -221,16 +225,29 @@ class Arena:
         #: (:mod:`levata.server.match.front`).
         self.id_prefix = ""
 
-    def add_bot(self, name: str, token: str | None = None, rotate: bool = False) -> str:
+    def add_bot(
+        self,
+        name: str,
+        token: str | None = None,
+        rotate: bool = False,
+        registered_only: bool = False,
+    ) -> str:
         """Register a bot and return its token (a fresh secret unless given).
 
         A name already registered keeps its token unless ``rotate`` (then the old token stops
         working): a second caller cannot obtain a valid token for someone else's bot.
-        Raises :class:`BadConfig` on a bad name, :class:`BotExists` on a taken one.
+        ``registered_only`` (with ``rotate``) replaces and never registers: an operator
+        revoking a leaked token who mistypes the name must hear so, not leave it live.
+        Raises :class:`BadConfig` on a bad name, :class:`BotExists` on a taken one,
+        :class:`BotUnknown` on a name ``registered_only`` finds free.
         """
         auth.check_bot_name(name)
         if name in self.bots and not rotate:
             raise BotExists(f"a bot named {name!r} is registered already (rotate to replace)")
+        if registered_only and name not in self.bots:
+            self.reload_bots()  # another worker on the same records may have registered it
+            if name not in self.bots:
+                raise BotUnknown(f"no bot named {name!r} is registered (register it first)")
         token = token or auth.new_token()
         if len(token) > auth.MAX_TOKEN_CHARS:
             raise BadConfig(f"a token is at most {auth.MAX_TOKEN_CHARS} characters")
@@ -993,9 +1010,15 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
     async def RegisterBot(self, request, context):
         await self._check(context)
         try:
-            token = self.arena.add_bot(request.name, rotate=request.rotate)
+            token = self.arena.add_bot(
+                request.name,
+                rotate=request.rotate,
+                registered_only=request.rotate and request.registered_only,
+            )
         except BotExists as exc:
             await context.abort(grpc.StatusCode.ALREADY_EXISTS, str(exc))
+        except BotUnknown as exc:
+            await context.abort(grpc.StatusCode.NOT_FOUND, str(exc))
         except StoreUnavailable as exc:
             await context.abort(grpc.StatusCode.UNAVAILABLE, str(exc))
         except BadConfig as exc:

@@ -174,6 +174,36 @@ def test_rotate_refuses_the_old_token(played, levata_cli, monkeypatch):
     fresh.close()
 
 
+def test_rotating_a_name_not_registered_is_refused_and_registers_nothing(
+    played, levata_cli, monkeypatch
+):
+    """A mistyped rotation must not pass for a revocation: the leaked token stays live, so
+    the operator hears of it (status 2), and no bot of the mistyped name appears."""
+    monkeypatch.setenv("LEVATA_ADMIN_TOKEN", played.serve.admin_token)
+
+    def registered() -> int:
+        health = ("admin", "health", "--server", played.serve.address, "--json")
+        return json.loads(levata_cli(*health)[1])["bots_registered"]
+
+    before = registered()
+    status, out, err = levata_cli("admin", "rotate", "sloww", "--server", played.serve.address)
+    assert status == 2 and out == "", err
+    assert "no bot named 'sloww' is registered" in err and "Traceback" not in err
+    assert registered() == before  # nothing registered
+    status, out, err = levata_cli("admin", "register", "sloww", "--server", played.serve.address)
+    assert status == 0 and len(out.strip()) >= 40, err  # the name was free all along
+    # A raw client ignoring the CLI: rotate without registered_only still registers (the
+    # tournament runner re-registers its entrants so), and NOT_FOUND only with it.
+    stub = admin_pb2_grpc.AdminServiceStub(grpc.insecure_channel(played.serve.address))
+    key = admin_metadata(played.serve.admin_token)
+    ask = admin_pb2.RegisterBotRequest(name="phantom", rotate=True, registered_only=True)
+    with pytest.raises(grpc.RpcError) as exc:
+        stub.RegisterBot(ask, timeout=10, metadata=key)
+    assert exc.value.code() == grpc.StatusCode.NOT_FOUND
+    ask = admin_pb2.RegisterBotRequest(name="phantom", registered_only=True)  # no rotate: ignored
+    assert stub.RegisterBot(ask, timeout=10, metadata=key).token
+
+
 def test_serve_logs_connections_matches_and_faults_as_json(played):
     time.sleep(0.2)  # the last disconnections reach the log
     text = played.serve.output()

@@ -27,7 +27,7 @@ from levata.v1 import arena_pb2 as levata_dot_v1_dot_arena__pb2
 from levata.v1 import game_pb2 as levata_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15levata/v1/admin.proto\x12\tlevata.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15levata/v1/arena.proto\x1a\x14levata/v1/game.proto\"2\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06rotate\x18\x02 \x01(\x08\"2\n\x13RegisterBotResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"\xf8\x01\n\x12\x43reateMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12;\n\x07options\x18\x03 \x03(\x0b\x32*.levata.v1.CreateMatchRequest.OptionsEntry\x12\x0c\n\x04seed\x18\x04 \x01(\x04\x12\x11\n\tseat_bots\x18\x05 \x03(\t\x12&\n\x06policy\x18\x06 \x01(\x0b\x32\x16.levata.v1.MatchPolicy\x12\r\n\x05label\x18\x07 \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\":\n\x13\x43reateMatchResponse\x12#\n\x05match\x18\x01 \x01(\x0b\x32\x14.levata.v1.MatchInfo\"\x91\x03\n\tMatchInfo\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12\x32\n\x07options\x18\x04 \x03(\x0b\x32!.levata.v1.MatchInfo.OptionsEntry\x12\x0c\n\x04seed\x18\x05 \x01(\x04\x12\x11\n\tseat_bots\x18\x06 \x03(\t\x12&\n\x06status\x18\x07 \x01(\x0e\x32\x16.levata.v1.MatchStatus\x12&\n\x06result\x18\x08 \x01(\x0b\x32\x16.levata.v1.MatchResult\x12.\n\ncreated_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07strikes\x18\n \x03(\x05\x12&\n\x06policy\x18\x0b \x01(\x0b\x32\x16.levata.v1.MatchPolicy\x12\x15\n\rstatus_detail\x18\x0c \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"_\n\x12ListMatchesRequest\x12&\n\x06status\x18\x01 \x01(\x0e\x32\x16.levata.v1.MatchStatus\x12\r\n\x05limit\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"U\n\x13ListMatchesResponse\x12%\n\x07matches\x18\x01 \x03(\x0b\x32\x14.levata.v1.MatchInfo\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"7\n\x10GetMatchResponse\x12#\n\x05match\x18\x01 \x01(\x0b\x32\x14.levata.v1.MatchInfo\"P\n\x11WatchMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x11\n\tafter_seq\x18\x02 \x01(\x03\x12\x16\n\x0etable_every_ms\x18\x03 \x01(\x05\"\x95\x01\n\x12WatchMatchResponse\x12!\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x10.levata.v1.EventH\x00\x12(\n\x08\x66inished\x18\x02 \x01(\x0b\x32\x14.levata.v1.MatchInfoH\x00\x12\'\n\x05table\x18\x03 \x01(\x0b\x32\x16.levata.v1.PublicTableH\x00\x42\t\n\x07message\"\x12\n\x10GetHealthRequest\"\x97\x02\n\x11GetHealthResponse\x12\x17\n\x0frecords_problem\x18\x01 \x01(\t\x12\x17\n\x0fmatches_waiting\x18\x02 \x01(\x05\x12\x17\n\x0fmatches_running\x18\x03 \x01(\x05\x12\x19\n\x11matches_suspended\x18\x04 \x01(\x05\x12\x16\n\x0e\x62ots_connected\x18\x05 \x01(\x05\x12\x17\n\x0f\x62ots_registered\x18\x06 \x01(\x05\x12\x0f\n\x07streams\x18\x07 \x01(\x05\x12\x10\n\x08watchers\x18\x08 \x01(\x05\x12.\n\nstarted_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x18\n\x10protocol_version\x18\n \x01(\t\"\x8b\x01\n\x0bPublicTable\x12 \n\x06\x65vents\x18\x01 \x03(\x0b\x32\x10.levata.v1.Event\x12!\n\x04view\x18\x02 \x01(\x0b\x32\x13.levata.v1.SeatView\x12\x0f\n\x07\x61\x63tions\x18\x03 \x01(\x03\x12&\n\x06status\x18\x04 \x01(\x0e\x32\x16.levata.v1.MatchStatus*\x94\x01\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MATCH_STATUS_WAITING\x10\x01\x12\x18\n\x14MATCH_STATUS_RUNNING\x10\x02\x12\x19\n\x15MATCH_STATUS_FINISHED\x10\x03\x12\x18\n\x14MATCH_STATUS_ABORTED\x10\x04\x32\xd2\x03\n\x0c\x41\x64minService\x12L\n\x0bRegisterBot\x12\x1d.levata.v1.RegisterBotRequest\x1a\x1e.levata.v1.RegisterBotResponse\x12L\n\x0b\x43reateMatch\x12\x1d.levata.v1.CreateMatchRequest\x1a\x1e.levata.v1.CreateMatchResponse\x12L\n\x0bListMatches\x12\x1d.levata.v1.ListMatchesRequest\x1a\x1e.levata.v1.ListMatchesResponse\x12\x43\n\x08GetMatch\x12\x1a.levata.v1.GetMatchRequest\x1a\x1b.levata.v1.GetMatchResponse\x12K\n\nWatchMatch\x12\x1c.levata.v1.WatchMatchRequest\x1a\x1d.levata.v1.WatchMatchResponse0\x01\x12\x46\n\tGetHealth\x12\x1b.levata.v1.GetHealthRequest\x1a\x1c.levata.v1.GetHealthResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15levata/v1/admin.proto\x12\tlevata.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15levata/v1/arena.proto\x1a\x14levata/v1/game.proto\"K\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06rotate\x18\x02 \x01(\x08\x12\x17\n\x0fregistered_only\x18\x03 \x01(\x08\"2\n\x13RegisterBotResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"\xf8\x01\n\x12\x43reateMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12;\n\x07options\x18\x03 \x03(\x0b\x32*.levata.v1.CreateMatchRequest.OptionsEntry\x12\x0c\n\x04seed\x18\x04 \x01(\x04\x12\x11\n\tseat_bots\x18\x05 \x03(\t\x12&\n\x06policy\x18\x06 \x01(\x0b\x32\x16.levata.v1.MatchPolicy\x12\r\n\x05label\x18\x07 \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\":\n\x13\x43reateMatchResponse\x12#\n\x05match\x18\x01 \x01(\x0b\x32\x14.levata.v1.MatchInfo\"\x91\x03\n\tMatchInfo\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12\x32\n\x07options\x18\x04 \x03(\x0b\x32!.levata.v1.MatchInfo.OptionsEntry\x12\x0c\n\x04seed\x18\x05 \x01(\x04\x12\x11\n\tseat_bots\x18\x06 \x03(\t\x12&\n\x06status\x18\x07 \x01(\x0e\x32\x16.levata.v1.MatchStatus\x12&\n\x06result\x18\x08 \x01(\x0b\x32\x16.levata.v1.MatchResult\x12.\n\ncreated_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07strikes\x18\n \x03(\x05\x12&\n\x06policy\x18\x0b \x01(\x0b\x32\x16.levata.v1.MatchPolicy\x12\x15\n\rstatus_detail\x18\x0c \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"_\n\x12ListMatchesRequest\x12&\n\x06status\x18\x01 \x01(\x0e\x32\x16.levata.v1.MatchStatus\x12\r\n\x05limit\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"U\n\x13ListMatchesResponse\x12%\n\x07matches\x18\x01 \x03(\x0b\x32\x14.levata.v1.MatchInfo\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"7\n\x10GetMatchResponse\x12#\n\x05match\x18\x01 \x01(\x0b\x32\x14.levata.v1.MatchInfo\"P\n\x11WatchMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x11\n\tafter_seq\x18\x02 \x01(\x03\x12\x16\n\x0etable_every_ms\x18\x03 \x01(\x05\"\x95\x01\n\x12WatchMatchResponse\x12!\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x10.levata.v1.EventH\x00\x12(\n\x08\x66inished\x18\x02 \x01(\x0b\x32\x14.levata.v1.MatchInfoH\x00\x12\'\n\x05table\x18\x03 \x01(\x0b\x32\x16.levata.v1.PublicTableH\x00\x42\t\n\x07message\"\x12\n\x10GetHealthRequest\"\x97\x02\n\x11GetHealthResponse\x12\x17\n\x0frecords_problem\x18\x01 \x01(\t\x12\x17\n\x0fmatches_waiting\x18\x02 \x01(\x05\x12\x17\n\x0fmatches_running\x18\x03 \x01(\x05\x12\x19\n\x11matches_suspended\x18\x04 \x01(\x05\x12\x16\n\x0e\x62ots_connected\x18\x05 \x01(\x05\x12\x17\n\x0f\x62ots_registered\x18\x06 \x01(\x05\x12\x0f\n\x07streams\x18\x07 \x01(\x05\x12\x10\n\x08watchers\x18\x08 \x01(\x05\x12.\n\nstarted_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x18\n\x10protocol_version\x18\n \x01(\t\"\x8b\x01\n\x0bPublicTable\x12 \n\x06\x65vents\x18\x01 \x03(\x0b\x32\x10.levata.v1.Event\x12!\n\x04view\x18\x02 \x01(\x0b\x32\x13.levata.v1.SeatView\x12\x0f\n\x07\x61\x63tions\x18\x03 \x01(\x03\x12&\n\x06status\x18\x04 \x01(\x0e\x32\x16.levata.v1.MatchStatus*\x94\x01\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MATCH_STATUS_WAITING\x10\x01\x12\x18\n\x14MATCH_STATUS_RUNNING\x10\x02\x12\x19\n\x15MATCH_STATUS_FINISHED\x10\x03\x12\x18\n\x14MATCH_STATUS_ABORTED\x10\x04\x32\xd2\x03\n\x0c\x41\x64minService\x12L\n\x0bRegisterBot\x12\x1d.levata.v1.RegisterBotRequest\x1a\x1e.levata.v1.RegisterBotResponse\x12L\n\x0b\x43reateMatch\x12\x1d.levata.v1.CreateMatchRequest\x1a\x1e.levata.v1.CreateMatchResponse\x12L\n\x0bListMatches\x12\x1d.levata.v1.ListMatchesRequest\x1a\x1e.levata.v1.ListMatchesResponse\x12\x43\n\x08GetMatch\x12\x1a.levata.v1.GetMatchRequest\x1a\x1b.levata.v1.GetMatchResponse\x12K\n\nWatchMatch\x12\x1c.levata.v1.WatchMatchRequest\x1a\x1d.levata.v1.WatchMatchResponse0\x01\x12\x46\n\tGetHealth\x12\x1b.levata.v1.GetHealthRequest\x1a\x1c.levata.v1.GetHealthResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,40 +38,40 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CREATEMATCHREQUEST_OPTIONSENTRY']._serialized_options = b'8\001'
   _globals['_MATCHINFO_OPTIONSENTRY']._loaded_options = None
   _globals['_MATCHINFO_OPTIONSENTRY']._serialized_options = b'8\001'
-  _globals['_MATCHSTATUS']._serialized_start=1890
-  _globals['_MATCHSTATUS']._serialized_end=2038
+  _globals['_MATCHSTATUS']._serialized_start=1915
+  _globals['_MATCHSTATUS']._serialized_end=2063
   _globals['_REGISTERBOTREQUEST']._serialized_start=114
-  _globals['_REGISTERBOTREQUEST']._serialized_end=164
-  _globals['_REGISTERBOTRESPONSE']._serialized_start=166
-  _globals['_REGISTERBOTRESPONSE']._serialized_end=216
-  _globals['_CREATEMATCHREQUEST']._serialized_start=219
-  _globals['_CREATEMATCHREQUEST']._serialized_end=467
-  _globals['_CREATEMATCHREQUEST_OPTIONSENTRY']._serialized_start=421
-  _globals['_CREATEMATCHREQUEST_OPTIONSENTRY']._serialized_end=467
-  _globals['_CREATEMATCHRESPONSE']._serialized_start=469
-  _globals['_CREATEMATCHRESPONSE']._serialized_end=527
-  _globals['_MATCHINFO']._serialized_start=530
-  _globals['_MATCHINFO']._serialized_end=931
-  _globals['_MATCHINFO_OPTIONSENTRY']._serialized_start=421
-  _globals['_MATCHINFO_OPTIONSENTRY']._serialized_end=467
-  _globals['_LISTMATCHESREQUEST']._serialized_start=933
-  _globals['_LISTMATCHESREQUEST']._serialized_end=1028
-  _globals['_LISTMATCHESRESPONSE']._serialized_start=1030
-  _globals['_LISTMATCHESRESPONSE']._serialized_end=1115
-  _globals['_GETMATCHREQUEST']._serialized_start=1117
-  _globals['_GETMATCHREQUEST']._serialized_end=1152
-  _globals['_GETMATCHRESPONSE']._serialized_start=1154
-  _globals['_GETMATCHRESPONSE']._serialized_end=1209
-  _globals['_WATCHMATCHREQUEST']._serialized_start=1211
-  _globals['_WATCHMATCHREQUEST']._serialized_end=1291
-  _globals['_WATCHMATCHRESPONSE']._serialized_start=1294
-  _globals['_WATCHMATCHRESPONSE']._serialized_end=1443
-  _globals['_GETHEALTHREQUEST']._serialized_start=1445
-  _globals['_GETHEALTHREQUEST']._serialized_end=1463
-  _globals['_GETHEALTHRESPONSE']._serialized_start=1466
-  _globals['_GETHEALTHRESPONSE']._serialized_end=1745
-  _globals['_PUBLICTABLE']._serialized_start=1748
-  _globals['_PUBLICTABLE']._serialized_end=1887
-  _globals['_ADMINSERVICE']._serialized_start=2041
-  _globals['_ADMINSERVICE']._serialized_end=2507
+  _globals['_REGISTERBOTREQUEST']._serialized_end=189
+  _globals['_REGISTERBOTRESPONSE']._serialized_start=191
+  _globals['_REGISTERBOTRESPONSE']._serialized_end=241
+  _globals['_CREATEMATCHREQUEST']._serialized_start=244
+  _globals['_CREATEMATCHREQUEST']._serialized_end=492
+  _globals['_CREATEMATCHREQUEST_OPTIONSENTRY']._serialized_start=446
+  _globals['_CREATEMATCHREQUEST_OPTIONSENTRY']._serialized_end=492
+  _globals['_CREATEMATCHRESPONSE']._serialized_start=494
+  _globals['_CREATEMATCHRESPONSE']._serialized_end=552
+  _globals['_MATCHINFO']._serialized_start=555
+  _globals['_MATCHINFO']._serialized_end=956
+  _globals['_MATCHINFO_OPTIONSENTRY']._serialized_start=446
+  _globals['_MATCHINFO_OPTIONSENTRY']._serialized_end=492
+  _globals['_LISTMATCHESREQUEST']._serialized_start=958
+  _globals['_LISTMATCHESREQUEST']._serialized_end=1053
+  _globals['_LISTMATCHESRESPONSE']._serialized_start=1055
+  _globals['_LISTMATCHESRESPONSE']._serialized_end=1140
+  _globals['_GETMATCHREQUEST']._serialized_start=1142
+  _globals['_GETMATCHREQUEST']._serialized_end=1177
+  _globals['_GETMATCHRESPONSE']._serialized_start=1179
+  _globals['_GETMATCHRESPONSE']._serialized_end=1234
+  _globals['_WATCHMATCHREQUEST']._serialized_start=1236
+  _globals['_WATCHMATCHREQUEST']._serialized_end=1316
+  _globals['_WATCHMATCHRESPONSE']._serialized_start=1319
+  _globals['_WATCHMATCHRESPONSE']._serialized_end=1468
+  _globals['_GETHEALTHREQUEST']._serialized_start=1470
+  _globals['_GETHEALTHREQUEST']._serialized_end=1488
+  _globals['_GETHEALTHRESPONSE']._serialized_start=1491
+  _globals['_GETHEALTHRESPONSE']._serialized_end=1770
+  _globals['_PUBLICTABLE']._serialized_start=1773
+  _globals['_PUBLICTABLE']._serialized_end=1912
+  _globals['_ADMINSERVICE']._serialized_start=2066
+  _globals['_ADMINSERVICE']._serialized_end=2532
 # @@protoc_insertion_point(module_scope)

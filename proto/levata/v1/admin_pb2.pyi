@@ -26,12 +26,14 @@ MATCH_STATUS_FINISHED: MatchStatus
 MATCH_STATUS_ABORTED: MatchStatus
 
 class RegisterBotRequest(_message.Message):
-    __slots__ = ("name", "rotate")
+    __slots__ = ("name", "rotate", "registered_only")
     NAME_FIELD_NUMBER: _ClassVar[int]
     ROTATE_FIELD_NUMBER: _ClassVar[int]
+    REGISTERED_ONLY_FIELD_NUMBER: _ClassVar[int]
     name: str
     rotate: bool
-    def __init__(self, name: _Optional[str] = ..., rotate: _Optional[bool] = ...) -> None: ...
+    registered_only: bool
+    def __init__(self, name: _Optional[str] = ..., rotate: _Optional[bool] = ..., registered_only: _Optional[bool] = ...) -> None: ...
 
 class RegisterBotResponse(_message.Message):
     __slots__ = ("name", "token")
