@@ -4,6 +4,13 @@ the tests, ``probe.py``: Cython probe kernels) and import as top-level modules."
 
 from __future__ import annotations
 
+import os
+
+# gRPC reads it once, as it loads (``live`` loads it): its INFO lines ("Got goaway" as a
+# test's referee stops) would fill the CI log. A value set by the person running is kept;
+# the tests of the command's own default strip it from their subprocesses.
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+
 import pytest
 
 from live import LiveServer
