@@ -6,8 +6,10 @@ beside OpenSpiel's C++ ``ISMCTSBot``.
         [--card-play]
 
 The decisions are real ones: heuristic bots play matches from ``--seed`` and every position
-with a choice (more than one legal action) is kept until there are ``--decisions``
-(``--card-play``: only card plays, the decisions a trick game searches in the kernel). On
+with a choice (more than one legal action) that ismcts searches is kept until there are
+``--decisions`` (``--card-play``: only card plays, the decisions a trick game searches in the
+kernel; ``--settled-too``: also the moves the game's heuristic settles without a search, most
+of Kemps' and Toci's, which take no time). On
 each one an ismcts bot searches twice, through the contract (``fast=False``:
 ``clone``/``apply``, the heuristic bot on a view per move) and on the game's fast path
 (``fast=True``: the C kernel of a trick deal's card play, :mod:`levata.bots.search.card_play`,
@@ -51,12 +53,21 @@ from levata.engine.seeds import derive
 
 
 def decisions(
-    name: str, players: int, count: int, seed: int, options: dict[str, Any], cards_only: bool
+    name: str,
+    players: int,
+    count: int,
+    seed: int,
+    options: dict[str, Any],
+    cards_only: bool,
+    settled_too: bool = False,
 ) -> list:
     """``count`` positions with a choice, from heuristic matches: (view, legal) pairs
-    (``cards_only``: card plays only)."""
+    (``cards_only``: card plays only). Only those ismcts searches, unless ``settled_too``:
+    a move the game's heuristic settles (most of Kemps' and Toci's) takes no time, and
+    would only pull the percentiles down."""
     spec = game(name)
     out: list[tuple[SeatView, list[Action]]] = []
+    probe = None if settled_too else IsmctsBot(name, seed=seed, time_ms=1, fast=True)
     match = 0
     while len(out) < count:
         state = spec.new_match(players=players, options=options, seed=derive(seed, match))
@@ -65,11 +76,20 @@ def decisions(
             seat = state.to_act()[0]
             legal = state.legal_actions(seat)
             view = state.view(seat)
-            if len(legal) > 1 and (not cards_only or card_actions(legal) is not None):
+            choice = len(legal) > 1 and (not cards_only or card_actions(legal) is not None)
+            if choice and (probe is None or searches(probe, view, legal)):
                 out.append((view, legal))
             state.apply(seat, bots[seat].act(view, legal))
         match += 1
     return out
+
+
+def searches(probe: IsmctsBot, view: SeatView, legal: list[Action]) -> bool:
+    """Whether ismcts searches this decision (a 1 ms probe: its count of searched decisions
+    grows), rather than playing the move the game's heuristic settles."""
+    before = probe.stats.decisions
+    probe.act(view, legal)
+    return probe.stats.decisions > before
 
 
 def openspiel_states(count: int, seed: int) -> list:
@@ -209,13 +229,20 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, i
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--card-play", action="store_true", help="card-play decisions only")
+    p.add_argument(
+        "--settled-too",
+        action="store_true",
+        help="keep the decisions the game's heuristic settles (no search) among those timed",
+    )
     p.add_argument("--openspiel", action="store_true", help="OpenSpiel's ISMCTSBot beside")
     p.add_argument("--openspiel-sims", type=int, default=2000, help="its simulations a decision")
     args = p.parse_args(argv)
     spec = game(args.game)
     players = args.players or spec.players[0]
     options = dict(item.split("=", 1) for item in args.option)
-    points = decisions(spec.name, players, args.decisions, args.seed, options, args.card_play)
+    points = decisions(
+        spec.name, players, args.decisions, args.seed, options, args.card_play, args.settled_too
+    )
     spiel, states = None, None
     if args.openspiel:
         try:
