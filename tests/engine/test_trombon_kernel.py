@@ -15,12 +15,15 @@ call odds must be the Python copy's floats, bit for bit.
 
 from __future__ import annotations
 
+import doctest
 import random
 from collections.abc import Iterator
 
 import pytest
 from splitmix import SplitMix  # tests/engine: pytest puts it on the path
 
+import levata.engine.games.trombon.playout as python_copy
+import levata.engine.trombon_playouts as kernel
 from levata.bots.base import make_bot
 from levata.engine import game
 from levata.engine.games.trombon import TrombonState
@@ -215,3 +218,8 @@ def test_errors_and_independent_clones():
     trial = fast.clone()
     trial.play(0, [2] + [0] * 12, 2, 0)
     assert trial.fields()["pending"] == 0 and fast.fields()["pending"] is None
+
+
+@pytest.mark.parametrize("module", [kernel, python_copy])
+def test_doctests(module):
+    assert doctest.testmod(module).failed == 0
