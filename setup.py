@@ -40,6 +40,7 @@ KERNELS = [
     "tabinet_playouts",
     "toci_playouts",
     "kemps_playouts",
+    "trombon_playouts",
     "trick_search",
 ]
 

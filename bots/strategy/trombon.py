@@ -20,7 +20,9 @@ Suits never matter in Trombon, so everything here counts cards by rank (13 count
   world with the same luck, common random numbers), candidates being the window's calls or a
   handful of whole plays (the truth, the truth with a bluff card, a lie of one or two
   cards); rollouts run on :class:`RankSim`, a fast copy of a world that plays by counts of
-  ranks, by the rules of thumb above, with no events or views.
+  ranks, by the rules of thumb above, with no events or views
+  (:mod:`levata.engine.games.trombon.playout`), or rather on its C twin
+  (:mod:`levata.engine.trombon_playouts`), which the search uses by default.
 
 >>> lie_odds(claimed=3, left=2, unknown=30, held=8)
 1.0
@@ -30,7 +32,6 @@ Suits never matter in Trombon, so everything here counts cards by rank (13 count
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 import time
@@ -41,7 +42,19 @@ from levata.bots.clock import decision_start
 from levata.engine import Action, SeatView
 from levata.engine import game as find_game
 from levata.engine.cards import FRENCH_RANKS, Card
+from levata.engine.games.trombon.playout import (
+    RANKS,
+    Caller,
+    RankSim,
+    _counts,
+    _holds,
+    _idx,
+    lie_card,
+    lie_odds,
+    opening_rank,
+)
 from levata.engine.games.trombon.world import PILE, HistoryReader, read_history, remember
+from levata.engine.trombon_playouts import TrombonPlayout
 
 __all__ = [
     "Caller",
@@ -58,53 +71,8 @@ __all__ = [
     "play_choice",
 ]
 
-RANKS = 13
 #: The model's prior of a seat telling the truth when it can: Beta(a, b).
 PRIOR_TRUE, PRIOR_LIE = 3.0, 1.0
-
-
-def _idx(card: Card) -> int:
-    return card.rank - 2
-
-
-def _counts(cards: Sequence[Card]) -> list[int]:
-    out = [0] * RANKS
-    for c in cards:
-        out[c.rank - 2] += 1
-    return out
-
-
-def _holds(j: int, left: int, unknown: int, held: int) -> float:
-    """The chance a hand of ``held`` of the ``unknown`` cards holds exactly ``j`` of the
-    ``left`` copies of a rank (hypergeometric)."""
-    if j > left or j > held or held - j > unknown - left:
-        return 0.0
-    return math.comb(left, j) * math.comb(unknown - left, held - j) / math.comb(unknown, held)
-
-
-@functools.lru_cache(maxsize=65536)
-def lie_odds(claimed: int, left: int, unknown: int, held: int) -> float:
-    """The odds the claim of ``claimed`` cards of the rank is false, when ``left`` copies of
-    it may be in the ``unknown`` cards the caller cannot see and the claimant held ``held``
-    cards before its play.
-
-    A player who can tells the truth and claims what it holds of the rank; one who holds
-    none must lie, and a lie mostly claims few cards (one in 60%, each more 40% as likely).
-    So, by Bayes: the chance of holding none and claiming ``claimed`` against the chance of
-    holding exactly ``claimed``. More than can be left is a lie for sure.
-
-    >>> lie_odds(1, 0, 20, 5), lie_odds(3, 2, 20, 5), round(lie_odds(2, 4, 20, 5), 2)
-    (1.0, 1.0, 0.24)
-    """
-    left = min(left, unknown)
-    held = max(1, min(held, unknown))
-    if claimed > left:
-        return 1.0
-    none = _holds(0, left, unknown, held) * 0.6 * 0.4 ** (claimed - 1)
-    true = _holds(claimed, left, unknown, held)
-    if none + true <= 0:
-        return 1.0
-    return none / (none + true)
 
 
 def honesty(history: Sequence[object], seat: int) -> float:
@@ -123,17 +91,6 @@ def honesty(history: Sequence[object], seat: int) -> float:
             elif data.get("call") == "trombon":
                 false += 1
     return (PRIOR_TRUE + true) / (PRIOR_TRUE + PRIOR_LIE + true + false)
-
-
-@dataclass(frozen=True)
-class Caller:
-    """How a seat calls, from the windows it has seen: ``wild``, the chance it calls
-    whatever the claim (beyond a counting player's calls); ``silent``, it never calls;
-    ``carti``, the share of its calls that are on the count."""
-
-    wild: float = 0.0
-    silent: bool = False
-    carti: float = 0.0
 
 
 #: Calls per window a counting player makes (the rule of thumb's own rate, about); a seat
@@ -297,37 +254,6 @@ def call_choice(table: Table, seat: int, rng: random.Random | None = None) -> st
     return "trombon" if odds >= need else "pass"
 
 
-def lie_card(hand: list[int], rank: int | None) -> int:
-    """The rank to lie with: one the hand holds fewest of (a lone card is least useful)."""
-    best, key = -1, (99, 99)
-    for r in range(RANKS):
-        if hand[r] and r != rank and (hand[r], -r) < key:
-            best, key = r, (hand[r], -r)
-    if best < 0:
-        best = next(r for r in range(RANKS) if hand[r])
-    return best
-
-
-def opening_rank(hand: list[int], copies: int = 4, rng: random.Random | None = None) -> int:
-    """The rank to claim: the one held most of (ties: the highest, or one drawn with ``rng``),
-    keeping a full set back.
-
-    Every copy of a rank in one hand is a play nobody can catch: the next seat holds none,
-    so it takes them back (calling, or lying and being called). Opened early it only passes
-    round the table (with three players the sets go round for ever, each seat shedding four
-    and taking four); kept, it is the safe last play. So a full set is opened only when the
-    hand holds nothing else.
-
-    >>> opening_rank([4, 1, 2] + [0] * 10), opening_rank([4] + [0] * 12)
-    (2, 0)
-    """
-    rest = [r for r in range(RANKS) if 0 < hand[r] < copies] or range(RANKS)
-    most = max(hand[r] for r in rest)
-    ties = [r for r in rest if hand[r] == most]
-    # At random among equals when it can: a fixed choice lets a pair go round for ever.
-    return ties[-1] if rng is None else rng.choice(ties)
-
-
 def play_choice(table: Table, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
     """The next atomic step of the rule-of-thumb play."""
     if legal[0].kind == "claim":
@@ -350,226 +276,6 @@ def _claim_rank(action: Action) -> int:
 
 def _put_of(legal: Sequence[Action], r: int) -> Action:
     return next(a for a in legal if a.kind == "put" and a.card is not None and a.card.rank - 2 == r)
-
-
-# -- the fast copy of a world --------------------------------------------------------------------
-
-
-class RankSim:
-    """A world by counts of ranks, played a whole play at a time by the rules of thumb: the
-    rollouts of :class:`SearchBot` (no events, no views, no suits)."""
-
-    __slots__ = (
-        "actor",
-        "callers",
-        "count_lies",
-        "decks",
-        "finished",
-        "hands",
-        "last",
-        "last_d",
-        "mine_laid",
-        "n",
-        "pending",
-        "pile",
-        "plays",
-        "rank",
-        "round_plays",
-        "window",
-    )
-
-    def __init__(self, n: int, decks: int) -> None:
-        self.n = n
-        self.decks = decks
-        self.hands: list[list[int]] = [[0] * RANKS for _ in range(n)]
-        self.pile: list[int] = [0] * RANKS
-        self.last: list[int] = [0] * RANKS
-        self.last_d = 0
-        self.rank: int | None = None
-        self.actor = 0
-        self.finished: list[int] = []
-        self.pending: int | None = None
-        self.plays = 0
-        self.round_plays: list[tuple[int, int]] = []
-        self.window = False
-        self.count_lies = True
-        self.mine_laid: list[list[int]] = [[0] * RANKS for _ in range(n)]
-        self.callers: list[Caller] | None = None  # None: every seat calls by rule of thumb
-
-    @classmethod
-    def of(cls, world: object) -> RankSim:
-        """The copy of a contract world (a ``TrombonState``)."""
-        w = world  # the engine's state, read by attribute
-        sim = cls(w.players, w.decks)  # type: ignore[attr-defined]
-        sim.hands = [_counts(h) for h in w.hands]  # type: ignore[attr-defined]
-        if w.staged:  # type: ignore[attr-defined]
-            for c in w.staged:  # type: ignore[attr-defined]  # mid-play: back in the hand
-                sim.hands[w.actor][_idx(c)] += 1  # type: ignore[attr-defined]
-        sim.pile = _counts(w.pile)  # type: ignore[attr-defined]
-        sim.last = _counts(w.last_cards)  # type: ignore[attr-defined]
-        sim.rank = None if w.rank is None else w.rank - 2  # type: ignore[attr-defined]
-        sim.actor = w.actor if w.actor is not None else 0  # type: ignore[attr-defined]
-        sim.finished = list(w.finished)  # type: ignore[attr-defined]
-        sim.pending = w.pending_out  # type: ignore[attr-defined]
-        sim.plays = w.plays  # type: ignore[attr-defined]
-        sim.round_plays = list(w.round_plays)  # type: ignore[attr-defined]
-        sim.last_d = sim.round_plays[-1][1] if sim.round_plays else 0
-        sim.window = w.phase == "window"  # type: ignore[attr-defined]
-        sim.count_lies = w.count_lies  # type: ignore[attr-defined]
-        return sim
-
-    def clone(self) -> RankSim:
-        other = RankSim.__new__(RankSim)
-        other.n, other.decks = self.n, self.decks
-        other.hands = [list(h) for h in self.hands]
-        other.pile, other.last, other.last_d = list(self.pile), list(self.last), self.last_d
-        other.rank, other.actor = self.rank, self.actor
-        other.finished, other.pending = list(self.finished), self.pending
-        other.plays, other.round_plays = self.plays, list(self.round_plays)
-        other.window, other.count_lies = self.window, self.count_lies
-        other.mine_laid = [list(m) for m in self.mine_laid]
-        other.callers = self.callers
-        return other
-
-    def over(self) -> bool:
-        return self.n - len(self.finished) <= 1
-
-    def next_in(self, seat: int) -> int:
-        for step in range(1, self.n + 1):
-            s = (seat + step) % self.n
-            if s not in self.finished and s != self.pending:
-                return s
-        return seat
-
-    # -- a play -----------------------------------------------------------------------------
-
-    def play(self, seat: int, cards: list[int], declared: int, rank: int | None = None) -> None:
-        """``seat`` puts ``cards`` (counts) down and declares ``declared`` (an opener names
-        ``rank``)."""
-        if self.rank is None:
-            self.rank = rank if rank is not None else opening_rank(self.hands[seat], 4 * self.decks)
-        hand = self.hands[seat]
-        for r in range(RANKS):
-            if cards[r]:
-                hand[r] -= cards[r]
-                self.mine_laid[seat][r] += cards[r]
-                self.pile[r] += cards[r]
-        self.last = list(cards)
-        self.last_d = declared
-        self.round_plays.append((seat, declared))
-        self.plays += 1
-        self.actor = seat
-        if not any(hand):
-            self.pending = seat
-        self.window = True
-
-    def usual_play(self, seat: int) -> tuple[list[int], int, int | None]:
-        """The rule-of-thumb play: (cards, declared, rank named)."""
-        hand = self.hands[seat]
-        rank = self.rank if self.rank is not None else opening_rank(hand, 4 * self.decks)
-        cards = [0] * RANKS
-        if hand[rank]:
-            cards[rank] = hand[rank]
-        else:
-            cards[lie_card(hand, rank)] = 1
-        return cards, sum(cards), rank
-
-    # -- a window ---------------------------------------------------------------------------
-
-    def in_window(self) -> list[int]:
-        """The seats that may call, nearest the player first."""
-        x = self.actor
-        seats = [s for s in range(self.n) if s not in self.finished and s != x]
-        return sorted(seats, key=lambda s: (s - x - 1) % self.n)
-
-    def usual_call(self, seat: int) -> str:
-        """The rule-of-thumb call of ``seat`` (from its own hand and its cards in the pile)."""
-        r = self.rank
-        assert r is not None
-        claimed = self.last_d
-        hand = self.hands[seat]
-        before = sum(d for s, d in self.round_plays[:-1] if s != seat)
-        left = 4 * self.decks - hand[r] - self.mine_laid[seat][r] - before
-        unknown = 52 * self.decks - sum(hand) - sum(self.mine_laid[seat])
-        others = max(1, self.n - len(self.finished) - 1)
-        going_out = self.pending is not None
-        held = claimed if going_out else round(unknown / (others + 1)) + claimed
-        odds = lie_odds(claimed, max(0, left), unknown, held)
-        at_stake = sum(d for _, d in self.round_plays)
-        need = 0.3 if going_out else 0.55 + min(0.35, at_stake / 40)
-        return "trombon" if odds >= need else "pass"
-
-    def call_of(self, seat: int, rng: random.Random | None) -> str:
-        """``seat``'s call: by :attr:`callers` when modelled (with ``rng``), else by rule of
-        thumb."""
-        model = self.callers[seat] if self.callers is not None and rng is not None else None
-        if model is not None:
-            if model.silent:
-                return "pass"
-            if model.wild and rng.random() < model.wild:  # type: ignore[union-attr]
-                wild = rng.random() < model.carti and self.count_lies  # type: ignore[union-attr]
-                return "trombon_de_carti" if wild else "trombon"
-        return self.usual_call(seat)
-
-    def resolve(self, calls: dict[int, str], rng: random.Random | None = None) -> None:
-        """Close the window: ``calls`` holds the seats' choices (others by :meth:`call_of`)."""
-        x = self.actor
-        caller, kind = None, "pass"
-        for s in self.in_window():
-            choice = calls.get(s)
-            if choice is None:
-                choice = self.call_of(s, rng)
-            if choice != "pass":
-                caller, kind = s, choice
-                break
-        self.window = False
-        if caller is None:
-            if self.pending == x:
-                self.finished.append(x)
-                self.pending = None
-            self.actor = self.next_in(x)
-            return
-        r = self.rank
-        k = sum(self.last)
-        honest = self.last[r] == k if kind == "trombon" else k == self.last_d  # type: ignore[index]
-        taker = caller if honest else x
-        hand = self.hands[taker]
-        for rr in range(RANKS):
-            hand[rr] += self.pile[rr]
-        self.pile = [0] * RANKS
-        self.mine_laid = [[0] * RANKS for _ in range(self.n)]
-        self.round_plays = []
-        self.rank = None
-        self.last = [0] * RANKS
-        if self.pending == x and taker != x:
-            self.finished.append(x)
-        self.pending = None
-        self.actor = self.next_in(x)
-
-    def rollout(self, rng: random.Random, max_plays: int) -> None:
-        """Play on by the rules of thumb for at most ``max_plays`` plays."""
-        start = self.plays
-        while not self.over() and self.plays - start < max_plays:
-            if self.window:
-                self.resolve({}, rng)
-                if self.over():
-                    break
-            seat = self.actor
-            cards, d, rank = self.usual_play(seat)
-            self.play(seat, cards, d, rank)
-
-    def scores(self) -> list[float]:
-        """Places as scores (``players - place``): finishers in order, then fewest cards."""
-        n = self.n
-        out = [0.0] * n
-        for place, s in enumerate(self.finished, start=1):
-            out[s] = float(n - place)
-        rest = [s for s in range(n) if s not in self.finished]
-        sizes = {s: sum(self.hands[s]) for s in rest}
-        base = len(self.finished) + 1
-        for s in rest:
-            out[s] = float(n - (base + sum(1 for o in rest if sizes[o] < sizes[s])))
-        return out
 
 
 # -- the call, by the model ----------------------------------------------------------------------
@@ -734,12 +440,14 @@ class SearchBot:
     counted from the request, :mod:`levata.bots.clock`); ``model`` turns the opponent model
     off (uniform worlds: the ablation that measures its gain); ``guard`` keeps the rule of
     thumb's choice unless a candidate beats it by that many standard errors; ``horizon``
-    plays per rollout (then places by fewest cards).
+    plays per rollout (then places by fewest cards); ``kernel`` plays the rollouts on the C
+    kernel (:class:`~levata.engine.trombon_playouts.TrombonPlayout`; false: on the Python copy,
+    :class:`RankSim`, its reference, with ``random.Random`` luck).
     """
 
     name = "search"
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  (the bot's options, keywords a bot entry sets)
         self,
         game: str = "trombon",
         seed: int = 0,
@@ -749,6 +457,7 @@ class SearchBot:
         model: bool = True,
         guard: float = 1.0,
         horizon: int = 60,
+        kernel: bool = True,
     ) -> None:
         if time_ms <= 0 and iterations <= 0:
             raise ValueError("search needs time_ms > 0 or iterations > 0")
@@ -759,6 +468,7 @@ class SearchBot:
         self.model = model
         self.guard = guard
         self.horizon = horizon
+        self.kernel = kernel
         self.plan: list[Step] = []
         self.reader = HistoryReader()
         #: Seconds one world and its rollouts took, lately (a decision that cannot fit one
@@ -911,18 +621,10 @@ class SearchBot:
             sim = RankSim.of(world)
             sim.callers = model
             for variant, w in self._variants(sim, window, trust):
-                seed = self.rng.getrandbits(32)
-                values = []
-                for cand in cands:
-                    trial = variant.clone()
-                    luck = random.Random(seed)  # the same for every candidate
-                    if window:
-                        trial.resolve({me: cand.call}, luck)
-                    else:
-                        trial.play(me, cand.cards, cand.declared, cand.rank)
-                    trial.rollout(luck, self.horizon)
-                    values.append(trial.scores()[me])
-                    self.rollouts += 1
+                seed = self.rng.getrandbits(32)  # the same luck for every candidate
+                rollouts = self._rollouts if self.kernel else self._python_rollouts
+                values = rollouts(variant, cands, seed, me, window)
+                self.rollouts += len(values)
                 for i, v in enumerate(values):
                     diffs[i].append(w * (v - values[base]))
                 weight += w
@@ -938,6 +640,38 @@ class SearchBot:
         if done:
             self.world_cost = 0.7 * self.world_cost + 0.3 * spent / done
         return guarded_best(diffs, weight, base, self.guard)
+
+    def _rollouts(
+        self, world: RankSim, cands: list[Candidate], seed: int, me: int, window: bool
+    ) -> list[float]:
+        """Our score after each candidate, played out from ``world`` on the C kernel."""
+        fast = TrombonPlayout(world.fields(), seed)
+        values = []
+        for cand in cands:
+            trial = fast.clone()  # the stream from ``seed`` with it
+            if window:
+                trial.resolve({me: cand.call})
+            else:
+                trial.play(me, cand.cards, cand.declared, cand.rank)
+            trial.rollout(None, self.horizon)
+            values.append(trial.scores()[me])
+        return values
+
+    def _python_rollouts(
+        self, world: RankSim, cands: list[Candidate], seed: int, me: int, window: bool
+    ) -> list[float]:
+        """The same on the Python copy (``kernel=False``: its reference and the benchmark's)."""
+        values = []
+        for cand in cands:
+            trial = world.clone()
+            luck = random.Random(seed)
+            if window:
+                trial.resolve({me: cand.call}, luck)
+            else:
+                trial.play(me, cand.cards, cand.declared, cand.rank)
+            trial.rollout(luck, self.horizon)
+            values.append(trial.scores()[me])
+        return values
 
     def _variants(self, sim: RankSim, window: bool, trust: float) -> list[tuple[RankSim, float]]:
         """The world, or (the model, in a window) the world as the truth and as a lie, each

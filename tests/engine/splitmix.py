@@ -1,7 +1,7 @@
-"""The kernels' random stream (``engine_ext/splitmix.pxd``) in Python, with its ``choice``
-and ``shuffle``: what a Python copy of a game draws its random moves from (or reshuffles
-with) in a differential test, so that it and the kernel pick the same (tests/engine: pytest
-puts this folder on the path).
+"""The kernels' random stream (``engine_ext/splitmix.pxd``) in Python, with its ``choice``,
+``shuffle`` and ``random``: what a Python copy of a game draws its random moves from (or
+reshuffles with) in a differential test, so that it and the kernel pick the same
+(tests/engine: pytest puts this folder on the path).
 
 >>> SplitMix(1).choice(["a", "b", "c"]) in ("a", "b", "c")
 True
@@ -31,6 +31,10 @@ class SplitMix:
 
     def below(self, n: int) -> int:
         return (self.next() * n) >> 64
+
+    def random(self) -> float:
+        """A float in [0, 1): the top 53 bits of a draw, as the kernels' ``rand01``."""
+        return (self.next() >> 11) * 2.0**-53
 
     def choice(self, seq: Sequence[T]) -> T:
         return seq[self.below(len(seq))]
