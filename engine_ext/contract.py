@@ -29,8 +29,9 @@ from typing import Any, ClassVar, Self
 
 from levata.engine import position as positions
 from levata.engine.cardmask import mask_of
-from levata.engine.cards import Card
+from levata.engine.cards import Card, Suit
 from levata.engine.evidence import Evidence, pick_weighed
+from levata.engine.rules import TrickRules
 from levata.engine.vocabulary import Vocabulary
 
 __all__ = [
@@ -778,17 +779,19 @@ class GameState(ABC):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         # As deepcopy would, but the random stream is copied by its state (a tuple of 625
-        # ints deepcopy would copy one by one: most of a clone's time); cards, actions, events
-        # and the spec are immutable and shared (their own __deepcopy__).
+        # ints deepcopy would copy one by one), and the containers a state holds (lists,
+        # sets and dicts of numbers, cards, events...) are copied whole, not item by item
+        # (see _copied): a search clones a state at every step.
         other = object.__new__(type(self))
         memo[id(self)] = other
+        mine = other.__dict__
         for name, value in self.__dict__.items():
             if isinstance(value, random.Random):
-                stream = random.Random()
+                stream = random.Random.__new__(random.Random)  # not seeded: setstate sets all
                 stream.setstate(value.getstate())
-                other.__dict__[name] = stream
+                mine[name] = stream
             else:
-                other.__dict__[name] = copy.deepcopy(value, memo)
+                mine[name] = _copied(value, memo)
         return other
 
     #: Callbacks run as each event is emitted, keyed by ``id(state)``: the conformance suite
@@ -858,3 +861,60 @@ class GameState(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game} players={self.players} seed={self.seed}>"
+
+
+#: Values a clone shares with the state it copies: immutable ones, which ``copy.deepcopy``
+#: gives back as they are (cards, actions, events, the spec: their own ``__deepcopy__``) or
+#: rebuilds equal (a deal's :class:`~levata.engine.rules.TrickRules`: read-only).
+_IMMUTABLE: frozenset[type] = frozenset(
+    {int, float, bool, str, bytes, type(None), Card, Suit, Action, Event, GameSpec, TrickRules}
+)
+
+
+def _copied(value: Any, memo: dict[int, Any]) -> Any:
+    """``copy.deepcopy(value, memo)``, cheaper for what a state holds: an immutable value is
+    shared; a list, set or dict of immutable values is copied whole, in C; a list or dict of
+    containers (hands, voids) is copied item by item here; anything else by ``deepcopy``.
+
+    Copies are kept in ``memo`` as deepcopy keeps them, so two names for one list still
+    name one list in the copy.
+
+    >>> hands = [[Card.parse("AS")], [Card.parse("KS")]]
+    >>> memo: dict[int, Any] = {}
+    >>> copied = _copied({"hands": hands, "same": hands, "voids": [{1}, set()]}, memo)
+    >>> copied == {"hands": hands, "same": hands, "voids": [{1}, set()]}
+    True
+    >>> copied["hands"] is not hands, copied["hands"][0] is not hands[0]
+    (True, True)
+    >>> copied["same"] is copied["hands"], copied["hands"][0][0] is hands[0][0]
+    (True, True)
+    """
+    kind = type(value)
+    if kind in _IMMUTABLE:
+        return value
+    if kind is list or kind is dict or kind is set:
+        done = memo.get(id(value))
+        if done is not None:
+            return done
+        if kind is dict:
+            whole = _IMMUTABLE.issuperset(map(type, value.values()))
+        else:
+            whole = _IMMUTABLE.issuperset(map(type, value))
+        if whole and (kind is not dict or _IMMUTABLE.issuperset(map(type, value))):
+            out = value.copy()
+            memo[id(value)] = out
+            return out
+        if kind is list:
+            items: list[Any] = []
+            memo[id(value)] = items  # before the items, as deepcopy (a list holding itself)
+            items.extend([_copied(v, memo) for v in value])
+            return items
+        if kind is dict:
+            entries: dict[Any, Any] = {}
+            memo[id(value)] = entries
+            for k, v in value.items():
+                entries[_copied(k, memo)] = _copied(v, memo)
+            return entries
+    elif (kind is tuple or kind is frozenset) and _IMMUTABLE.issuperset(map(type, value)):
+        return value  # deepcopy gives back a tuple of immutable values (a frozenset: equal)
+    return copy.deepcopy(value, memo)
