@@ -237,6 +237,38 @@ class Event:
         }
 
 
+#: The setters of an event's slots, in the order of its fields (``_new_event`` sets them all).
+_EVENT_FIELDS = tuple(
+    getattr(Event, name).__set__ for name in ("seq", "kind", "audience", "seat", "cards", "data")
+)
+
+
+def _new_event(
+    seq: int,
+    kind: str,
+    audience: frozenset[int] | None,
+    seat: int | None,
+    cards: tuple[Card, ...],
+    data: Mapping[str, Any],
+) -> Event:
+    """``Event(seq, kind, audience, seat, cards, data)``, its slots set directly: a frozen
+    dataclass's ``__init__`` sets each field through ``object.__setattr__``, twice as slow,
+    and an event is written at every card played, in search playouts too.
+
+    >>> _new_event(3, "play", None, 1, (), {}) == Event(3, "play", None, 1, (), {})
+    True
+    """
+    ev = object.__new__(Event)
+    set_seq, set_kind, set_audience, set_seat, set_cards, set_data = _EVENT_FIELDS
+    set_seq(ev, seq)
+    set_kind(ev, kind)
+    set_audience(ev, audience)
+    set_seat(ev, seat)
+    set_cards(ev, cards)
+    set_data(ev, data)
+    return ev
+
+
 @dataclass(frozen=True, slots=True)
 class Zone:
     """A physical place on the table holding cards, and who can see its faces.
@@ -715,14 +747,20 @@ class GameState(ABC):
             raise IllegalAction("the match is over")
         if seat not in self.to_act():
             raise IllegalAction(f"seat {seat} is not to act now")
-        legal = self.legal_actions(seat)
-        if action not in legal:
+        legal = self._legal_to_act(seat)
+        # An action taken from a legal list is found by identity, in C; any other by equality.
+        if id(action) not in map(id, legal) and action not in legal:
             choice = action.without_payload()
             if choice is action or choice not in legal:
                 shown = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
                 raise IllegalAction(f"{action} is not legal for seat {seat} now (legal: {shown})")
             self._check_payload(seat, action, choice)
         self._apply(seat, action)
+
+    def _legal_to_act(self, seat: int) -> list[Action]:
+        """``legal_actions(seat)`` for a seat :meth:`apply` has just found in ``to_act()``: a
+        game whose ``legal_actions`` starts by asking ``to_act`` again skips that here."""
+        return self.legal_actions(seat)
 
     def payload_schema(self, seat: int, choice: Action) -> Mapping[str, Collection[str | int]]:
         """The payload ``seat`` may add to the legal ``choice`` now: each key it may give, with
@@ -775,7 +813,7 @@ class GameState(ABC):
 
     def clone(self) -> Self:
         """An independent copy: acting on it never changes this state."""
-        return copy.deepcopy(self)
+        return self.__deepcopy__({})  # what copy.deepcopy(self) calls, without its wrapping
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         # As deepcopy would, but the random stream is copied by its state (a tuple of 625
@@ -785,8 +823,14 @@ class GameState(ABC):
         other = object.__new__(type(self))
         memo[id(self)] = other
         mine = other.__dict__
+        shared = _IMMUTABLE
         for name, value in self.__dict__.items():
-            if isinstance(value, random.Random):
+            kind = type(value)
+            if kind in shared:
+                mine[name] = value
+            elif kind is list:
+                mine[name] = _copied_list(value, memo)
+            elif isinstance(value, random.Random):
                 stream = random.Random.__new__(random.Random)  # not seeded: setstate sets all
                 stream.setstate(value.getstate())
                 mine[name] = stream
@@ -832,15 +876,16 @@ class GameState(ABC):
         cards: Sequence[Card] = (),
         **data: Any,
     ) -> Event:
-        ev = Event(
-            seq=len(self._log),
-            kind=kind,
-            audience=None if audience is None else frozenset(audience),
-            seat=seat,
-            cards=tuple(cards),
-            data=data,
+        log = self._log
+        ev = _new_event(
+            len(log),
+            kind,
+            None if audience is None else frozenset(audience),
+            seat,
+            tuple(cards),
+            data,
         )
-        self._log.append(ev)
+        log.append(ev)
         hook = GameState._emit_hooks.get(id(self))
         if hook is not None:
             hook(self, ev)
@@ -892,23 +937,19 @@ def _copied(value: Any, memo: dict[int, Any]) -> Any:
     kind = type(value)
     if kind in _IMMUTABLE:
         return value
-    if kind is list or kind is dict or kind is set:
+    if kind is list:
+        return _copied_list(value, memo)
+    if kind is set or kind is dict:
         done = memo.get(id(value))
         if done is not None:
             return done
-        if kind is dict:
-            whole = _IMMUTABLE.issuperset(map(type, value.values()))
-        else:
-            whole = _IMMUTABLE.issuperset(map(type, value))
-        if whole and (kind is not dict or _IMMUTABLE.issuperset(map(type, value))):
-            out = value.copy()
-            memo[id(value)] = out
-            return out
-        if kind is list:
-            items: list[Any] = []
-            memo[id(value)] = items  # before the items, as deepcopy (a list holding itself)
-            items.extend([_copied(v, memo) for v in value])
-            return items
+        if _IMMUTABLE.issuperset(map(type, value)):  # a set's items, a dict's keys
+            if kind is set:
+                out = memo[id(value)] = value.copy()
+                return out
+            if _IMMUTABLE.issuperset(map(type, value.values())):
+                out = memo[id(value)] = value.copy()
+                return out
         if kind is dict:
             entries: dict[Any, Any] = {}
             memo[id(value)] = entries
@@ -918,3 +959,29 @@ def _copied(value: Any, memo: dict[int, Any]) -> Any:
     elif (kind is tuple or kind is frozenset) and _IMMUTABLE.issuperset(map(type, value)):
         return value  # deepcopy gives back a tuple of immutable values (a frozenset: equal)
     return copy.deepcopy(value, memo)
+
+
+def _copied_list(value: list[Any], memo: dict[int, Any]) -> list[Any]:
+    """:func:`_copied` of a list: whole when its items are immutable (a hand, the log), else
+    item by item, a list or set of immutable items (a seat's hand, its voids) whole."""
+    done = memo.get(id(value))
+    if done is not None:
+        return done  # type: ignore[no-any-return]
+    shared = _IMMUTABLE
+    if shared.issuperset(map(type, value)):
+        out = memo[id(value)] = value.copy()
+        return out
+    items: list[Any] = []
+    memo[id(value)] = items  # before the items, as deepcopy (a list holding itself)
+    for v in value:
+        kind = type(v)
+        if kind in shared:
+            items.append(v)
+        elif (
+            (kind is list or kind is set) and id(v) not in memo and shared.issuperset(map(type, v))
+        ):
+            memo[id(v)] = inner = v.copy()
+            items.append(inner)
+        else:
+            items.append(_copied(v, memo))
+    return items
