@@ -254,7 +254,9 @@ class WhistState(TrickGame):
         return [PLAY_OWN] if self.forehead else super()._play_actions(seat)
 
     def _card_of(self, seat: int, action: Action) -> Card | None:
-        return self.hands[seat][0] if action == PLAY_OWN else super()._card_of(seat, action)
+        if action.kind == PLAY_OWN_KIND and action == PLAY_OWN:  # the kind first: no __eq__
+            return self.hands[seat][0]
+        return super()._card_of(seat, action)
 
     # -- scoring ------------------------------------------------------------------------------
 
