@@ -966,7 +966,7 @@ def _copied_list(value: list[Any], memo: dict[int, Any]) -> list[Any]:
     item by item, a list or set of immutable items (a seat's hand, its voids) whole."""
     done = memo.get(id(value))
     if done is not None:
-        return done  # type: ignore[no-any-return]
+        return done
     shared = _IMMUTABLE
     if shared.issuperset(map(type, value)):
         out = memo[id(value)] = value.copy()
