@@ -29,8 +29,9 @@ from typing import Any, ClassVar, Self
 
 from levata.engine import position as positions
 from levata.engine.cardmask import mask_of
-from levata.engine.cards import Card
+from levata.engine.cards import Card, Suit
 from levata.engine.evidence import Evidence, pick_weighed
+from levata.engine.rules import TrickRules
 from levata.engine.vocabulary import Vocabulary
 
 __all__ = [
@@ -234,6 +235,38 @@ class Event:
             "cards": [str(c) for c in self.cards],
             "data": dict(self.data),
         }
+
+
+#: The setters of an event's slots, in the order of its fields (``_new_event`` sets them all).
+_EVENT_FIELDS = tuple(
+    getattr(Event, name).__set__ for name in ("seq", "kind", "audience", "seat", "cards", "data")
+)
+
+
+def _new_event(
+    seq: int,
+    kind: str,
+    audience: frozenset[int] | None,
+    seat: int | None,
+    cards: tuple[Card, ...],
+    data: Mapping[str, Any],
+) -> Event:
+    """``Event(seq, kind, audience, seat, cards, data)``, its slots set directly: a frozen
+    dataclass's ``__init__`` sets each field through ``object.__setattr__``, twice as slow,
+    and an event is written at every card played, in search playouts too.
+
+    >>> _new_event(3, "play", None, 1, (), {}) == Event(3, "play", None, 1, (), {})
+    True
+    """
+    ev = object.__new__(Event)
+    set_seq, set_kind, set_audience, set_seat, set_cards, set_data = _EVENT_FIELDS
+    set_seq(ev, seq)
+    set_kind(ev, kind)
+    set_audience(ev, audience)
+    set_seat(ev, seat)
+    set_cards(ev, cards)
+    set_data(ev, data)
+    return ev
 
 
 @dataclass(frozen=True, slots=True)
@@ -714,14 +747,20 @@ class GameState(ABC):
             raise IllegalAction("the match is over")
         if seat not in self.to_act():
             raise IllegalAction(f"seat {seat} is not to act now")
-        legal = self.legal_actions(seat)
-        if action not in legal:
+        legal = self._legal_to_act(seat)
+        # An action taken from a legal list is found by identity, in C; any other by equality.
+        if id(action) not in map(id, legal) and action not in legal:
             choice = action.without_payload()
             if choice is action or choice not in legal:
                 shown = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
                 raise IllegalAction(f"{action} is not legal for seat {seat} now (legal: {shown})")
             self._check_payload(seat, action, choice)
         self._apply(seat, action)
+
+    def _legal_to_act(self, seat: int) -> list[Action]:
+        """``legal_actions(seat)`` for a seat :meth:`apply` has just found in ``to_act()``: a
+        game whose ``legal_actions`` starts by asking ``to_act`` again skips that here."""
+        return self.legal_actions(seat)
 
     def payload_schema(self, seat: int, choice: Action) -> Mapping[str, Collection[str | int]]:
         """The payload ``seat`` may add to the legal ``choice`` now: each key it may give, with
@@ -774,21 +813,29 @@ class GameState(ABC):
 
     def clone(self) -> Self:
         """An independent copy: acting on it never changes this state."""
-        return copy.deepcopy(self)
+        return self.__deepcopy__({})  # what copy.deepcopy(self) calls, without its wrapping
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         # As deepcopy would, but the random stream is copied by its state (a tuple of 625
-        # ints deepcopy would copy one by one: most of a clone's time); cards, actions, events
-        # and the spec are immutable and shared (their own __deepcopy__).
+        # ints deepcopy would copy one by one), and the containers a state holds (lists,
+        # sets and dicts of numbers, cards, events...) are copied whole, not item by item
+        # (see _copied): a search clones a state at every step.
         other = object.__new__(type(self))
         memo[id(self)] = other
+        mine = other.__dict__
+        shared = _IMMUTABLE
         for name, value in self.__dict__.items():
-            if isinstance(value, random.Random):
-                stream = random.Random()
+            kind = type(value)
+            if kind in shared:
+                mine[name] = value
+            elif kind is list:
+                mine[name] = _copied_list(value, memo)
+            elif isinstance(value, random.Random):
+                stream = random.Random.__new__(random.Random)  # not seeded: setstate sets all
                 stream.setstate(value.getstate())
-                other.__dict__[name] = stream
+                mine[name] = stream
             else:
-                other.__dict__[name] = copy.deepcopy(value, memo)
+                mine[name] = _copied(value, memo)
         return other
 
     #: Callbacks run as each event is emitted, keyed by ``id(state)``: the conformance suite
@@ -829,15 +876,16 @@ class GameState(ABC):
         cards: Sequence[Card] = (),
         **data: Any,
     ) -> Event:
-        ev = Event(
-            seq=len(self._log),
-            kind=kind,
-            audience=None if audience is None else frozenset(audience),
-            seat=seat,
-            cards=tuple(cards),
-            data=data,
+        log = self._log
+        ev = _new_event(
+            len(log),
+            kind,
+            None if audience is None else frozenset(audience),
+            seat,
+            tuple(cards),
+            data,
         )
-        self._log.append(ev)
+        log.append(ev)
         hook = GameState._emit_hooks.get(id(self))
         if hook is not None:
             hook(self, ev)
@@ -858,3 +906,82 @@ class GameState(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game} players={self.players} seed={self.seed}>"
+
+
+#: Values a clone shares with the state it copies: immutable ones, which ``copy.deepcopy``
+#: gives back as they are (cards, actions, events, the spec: their own ``__deepcopy__``) or
+#: rebuilds equal (a deal's :class:`~levata.engine.rules.TrickRules`: read-only).
+_IMMUTABLE: frozenset[type] = frozenset(
+    {int, float, bool, str, bytes, type(None), Card, Suit, Action, Event, GameSpec, TrickRules}
+)
+
+
+def _copied(value: Any, memo: dict[int, Any]) -> Any:
+    """``copy.deepcopy(value, memo)``, cheaper for what a state holds: an immutable value is
+    shared; a list, set or dict of immutable values is copied whole, in C; a list or dict of
+    containers (hands, voids) is copied item by item here; anything else by ``deepcopy``.
+
+    Copies are kept in ``memo`` as deepcopy keeps them, so two names for one list still
+    name one list in the copy.
+
+    >>> hands = [[Card.parse("AS")], [Card.parse("KS")]]
+    >>> memo: dict[int, Any] = {}
+    >>> copied = _copied({"hands": hands, "same": hands, "voids": [{1}, set()]}, memo)
+    >>> copied == {"hands": hands, "same": hands, "voids": [{1}, set()]}
+    True
+    >>> copied["hands"] is not hands, copied["hands"][0] is not hands[0]
+    (True, True)
+    >>> copied["same"] is copied["hands"], copied["hands"][0][0] is hands[0][0]
+    (True, True)
+    """
+    kind = type(value)
+    if kind in _IMMUTABLE:
+        return value
+    if kind is list:
+        return _copied_list(value, memo)
+    if kind is set or kind is dict:
+        done = memo.get(id(value))
+        if done is not None:
+            return done
+        if _IMMUTABLE.issuperset(map(type, value)):  # a set's items, a dict's keys
+            if kind is set:
+                out = memo[id(value)] = value.copy()
+                return out
+            if _IMMUTABLE.issuperset(map(type, value.values())):
+                out = memo[id(value)] = value.copy()
+                return out
+        if kind is dict:
+            entries: dict[Any, Any] = {}
+            memo[id(value)] = entries
+            for k, v in value.items():
+                entries[_copied(k, memo)] = _copied(v, memo)
+            return entries
+    elif (kind is tuple or kind is frozenset) and _IMMUTABLE.issuperset(map(type, value)):
+        return value  # deepcopy gives back a tuple of immutable values (a frozenset: equal)
+    return copy.deepcopy(value, memo)
+
+
+def _copied_list(value: list[Any], memo: dict[int, Any]) -> list[Any]:
+    """:func:`_copied` of a list: whole when its items are immutable (a hand, the log), else
+    item by item, a list or set of immutable items (a seat's hand, its voids) whole."""
+    done = memo.get(id(value))
+    if done is not None:
+        return done
+    shared = _IMMUTABLE
+    if shared.issuperset(map(type, value)):
+        out = memo[id(value)] = value.copy()
+        return out
+    items: list[Any] = []
+    memo[id(value)] = items  # before the items, as deepcopy (a list holding itself)
+    for v in value:
+        kind = type(v)
+        if kind in shared:
+            items.append(v)
+        elif (
+            (kind is list or kind is set) and id(v) not in memo and shared.issuperset(map(type, v))
+        ):
+            memo[id(v)] = inner = v.copy()
+            items.append(inner)
+        else:
+            items.append(_copied(v, memo))
+    return items

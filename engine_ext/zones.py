@@ -30,6 +30,7 @@ import bisect
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from operator import attrgetter, indexOf
 from typing import Any, ClassVar, Self
 
 from levata.engine.cards import Card
@@ -129,6 +130,8 @@ def without(places: Iterable[Place], *names: str) -> tuple[Place, ...]:
 
 
 _EVERYONE = None
+#: What makes two cards equal (a card is a dataclass of these two), read in C.
+_SUIT_RANK = attrgetter("suit", "rank")
 
 #: Cards a seat lays face up for a moment and takes back (:meth:`Zoned.showing`): a game that
 #: shows cards declares this place.
@@ -239,7 +242,7 @@ class Zoned(GameState):
         elif taken and taken[-1] is moving[0]:
             taken.pop()  # a pile's top, a card just dealt
         else:
-            taken.remove(moving[0])
+            _take_one(taken, moving[0])
         if place.sorted:
             for c in moving:
                 bisect.insort(put, c)
@@ -380,6 +383,22 @@ def _take(held: list[Card], cards: tuple[Card, ...], copies: bool) -> None:
             return
     for c in cards:
         held.remove(c)
+
+
+def _take_one(held: list[Card], card: Card) -> None:
+    """Take ``card`` out of ``held``: the first equal card, as ``list.remove`` takes it, found
+    by comparing each card's suit and rank in C (``list.remove`` calls the cards' Python
+    ``__eq__`` for every card before it; a card played comes from a legal action, which holds
+    an equal card, not always the one dealt).
+
+    >>> from levata.engine.cards import parse_cards
+    >>> held = parse_cards("AS KS QS"); _take_one(held, Card.parse("KS")); held
+    [Card('AS'), Card('QS')]
+    """
+    try:
+        del held[indexOf(map(_SUIT_RANK, held), _SUIT_RANK(card))]
+    except ValueError:
+        held.remove(card)  # not there: the error list.remove raises
 
 
 def _compile(places: Sequence[Place], players: int) -> tuple[_ZonesOf, _CountsOf]:

@@ -27,7 +27,6 @@ hooks: see ``docs/writing-a-trick-game.md``.
 
 from __future__ import annotations
 
-import functools
 import operator
 import random
 from abc import abstractmethod
@@ -102,10 +101,23 @@ PLAY = phases.PLAYING  # the phase in which cards go to tricks; others are the g
 CARD_ORDER = operator.attrgetter("suit", "rank")
 
 
-@functools.cache
+#: ``play CARD`` by the card's hash (``rank << 3 | suit``: one slot per card of either deck),
+#: filled as cards are first played: a legal list is built at every step of a search, and a
+#: cache keyed by the card itself would call its Python ``__hash__`` for every card.
+_PLAYS: list[Action | None] = [None] * 128
+
+
 def _play_action(card: Card) -> Action:
-    """``play CARD``, made once per card (actions are values; legal lists are built often)."""
-    return Action(actions.PLAY, card=card)
+    """``play CARD``, made once per card (actions are values; legal lists are built often).
+
+    >>> _play_action(Card.parse("QH")) is _play_action(Card.parse("QH"))
+    True
+    """
+    key = card.rank << 3 | card.suit
+    action = _PLAYS[key]
+    if action is None:
+        action = _PLAYS[key] = Action(actions.PLAY, card=card)
+    return action
 
 
 #: Names of the per-seat entries of a view, made once (a view is built for every decision).
@@ -146,6 +158,11 @@ def beats(rules: TrickRules, card: Card, best: Card) -> bool:
     A higher card of the same effective suit wins; a trump beats anything else; a discard
     never wins.
     """
+    if rules.layout is None:  # the common case, without a call per card: suit = slot
+        mine = card.suit & 3
+        if mine == best.suit & 3:
+            return card.rank > best.rank
+        return mine == rules.trump
     mine, theirs = suit_of(rules, card), suit_of(rules, best)
     if mine == theirs:
         return power(rules, card) > power(rules, best)
@@ -180,22 +197,29 @@ def duty_cards(rules: TrickRules, hand: Sequence[Card], trick: Sequence[Card]) -
     """
     if not trick or not rules.follow:
         return list(hand)
-    led = suit_of(rules, trick[0])
-    best = winning_card(rules, trick)
     if rules.layout is None:  # the common case, without a call per card: suit = slot
+        led = trick[0].suit & 3
         same = [c for c in hand if c.suit & 3 == led]
     else:
+        led = suit_of(rules, trick[0])
         same = [c for c in hand if suit_of(rules, c) == led]
     if same:
-        if rules.head and suit_of(rules, best) == led:
-            return _above(rules, same, best) or same
+        if rules.head:
+            best = winning_card(rules, trick)
+            if suit_of(rules, best) == led:
+                return _above(rules, same, best) or same
         return same
     trump = rules.trump
     if rules.must_trump and trump is not None:
-        trumps = [c for c in hand if suit_of(rules, c) == trump]
+        if rules.layout is None:
+            trumps = [c for c in hand if c.suit & 3 == trump]
+        else:
+            trumps = [c for c in hand if suit_of(rules, c) == trump]
         if trumps:
-            if rules.overtrump and suit_of(rules, best) == trump:
-                return _above(rules, trumps, best) or trumps
+            if rules.overtrump:
+                best = winning_card(rules, trick)
+                if suit_of(rules, best) == trump:
+                    return _above(rules, trumps, best) or trumps
             return trumps
     return list(hand)
 
@@ -484,8 +508,17 @@ class TrickGame(Zoned):
     def legal_actions(self, seat: int) -> list[Action]:
         if seat not in self.to_act():
             return []
+        return self._legal_now(seat)
+
+    def _legal_now(self, seat: int) -> list[Action]:
+        """The legal actions of ``seat``, known to act now: its cards, then its calls."""
         plays = self._play_actions(seat) if self.phase == PLAY else []
         return plays + self.calls(seat)
+
+    def _legal_to_act(self, seat: int) -> list[Action]:
+        if type(self).legal_actions is TrickGame.legal_actions:
+            return self._legal_now(seat)
+        return self.legal_actions(seat)  # a game's own: as it says
 
     def duty_cards(self, seat: int) -> list[Card]:
         """What the trick duties alone allow ``seat`` (the part the kernel also computes)."""
@@ -496,7 +529,8 @@ class TrickGame(Zoned):
         return sorted(self.narrow_play(seat, self.duty_cards(seat)), key=CARD_ORDER)
 
     def _play_actions(self, seat: int) -> list[Action]:
-        return [_play_action(c) for c in self.playable(seat)]
+        plays = _PLAYS  # each card's action by its hash, inline: one list built per step
+        return [plays[c.rank << 3 | c.suit] or _play_action(c) for c in self.playable(seat)]
 
     def _card_of(self, seat: int, action: Action) -> Card | None:
         """The card an action plays, or ``None`` for a call."""

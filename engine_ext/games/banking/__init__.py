@@ -75,7 +75,7 @@ from levata.engine.family.surpriza import (
 )
 from levata.engine.family.surpriza import BURY as DISCARD
 from levata.engine.family.surpriza import SURPRIZA as SURPRIZA_EV
-from levata.engine.family.tricks import PLAY, TRICK_ZONES, TrickGame
+from levata.engine.family.tricks import CARD_ORDER, PLAY, TRICK_ZONES, TrickGame
 from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.banking import rules as br
 from levata.engine.games.banking.worlds import BankingWorlds
@@ -232,7 +232,7 @@ class BankingState(BankingWorlds):
         return [(q + i) % self.players for i in range(1, self.players)]
 
     def calls(self, seat: int) -> list[Action]:
-        p, hand = self.phase, sorted(self.hands[seat])
+        p, hand = self.phase, sorted(self.hands[seat], key=CARD_ORDER)  # Card order, in C
         if p in (REFUSE_A, REFUSE_B):
             return [Action(KEEP)] + ([Action(REFUSE)] if br.figureless(hand) else [])
         if p == EXCHANGE:

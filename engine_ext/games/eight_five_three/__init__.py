@@ -69,7 +69,7 @@ from levata.engine.family.surpriza import (
     named_strain,
 )
 from levata.engine.family.surpriza import SURPRIZA as SURPRIZA_EV
-from levata.engine.family.tricks import PLAY, TRICK_ZONES, TrickGame
+from levata.engine.family.tricks import CARD_ORDER, PLAY, TRICK_ZONES, TrickGame
 from levata.engine.fields import Counter, Fact, Kept, Seats
 from levata.engine.games.eight_five_three.worlds import EightFiveThreeWorlds
 from levata.engine.registry import register
@@ -238,7 +238,7 @@ class EightFiveThreeState(EightFiveThreeWorlds):
         return ()
 
     def calls(self, seat: int) -> list[Action]:
-        p, hand = self.phase, sorted(self.hands[seat])
+        p, hand = self.phase, sorted(self.hands[seat], key=CARD_ORDER)  # Card order, in C
         if p == EXCHANGE:
             if self.target is not None:
                 return [Action(OFFER, card=c) for c in hand]

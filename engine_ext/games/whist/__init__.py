@@ -73,6 +73,8 @@ PLAY_OWN = Action(PLAY_OWN_KIND)
 _ONLY = tuple(
     frozenset({s}) for s in range(8)
 )  # who sees a hand, asked at every view  # forehead mode: play the card you cannot see
+#: ``bid 0`` .. ``bid 8``: every bid of a deal (eight cards at most), made once.
+_BIDS = tuple(Action(actions.BID, number=b) for b in range(9))
 #: The ``scoring`` option's values: Romanian Whist's, and Oh Hell's (tricks + 10 if exact).
 ROMANIAN, OH_HELL = "romanian", "oh_hell"
 SCORINGS = (ROMANIAN, OH_HELL)
@@ -229,7 +231,10 @@ class WhistState(TrickGame):
     def calls(self, seat: int) -> list[Action]:
         if self.phase != phases.BIDDING:
             return []
-        return [Action(actions.BID, number=b) for b in self.legal_bids()]
+        made = _BIDS  # the actions, made once: a search builds this list at every bid
+        return [
+            made[b] if b < len(made) else Action(actions.BID, number=b) for b in self.legal_bids()
+        ]
 
     def legal_bids(self) -> list[int]:
         """Bids open to the seat bidding now: the last may not make the total equal the cards."""
@@ -254,7 +259,9 @@ class WhistState(TrickGame):
         return [PLAY_OWN] if self.forehead else super()._play_actions(seat)
 
     def _card_of(self, seat: int, action: Action) -> Card | None:
-        return self.hands[seat][0] if action == PLAY_OWN else super()._card_of(seat, action)
+        if action.kind == PLAY_OWN_KIND and action == PLAY_OWN:  # the kind first: no __eq__
+            return self.hands[seat][0]
+        return super()._card_of(seat, action)
 
     # -- scoring ------------------------------------------------------------------------------
 
