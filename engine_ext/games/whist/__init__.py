@@ -69,10 +69,8 @@ STREAK = 5  # deals in a row that earn the streak bonus or penalty
 STREAK_POINTS = 10
 #: Whist's own kinds: forehead mode's blind play, and what a seat sees of the others.
 PLAY_OWN_KIND, FOREHEADS = "play_own", "foreheads"
-PLAY_OWN = Action(PLAY_OWN_KIND)
-_ONLY = tuple(
-    frozenset({s}) for s in range(8)
-)  # who sees a hand, asked at every view  # forehead mode: play the card you cannot see
+PLAY_OWN = Action(PLAY_OWN_KIND)  # forehead mode: play the card you cannot see
+_ONLY = tuple(frozenset({s}) for s in range(8))  # who sees a hand, asked at every view
 #: ``bid 0`` .. ``bid 8``: every bid of a deal (eight cards at most), made once.
 _BIDS = tuple(Action(actions.BID, number=b) for b in range(9))
 #: The ``scoring`` option's values: Romanian Whist's, and Oh Hell's (tricks + 10 if exact).
