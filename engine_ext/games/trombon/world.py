@@ -322,9 +322,8 @@ class Hidden:
                 self.sizes[STAGED] = view.counts["staged"]
                 self.places.append(STAGED)
         # A place's size changes its pins only up to the tokens that name it alone.
-        alone = Counter(
-            next(iter(w)) for _, w in self.know.tokens if len(w & set(self.places)) == 1
-        )
+        named = [w & set(self.places) for _, w in self.know.tokens]
+        alone = Counter(next(iter(w)) for w in named if len(w) == 1)
         self._alone = {p: alone[p] for p in self.places}
         self._pins: dict[tuple[int, ...], _Pins] = {}
 
