@@ -480,6 +480,7 @@ class SearchBot:
         #: in its budget keeps the rule of thumb's choice).
         self.world_cost = 0.0
         self.rollouts = 0
+        self.searched = 0  # worlds the plays were searched over, in seconds
         self.worlds = 0  # worlds the calls were weighed over, in call_seconds
         self.call_seconds = 0.0
         self.seconds = 0.0
@@ -640,6 +641,7 @@ class SearchBot:
                 break
         spent = time.perf_counter() - started
         self.seconds += spent
+        self.searched += done
         self.times.append(spent)
         if done:
             self.world_cost = 0.7 * self.world_cost + 0.3 * spent / done
