@@ -721,7 +721,8 @@ def guarded_best(diffs: list[list[float]], weight: float, base: int, guard: floa
         if i == base or len(d) < 2:
             continue
         mean = sum(d) / weight
-        var = sum((x - sum(d) / len(d)) ** 2 for x in d) / (len(d) - 1)
+        average = sum(d) / len(d)  # once: summed again for each world, a decision's worlds cost
+        var = sum((x - average) ** 2 for x in d) / (len(d) - 1)  # their square
         err = math.sqrt(var / len(d)) * len(d) / weight
         if mean > best_gain and mean > guard * err:
             best, best_gain = i, mean
