@@ -14,10 +14,12 @@ interleaved position by position so that the machine's load falls on both alike.
 rollouts and plays per CPU second (``time.process_time``) and the ratio.
 
 Then the search itself (``SearchBot``, ``--time-ms`` a decision) on ``--decisions`` play
-decisions of seat 0 in a heuristic match, once with ``kernel=True`` and once with
-``kernel=False`` on each decision: rollouts and worlds per decision (medians) and the wall
-time per decision. Figures from a loaded machine vary from run to run: the ratios within
-one run are what compare.
+decisions of seat 0 in a heuristic match, on each decision with ``kernel=True`` (its worlds
+dealt by ranks, ``RankDealer``), the same with its worlds built as whole states
+(``RankSim.of(world_from_view(...))``, the same worlds from the same draws, slower), and
+with ``kernel=False``: rollouts and worlds per decision and the wall time per decision; and
+the worlds per CPU second of each way to deal them, on those decisions' views. Figures from
+a loaded machine vary from run to run: the ratios within one run are what compare.
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ import statistics
 import time
 from collections.abc import Iterator
 
+import levata.bots.strategy.trombon as search
 from levata.bots.base import make_bot
 from levata.bots.strategy.trombon import SearchBot, callers
-from levata.engine import game
+from levata.engine import SeatView, game
 from levata.engine.games.trombon import TrombonState
 from levata.engine.games.trombon.playout import RankSim
+from levata.engine.games.trombon.world import RankDealer
 from levata.engine.trombon_playouts import TrombonPlayout
 
 SPEC = game("trombon")
@@ -111,26 +115,45 @@ def rollout_speed(players: int, args: argparse.Namespace) -> None:
     print(f"  kernel / python: {cpu['python'] / cpu['kernel']:.1f}x")
 
 
+class StateDealer:
+    """The search's worlds built as whole states (how it dealt them before ``RankDealer``)."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+
+    def deal(self, rng: random.Random) -> RankSim:
+        return RankSim.of(SPEC.world_from_view(self.view, rng))
+
+
+DEALERS = {"kernel": RankDealer, "states": StateDealer, "python": RankDealer}
+
+
 def search_speed(players: int, args: argparse.Namespace) -> None:
     bots = {
-        name: SearchBot("trombon", seed=args.seed, time_ms=args.time_ms, kernel=kernel)
-        for name, kernel in (("kernel", True), ("python", False))
+        name: SearchBot("trombon", seed=args.seed, time_ms=args.time_ms, kernel=name != "python")
+        for name in DEALERS
     }
     rollouts: dict[str, list[int]] = {name: [] for name in bots}
+    worlds: dict[str, list[int]] = {name: [] for name in bots}
     walls: dict[str, list[float]] = {name: [] for name in bots}
+    views = []
     for state in decisions(players, args.seed):
         if state.to_act() != (0,):
             continue
         legal = state.legal_actions(0)
         if len(legal) < 2:
             continue
+        views.append(state.view(0))
         for name, bot in bots.items():
-            before = bot.rollouts
+            search.RankDealer = DEALERS[name]  # type: ignore[misc]
+            before, searched = bot.rollouts, bot.searched
             t = time.perf_counter()
-            bot.act(state.view(0), legal)
+            bot.act(views[-1], legal)
             walls[name].append(time.perf_counter() - t)
             bot.plan = []
             rollouts[name].append(bot.rollouts - before)
+            worlds[name].append(bot.searched - searched)
+        search.RankDealer = RankDealer  # type: ignore[misc]
         if len(walls["kernel"]) >= args.decisions:
             break
     print(f"  search at {args.time_ms:.0f} ms, {len(walls['kernel'])} play decisions of seat 0:")
@@ -140,9 +163,29 @@ def search_speed(players: int, args: argparse.Namespace) -> None:
         p90 = wall[int(0.9 * (len(wall) - 1))]
         print(
             f"    {name:7} rollouts/decision median {med:6.0f}, mean "
-            f"{statistics.mean(rollouts[name]):6.0f}; wall median "
+            f"{statistics.mean(rollouts[name]):6.0f}; worlds/decision median "
+            f"{statistics.median(worlds[name]):4.0f}; wall median "
             f"{statistics.median(wall) * 1000:.0f} ms, p90 {p90 * 1000:.0f} ms"
         )
+    deal_speed(views, args.seed)
+
+
+def deal_speed(views: list[SeatView], seed: int, each: int = 40) -> None:
+    """Worlds per CPU second of both dealers on the search's views (the same worlds)."""
+    cpu = {"ranks": 0.0, "states": 0.0}
+    for i, view in enumerate(views):
+        for name, dealer in (("ranks", RankDealer), ("states", StateDealer)):
+            rng = random.Random(seed * 1000 + i)
+            t = time.process_time()
+            deal = dealer(view).deal
+            for _ in range(each):
+                deal(rng)
+            cpu[name] += time.process_time() - t
+    n = len(views) * each
+    print(
+        f"  worlds by ranks (RankDealer) {n / cpu['ranks']:8,.0f}/s (CPU), as states "
+        f"{n / cpu['states']:8,.0f}/s: {cpu['states'] / cpu['ranks']:.1f}x"
+    )
 
 
 def main() -> None:

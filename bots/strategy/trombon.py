@@ -40,7 +40,6 @@ from dataclasses import dataclass, field
 
 from levata.bots.clock import decision_start
 from levata.engine import Action, SeatView
-from levata.engine import game as find_game
 from levata.engine.cards import FRENCH_RANKS, Card
 from levata.engine.games.trombon.playout import (
     RANKS,
@@ -53,7 +52,13 @@ from levata.engine.games.trombon.playout import (
     lie_odds,
     opening_rank,
 )
-from levata.engine.games.trombon.world import PILE, HistoryReader, read_history, remember
+from levata.engine.games.trombon.world import (
+    PILE,
+    HistoryReader,
+    RankDealer,
+    read_history,
+    remember,
+)
 from levata.engine.trombon_playouts import TrombonPlayout
 
 __all__ = [
@@ -475,6 +480,7 @@ class SearchBot:
         #: in its budget keeps the rule of thumb's choice).
         self.world_cost = 0.0
         self.rollouts = 0
+        self.searched = 0  # worlds the plays were searched over, in seconds
         self.worlds = 0  # worlds the calls were weighed over, in call_seconds
         self.call_seconds = 0.0
         self.seconds = 0.0
@@ -520,14 +526,14 @@ class SearchBot:
         started = time.perf_counter()
         deadline = decision_start() + self.time_ms / 1000 if self.time_ms else math.inf
         margin = self.time_ms / 1000 * 0.25
-        spec = find_game(view.game or self.game)
         remember(view, self.reader)
+        dealer = RankDealer(view)  # world_from_view's worlds by ranks, without the states
         worlds: list[RankSim] = []
         while len(worlds) < CALL_WORLDS:
             now = time.perf_counter()
             if worlds and now + (now - started) / len(worlds) > deadline - margin:
                 break
-            worlds.append(RankSim.of(spec.world_from_view(view, self.rng)))
+            worlds.append(dealer.deal(self.rng))
         me, actor = view.seat, view.counters["actor"]
         r = table.rank
         assert r is not None
@@ -600,7 +606,6 @@ class SearchBot:
 
     def _search(self, view: SeatView, cands: list[Candidate], base: int) -> int:
         started = time.perf_counter()
-        spec = find_game(view.game or self.game)
         deadline = decision_start() + self.time_ms / 1000 if self.time_ms else math.inf
         me = view.seat
         diffs: list[list[float]] = [[] for _ in cands]
@@ -614,11 +619,11 @@ class SearchBot:
             model[me] = Caller()
         margin = self.time_ms / 1000 * 0.25  # the reply's way back over the referee
         remember(view, self.reader)  # the history read once, only what is new
+        dealer = RankDealer(view)  # world_from_view's worlds by ranks, without the states
         while True:
             if not done and time.perf_counter() + self.world_cost > deadline - margin:
                 break  # not even one world fits: the rule of thumb's choice stands
-            world = spec.world_from_view(view, self.rng)
-            sim = RankSim.of(world)
+            sim = dealer.deal(self.rng)
             sim.callers = model
             for variant, w in self._variants(sim, window, trust):
                 seed = self.rng.getrandbits(32)  # the same luck for every candidate
@@ -636,6 +641,7 @@ class SearchBot:
                 break
         spent = time.perf_counter() - started
         self.seconds += spent
+        self.searched += done
         self.times.append(spent)
         if done:
             self.world_cost = 0.7 * self.world_cost + 0.3 * spent / done
@@ -715,7 +721,8 @@ def guarded_best(diffs: list[list[float]], weight: float, base: int, guard: floa
         if i == base or len(d) < 2:
             continue
         mean = sum(d) / weight
-        var = sum((x - sum(d) / len(d)) ** 2 for x in d) / (len(d) - 1)
+        average = sum(d) / len(d)  # once: summed again for each world, a decision's worlds cost
+        var = sum((x - average) ** 2 for x in d) / (len(d) - 1)  # their square
         err = math.sqrt(var / len(d)) * len(d) / weight
         if mean > best_gain and mean > guard * err:
             best, best_gain = i, mean

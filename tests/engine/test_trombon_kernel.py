@@ -23,11 +23,14 @@ import pytest
 from splitmix import SplitMix  # tests/engine: pytest puts it on the path
 
 import levata.engine.games.trombon.playout as python_copy
+import levata.engine.games.trombon.world as world_module
 import levata.engine.trombon_playouts as kernel
 from levata.bots.base import make_bot
-from levata.engine import game
+from levata.engine import Action, SeatView, game
+from levata.engine.cards import french_deck
 from levata.engine.games.trombon import TrombonState
 from levata.engine.games.trombon.playout import Caller, RankSim, lie_odds
+from levata.engine.games.trombon.world import Hidden, RankDealer
 from levata.engine.trombon_playouts import CALLS, TrombonPlayout
 from levata.engine.trombon_playouts import lie_odds as fast_lie_odds
 
@@ -220,6 +223,87 @@ def test_errors_and_independent_clones():
     assert trial.fields()["pending"] == 0 and fast.fields()["pending"] is None
 
 
-@pytest.mark.parametrize("module", [kernel, python_copy])
+# -- the search's worlds, dealt by ranks ------------------------------------------------------
+
+
+def views(seed: int, policy: str) -> Iterator[SeatView]:
+    """Every seat's view at one in four positions of a match (the seat to act and the others:
+    a world of any seat, in any phase)."""
+    for state in positions(seed, policy, every=4):
+        for seat in range(state.players):
+            yield state.view(seat)
+
+
+@pytest.mark.parametrize(("seed", "policy"), MATCHES)
+def test_the_rank_dealer_deals_the_worlds_of_world_from_view_draw_for_draw(seed, policy):
+    """``RankDealer(view).deal(rng)`` is ``RankSim.of(world_from_view(view, rng))``: the same
+    world from the same draws, several in a row, ``rng`` left in the same place; each world
+    holds the whole deck, our own hand (and the cards we staged) and the last play we made."""
+    for i, view in enumerate(views(seed, policy)):
+        dealer = RankDealer(view)
+        ours, theirs = random.Random(i), random.Random(i)
+        mine = [0] * RANKS
+        for c in (*view.hand, *view.zones.get("staged", ())):
+            mine[c.rank - 2] += 1
+        for k in range(3):
+            sim = dealer.deal(ours)
+            want = RankSim.of(SPEC.world_from_view(view, theirs)).fields()
+            assert sim.fields() == want, (seed, i, k)
+            assert ours.getstate() == theirs.getstate(), (seed, i, k)
+            decks = sim.decks
+            total = [sum(h[r] for h in sim.hands) + sim.pile[r] for r in range(RANKS)]
+            assert total == [4 * decks] * RANKS
+            assert sim.hands[view.seat] == mine
+
+
+def test_the_pins_kept_per_view_are_those_of_each_set_of_sizes():
+    """The tokens' pins are worked out once per key (each size cut at the tokens that name
+    that place alone): under any sizes, the pins kept are those worked out afresh (sizes
+    below the tokens too, where some cannot be pinned)."""
+    rng = random.Random(3)
+    checked = 0
+    for seed, policy in MATCHES[::3]:
+        for view in views(seed, policy):
+            decks = 1 if view.players < 7 else 2
+            hidden = Hidden(view, list(french_deck()) * decks, view.options["count_lies"])
+            for _ in range(4):
+                sizes = {p: rng.randrange(0, 2 * hidden._alone[p] + 2) for p in hidden.places}
+                fresh = world_module._pin(hidden.know, hidden.hidden, sizes)
+                assert hidden.pins(sizes) == fresh, (seed, view.seat, sizes)
+                checked += 1
+    assert checked > 500
+
+
+def test_the_search_plays_and_calls_as_on_world_from_view_worlds(monkeypatch):
+    """The search dealing its worlds by ranks makes the choices it made on whole states'
+    worlds, with the same random draws (plays, and the model's calls over weighted worlds)."""
+    import levata.bots.strategy.trombon as search
+
+    class ByState:
+        def __init__(self, view: SeatView) -> None:
+            self.view = view
+
+        def deal(self, rng: random.Random) -> RankSim:
+            return RankSim.of(SPEC.world_from_view(self.view, rng))
+
+    def choices(dealer: type) -> tuple[list[Action], object]:
+        monkeypatch.setattr(search, "RankDealer", dealer)
+        bot = search.SearchBot("trombon", seed=5, time_ms=0, iterations=4)
+        out = []
+        for seed in (1, 6):
+            for state in positions(seed, "heuristic", every=6):
+                seat = state.to_act()[0]
+                legal = state.legal_actions(seat)
+                if len(legal) > 1:
+                    out.append(bot.act(state.view(seat), legal))
+                    bot.plan = []
+        return out, bot.rng.getstate()
+
+    by_ranks = choices(RankDealer)
+    assert len(by_ranks[0]) > 20
+    assert by_ranks == choices(ByState)
+
+
+@pytest.mark.parametrize("module", [kernel, python_copy, world_module])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0

@@ -30,18 +30,30 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, NamedTuple
 
 from levata.engine import events
 from levata.engine import fields as declared
-from levata.engine.cards import Card
+from levata.engine.cards import Card, french_deck
 from levata.engine.contract import Event, SeatView
+from levata.engine.games.trombon.playout import RankSim
 from levata.engine.worlds import ViewCache, seen_log
 
 if TYPE_CHECKING:
     from levata.engine.games.trombon import TrombonState
 
-__all__ = ["PILE", "HistoryReader", "Knowledge", "read_history", "rebuild", "remember"]
+__all__ = [
+    "PILE",
+    "Dealt",
+    "Hidden",
+    "HistoryReader",
+    "Knowledge",
+    "RankDealer",
+    "read_history",
+    "rebuild",
+    "remember",
+]
 
 #: The pile's number among the places (seats are 0..N-1).
 PILE = -1
@@ -231,41 +243,16 @@ def rebuild(state: TrombonState, view: SeatView, rng: random.Random) -> None:
     """Set every part of ``state`` (configured, nothing else) to a world of ``view``."""
     from levata.engine.games.trombon import PASS, WINDOW
 
-    me, n = view.seat, view.players
-    know = _KNOWN.get(view, "trombon", lambda: read_history(view))  # a search draws many
-    mine = list(view.hand)
-    staged_mine = list(view.zones.get("staged", ()))
-    pool = Counter(state.deck())
-    pool.subtract(mine)
-    pool.subtract(staged_mine)
-    hidden = list(pool.elements())
-    finished = set(view.facts["finished"])
-    pending = view.facts["pending_out"]
-    actor = view.counters["actor"]
-    others = [s for s in range(n) if s != me and s not in finished and s != pending]
-    places = [*others, PILE]
-    if not state.count_lies:
-        sizes = {s: view.counts[f"hand:{s}"] for s in others}
-        sizes[PILE] = view.counts["pile"]
-        if actor != me and actor >= 0 and view.counts.get("staged", 0):
-            sizes[STAGED] = view.counts["staged"]
-            places.append(STAGED)
-    else:
-        sizes = _fit_sizes(know, others, len(hidden), rng)
-    fixed, dealt = _place(know, hidden, places, sizes, rng)
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    hands[me] = mine
-    for s in others:
-        hands[s] = fixed[s] + dealt[s]
-    pile, last = _pile(know, fixed[PILE], dealt[PILE], bool(view.facts["round_plays"]), rng)
-    state.hands = hands
-    state.pile = pile
-    state.staged = staged_mine if actor == me else (fixed.get(STAGED, []) + dealt.get(STAGED, []))
+    n = view.players
+    dealt = Hidden.of(view, state.deck(), state.count_lies).deal(rng)
+    state.hands = dealt.hands
+    state.pile = dealt.pile
+    state.staged = dealt.staged
     state.shown_cards = []
     state._settle()
     declared.restore(state.FIELDS, state, view.counters, view.facts, n)
     state.phase = view.phase
-    state.last_cards = last
+    state.last_cards = dealt.last
     state.submissions = [None] * n
     if view.phase == WINDOW:
         state._restore_submissions(view.to_act, PASS)
@@ -275,37 +262,176 @@ def rebuild(state: TrombonState, view: SeatView, rng: random.Random) -> None:
     state.rng = random.Random(rng.getrandbits(64))
 
 
+class Dealt(NamedTuple):
+    """The cards of one world: every hand, the pile (bottom first), the last play's cards on
+    its top and the cards staged by the seat to play."""
+
+    hands: list[list[Card]]
+    pile: list[Card]
+    last: list[Card]
+    staged: list[Card]
+
+
+@dataclass
+class _Pins:
+    """The hidden cards a token pins to a place (``fixed``), and the rest to deal: those
+    with a set of places (``loose``: the card and the places, sorted) and the others
+    (``free``), each in the order the deal draws them in."""
+
+    fixed: dict[int, list[Card]]
+    loose: list[tuple[Card, tuple[int, ...]]]
+    free: list[Card]
+    below: list[Card]  # the pile's known cards under the last play, when it was ours
+
+
+class Hidden:
+    """What every world of one view shares (the cards not seen and what the history says of
+    them), and :meth:`deal`, the cards of one world drawn from ``rng``. Kept per view: a
+    search deals many worlds of one view, and the tokens' pins are worked out once for every
+    set of sizes that can change them.
+
+    >>> from levata.engine import game
+    >>> state = game("trombon").new_match(players=3, seed=4)
+    >>> dealt = Hidden.of(state.view(1), state.deck(), True).deal(random.Random(0))
+    >>> [len(h) for h in dealt.hands], len(dealt.pile)
+    ([17, 17, 17], 1)
+    """
+
+    def __init__(self, view: SeatView, deck: list[Card], count_lies: bool) -> None:
+        self.me, self.n = view.seat, view.players
+        self.know = _KNOWN.get(view, "trombon", lambda: read_history(view))  # read once
+        self.mine = list(view.hand)
+        self.staged_mine = list(view.zones.get("staged", ()))
+        pool = Counter(deck)
+        pool.subtract(self.mine)
+        pool.subtract(self.staged_mine)
+        self.hidden = list(pool.elements())
+        finished = set(view.facts["finished"])
+        pending = view.facts["pending_out"]
+        self.actor = view.counters["actor"]
+        self.others = [
+            s for s in range(self.n) if s != self.me and s not in finished and s != pending
+        ]
+        self.places = [*self.others, PILE]
+        self.in_round = bool(view.facts["round_plays"])
+        self.sizes: dict[int, int] | None = None  # None: estimated world by world
+        if not count_lies:
+            self.sizes = {s: view.counts[f"hand:{s}"] for s in self.others}
+            self.sizes[PILE] = view.counts["pile"]
+            if self.actor != self.me and self.actor >= 0 and view.counts.get("staged", 0):
+                self.sizes[STAGED] = view.counts["staged"]
+                self.places.append(STAGED)
+        # A place's size changes its pins only up to the tokens that name it alone.
+        named = [w & set(self.places) for _, w in self.know.tokens]
+        alone = Counter(next(iter(w)) for w in named if len(w) == 1)
+        self._alone = {p: alone[p] for p in self.places}
+        self._pins: dict[tuple[int, ...], _Pins] = {}
+
+    @classmethod
+    def of(cls, view: SeatView, deck: list[Card], count_lies: bool) -> Hidden:
+        """The one kept for ``view`` (made on first use)."""
+        return _HIDDEN.get(view, (len(deck), count_lies), lambda: cls(view, deck, count_lies))
+
+    def deal(self, rng: random.Random) -> Dealt:
+        """The cards of one world: the sizes (estimated with ``count_lies``), the tokens'
+        pins, the rest dealt."""
+        if self.sizes is None:
+            sizes = _fit_sizes(self.know, self.others, len(self.hidden), rng)
+        else:
+            sizes = self.sizes
+        pins = self.pins(sizes)
+        room = {p: sizes[p] - len(pins.fixed[p]) for p in self.places}
+        dealt = _deal(pins.loose, pins.free, room, rng)
+        hands: list[list[Card]] = [[] for _ in range(self.n)]
+        hands[self.me] = list(self.mine)
+        for s in self.others:
+            hands[s] = pins.fixed[s] + dealt[s]
+        last_mine = self.know.last_mine
+        known = pins.below if last_mine else pins.fixed[PILE]
+        pile, last = _pile(known, dealt[PILE], last_mine, self.know.last_count, self.in_round, rng)
+        if self.actor == self.me:
+            staged = list(self.staged_mine)
+        else:
+            staged = pins.fixed.get(STAGED, []) + dealt.get(STAGED, [])
+        return Dealt(hands, pile, last, staged)
+
+    def pins(self, sizes: dict[int, int]) -> _Pins:
+        """The pins under ``sizes`` (worked out once for each set of sizes that changes
+        them)."""
+        key = tuple(min(sizes[p], self._alone[p]) for p in self.places)
+        pins = self._pins.get(key)
+        if pins is None:
+            pins = self._pins[key] = _pin(self.know, self.hidden, sizes)
+        return pins
+
+
+#: The hidden cards of the last views (a search deals many worlds of one view in a row).
+_HIDDEN: ViewCache[Hidden] = ViewCache(size=2)
+
+
+class RankDealer:
+    """The search's worlds of one view by counts of ranks: ``deal(rng)`` is
+    ``RankSim.of(world_from_view(view, rng))``, the same cards from the same draws (``rng``
+    left where that leaves it), without building the state (its events, views and fields).
+
+    >>> from levata.engine import game
+    >>> state = game("trombon").new_match(players=3, seed=4)
+    >>> view = state.view(1)
+    >>> a, b = random.Random(7), random.Random(7)
+    >>> sim = RankDealer(view).deal(a)
+    >>> sim.fields() == RankSim.of(game("trombon").world_from_view(view, b)).fields()
+    True
+    >>> a.random() == b.random()
+    True
+    """
+
+    def __init__(self, view: SeatView) -> None:
+        from levata.engine.games.trombon import TrombonState, deck_count
+
+        decks = deck_count(view.players)
+        count_lies = bool(view.options["count_lies"])
+        self.hidden = Hidden.of(view, list(french_deck()) * decks, count_lies)
+        # What the view tells of the table (all but the cards), read as a world reads it.
+        self.table = SimpleNamespace(
+            players=view.players, decks=decks, phase=view.phase, count_lies=count_lies
+        )
+        declared.restore(TrombonState.FIELDS, self.table, view.counters, view.facts, view.players)
+
+    def deal(self, rng: random.Random) -> RankSim:
+        """One world, drawn as :meth:`TrombonState.from_view` draws it."""
+        rng.getrandbits(32)  # the world's seed there: the draws after it stay in step
+        dealt = self.hidden.deal(rng)
+        rng.getrandbits(64)  # and the world's own random source
+        table = self.table
+        table.hands, table.pile, table.staged = dealt.hands, dealt.pile, dealt.staged
+        table.last_cards = dealt.last
+        return RankSim.of(table)
+
+
 def _pile(
-    know: Knowledge,
     known: list[Card],
     rest: list[Card],
+    mine: Sequence[Card],
+    last_count: int,
     in_round: bool,
     rng: random.Random,
 ) -> tuple[list[Card], list[Card]]:
-    """The pile, bottom first, and the last play's cards on its top: ours, or as many of the
-    unknown cards as the play is estimated to hold."""
+    """The pile, bottom first, and the last play's cards on its top: ours (``mine``, then
+    ``known`` holds the pile's other known cards), or as many of the unknown cards
+    (``rest``) as the play is estimated to hold (``last_count``)."""
     rng.shuffle(rest)
-    if know.last_mine:
-        last = list(know.last_mine)
-        below = Counter(known)
-        below.subtract(last)
-        return list(below.elements()) + rest + last, last
+    if mine:
+        return known + rest + list(mine), list(mine)
     pile = known + rest
-    k = max(1, min(know.last_count, len(rest) or len(pile)))
+    k = max(1, min(last_count, len(rest) or len(pile)))
     return pile, (pile[len(pile) - k :] if in_round else [])
 
 
-def _place(
-    know: Knowledge,
-    hidden: list[Card],
-    places: list[int],
-    sizes: dict[int, int],
-    rng: random.Random,
-) -> tuple[dict[int, list[Card]], dict[int, list[Card]]]:
-    """The hidden cards by place: those a token pins (``fixed``), and the rest dealt."""
+def _pin(know: Knowledge, hidden: list[Card], sizes: dict[int, int]) -> _Pins:
+    """The hidden cards by place: those a token pins (``fixed``), and the rest to deal."""
     # Tokens: cards known to be somewhere (the true place is always in the set).
     left = Counter(hidden)
-    fixed: dict[int, list[Card]] = {p: [] for p in places}
+    fixed: dict[int, list[Card]] = {p: [] for p in sizes}
     loose: dict[Card, set[int]] = {}
     for card, where in reversed(know.tokens):  # the latest news of a card first
         where = {p for p in where if p in sizes}
@@ -318,8 +444,14 @@ def _place(
                 left[card] -= 1
         else:
             loose.setdefault(card, set()).update(where)
-    room = {p: sizes[p] - len(fixed[p]) for p in places}
-    return fixed, _deal(left, loose, room, rng)
+    below = Counter(fixed[PILE])
+    below.subtract(know.last_mine)
+    return _Pins(
+        fixed,
+        [(c, tuple(sorted(loose[c]))) for c in left.elements() if c in loose],
+        [c for c in left.elements() if c not in loose],
+        list(below.elements()),
+    )
 
 
 def _fit_sizes(
@@ -348,29 +480,32 @@ def _fit_sizes(
 
 
 def _deal(
-    left: Counter[Card], loose: dict[Card, set[int]], room: dict[int, int], rng: random.Random
+    loose: list[tuple[Card, tuple[int, ...]]],
+    free: list[Card],
+    room: dict[int, int],
+    rng: random.Random,
 ) -> dict[int, list[Card]]:
-    """Deal the cards of ``left`` into places with ``room``: a card with a known set of places
+    """Deal the cards into places with ``room``: a card with a known set of places
     (``loose``) to one of them with room left, chosen at random (anywhere when none has
-    room: the sizes are estimates), then the rest shuffled into what is left. Greedy, so
-    quick at every size; not exactly uniform where sets overlap."""
+    room: the sizes are estimates), then the rest (``free``) shuffled into what is left.
+    Greedy, so quick at every size; not exactly uniform where sets overlap."""
     out: dict[int, list[Card]] = {p: [] for p in room}
-    free = dict(room)
+    left = dict(room)
     rest: list[Card] = []
-    constrained = [c for c in left.elements() if c in loose]
+    constrained = list(loose)
     rng.shuffle(constrained)
-    for card in constrained:
-        fits = [p for p in sorted(loose[card]) if free.get(p, 0) > 0]
+    for card, where in constrained:
+        fits = [p for p in where if left.get(p, 0) > 0]
         if not fits:
             rest.append(card)
             continue
         p = rng.choice(fits)
         out[p].append(card)
-        free[p] -= 1
-    rest += [c for c in left.elements() if c not in loose]
+        left[p] -= 1
+    rest += free
     rng.shuffle(rest)
     at = 0
     for p in room:
-        out[p] += rest[at : at + free[p]]
-        at += free[p]
+        out[p] += rest[at : at + left[p]]
+        at += left[p]
     return out
