@@ -16,6 +16,7 @@ call odds must be the Python copy's floats, bit for bit.
 from __future__ import annotations
 
 import doctest
+import itertools
 import random
 from collections.abc import Iterator
 
@@ -226,6 +227,11 @@ def test_errors_and_independent_clones():
 # -- the search's worlds, dealt by ranks ------------------------------------------------------
 
 
+#: Views read per match by the dealer's tests: a long match (a heuristic table of eight can
+#: run to the play cap) has thousands, and each world compared is two deals.
+VIEWS = 40
+
+
 def views(seed: int, policy: str) -> Iterator[SeatView]:
     """Every seat's view at one in four positions of a match (the seat to act and the others:
     a world of any seat, in any phase)."""
@@ -239,7 +245,7 @@ def test_the_rank_dealer_deals_the_worlds_of_world_from_view_draw_for_draw(seed,
     """``RankDealer(view).deal(rng)`` is ``RankSim.of(world_from_view(view, rng))``: the same
     world from the same draws, several in a row, ``rng`` left in the same place; each world
     holds the whole deck, our own hand (and the cards we staged) and the last play we made."""
-    for i, view in enumerate(views(seed, policy)):
+    for i, view in enumerate(itertools.islice(views(seed, policy), VIEWS)):
         dealer = RankDealer(view)
         ours, theirs = random.Random(i), random.Random(i)
         mine = [0] * RANKS
@@ -262,8 +268,8 @@ def test_the_pins_kept_per_view_are_those_of_each_set_of_sizes():
     below the tokens too, where some cannot be pinned)."""
     rng = random.Random(3)
     checked = 0
-    for seed, policy in MATCHES[::3]:
-        for view in views(seed, policy):
+    for seed, policy in MATCHES[::4]:
+        for view in itertools.islice(views(seed, policy), VIEWS):
             decks = 1 if view.players < 7 else 2
             hidden = Hidden(view, list(french_deck()) * decks, view.options["count_lies"])
             for _ in range(4):
@@ -291,12 +297,16 @@ def test_the_search_plays_and_calls_as_on_world_from_view_worlds(monkeypatch):
         bot = search.SearchBot("trombon", seed=5, time_ms=0, iterations=4)
         out = []
         for seed in (1, 6):
+            taken = 0
             for state in positions(seed, "heuristic", every=6):
                 seat = state.to_act()[0]
                 legal = state.legal_actions(seat)
                 if len(legal) > 1:
                     out.append(bot.act(state.view(seat), legal))
                     bot.plan = []
+                    taken += 1
+                    if taken == 12:  # enough of each table (3 and 4 players)
+                        break
         return out, bot.rng.getstate()
 
     by_ranks = choices(RankDealer)
