@@ -3,7 +3,7 @@
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["CALLS", "TrombonPlayout"]
+__all__ = ["CALLS", "TrombonPlayout", "lie_odds"]
 
 CALLS: tuple[str, ...]
 

@@ -32,7 +32,7 @@ from libc.string cimport memcpy, memset
 
 from levata.engine.splitmix cimport next_random
 
-__all__ = ["CALLS", "TrombonPlayout"]
+__all__ = ["CALLS", "TrombonPlayout", "lie_odds"]
 
 #: The calls, by their code in the kernel.
 CALLS = ("pass", "trombon", "trombon_de_carti")

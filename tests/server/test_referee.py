@@ -629,7 +629,8 @@ def test_another_bots_replays_of_a_seats_settled_requests_are_not_excused(tmp_pa
 def test_a_silent_realtime_seat_is_struck_with_moves_legal_when_applied(server):
     """Real time: a seat that never answers is struck, and its default move is drawn from
     what it may do at the strike (the clock may have changed it since the request); the
-    record replays, so every substituted move was legal where it was applied."""
+    record replays, so every substituted move was legal where it was applied. The honest
+    seats may be late too on a loaded machine (struck as fairly): the mute one is struck most."""
     procs = [
         bot_process("heuristic", "repezita", server, server.add_bot(n), seed=i)
         for i, n in enumerate(["rt-a", "rt-b"])
@@ -646,9 +647,9 @@ def test_a_silent_realtime_seat_is_struck_with_moves_legal_when_applied(server):
     )
     info = server.wait(match_id, timeout=60)
     assert info.status == admin_pb2.MATCH_STATUS_FINISHED and not info.result.forfeited
-    assert info.strikes[2] >= 1
+    assert info.strikes[2] >= 1 and info.strikes[2] > max(info.strikes[0], info.strikes[1])
     subs = [a for a in server.store.actions(match_id) if a["substituted"]]
-    assert subs and all(a["seat"] == 2 for a in subs)
+    assert any(a["seat"] == 2 for a in subs), subs
     ok, why = replay_match(server.store, match_id)
     assert ok, why
     raw.close()
