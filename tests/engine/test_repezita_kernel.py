@@ -4,10 +4,11 @@ kernel must agree with it everywhere.
 
 Positions come from random and heuristic tick-mode matches of 2 to 8 players under every option
 that changes play (``idle_ticks``, ``tick_cap``, ``decks``), and from worlds sampled for a seat
-(the others' submissions blanked to ``pass``). At each one the kernel is loaded from the game's
-``playout_fields()``: its legal actions, its position after every legal action of a seat (the
-others submitting the heuristic's picks), its choices (the heuristic bot's rule, random moves
-from its splitmix64 stream) and whole rollouts (replayed through the game) must match.
+or rebuilt from its view (the others' submissions blanked to ``pass``). At each one the kernel
+is loaded from the game's ``playout_fields()``: its legal actions, its position after every
+legal action of a seat (the others submitting the heuristic's picks), its choices (the
+heuristic bot's rule, random moves from its splitmix64 stream) and whole rollouts (replayed
+through the game) must match.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def positions(seed: int, policy: str) -> Iterator[RepezitaState]:
     """A tick match from ``seed`` with ``seed % 7 + 2`` players and options by seed, moved on
     by ``policy`` (random, or the heuristic bot with a random move now and then, under a cap
     three times as high): the state
-    before each tick, and every so often a world sampled for a seat half-way through a tick."""
+    before each tick, and every so often, half-way through a tick, a world sampled for a seat
+    and one rebuilt from its view (as the search deals them)."""
     rng = random.Random(seed)
     players = 2 + seed % 7
     options = dict(OPTIONS[seed % len(OPTIONS)])
@@ -59,7 +61,11 @@ def positions(seed: int, policy: str) -> Iterator[RepezitaState]:
                 action = bot.act(state.view(seat, history=False), legal)
             state._apply(seat, action)
             if i == 0 and not state.is_over() and rng.random() < 0.15:
-                yield state.sample_world(state.to_act()[0], random.Random(seed))
+                seer = state.to_act()[0]
+                yield state.sample_world(seer, random.Random(seed))
+                world = SPEC.world_from_view(state.view(seer), random.Random(seed))
+                assert isinstance(world, RepezitaState)
+                yield world  # what the search deals: rebuilt from the seat's view
 
 
 def kernel(state: RepezitaState, seed: int = 0) -> RepezitaPlayout:
@@ -160,7 +166,7 @@ def test_whole_rollouts_replay_through_the_game(policy):
     rollouts = ended = 0
     for seed in range(10):
         for i, state in enumerate(positions(seed + 100, "heuristic")):
-            if i % 7:
+            if i % 10:
                 continue
             for horizon in (0, 5):
                 fast = kernel(state, seed + i)
@@ -180,7 +186,7 @@ def test_whole_rollouts_replay_through_the_game(policy):
                     assert fast.estimate() == slow.result().scores
                     ended += 1
                 rollouts += 1
-    assert rollouts > 60 and ended > 20
+    assert rollouts > 150 and ended > 80, (rollouts, ended)
 
 
 def test_clone_apply_and_errors():
