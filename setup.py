@@ -41,6 +41,7 @@ KERNELS = [
     "toci_playouts",
     "kemps_playouts",
     "trombon_playouts",
+    "repezita_playouts",
     "trick_search",
 ]
 

@@ -13,13 +13,13 @@ of Kemps' and Toci's, which take no time). On
 each one an ismcts bot searches twice, through the contract (``fast=False``:
 ``clone``/``apply``, the heuristic bot on a view per move) and on the game's fast path
 (``fast=True``: the C kernel of a trick deal's card play, :mod:`levata.bots.search.card_play`,
-or the game's ``playout_state`` copy: the kernels of Macao, Huzur, Tabinet, Kemps, Toci), the
-runs interleaved so that the machine's load falls on all alike. Where the game's state also
-keeps a Python copy of its playouts beside the kernel (``python_playout_state``: the
-reference copy of Huzur, Tabinet, Kemps or Toci), a third bot searches on that copy, so the
-kernel's gain over it is measured in the same run; where it also deals its worlds in the
-kernel (``playout_dealer``: Huzur's, Tabinet's, Kemps'), a fourth bot plays out on the
-kernel but deals each world in Python (``world_from_view``), to show what the dealer gains.
+or the game's ``playout_state`` copy: the kernels of Macao, Huzur, Tabinet, Kemps, Toci, Repezita),
+the runs interleaved so that the machine's load falls on all alike. Where the game's state also
+keeps a Python copy of its playouts beside the kernel (``python_playout_state``: the reference copy
+of Huzur, Tabinet, Kemps or Toci), a third bot searches on that copy, so the kernel's gain over it
+is measured in the same run; where it also deals its worlds in the kernel (``playout_dealer``:
+Huzur's, Tabinet's, Kemps'), a fourth bot plays out on the kernel but deals each world in Python
+(``world_from_view``), to show what the dealer gains.
 It prints
 simulations (rollouts, one per iteration of the kernel) per wall and per CPU second,
 worlds dealt per second, actions per simulation, median, p90 and p99 time per decision

@@ -75,6 +75,7 @@ from levata.engine.fields import Declared, Fact, Field, Kept
 from levata.engine.games.repezita.world import deal as deal_world
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
+from levata.engine.repezita_playouts import RepezitaPlayout
 from levata.engine.vocabulary import Vocabulary
 from levata.engine.zones import FACE_DOWN, OWNER, Place, Zoned, described
 
@@ -749,6 +750,50 @@ class RepezitaState(Simultaneous, Zoned):
         world.aside = dealt["aside"]
         world._reseed_for_sample(rng)
         return world
+
+    # -- the search's fast copy -------------------------------------------------------------------
+
+    def playout_state(self, seed: int) -> RepezitaPlayout | RepezitaState:
+        """A copy for the search's rollouts: in tick mode the C kernel
+        (:mod:`levata.engine.repezita_playouts`: the same rules, no events logged, its own
+        random stream from ``seed``; ``tests/engine/test_repezita_kernel.py`` proves it against
+        this class). Real time has no kernel: a plain :meth:`clone`, played through the
+        contract (the search does not ask for a fast copy in real time anyway).
+
+        >>> s = RepezitaState.from_position(2, ["8C 9H 3S", "KD 5D"], pile="AD 6C 7D")
+        >>> fast = s.playout_state(seed=1)
+        >>> fast.legal_actions(0) == s.legal_actions(0), str(fast.choose(0))
+        (True, 'play 8C')
+        """
+        if self.realtime:
+            return self.clone()
+        return RepezitaPlayout(self.playout_fields(), seed)
+
+    def playout_fields(self) -> dict[str, Any]:
+        """This position as plain values, as the kernel's ``fields()`` says them: hands and
+        known cards by rank then suit, the pile and the dead area as they lie, the tick buffer
+        (who is still to submit, what the others submitted), the counters, the end and the
+        options that change play."""
+        return {
+            "players": self.players,
+            "decks": self.decks,
+            "hands": [sorted(h, key=_by_rank) for h in self.hands],
+            "known": [sorted(k, key=_by_rank) for k in self.known],
+            "pile": list(self.pile),
+            "dead": list(self.dead),
+            "finished": list(self.finished),
+            "waiting": list(self._waiting),
+            "submissions": [None if a is None else str(a) for a in self.submissions],
+            "tick": self.tick,
+            "idle": self.idle,
+            "open_start": bool(self.open_start),
+            "over": self.over,
+            "reason": self.reason,
+            "ranks": list(self.ranks),
+            "idle_ticks": self.options["idle_ticks"],
+            "tick_cap": self.options["tick_cap"],
+            "mode": self.mode,
+        }
 
     def __getstate__(self) -> dict[str, Any]:
         # The history tuple is a cache of the log filled by queries; leave it out so that a
