@@ -35,6 +35,7 @@ KERNELS = [
     "solver_table",
     "solver",
     "playouts",
+    "playout_base",
     "macao_playouts",
     "huzur_playouts",
     "tabinet_playouts",

@@ -37,12 +37,12 @@ from levata.engine.cardmask cimport bit, below, lowest, mask_t, popcount, suit_b
 from levata.engine.cards import Card, Suit, french_deck
 from levata.engine.contract import Action
 
+from levata.engine.playout_base cimport MAX_CODES, POL_HEURISTIC, POL_RANDOM, Playout
 from levata.engine.splitmix cimport below_n
 
-__all__ = ["POLICIES", "HuzurDealer", "HuzurPlayout"]
+from levata.engine.playout_base import POLICIES
 
-#: The rollout policies :meth:`HuzurPlayout.rollout` and :meth:`HuzurPlayout.choose` know.
-POLICIES = ("heuristic", "random")
+__all__ = ["POLICIES", "HuzurDealer", "HuzurPlayout"]
 
 cdef enum:
     MAX_SEATS = 4
@@ -75,10 +75,6 @@ cdef enum:
     A_TAKE = 129
     A_SWAP = 130
     N_CODES = 131
-
-cdef enum:
-    POL_HEURISTIC = 0
-    POL_RANDOM = 1
 
 cdef struct hz_state:
     int n
@@ -123,6 +119,7 @@ _ACTION[A_DONE] = Action("done")
 _ACTION[A_TAKE] = Action("take")
 _ACTION[A_SWAP] = Action("swap")
 _CODE = {a: i for i, a in enumerate(_ACTION) if a is not None}
+assert <int>N_CODES <= <int>MAX_CODES  # the face's buffer holds every code
 
 
 # -- cards (rules.py) -------------------------------------------------------------------------
@@ -891,13 +888,6 @@ cdef int run(hz_state* s, int policy, int limit) noexcept nogil:
     return taken
 
 
-cdef int _policy_code(str policy) except -1:
-    if policy == "heuristic":
-        return POL_HEURISTIC
-    if policy == "random":
-        return POL_RANDOM
-    raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
-
 cdef int _card_index(object card) except -1:
     cdef int suit, rank
     if type(card) is not Card:
@@ -914,7 +904,7 @@ cdef mask_t _mask(object cards) except? 0:
     return m
 
 
-cdef class HuzurPlayout:
+cdef class HuzurPlayout(Playout):
     """A Huzur position for playouts: play only, no events or views; see the module.
 
     ``fields``: the position as the Python copy's ``fields()`` says it (players, trump
@@ -1002,59 +992,32 @@ cdef class HuzurPlayout:
         memcpy(&other.s, &self.s, sizeof(hz_state))
         return other
 
-    @property
-    def players(self):
+    def __cinit__(self, *args, **kwargs):
+        self.actions, self.codes = _ACTION, _CODE
+
+    cdef int seats(self) noexcept:
         return self.s.n
+
+    cdef int legal_codes(self, int seat, int* codes) noexcept:
+        return legal(&self.s, seat, codes)
+
+    cdef void submit(self, int seat, int code) noexcept:
+        apply_code(&self.s, seat, code)
+
+    cdef int pick(self, int seat, int policy, const int* codes, int k) noexcept:
+        return choose_code(&self.s, seat, policy)  # the heuristic keeps its plan
+
+    cdef int play_on(self, int policy, int max_actions) noexcept nogil:
+        return run(&self.s, policy, max_actions)  # actions
+
+    cdef void reseed(self, unsigned long long seed) noexcept:
+        self.s.rng = seed
 
     def is_over(self):
         return self.s.phase == PH_OVER
 
     def to_act(self):
         return () if self.s.phase == PH_OVER else (actor(&self.s),)
-
-    def legal_actions(self, int seat):
-        """``HuzurState.legal_actions``: the same actions in the same order."""
-        cdef int codes[N_CODES]
-        cdef int i, k
-        if not 0 <= seat < self.s.n:
-            return []
-        k = legal(&self.s, seat, codes)
-        return [_ACTION[codes[i]] for i in range(k)]
-
-    def _apply(self, int seat, action):
-        """Apply an action already known to be legal (as ``GameState._apply``)."""
-        apply_code(&self.s, seat, _CODE[action])
-
-    def apply(self, int seat, action):
-        """Apply ``action`` for ``seat``; ``ValueError`` (and no change) if it is not legal."""
-        cdef int codes[N_CODES]
-        cdef int i, k, code = _CODE.get(action, -1)
-        k = legal(&self.s, seat, codes) if 0 <= seat < self.s.n else 0
-        for i in range(k):
-            if codes[i] == code:
-                apply_code(&self.s, seat, code)
-                return
-        raise ValueError(f"{action} is not legal for seat {seat} now")
-
-    def choose(self, int seat, str policy="heuristic"):
-        """The action ``policy`` picks for ``seat`` now (a random one from the state's
-        stream; the heuristic's keeps its plan, as the Python copy's does)."""
-        cdef int p = _policy_code(policy)
-        if not 0 <= seat < self.s.n or self.s.phase == PH_OVER or seat != actor(&self.s):
-            raise ValueError(f"seat {seat} is not to act now")
-        return _ACTION[choose_code(&self.s, seat, p)]
-
-    def rollout(self, str policy="heuristic", int max_actions=0, seed=None):
-        """Play on by ``policy`` until the match ends or ``max_actions`` actions (0: no limit);
-        returns the actions taken. ``seed``: restart the state's stream from it first."""
-        cdef int p = _policy_code(policy), taken
-        if max_actions < 0:
-            raise ValueError("max_actions must be 0 (no limit) or more")
-        if seed is not None:
-            self.s.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-        with nogil:
-            taken = run(&self.s, p, max_actions)
-        return taken
 
     def estimate(self):
         """Scores as if play stopped now (the final scores once it is over):

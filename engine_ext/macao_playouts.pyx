@@ -37,12 +37,13 @@ from levata.engine.cardmask cimport bit, lowest, mask_t, popcount, suit_bits
 from levata.engine.cards import Card, french_deck
 from levata.engine.contract import Action
 
+from levata.engine.playout_base cimport MAX_CODES, POL_HEURISTIC, POL_RANDOM, Playout
 from levata.engine.splitmix cimport below_n
+
+from levata.engine.playout_base import POLICIES
 
 __all__ = ["POLICIES", "MacaoPlayout"]
 
-#: The rollout policies :meth:`MacaoPlayout.rollout` and :meth:`MacaoPlayout.choose` know.
-POLICIES = ("heuristic", "random")
 
 cdef enum:
     MAX_SEATS = 6
@@ -86,10 +87,6 @@ cdef enum:
     A_REQ_RANK = 70   # + rank (5..12)
     A_REQ_SUIT = 90   # + suit slot (0..3)
     N_CODES = 94
-
-cdef enum:
-    POL_HEURISTIC = 0
-    POL_RANDOM = 1
 
 cdef struct mc_state:
     int n
@@ -138,6 +135,7 @@ for _k, _v in _RANK_VALUES.items():
 for _k, _v in _SUIT_VALUES.items():
     _ACTION[A_REQ_SUIT + _k] = Action("request", choice=_v)
 _CODE = {a: i for i, a in enumerate(_ACTION) if a is not None}
+assert <int>N_CODES <= <int>MAX_CODES  # the face's buffer holds every code
 
 
 # -- cards ------------------------------------------------------------------------------------
@@ -627,13 +625,6 @@ cdef int run(mc_state* s, int policy, int limit) noexcept nogil:
     return taken
 
 
-cdef int _policy_code(str policy) except -1:
-    if policy == "heuristic":
-        return POL_HEURISTIC
-    if policy == "random":
-        return POL_RANDOM
-    raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
-
 cdef int _card_index(object card) except -1:
     """``card.index`` without hashing the card (a world is loaded card by card)."""
     cdef int suit, rank
@@ -654,7 +645,7 @@ cdef void _load_pile(int* out, int* count, object cards) except *:
     count[0] = i
 
 
-cdef class MacaoPlayout:
+cdef class MacaoPlayout(Playout):
     """A Macao position for playouts: play only, no events or views; see the module.
 
     ``fields`` is :meth:`MacaoState._fields
@@ -733,50 +724,32 @@ cdef class MacaoPlayout:
         memcpy(&other.s, &self.s, sizeof(mc_state))
         return other
 
-    @property
-    def players(self):
+    def __cinit__(self, *args, **kwargs):
+        self.actions, self.codes = _ACTION, _CODE
+
+    cdef int seats(self) noexcept:
         return self.s.n
+
+    cdef int legal_codes(self, int seat, int* codes) noexcept:
+        return legal(&self.s, seat, codes)
+
+    cdef void submit(self, int seat, int code) noexcept:
+        apply_code(&self.s, seat, code)
+
+    cdef int pick(self, int seat, int policy, const int* codes, int k) noexcept:
+        return choose_code(&self.s, seat, codes, k, policy)
+
+    cdef int play_on(self, int policy, int max_actions) noexcept nogil:
+        return run(&self.s, policy, max_actions)  # actions
+
+    cdef void reseed(self, unsigned long long seed) noexcept:
+        self.s.rng = seed
 
     def is_over(self):
         return self.s.phase == PH_OVER
 
     def to_act(self):
         return () if self.s.phase == PH_OVER else (self.s.actor,)
-
-    def legal_actions(self, int seat):
-        """``MacaoState.legal_actions``: the same actions in the same order."""
-        cdef int codes[N_CODES]
-        cdef int i, k
-        if not 0 <= seat < self.s.n:
-            return []
-        k = legal(&self.s, seat, codes)
-        return [_ACTION[codes[i]] for i in range(k)]
-
-    def _apply(self, int seat, action):
-        """Apply an action already known to be legal (as ``GameState._apply``)."""
-        apply_code(&self.s, seat, _CODE[action])
-
-    def apply(self, int seat, action):
-        """Apply ``action`` for ``seat``; ``ValueError`` (and no change) if it is not legal."""
-        cdef int codes[N_CODES]
-        cdef int i, k, code = _CODE.get(action, -1)
-        k = legal(&self.s, seat, codes) if 0 <= seat < self.s.n else 0
-        for i in range(k):
-            if codes[i] == code:
-                apply_code(&self.s, seat, code)
-                return
-        raise ValueError(f"{action} is not legal for seat {seat} now")
-
-    def choose(self, int seat, str policy="heuristic"):
-        """The action ``policy`` picks for ``seat`` now (ties from the state's stream)."""
-        cdef int codes[N_CODES]
-        cdef int p = _policy_code(policy), k
-        if not 0 <= seat < self.s.n:
-            raise ValueError(f"no seat {seat}")
-        k = legal(&self.s, seat, codes)
-        if k == 0:
-            raise ValueError(f"seat {seat} is not to act now")
-        return _ACTION[choose_code(&self.s, seat, codes, k, p)]
 
     def best_actions(self, int seat):
         """What the heuristic may play for ``seat`` now: every action it rates best where it
@@ -798,18 +771,6 @@ cdef class MacaoPlayout:
                 best = key[i]
         tied = [_ACTION[cand[i]] for i in range(k) if key[i] == best]
         return tied if random_tie(&self.s) else tied[:1]
-
-    def rollout(self, str policy="heuristic", int max_actions=0, seed=None):
-        """Play on by ``policy`` until the match ends or ``max_actions`` actions (0: no limit);
-        returns the actions taken. ``seed``: restart the state's stream from it first."""
-        cdef int p = _policy_code(policy), taken
-        if max_actions < 0:
-            raise ValueError("max_actions must be 0 (no limit) or more")
-        if seed is not None:
-            self.s.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-        with nogil:
-            taken = run(&self.s, p, max_actions)
-        return taken
 
     def estimate(self):
         """Scores as if play stopped now (the final scores once it is over):

@@ -34,12 +34,13 @@ from levata.engine import actions as kinds
 from levata.engine.cards import french_deck
 from levata.engine.contract import Action
 
+from levata.engine.playout_base cimport MAX_CODES, POL_HEURISTIC, POL_RANDOM, Playout
 from levata.engine.splitmix cimport below_n
+
+from levata.engine.playout_base import POLICIES
 
 __all__ = ["POLICIES", "RepezitaPlayout"]
 
-#: The rollout policies :meth:`RepezitaPlayout.rollout` and :meth:`RepezitaPlayout.choose` know.
-POLICIES = ("heuristic", "random")
 
 cdef enum:
     MAX_SEATS = 12
@@ -50,10 +51,6 @@ cdef enum:
     A_PASS = 52          # action codes: 0..51 play that card, A_PASS
     N_CODES = 53
     A_NONE = -1          # not submitted yet
-
-cdef enum:
-    POL_HEURISTIC = 0
-    POL_RANDOM = 1
 
 cdef enum:
     END_NONE = 0
@@ -93,6 +90,7 @@ _CARD_CODE = {c: i for i, c in enumerate(_CARD)}
 # Actions by code and codes by action: these Action objects compare equal to the game's.
 _ACTION = [Action(kinds.PLAY, card=c) for c in _CARD] + [Action(kinds.PASS)]
 _CODE = {a: i for i, a in enumerate(_ACTION)}
+assert <int>N_CODES <= <int>MAX_CODES  # the face's buffer holds every code
 
 
 cdef inline int rank_index(int code) noexcept nogil:
@@ -292,13 +290,6 @@ cdef int run(rp_state* s, int policy, int limit) noexcept nogil:
 
 # -- Python ------------------------------------------------------------------------------------
 
-cdef int _policy_code(str policy) except -1:
-    if policy == "heuristic":
-        return POL_HEURISTIC
-    if policy == "random":
-        return POL_RANDOM
-    raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
-
 cdef int _count_into(object cards, unsigned char* out, str what) except -1:
     cdef int c
     for c in range(KINDS):
@@ -321,7 +312,7 @@ cdef list _counted(const unsigned char* counts):
     return [_CARD[c] for c in range(KINDS) for i in range(counts[c])]
 
 
-cdef class RepezitaPlayout:
+cdef class RepezitaPlayout(Playout):
     """A Repezita match in tick mode for playouts: play only, no events or views; see the
     module.
 
@@ -381,9 +372,26 @@ cdef class RepezitaPlayout:
         memcpy(&other.s, &self.s, sizeof(rp_state))
         return other
 
-    @property
-    def players(self):
+    def __cinit__(self, *args, **kwargs):
+        self.actions, self.codes = _ACTION, _CODE
+
+    cdef int seats(self) noexcept:
         return self.s.n
+
+    cdef int legal_codes(self, int seat, int* codes) noexcept:
+        return legal(&self.s, seat, codes)
+
+    cdef void submit(self, int seat, int code) noexcept:
+        submit(&self.s, seat, code)
+
+    cdef int pick(self, int seat, int policy, const int* codes, int k) noexcept:
+        return choose_code(&self.s, seat, policy)
+
+    cdef int play_on(self, int policy, int max_actions) noexcept nogil:
+        return run(&self.s, policy, max_actions)  # submissions
+
+    cdef void reseed(self, unsigned long long seed) noexcept:
+        self.s.rng = seed
 
     def is_over(self):
         return bool(self.s.over)
@@ -391,48 +399,6 @@ cdef class RepezitaPlayout:
     def to_act(self):
         """The seats still to submit this tick, in seat order."""
         return tuple(seat for seat in range(self.s.n) if self.s.waiting[seat])
-
-    def legal_actions(self, int seat):
-        """``RepezitaState.legal_actions``: the same actions in the same order."""
-        cdef int codes[N_CODES]
-        cdef int i, k = legal(&self.s, seat, codes)
-        return [_ACTION[codes[i]] for i in range(k)]
-
-    def _apply(self, int seat, action):
-        """Submit an action already known to be legal (as ``GameState._apply``)."""
-        submit(&self.s, seat, _CODE[action])
-
-    def apply(self, int seat, action):
-        """Submit ``action`` for ``seat``; ``ValueError`` (and no change) if it is not legal."""
-        cdef int codes[N_CODES]
-        cdef int i, k = legal(&self.s, seat, codes), code = _CODE.get(action, -1)
-        for i in range(k):
-            if codes[i] == code:
-                submit(&self.s, seat, code)
-                return
-        raise ValueError(f"{action} is not legal for seat {seat} now")
-
-    def choose(self, int seat, str policy="heuristic"):
-        """The action ``policy`` picks for ``seat`` now (the heuristic bot's rule, or a random
-        one), ties and random picks from the state's stream."""
-        cdef int codes[N_CODES]
-        cdef int p = _policy_code(policy)
-        if not legal(&self.s, seat, codes):
-            raise ValueError(f"seat {seat} is not to act now")
-        return _ACTION[choose_code(&self.s, seat, p)]
-
-    def rollout(self, str policy="heuristic", int max_actions=0, seed=None):
-        """Play on by ``policy`` until the match ends or ``max_actions`` submissions (0: no
-        limit); returns the submissions made. ``seed``: restart the state's stream from it
-        first."""
-        cdef int p = _policy_code(policy), taken
-        if max_actions < 0:
-            raise ValueError("max_actions must be 0 (no limit) or more")
-        if seed is not None:
-            self.s.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-        with nogil:
-            taken = run(&self.s, p, max_actions)
-        return taken
 
     def estimate(self):
         """``RepezitaState.estimate``: scores as if play stopped now (finishers, then fewest

@@ -31,12 +31,13 @@ from libc.string cimport memcpy
 from levata.engine.cards import french_deck
 from levata.engine.contract import Action
 
+from levata.engine.playout_base cimport MAX_CODES, POL_HEURISTIC, POL_RANDOM, Playout
 from levata.engine.splitmix cimport below_n
+
+from levata.engine.playout_base import POLICIES
 
 __all__ = ["POLICIES", "TociPlayout"]
 
-#: The rollout policies :meth:`TociPlayout.rollout` and :meth:`TociPlayout.choose` know.
-POLICIES = ("heuristic", "random")
 
 cdef enum:
     MAX_SEATS = 10
@@ -63,10 +64,6 @@ cdef enum:
     A_TOCI = 24
     N_CODES = 25
     A_NONE = -1
-
-cdef enum:
-    POL_HEURISTIC = 0
-    POL_RANDOM = 1
 
 ctypedef signed char card_t
 
@@ -122,6 +119,7 @@ _ACTION[A_PLACE_OWN] = Action("place_own")
 _ACTION[A_PASS] = Action("pass")
 _ACTION[A_TOCI] = Action("toci")
 _CODE = {a: i for i, a in enumerate(_ACTION)}
+assert <int>N_CODES <= <int>MAX_CODES  # the face's buffer holds every code
 
 
 # -- cards (rules.py) -------------------------------------------------------------------------
@@ -495,13 +493,6 @@ cdef int run(tc_state* s, int policy, int limit) noexcept nogil:
 
 # -- Python ------------------------------------------------------------------------------------
 
-cdef int _policy_code(str policy) except -1:
-    if policy == "heuristic":
-        return POL_HEURISTIC
-    if policy == "random":
-        return POL_RANDOM
-    raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
-
 cdef int _cards_into(object cards, card_t* out, int room, str what) except -1:
     cdef int k = 0
     if len(cards) > room:
@@ -515,7 +506,7 @@ cdef int _target_code(object t) except -2:
     return HOUSE_T if t == "house" else int(t)
 
 
-cdef class TociPlayout:
+cdef class TociPlayout(Playout):
     """A Toci match in tick mode for playouts: play only, no events or views; see the module.
 
     ``fields``: the position as the Python copy's ``fields()`` says it; ``seed`` starts the
@@ -592,9 +583,26 @@ cdef class TociPlayout:
         memcpy(&other.s, &self.s, sizeof(tc_state))
         return other
 
-    @property
-    def players(self):
+    def __cinit__(self, *args, **kwargs):
+        self.actions, self.codes = _ACTION, _CODE
+
+    cdef int seats(self) noexcept:
         return self.s.n
+
+    cdef int legal_codes(self, int seat, int* codes) noexcept:
+        return legal(&self.s, seat, codes)
+
+    cdef void submit(self, int seat, int code) noexcept:
+        apply_code(&self.s, seat, code)
+
+    cdef int pick(self, int seat, int policy, const int* codes, int k) noexcept:
+        return choose_code(&self.s, seat, policy)
+
+    cdef int play_on(self, int policy, int max_actions) noexcept nogil:
+        return run(&self.s, policy, max_actions)  # turns begun
+
+    cdef void reseed(self, unsigned long long seed) noexcept:
+        self.s.rng = seed
 
     def is_over(self):
         return self.s.phase == PH_OVER
@@ -603,47 +611,6 @@ cdef class TociPlayout:
         if self.s.phase == PH_WINDOW:
             return tuple(seat for seat in range(self.s.n) if self.s.waiting[seat])
         return () if self.s.phase == PH_OVER else (self.s.actor,)
-
-    def legal_actions(self, int seat):
-        """``TociState.legal_actions``: the same actions in the same order."""
-        cdef int codes[N_CODES]
-        cdef int i, k = legal(&self.s, seat, codes)
-        return [_ACTION[codes[i]] for i in range(k)]
-
-    def _apply(self, int seat, action):
-        """Apply an action already known to be legal (as ``GameState._apply``)."""
-        apply_code(&self.s, seat, _CODE[action])
-
-    def apply(self, int seat, action):
-        """Apply ``action`` for ``seat``; ``ValueError`` (and no change) if it is not legal."""
-        cdef int codes[N_CODES]
-        cdef int i, k = legal(&self.s, seat, codes), code = _CODE.get(action, -1)
-        for i in range(k):
-            if codes[i] == code:
-                apply_code(&self.s, seat, code)
-                return
-        raise ValueError(f"{action} is not legal for seat {seat} now")
-
-    def choose(self, int seat, str policy="heuristic"):
-        """The action ``policy`` picks for ``seat`` now (``careful_choice``, or a random one
-        from the state's stream)."""
-        cdef int codes[N_CODES]
-        cdef int p = _policy_code(policy)
-        if not legal(&self.s, seat, codes):
-            raise ValueError(f"seat {seat} is not to act now")
-        return _ACTION[choose_code(&self.s, seat, p)]
-
-    def rollout(self, str policy="heuristic", int max_actions=0, seed=None):
-        """Play on by ``policy`` until the match ends or ``max_actions`` turns (0: no limit);
-        returns the turns begun. ``seed``: restart the state's stream from it first."""
-        cdef int p = _policy_code(policy), taken
-        if max_actions < 0:
-            raise ValueError("max_actions must be 0 (no limit) or more")
-        if seed is not None:
-            self.s.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-        with nogil:
-            taken = run(&self.s, p, max_actions)
-        return taken
 
     def estimate(self):
         """``TociState.estimate``: seats out by rank, the others sharing the ranks left by

@@ -37,6 +37,7 @@ CIMPORTABLE = [
     "solver_order",
     "solver_table",
     "playouts",
+    "playout_base",
 ]
 
 
