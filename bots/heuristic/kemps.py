@@ -114,7 +114,7 @@ class HeuristicBot:
         if choice.kind == SWAP and seen.realtime:
             _, slot = swap_parts(choice)
             payload["expect"] = str(view.zones["table"][slot])
-        token = policy.token(seen, self.rng)
+        token = policy.token(seen, choice, self.rng)
         if token is not None:
             payload["signal"] = token
         return choice.with_payload(**payload) if payload else choice
