@@ -54,8 +54,8 @@ __all__ = [
     "token",
 ]
 
-#: How often a seat with no quad shows a decoy; more often once it is seen collecting, so
-#: that a token from a collector is no proof.
+#: How often a seat with no quad shows a decoy while seen collecting neither before its
+#: choice nor after it (a decoy from a collector would be read as its kemps token).
 DECOY_RATE = 0.1
 #: Cards of one rank an opponent must be seen collecting for a token of its to be believed.
 BELIEVED_AFTER = 2
@@ -159,15 +159,15 @@ def token(seen: Table, choice: Action, rng: random.Random) -> str | None:
 
 def exposes(seen: Table, choice: Action) -> bool:
     """Whether ``choice`` leaves the seat seen collecting (two or more of a rank among the
-    cards everybody saw it take and that it still holds): a swap gives its card (one of those,
-    it leaves them) and takes the slot's card (in sight of all).
+    cards everybody saw it take and that it still holds, the ``known`` ones): a swap gives its
+    card (one of them leaves them) and takes the slot's card in sight of all.
 
     >>> from levata.engine.cards import parse_cards
     >>> seen = Table(seat=0, players=4, hand=parse_cards("7S 7H 2D 3C"),
     ...              table=parse_cards("7C 3H 4H 5H"), known=[parse_cards("7S"), [], [], []])
     >>> exposes(seen, swap(parse_cards("2D")[0], 0)), exposes(seen, swap(parse_cards("7S")[0], 0))
     (True, False)
-    >>> exposes(seen, swap(parse_cards("2D")[0], 1)), exposes(seen, _PASS)
+    >>> exposes(seen, swap(parse_cards("2D")[0], 1)), exposes(seen, Action("pass"))
     (False, False)
     """
     if choice.kind != SWAP:
