@@ -2,6 +2,7 @@
 
     python benchmarks/kemps_calls.py [--games 20] [--players 4] [--seed 1] [--bot heuristic]
         [-o NAME=VALUE]
+    python benchmarks/kemps_calls.py --db kemps.db
 
 Every seat is played by ``--bot`` (teams of one kind), ``--games`` whole games from ``--seed``
 (``-o mode=realtime``: in real time, the clock moved on as ``play_match`` moves it). Each call
@@ -13,6 +14,10 @@ its team had not shown before in the deal from a seat seen collecting two or mor
 kemps set shown by a seat that, once its swap is in, is seen collecting (what the readers'
 CONTRAKEMPS on a fresh token reads).
 
+``--db FILE`` reads a series played over the referee instead (``levata tournament --db
+FILE``): each kind's calls submitted and judged right or wrong, and for each deal two kinds
+played in both seatings, whether the seats placed alike (then the kinds made no difference).
+
 Run it on two checkouts to compare policies (the other checkout's ``python`` imports its own
 ``levata``): the games are the same until the policies part.
 """
@@ -20,6 +25,8 @@ Run it on two checkouts to compare policies (the other checkout's ``python`` imp
 from __future__ import annotations
 
 import argparse
+import json
+import sqlite3
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -100,6 +107,41 @@ def count(state: Any, tick: list[Event], why: dict[int, str], counts: Counter[st
             counts["games lost to the audit"] += 1
 
 
+def recorded(db: str) -> Counter[str]:
+    """The calls of a series over the referee (``levata tournament --db``), by the kind of the
+    caller's team: submitted, and judged right or wrong; and of each deal played by two kinds
+    in both seatings, whether the seats placed alike (the kinds made no difference there)."""
+    counts: Counter[str] = Counter()
+    con = sqlite3.connect(db)
+    ranks: dict[tuple[int, frozenset[str]], list[list[int]]] = {}
+    query = "select id, seed, seat_bots, result from matches where status = 'finished'"
+    for match, seed, seat_bots, result in con.execute(query):
+        kinds = [name.split("/")[-1].split(":")[0].split(".")[0] for name in json.loads(seat_bots)]
+        ranks.setdefault((seed, frozenset(kinds)), []).append(json.loads(result)["ranks"])
+        rows = "select action from actions where match_id = ? and seat = ?"
+        for seat, kind in enumerate(kinds):
+            for (action,) in con.execute(rows, (match, seat)):
+                if action and action.split()[0] in ("kemps", "contrakemps"):
+                    counts[f"{kind} {action.split()[0]}: submitted"] += 1
+        caller = None
+        rows = "select kind, seat, data from events where match_id = ? order by seq"
+        for kind, seat, data in con.execute(rows, (match,)):
+            if kind == "called":
+                caller = (seat, json.loads(data)["call"])
+            elif kind == "penalty" and caller is not None:
+                seat, call = caller
+                wrong = team_of(seat, len(kinds)) in json.loads(data)["teams"]
+                counts[f"{kinds[seat]} {call}: {'wrong' if wrong else 'right'}"] += 1
+                caller = None
+    for (_, pair), placed in ranks.items():
+        if len(pair) == 2 and len(placed) == 2:
+            counts[f"{' and '.join(sorted(pair))}: deals placed alike in both seatings"] += (
+                placed[0] == placed[1]
+            )
+            counts[f"{' and '.join(sorted(pair))}: deals"] += 1
+    return counts
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="whole games to play (20)")
@@ -109,6 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "-o", dest="options", action="append", default=[], help="a game option, NAME=VALUE"
     )
+    parser.add_argument(
+        "--db", help="read a series over the referee from this SQLite file instead of playing"
+    )
     args = parser.parse_args(argv)
     options: dict[str, Any] = {}
     for item in args.options:
@@ -116,10 +161,12 @@ def main(argv: list[str] | None = None) -> int:
         options[name] = int(value) if value.isdigit() else value
     spec = game("kemps")
     total: Counter[str] = Counter()
-    for g in range(args.games):
+    if args.db:
+        total = recorded(args.db)
+    for g in range(0 if args.db else args.games):
         total += play(spec, args.players, derive(args.seed, g), options, args.bot)
     for key in sorted(total):
-        print(f"{key:40} {total[key]:6}")
+        print(f"{key:56} {total[key]:6}")
     return 0
 
 
