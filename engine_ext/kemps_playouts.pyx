@@ -521,17 +521,33 @@ cdef inline double uniform(unsigned long long* rng) noexcept nogil:
     """A double in [0, 1) from the top 53 bits of the next draw."""
     return <double>(next_random(rng) >> 11) * (1.0 / 9007199254740992.0)
 
-cdef int token_of(kp_state* s, int seat) noexcept nogil:
-    """policy.token in tick mode: the kemps token holding a quad when the partner calls first
-    next tick, a decoy now and then while not seen collecting; draws only when it may show a
-    decoy."""
+cdef bint exposes(const kp_state* s, int seat, int code) noexcept nogil:
+    """policy.exposes: the swap ``code`` leaves the seat seen collecting (two or more of a
+    rank among the cards seen taken): its card leaves them, the slot's card joins them."""
+    cdef int after[HAND + 1]
+    cdef int k = s.nknown[seat], i, slot
+    if code < A_SWAP:
+        return False
+    slot = (code - A_SWAP) & 3
+    if slot >= s.nslots:
+        return False
+    for i in range(k):
+        after[i] = s.known[seat][i]
+    remove_first(after, &k, (code - A_SWAP) >> 2)
+    after[k] = s.slots[slot]
+    return most_of(after, k + 1) >= BELIEVED_AFTER
+
+cdef int token_of(kp_state* s, int seat, int code) noexcept nogil:
+    """policy.token in tick mode, beside the choice ``code``: the kemps token holding a quad
+    when the partner calls first next tick, a decoy now and then while seen collecting neither
+    now nor after the choice; draws only when it may show a decoy."""
     cdef int team = team_of(s, seat)
     if not s.has_secret[team]:
         return NO_TOKEN
     if holds_quad(s.hands[seat], s.nhand[seat]):
         return s.kemps_token[team] if partner_first_next(s, seat) else NO_TOKEN
-    if most_of(s.known[seat], s.nknown[seat]) >= BELIEVED_AFTER:
-        return NO_TOKEN  # seen collecting: no decoy
+    if most_of(s.known[seat], s.nknown[seat]) >= BELIEVED_AFTER or exposes(s, seat, code):
+        return NO_TOKEN  # seen collecting, or after this swap: no decoy (readers would call)
     if uniform(&s.rng) < DECOY_RATE:
         return s.decoys[team][below_n(&s.rng, 2)]
     return NO_TOKEN
@@ -557,7 +573,7 @@ cdef int choose_code(kp_state* s, int seat, int policy, int* token) noexcept nog
         token[0] = NO_TOKEN
         return codes[below_n(&s.rng, k)]
     code = heuristic(s, seat)
-    token[0] = token_of(s, seat)
+    token[0] = token_of(s, seat, code)
     return code
 
 cdef int run(kp_state* s, int policy, int limit) noexcept nogil:
@@ -778,7 +794,7 @@ cdef class KempsPlayout:
         code, _ = _decode(choice)
         if not 0 <= seat < self.s.n:
             raise ValueError(f"no seat {seat} at this table")
-        return _action(code, token_of(&self.s, seat))
+        return _action(code, token_of(&self.s, seat, code))
 
     def rollout(self, str policy="heuristic", int max_actions=0, seed=None):
         """Play ticks by ``policy`` to the deal's end (or ``max_actions`` ticks; 0: no limit);

@@ -6,7 +6,9 @@ out of it with no message: a hash of the secret picks the kemps token (registere
 team's kemps set) and two decoys. A seat that holds four of a kind at the start of a tick
 shows the kemps token, at a tick after which its partner comes before every opponent in the
 rotating priority (an opponent who reads the token cannot call first); otherwise now and then
-a decoy while it is not seen collecting, so that a lone token says little. In real time there
+a decoy, so that a lone token says little, while it is seen collecting neither as the tick
+begins nor after its choice of the tick (two cards of a rank seen taken: the opponents would
+read a decoy from a collector as its kemps token, and call CONTRAKEMPS wrongly). In real time there
 is no priority to wait for: it signals at once unless everybody saw it collect (two cards of
 the rank), and then only once the stock is out.
 
@@ -114,7 +116,7 @@ class HeuristicBot:
         if choice.kind == SWAP and seen.realtime:
             _, slot = swap_parts(choice)
             payload["expect"] = str(view.zones["table"][slot])
-        token = policy.token(seen, self.rng)
+        token = policy.token(seen, choice, self.rng)
         if token is not None:
             payload["signal"] = token
         return choice.with_payload(**payload) if payload else choice

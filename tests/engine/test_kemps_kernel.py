@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 from splitmix import SplitMix  # tests/engine: pytest puts it on the path
 
-from levata.engine import Action, Card, game
+from levata.engine import Action, Card, game, parse_cards
 from levata.engine.games.kemps import KempsState, _deal_quad, _signalled_quad
 from levata.engine.games.kemps.playout import KempsPlayout as PythonPlayout
-from levata.engine.games.kemps.policy import convention
+from levata.engine.games.kemps.policy import DECOY_RATE, convention
 from levata.engine.games.kemps.rules import ALPHABET, mask_of, team_of
 from levata.engine.kemps_playouts import POLICIES, KempsDealer, KempsPlayout
 
@@ -242,6 +242,48 @@ def test_clone_apply_and_errors():
         KempsPlayout(good | {"phase": "convene"})
     with pytest.raises(ValueError, match="French deck"):
         KempsPlayout(good | {"slots": ["2H"]})
+
+
+@pytest.mark.parametrize(
+    ("known", "cases"),
+    [
+        (
+            "7S",
+            {
+                "swap 2D@0": False,  # 7S and 7C seen: collecting
+                "swap 3C@0": False,
+                "swap 7S@0": True,  # gives the 7S it was seen taking: 7C alone
+                "swap 2D@1": True,  # 7S and 3H
+                "pass": True,
+            },
+        ),
+        ("7S 7H", {"swap 7S@1": False, "pass": False}),  # seen collecting before the swap
+        ("", {"swap 2D@0": True}),
+    ],
+)
+def test_no_decoy_beside_a_swap_that_shows_a_collector(known, cases):
+    """policy.token's rule in C: a seat shows no decoy while seen collecting, before its
+    choice or after it (a swap gives its card, takes the slot's in sight of all), and draws
+    only when it may show one. Seat 1 was seen taking ``known``; the stream's first draw
+    shows a decoy."""
+    state = KempsState.from_position(
+        4, ["2S 3S 4S 5S", "7S 7H 2D 3C", "8S 8H 9D 9C", "JS QS KS AS"], table="7C 3H 4H 5H"
+    )
+    state.known[1] = parse_cards(known)
+    seed = next(s for s in range(100) if Stream(s).random() < DECOY_RATE)
+    pass_ = Action("pass")
+    for choice, shows in cases.items():
+        fast, slow = both(state, seed)
+        mine = fast.dress(1, Action.parse(choice))
+        assert mine == slow.dress(1, Action.parse(choice)) and bool(mine.payload) == shows, choice
+        then = fast.dress(1, pass_)  # the same next draw: none made, the first one
+        assert then == slow.dress(1, pass_), choice
+        if not shows:
+            assert bool(then.payload) == (known != "7S 7H"), choice
+    fast, slow = both(state, seed)
+    chosen = fast.choose(1)  # the heuristic's own choice, its token decided after it
+    assert chosen == slow.choose(1) and chosen.without_payload() == Action.parse("swap 2D@0")
+    assert bool(chosen.payload) == (not known)
 
 
 def test_sixty_ticks_of_swaps_flush_the_table_then_the_last_call():

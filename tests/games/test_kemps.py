@@ -511,6 +511,72 @@ def test_the_heuristic_calls_contrakemps_on_a_fresh_token_from_a_collector():
     )
 
 
+COLLECTOR = ["2S 3S 4S 5S", "7S 7H 2D 3C", "8S 8H 9D 9C", "JS QS KS AS"]
+
+
+def collector(known: str = "7S") -> KempsState:
+    """Seat 1 was seen taking ``known`` and would take the 7C of slot 0 next."""
+    state = exchange(hands=COLLECTOR, table="7C 3H 4H 5H")
+    state.known[1] = parse_cards(known)
+    return state
+
+
+def decoy_seed() -> int:
+    """A seed whose stream shows a decoy at its first draw."""
+    return next(s for s in range(100) if random.Random(s).random() < policy_module.DECOY_RATE)
+
+
+def test_a_decoy_shown_before_the_swap_that_shows_a_collector_draws_a_wrong_contrakemps():
+    """The old rule, decided on the cards seen before the tick's swap: seat 1 shows a decoy
+    with the swap that makes it seen taking two sevens, and the next tick seat 0 reads the
+    decoy as its kemps token, calls CONTRAKEMPS on no quad, and its team pays."""
+    state = collector()
+    seen = heuristic_module.seen_by(state.view(1))
+    swapped = policy_module.choice(seen, {}, True)
+    assert str(swapped) == "swap 2D@0"
+    decoy = policy_module.token(seen, PASS, random.Random(decoy_seed()))  # before the swap
+    assert decoy in convention(state.secrets[1])[1]
+    tick(state, {1: str(swapped.with_payload(signal=decoy))})
+    call = HeuristicBot(seed=1).act(state.view(0), state.legal_actions(0))
+    assert call == Action("contrakemps", number=1)
+    tick(state, {0: str(call)})
+    assert state.penalties == [1, 0]
+
+
+def test_no_decoy_with_the_swap_that_shows_a_collector_so_no_contrakemps():
+    """The token is decided on the cards seen after the choice: no decoy beside the swap that
+    shows seat 1 taking two sevens (and no draw), and no CONTRAKEMPS next tick."""
+    state = collector()
+    bot = HeuristicBot(seed=decoy_seed())
+    before = bot.rng.getstate()
+    action = bot.act(state.view(1), state.legal_actions(1))
+    assert action == Action.parse("swap 2D@0") and not action.payload
+    assert bot.rng.getstate() == before  # no decoy possible: nothing drawn
+    tick(state, {1: str(action)})
+    assert [str(c) for c in state.known[1]] == ["7S", "7C"]
+    assert HeuristicBot(seed=1).act(state.view(0), state.legal_actions(0)).kind == "swap"
+
+
+@pytest.mark.parametrize(
+    ("known", "choice", "shows"),
+    [
+        ("7S", "swap 2D@0", False),  # 7S and 7C seen: collecting
+        ("7S 7H", "pass", False),  # seen collecting already
+        ("7S 7H", "swap 7S@1", False),  # no longer after, but the swap may fail
+        ("", "swap 2D@0", True),  # 7C seen alone
+        ("7S", "swap 7S@0", True),  # gives the 7S it was seen taking, takes 7C
+        ("7S", "swap 2D@1", True),  # 7S and 3H
+        ("7S", "pass", True),
+    ],
+)
+def test_a_decoy_only_while_not_seen_collecting_before_the_choice_nor_after(known, choice, shows):
+    seen = heuristic_module.seen_by(collector(known).view(1))
+    rng = random.Random(decoy_seed())
+    token = policy_module.token(seen, Action.parse(choice), rng)
+    assert (token is not None) == shows
+    assert shows or rng.getstate() == random.Random(decoy_seed()).getstate()
+
+
 def test_the_silent_baseline_never_signals_nor_registers():
     state = SPEC.new_match(players=4, seed=4, options={"max_deals": 3})
     bots = [SilentBot(seed=s) for s in range(4)]

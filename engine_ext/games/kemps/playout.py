@@ -321,5 +321,5 @@ class KempsPlayout:
 
 
 def _dressed(choice: Action, seen: policy.Table, rng: random.Random) -> Action:
-    token = policy.token(seen, rng)
+    token = policy.token(seen, choice, rng)
     return choice if token is None else choice.with_payload(signal=token)

@@ -6,7 +6,7 @@
 of it with no message (:func:`convention`): the kemps token and two decoys. A seat that holds
 four of a kind shows the kemps token at a tick after which its partner comes before every
 opponent in the priority (:func:`partner_first_next`); otherwise now and then a decoy while it
-is not seen collecting (:func:`token`).
+is seen collecting neither now nor after its choice of the tick (:func:`token`).
 
 **Its moves** (:func:`choice`): a call (:func:`call`), else the swap toward the rank it holds
 most of (:func:`best_swap`), else ``pass``.
@@ -32,6 +32,7 @@ from levata.engine.contract import Action
 from levata.engine.games.kemps.rules import (
     ALPHABET,
     KEMPS,
+    SWAP,
     holds_quad,
     partner,
     swap,
@@ -47,13 +48,14 @@ __all__ = [
     "call",
     "choice",
     "convention",
+    "exposes",
     "nearer",
     "partner_first_next",
     "token",
 ]
 
-#: How often a seat with no quad shows a decoy; more often once it is seen collecting, so
-#: that a token from a collector is no proof.
+#: How often a seat with no quad shows a decoy while seen collecting neither before its
+#: choice nor after it (a decoy from a collector would be read as its kemps token).
 DECOY_RATE = 0.1
 #: Cards of one rank an opponent must be seen collecting for a token of its to be believed.
 BELIEVED_AFTER = 2
@@ -122,10 +124,23 @@ def partner_first_next(players: int, seat: int, tick: int, stock: int) -> bool:
     return all((s - t) % n > ahead for s in range(n) if team_of(s, n) != own)
 
 
-def token(seen: Table, rng: random.Random) -> str | None:
-    """The token to show beside this tick's choice (``None``: none): the kemps token when
+def token(seen: Table, choice: Action, rng: random.Random) -> str | None:
+    """The token to show beside this tick's ``choice`` (``None``: none): the kemps token when
     holding a quad (in tick mode only when the partner calls first next tick), a decoy now and
-    then while not seen collecting. Draws from ``rng`` only when it may show a decoy."""
+    then while seen collecting neither now nor after the choice (:func:`exposes`). Draws from
+    ``rng`` only when it may show a decoy.
+
+    The readers (:func:`call`) see the token beside the cards seen taken once the tick's swaps
+    are in: a decoy shown with the swap that makes the seat seen collecting reads as its kemps
+    token, and calls a wrong CONTRAKEMPS.
+
+    >>> from levata.engine.cards import parse_cards
+    >>> seen = Table(seat=0, players=4, hand=parse_cards("7S 7H 2D 3C"),
+    ...              table=parse_cards("7C 3H 4H 5H"), known=[parse_cards("7S"), [], [], []],
+    ...              secret="00" * 16)
+    >>> token(seen, swap(parse_cards("2D")[0], 0), random.Random(0)) is None  # 7S, then 7C
+    True
+    """
     if seen.secret is None:
         return None
     kemps, decoys = convention(seen.secret)
@@ -134,9 +149,37 @@ def token(seen: Table, rng: random.Random) -> str | None:
         if seen.realtime:  # a race of speed: hide from readers
             return kemps if not exposed or not seen.stock else None
         return kemps if partner_first_next(seen.players, seen.seat, seen.tick, seen.stock) else None
-    if not exposed and rng.random() < DECOY_RATE:
+    # Before the choice too: a swap may fail (another seat took the slot first).
+    if exposed or exposes(seen, choice):
+        return None
+    if rng.random() < DECOY_RATE:
         return rng.choice(decoys)
     return None
+
+
+def exposes(seen: Table, choice: Action) -> bool:
+    """Whether ``choice`` leaves the seat seen collecting (two or more of a rank among the
+    cards everybody saw it take and that it still holds, the ``known`` ones): a swap gives its
+    card (one of them leaves them) and takes the slot's card in sight of all.
+
+    >>> from levata.engine.cards import parse_cards
+    >>> seen = Table(seat=0, players=4, hand=parse_cards("7S 7H 2D 3C"),
+    ...              table=parse_cards("7C 3H 4H 5H"), known=[parse_cards("7S"), [], [], []])
+    >>> exposes(seen, swap(parse_cards("2D")[0], 0)), exposes(seen, swap(parse_cards("7S")[0], 0))
+    (True, False)
+    >>> exposes(seen, swap(parse_cards("2D")[0], 1)), exposes(seen, Action("pass"))
+    (False, False)
+    """
+    if choice.kind != SWAP:
+        return False
+    give, slot = swap_parts(choice)
+    if slot >= len(seen.table):
+        return False
+    after = list(seen.known[seen.seat])
+    if give in after:
+        after.remove(give)
+    after.append(seen.table[slot])
+    return _most(after) >= BELIEVED_AFTER
 
 
 def call(seen: Table, shown: Mapping[int, set[str]], signals: bool) -> Action | None:
