@@ -310,9 +310,16 @@ def test_the_dealer_deals_from_views_worlds_draw_for_draw(tries, monkeypatch):
 
 def test_the_dealer_reads_the_walk_its_world_kept():
     """``playout_dealer`` on a world ``from_view`` rebuilt: the same worlds as from the view's
-    walk, without walking the history again; on the real match (mid-tick), the others'
-    submissions become passes; on a world moved on since, a fresh walk of the new view."""
-    for state, view in views(range(2), 9):
+    walk, without walking the history again; on the real match (mid-tick: another seat's
+    card in), the others' submissions become passes; on a world moved on since, a fresh walk
+    of the new view."""
+    cards_in = 0
+    for real, _ in views(range(3), 9):
+        state, waiting = real.clone(), real.to_act()
+        if len(waiting) > 2:  # another seat submits its last card, a seat is still to act
+            state._apply(waiting[-1], state.legal_actions(waiting[-1])[-1])
+            cards_in += 1
+        view = state.view(waiting[0])
         base = RepezitaState.from_view(SPEC, view, random.Random(1))
         kept = base._walked
         assert kept is not None and base._walk_of(view.seat) is kept
@@ -328,6 +335,7 @@ def test_the_dealer_reads_the_walk_its_world_kept():
             seat = moved.to_act()[0]
             assert moved._walk_of(seat) is not kept
             consistent(moved.playout_dealer(seat, seed=1).deal(2), moved, moved.view(seat))
+    assert cards_in > 5, cards_in
 
 
 def test_each_hidden_card_lands_in_each_place_as_often_as_from_view_puts_it():

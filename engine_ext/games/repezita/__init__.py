@@ -794,16 +794,11 @@ class RepezitaState(Simultaneous, Zoned):
         return RepezitaDealer(base, seat, skel.pool, skel.sizes, skel.needs, seed, TRIES)
 
     def _walk_of(self, seat: int) -> Skeleton:
-        """The walk over ``seat``'s view: the one :meth:`from_view` kept while this state is
-        still that view's world (a submission logs no event, so ``to_act`` is compared too),
-        else a fresh one."""
+        """The walk over ``seat``'s view: the one :meth:`from_view` kept while this state's log
+        is still that view's (the walk reads what only events change: a submission alone
+        changes none of it), else a fresh one."""
         kept = self._walked
-        if (
-            kept is not None
-            and kept.view.seat == seat
-            and len(kept.view.history) == len(self._log)
-            and kept.view.to_act == self.to_act()
-        ):
+        if kept is not None and kept.view.seat == seat and len(kept.view.history) == len(self._log):
             return kept
         return skeleton(self.view(seat), self.deck())
 
