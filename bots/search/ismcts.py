@@ -427,8 +427,9 @@ class IsmctsBot:
         """One world rebuilt from ``view`` (``NotImplementedError`` where the game cannot),
         as the game's fast copy where ``fast`` and it has one; and the game's dealer of such
         copies where it has one (Huzur's, Repezita's, ..., in C: the same draw as
-        ``world_from_view``'s), which then deals the iterations to come. Inference weighs worlds, so no dealer with
-        it. ``check``: the world's legal actions must be the ones the seat was given."""
+        ``world_from_view``'s), which then deals the iterations to come. Inference weighs
+        worlds, so no dealer with it. ``check``: the world's legal actions must be the ones
+        the seat was given."""
         dealt = spec.world_from_view(view, self.rng, evidence)
         if check and set(dealt.legal_actions(view.seat)) != set(full):
             raise RuntimeError(  # a world under other rules than the match's: say so
