@@ -9,6 +9,11 @@ is loaded from the game's ``playout_fields()``: its legal actions, its position 
 legal action of a seat (the others submitting the heuristic's picks), its choices (the
 heuristic bot's rule, random moves from its splitmix64 stream) and whole rollouts (replayed
 through the game) must match.
+
+The kernel's dealer of worlds (``RepezitaDealer``, the search's determinizations) restates
+``from_view``'s sampler on splitmix64: fed the same stream (shuffles and choices), ``from_view``
+must deal the very same worlds, each consistent with the view; on ``random.Random`` each hidden
+card must land in each hand as often.
 """
 
 from __future__ import annotations
