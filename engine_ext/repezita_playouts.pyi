@@ -1,11 +1,12 @@
 """Type stub of the compiled ``levata.engine.repezita_playouts`` (see ``repezita_playouts.pyx``)."""
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from levata.engine.cards import Card
 from levata.engine.playout_base import Playout
 
-__all__ = ["POLICIES", "RepezitaPlayout"]
+__all__ = ["POLICIES", "RepezitaDealer", "RepezitaPlayout"]
 
 POLICIES: tuple[str, ...]
 
@@ -16,3 +17,16 @@ class RepezitaPlayout(Playout):
     def to_act(self) -> tuple[int, ...]: ...
     def estimate(self) -> tuple[float, ...]: ...
     def fields(self) -> dict[str, Any]: ...
+
+class RepezitaDealer:
+    def __init__(
+        self,
+        base: RepezitaPlayout,
+        seat: int,
+        pool: Sequence[Card],
+        sizes: Mapping[int | str, int],
+        needs: Mapping[int, Sequence[Collection[int]]],
+        seed: int = 0,
+        tries: int = 200,
+    ) -> None: ...
+    def deal(self, seed: int = 0) -> RepezitaPlayout: ...

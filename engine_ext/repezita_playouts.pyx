@@ -28,7 +28,7 @@ against the game (legal actions, successors, fields, choices, whole rollouts rep
 (True, True, False)
 """
 
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memmove
 
 from levata.engine import actions as kinds
 from levata.engine.cards import french_deck
@@ -39,7 +39,7 @@ from levata.engine.splitmix cimport below_n
 
 from levata.engine.playout_base import POLICIES
 
-__all__ = ["POLICIES", "RepezitaPlayout"]
+__all__ = ["POLICIES", "RepezitaDealer", "RepezitaPlayout"]
 
 
 cdef enum:
@@ -51,6 +51,8 @@ cdef enum:
     A_PASS = 52          # action codes: 0..51 play that card, A_PASS
     N_CODES = 53
     A_NONE = -1          # not submitted yet
+    MAX_PLACES = MAX_SEATS      # the dealer's places: the other seats, then the cards aside
+    MAX_NEEDS = MAX_SEATS * 16  # distinct rank sets a bounce implies (15 in tick mode)
 
 cdef enum:
     END_NONE = 0
@@ -443,3 +445,188 @@ cdef class RepezitaPlayout(Playout):
             "tick_cap": s.tick_cap,
             "mode": "tick",
         }
+
+
+cdef class RepezitaDealer:
+    """Worlds one seat cannot tell from a position, dealt in C: the search's determinizations.
+
+    ``RepezitaState.from_view`` deals the hidden cards (the others' cards nobody saw them pick
+    up, and the cards set aside) by :func:`levata.engine.games.repezita.world._deal`: shuffle
+    the hidden pool, cut it into the places in order, and deal again while a seat whose play
+    bounced holds no card of the ranks that bounce implies; after ``tries`` such shuffles,
+    each unmet need first gets one card of its ranks (drawn among the pool's), then the rest
+    is shuffled and cut. A search deals thousands of worlds a decision, and in Python that
+    cost most of a simulation. This dealer restates that sampler step for step, on splitmix64
+    instead of ``random.Random``: fed the same stream, the Python sampler deals the same
+    cards to the same places (``tests/engine/test_repezita_kernel.py`` replays it).
+
+    ``base``: one such world (its hidden cards are dealt afresh each time); ``pool``: the
+    hidden cards in the sampler's order; ``sizes``: hidden cards per place (each other seat,
+    then ``"aside"``), in the sampler's order; ``needs``: per seat, the rank sets its hidden
+    cards must each meet, in the sampler's order; ``seed`` starts the dealer's stream.
+
+    >>> from levata.engine.games.repezita import RepezitaState
+    >>> state = RepezitaState.from_position(3, ["AC 2D", "KH 3S", "5S 6S"])
+    >>> world = state.playout_dealer(0, seed=1).deal(seed=2)
+    >>> world.fields()["hands"][0], [len(h) for h in world.fields()["hands"]]
+    ([Card('2D'), Card('AC')], [2, 2, 2])
+    """
+
+    cdef rp_state base
+    cdef int seat
+    cdef card_t pool[MAX_CARDS]          # the hidden cards, in the sampler's order
+    cdef int npool
+    cdef int nplaces
+    cdef int place_seat[MAX_PLACES]      # the seat a place is (-1: the cards aside)
+    cdef int size[MAX_PLACES]            # its hidden cards
+    cdef int need_place[MAX_NEEDS]       # a need: the place (a seat's) it binds ...
+    cdef int need_ranks[MAX_NEEDS]       # ... and its ranks, one bit a rank index
+    cdef int nneeds
+    cdef int tries
+    cdef unsigned long long rng
+
+    def __init__(self, RepezitaPlayout base, int seat, pool, sizes, needs, seed=0, int tries=200):
+        cdef rp_state* b = &base.s
+        cdef int p, c, held, other
+        if not 0 <= seat < b.n:
+            raise ValueError(f"seat {seat} is not at this table")
+        if tries < 1:
+            raise ValueError("tries must be 1 or more")
+        memcpy(&self.base, b, sizeof(rp_state))
+        self.seat, self.tries = seat, tries
+        self.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        self.npool = _cards_into(pool, self.pool, "the hidden pool")
+        self.nplaces = 0
+        for key, count in sizes.items():
+            if self.nplaces == MAX_PLACES:
+                raise ValueError(f"{MAX_PLACES} places at most")
+            p = self.nplaces
+            self.place_seat[p] = -1 if key == "aside" else int(key)
+            self.size[p] = count
+            self.nplaces += 1
+            if key == "aside":
+                continue
+            other = key
+            if not 0 <= other < b.n or other == seat:
+                raise ValueError(f"a place for seat {other}, which hides nothing from seat {seat}")
+            held = count
+            for c in range(KINDS):
+                held += b.known[other][c]
+            if held != b.held[other]:
+                raise ValueError(f"seat {other} holds {b.held[other]} cards, not {held}")
+        if sum(sizes.values()) != self.npool or min(sizes.values(), default=0) < 0:
+            raise ValueError(f"{self.npool} hidden cards for {dict(sizes)}")
+        self._keep_needs(needs)
+
+    cdef _keep_needs(self, needs):
+        """Each seat's distinct rank sets, in order (a repeated set changes no deal: once
+        met it stays met, and with no card to meet it none is drawn)."""
+        cdef int p, mask, i
+        self.nneeds = 0
+        for key, rank_sets in needs.items():
+            p = self._place_of(key)
+            for ranks in rank_sets:
+                mask = 0
+                for rank in ranks:
+                    mask |= 1 << (rank - 2)
+                for i in range(self.nneeds):
+                    if self.need_place[i] == p and self.need_ranks[i] == mask:
+                        break
+                else:
+                    self._add_need(p, mask)
+
+    cdef int _add_need(self, int p, int mask) except -1:
+        if self.nneeds == MAX_NEEDS:
+            raise ValueError(f"{MAX_NEEDS} rank sets at most")
+        self.need_place[self.nneeds] = p
+        self.need_ranks[self.nneeds] = mask
+        self.nneeds += 1
+        return 0
+
+    cdef int _place_of(self, key) except -1:
+        cdef int p
+        for p in range(self.nplaces):
+            if self.place_seat[p] == key:
+                return p
+        raise ValueError(f"a need for seat {key}, which has no hidden cards to meet it")
+
+    def deal(self, seed=0):
+        """A new world: the hidden cards dealt into the other seats' hands (and aside); the
+        copy's own random stream starts from ``seed``."""
+        cdef RepezitaPlayout out = RepezitaPlayout.__new__(RepezitaPlayout)
+        with nogil:
+            self._deal(&out.s)
+        out.s.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        return out
+
+    cdef void _deal(self, rp_state* w) noexcept nogil:
+        cdef card_t cards[MAX_CARDS]
+        cdef int dealt[MAX_PLACES]     # hidden cards given to each place so far
+        cdef int ranks[MAX_PLACES]     # the ranks among them, one bit a rank index
+        cdef int attempt, ncards, i, j, p, at, take
+        cdef card_t t
+        memcpy(w, &self.base, sizeof(rp_state))
+        for attempt in range(self.tries + 1):
+            ncards = self.npool  # each shuffle starts from the pool's order, as the sampler's
+            memcpy(cards, self.pool, ncards * sizeof(card_t))
+            for p in range(self.nplaces):
+                dealt[p] = 0
+                ranks[p] = 0
+                if self.place_seat[p] >= 0:
+                    memcpy(w.hand[self.place_seat[p]], self.base.known[self.place_seat[p]], KINDS)
+            if attempt == self.tries:
+                ncards = self._give_needs(w, cards, ncards, dealt, ranks)
+            for i in range(ncards - 1, 0, -1):  # Fisher-Yates from the top, as random.shuffle
+                j = below_n(&self.rng, i + 1)
+                t = cards[i]
+                cards[i] = cards[j]
+                cards[j] = t
+            at = 0
+            for p in range(self.nplaces):  # the shuffled cards cut in the places' order
+                take = self.size[p] - dealt[p]
+                for i in range(take):
+                    self._give(w, p, cards[at + i], dealt, ranks)
+                at += take
+            if attempt == self.tries or self._needs_met(ranks):
+                return
+
+    cdef int _give_needs(
+        self, rp_state* w, card_t* cards, int ncards, int* dealt, int* ranks
+    ) noexcept nogil:
+        """The fallback: for each need not met yet, one card of its ranks, drawn among the
+        pool's (while the seat has room); the cards left."""
+        cdef int k, p, i, nfit, pick
+        for k in range(self.nneeds):
+            p = self.need_place[k]
+            if dealt[p] >= self.size[p] or ranks[p] & self.need_ranks[k]:
+                continue
+            nfit = 0
+            for i in range(ncards):
+                if (1 << rank_index(cards[i])) & self.need_ranks[k]:
+                    nfit += 1
+            if not nfit:
+                continue
+            pick = below_n(&self.rng, nfit)
+            for i in range(ncards):
+                if (1 << rank_index(cards[i])) & self.need_ranks[k]:
+                    if pick == 0:
+                        break
+                    pick -= 1
+            self._give(w, p, cards[i], dealt, ranks)
+            ncards -= 1
+            memmove(&cards[i], &cards[i + 1], (ncards - i) * sizeof(card_t))
+        return ncards
+
+    cdef inline void _give(self, rp_state* w, int p, int code, int* dealt, int* ranks) noexcept nogil:
+        cdef int seat = self.place_seat[p]
+        dealt[p] += 1
+        ranks[p] |= 1 << rank_index(code)
+        if seat >= 0:
+            w.hand[seat][code] += 1
+
+    cdef bint _needs_met(self, const int* ranks) noexcept nogil:
+        cdef int k
+        for k in range(self.nneeds):
+            if not ranks[self.need_place[k]] & self.need_ranks[k]:
+                return False
+        return True

@@ -9,21 +9,29 @@ is loaded from the game's ``playout_fields()``: its legal actions, its position 
 legal action of a seat (the others submitting the heuristic's picks), its choices (the
 heuristic bot's rule, random moves from its splitmix64 stream) and whole rollouts (replayed
 through the game) must match.
+
+The kernel's dealer of worlds (``RepezitaDealer``, the search's determinizations) restates
+``from_view``'s sampler on splitmix64: fed the same stream (shuffles and choices), ``from_view``
+must deal the very same worlds, each consistent with the view; on ``random.Random`` each hidden
+card must land in each hand as often.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
 from splitmix import SplitMix  # tests/engine: pytest puts it on the path
 
 from levata.bots.heuristic.repezita import HeuristicBot, follow_ups
-from levata.engine import Action, game
+from levata.engine import Action, Card, SeatView, game
 from levata.engine.games.repezita import PASS, RepezitaState, lands
-from levata.engine.repezita_playouts import POLICIES, RepezitaPlayout
+from levata.engine.games.repezita import world as world_module
+from levata.engine.games.repezita.world import TRIES
+from levata.engine.repezita_playouts import POLICIES, RepezitaDealer, RepezitaPlayout
 
 SPEC = game("repezita")
 #: Every option that changes play, by seed (low caps keep random matches short and reach the
@@ -66,6 +74,11 @@ def positions(seed: int, policy: str) -> Iterator[RepezitaState]:
                 world = SPEC.world_from_view(state.view(seer), random.Random(seed))
                 assert isinstance(world, RepezitaState)
                 yield world  # what the search deals: rebuilt from the seat's view
+
+
+def by_rank(card: Card) -> tuple[int, int]:
+    """The kernel's order of a hand: by rank, then suit."""
+    return (card.rank, int(card.suit))
 
 
 def kernel(state: RepezitaState, seed: int = 0) -> RepezitaPlayout:
@@ -217,3 +230,188 @@ def test_real_time_keeps_the_contract():
     assert isinstance(state.playout_state(1), RepezitaState)
     with pytest.raises(ValueError, match="tick mode"):
         RepezitaPlayout(state.playout_fields())
+
+
+# -- the dealer: the search's worlds, dealt in C -----------------------------------------------
+
+
+class Replayed(random.Random):
+    """A ``random.Random`` whose shuffles and choices (all the world sampler draws a deal from)
+    come from splitmix64, as the dealer's: fed to ``from_view`` one world after another, it must
+    deal what the dealer deals, world for world."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(0)
+        self.mix = SplitMix(seed)
+
+    def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
+        self.mix.shuffle(x)
+
+    def choice(self, seq: Sequence[Any]) -> Any:
+        return self.mix.choice(seq)
+
+
+def views(seeds: range, every: int) -> Iterator[tuple[RepezitaState, SeatView]]:
+    """Every ``every``-th position of random and heuristic matches (mid-tick worlds too), with
+    the view of a seat still to act there."""
+    for seed in seeds:
+        for i, state in enumerate(positions(seed + 200, "random" if seed % 2 else "heuristic")):
+            if i % every == every - 1:
+                waiting = state.to_act()
+                yield state, state.view(waiting[i % len(waiting)])
+
+
+def consistent(world: RepezitaPlayout, base: RepezitaState, view: SeatView) -> None:
+    """What a world of ``view`` must keep, whatever its draw: the seat's hand, the hand counts,
+    each seat's known cards, everything in the open, no card more often than the decks hold;
+    and the seat's legal actions."""
+    got, want = world.fields(), base.playout_fields()
+    assert {k: v for k, v in got.items() if k != "hands"} == {
+        k: v for k, v in want.items() if k != "hands"
+    }
+    assert got["hands"][view.seat] == sorted(view.hand, key=by_rank)
+    for s, hand in enumerate(got["hands"]):
+        assert len(hand) == view.counts[f"hand:{s}"]
+        assert not Counter(got["known"][s]) - Counter(hand)
+    seen = Counter(got["pile"]) + Counter(got["dead"])
+    for hand in got["hands"]:
+        seen.update(hand)
+    assert max(seen.values()) <= base.decks and sum(seen.values()) + view.counts["aside"] == len(
+        base.deck()
+    )
+    assert world.legal_actions(view.seat) == base.legal_actions(view.seat)
+
+
+@pytest.mark.parametrize("tries", [TRIES, 1])
+def test_the_dealer_deals_from_views_worlds_draw_for_draw(tries, monkeypatch):
+    """From positions of random and heuristic matches: the dealer's worlds are the very worlds
+    ``from_view`` deals from the same splitmix64 stream, several in a row (whole positions
+    equal), each consistent with the view. With ``tries=1`` most views with a bounce to
+    explain take the sampler's fallback (each need first given a card of its ranks)."""
+    monkeypatch.setattr(world_module, "TRIES", tries)
+    worlds = needs = redealt = 0
+    for _, view in views(range(6), 9):
+        seed = worlds
+        base = RepezitaState.from_view(SPEC, view, random.Random(seed))
+        skel = world_module.skeleton(view, base.deck())
+        fields = base.playout_fields()
+        dealer = RepezitaDealer(
+            RepezitaPlayout(fields), view.seat, skel.pool, skel.sizes, skel.needs, seed, tries
+        )
+        replay = Replayed(seed)
+        for k in range(3):
+            drawn_before = replay.mix.state
+            want = RepezitaState.from_view(SPEC, view, replay).playout_fields()
+            world = dealer.deal(k)
+            assert world.fields() == want, (worlds, k)
+            consistent(world, base, view)
+            assert world.rollout("random") == RepezitaPlayout(want, k).rollout("random")
+            shuffle = max(len(skel.pool) - 1, 0) * 0x9E3779B97F4A7C15
+            redealt += (replay.mix.state - drawn_before) % 2**64 != shuffle % 2**64  # > 1 try
+            worlds += 1
+        needs += bool(skel.needs)
+    assert worlds > 120 and needs > 10 and redealt > 10, (worlds, needs, redealt)
+
+
+def test_the_dealer_reads_the_walk_its_world_kept():
+    """``playout_dealer`` on a world ``from_view`` rebuilt: the same worlds as from the view's
+    walk, without walking the history again; on the real match (mid-tick: another seat's
+    card in), the others' submissions become passes; on a world moved on since, a fresh walk
+    of the new view."""
+    cards_in = 0
+    for real, _ in views(range(3), 9):
+        state, waiting = real.clone(), real.to_act()
+        if len(waiting) > 2:  # another seat submits its last card, a seat is still to act
+            state._apply(waiting[-1], state.legal_actions(waiting[-1])[-1])
+            cards_in += 1
+        view = state.view(waiting[0])
+        base = RepezitaState.from_view(SPEC, view, random.Random(1))
+        kept = base._walked
+        assert kept is not None and base._walk_of(view.seat) is kept
+        for world in (base, state):  # a world of the view, the real match
+            dealer = world.playout_dealer(view.seat, seed=3)
+            replay = Replayed(3)
+            for k in range(2):
+                want = RepezitaState.from_view(SPEC, view, replay).playout_fields()
+                assert dealer.deal(k).fields() == want
+        moved = base.clone()
+        moved._apply(view.seat, PASS)
+        if not moved.is_over() and moved.to_act():
+            seat = moved.to_act()[0]
+            assert moved._walk_of(seat) is not kept
+            consistent(moved.playout_dealer(seat, seed=1).deal(2), moved, moved.view(seat))
+    assert cards_in > 5, cards_in
+
+
+def test_each_hidden_card_lands_in_each_place_as_often_as_from_view_puts_it():
+    """``from_view`` on ``random.Random`` against the dealer on splitmix64, 3,000 worlds each,
+    at a view with a bounce to explain: each hidden card's share in each hand agrees within
+    0.04 (about five standard errors), and every world meets the bounce."""
+    state = RepezitaState.from_position(3, ["9C 8C 2S", "6D 6S KH", "QD JC"], pile="AD 6C 7D")
+    state.apply(0, Action.parse("play 8C"))  # first in P_0: it lands on the 7D ...
+    state.apply(1, Action.parse("play 6S"))  # ... so the 6S, good on the 7D, bounces
+    state.apply(2, PASS)
+    view = state.view(0)
+    skel = world_module.skeleton(view, state.deck())
+    draws, rng = 3000, random.Random(5)
+    python: Counter[tuple[int, Card]] = Counter()
+    for _ in range(draws):
+        fields = RepezitaState.from_view(SPEC, view, rng).playout_fields()
+        python.update((s, c) for s in (1, 2) for c in fields["hands"][s])
+    dealer = RepezitaState.from_view(SPEC, view, rng).playout_dealer(0, seed=9)
+    kernel: Counter[tuple[int, Card]] = Counter()
+    for k in range(draws):
+        fields = dealer.deal(k).fields()
+        kernel.update((s, c) for s in (1, 2) for c in fields["hands"][s])
+    assert skel.needs and len(python) > 40 and set(kernel) == set(python)
+    for pair in set(python) | set(kernel):
+        assert abs(kernel[pair] - python[pair]) / draws < 0.04, pair
+
+
+def test_the_search_deals_its_worlds_in_the_kernel_and_replays_from_its_seed(monkeypatch):
+    """ismcts rebuilds one world from the view in Python and asks it for its dealer: the rest
+    come from the dealer (one ``from_view`` and one dealer a decision); the same seed makes
+    the same decision."""
+    from levata.bots.search.ismcts import IsmctsBot
+
+    state = next(s for i, s in enumerate(positions(3, "heuristic")) if i == 20)
+    seat = state.to_act()[0]
+    view, legal = state.view(seat), state.legal_actions(seat)
+    calls = {"from_view": 0, "playout_dealer": 0}
+    from_view, playout_dealer = RepezitaState.from_view.__func__, RepezitaState.playout_dealer
+
+    def counted_from_view(cls: type, *args: Any) -> RepezitaState:
+        calls["from_view"] += 1
+        return from_view(cls, *args)  # type: ignore[no-any-return]
+
+    def counted_dealer(self: RepezitaState, *args: Any) -> RepezitaDealer:
+        calls["playout_dealer"] += 1
+        return playout_dealer(self, *args)
+
+    monkeypatch.setattr(RepezitaState, "from_view", classmethod(counted_from_view))
+    monkeypatch.setattr(RepezitaState, "playout_dealer", counted_dealer)
+    picks = []
+    for _ in range(2):
+        bot = IsmctsBot("repezita", seed=5, iterations=60, time_ms=0)
+        picks.append(bot.act(view, legal))
+        assert bot.stats.iterations == 60
+    assert calls == {"from_view": 2, "playout_dealer": 2}  # once a decision each
+    assert picks[0] == picks[1] and picks[0] in legal
+
+
+def test_dealer_errors():
+    state = RepezitaState.from_position(3, ["AC 2D", "KH 3S", "5S 6S"])
+    base = RepezitaPlayout(state.playout_fields())
+    skel = world_module.skeleton(state.view(0), state.deck())
+    with pytest.raises(ValueError, match="not at this table"):
+        RepezitaDealer(base, 3, skel.pool, skel.sizes, skel.needs)
+    with pytest.raises(ValueError, match="tries"):
+        RepezitaDealer(base, 0, skel.pool, skel.sizes, skel.needs, tries=0)
+    with pytest.raises(ValueError, match="hidden cards for"):
+        RepezitaDealer(base, 0, skel.pool[1:], skel.sizes, skel.needs)
+    with pytest.raises(ValueError, match="hides nothing"):
+        RepezitaDealer(base, 0, skel.pool, {0: 2, "aside": len(skel.pool) - 2}, {})
+    with pytest.raises(ValueError, match="holds 2 cards, not 3"):
+        RepezitaDealer(base, 0, skel.pool, {1: 3, 2: 1, "aside": len(skel.pool) - 4}, {})
+    with pytest.raises(ValueError, match="no hidden cards"):
+        RepezitaDealer(base, 0, skel.pool, skel.sizes, {0: [{14}]})

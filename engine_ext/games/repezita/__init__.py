@@ -72,10 +72,11 @@ from levata.engine.family.shedding import ranks_by_finish
 from levata.engine.family.simultaneous import SUBMISSIONS, Simultaneous
 from levata.engine.fields import Counter as Count
 from levata.engine.fields import Declared, Fact, Field, Kept
+from levata.engine.games.repezita.world import TRIES, Skeleton, skeleton
 from levata.engine.games.repezita.world import deal as deal_world
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
-from levata.engine.repezita_playouts import RepezitaPlayout
+from levata.engine.repezita_playouts import RepezitaDealer, RepezitaPlayout
 from levata.engine.vocabulary import Vocabulary
 from levata.engine.zones import FACE_DOWN, OWNER, Place, Zoned, described
 
@@ -173,6 +174,10 @@ class RepezitaState(Simultaneous, Zoned):
     Hands are lists (two decks mean duplicate cards). ``known[s]`` is the part of seat ``s``'s
     hand everybody knows: cards it picked up face up with a wrong card and has not played since.
     """
+
+    #: A world rebuilt from a view keeps that view's walk (:mod:`.world`): the search's
+    #: dealer reads it instead of walking the whole history again.
+    _walked: Skeleton | None = None
 
     #: Where cards lie (:mod:`levata.engine.zones`), in the order tables, views and positions
     #: list them.
@@ -729,6 +734,7 @@ class RepezitaState(Simultaneous, Zoned):
         state._restore_submissions(view.to_act, Action(actions.PASS))
         state._log = list(view.history)
         state.rng = random.Random(rng.getrandbits(64))
+        state._walked = skeleton(view, state.deck())  # kept by deal_world: no second walk
         return state
 
     def sample_world(self, seat: int, rng: random.Random) -> RepezitaState:
@@ -769,6 +775,33 @@ class RepezitaState(Simultaneous, Zoned):
             return self.clone()
         return RepezitaPlayout(self.playout_fields(), seed)
 
+    def playout_dealer(self, seat: int, seed: int) -> RepezitaDealer:
+        """The search's dealer of worlds ``seat`` cannot tell from this one, as fast copies
+        (:class:`~levata.engine.repezita_playouts.RepezitaDealer`): :meth:`from_view`'s deal,
+        in C, draw for draw. This state must itself be such a world (``from_view`` of
+        ``seat``'s view, or the real match); its hidden cards are dealt afresh each time, and
+        the others' submissions this tick are passes (as ``from_view``'s). Tick mode only.
+
+        >>> s = RepezitaState.from_position(3, ["8C 9H", "KD 5D", "2S"], pile="AD 6C 7D")
+        >>> world = s.playout_dealer(0, seed=1).deal(seed=2)
+        >>> [len(h) for h in world.fields()["hands"]], str(world.choose(0))
+        ([2, 2, 1], 'play 8C')
+        """
+        skel = self._walk_of(seat)
+        fields = self.playout_fields()
+        fields["submissions"] = [None if a is None else str(PASS) for a in self.submissions]
+        base = RepezitaPlayout(fields, 0)
+        return RepezitaDealer(base, seat, skel.pool, skel.sizes, skel.needs, seed, TRIES)
+
+    def _walk_of(self, seat: int) -> Skeleton:
+        """The walk over ``seat``'s view: the one :meth:`from_view` kept while this state's log
+        is still that view's (the walk reads what only events change: a submission alone
+        changes none of it), else a fresh one."""
+        kept = self._walked
+        if kept is not None and kept.view.seat == seat and len(kept.view.history) == len(self._log):
+            return kept
+        return skeleton(self.view(seat), self.deck())
+
     def playout_fields(self) -> dict[str, Any]:
         """This position as plain values, as the kernel's ``fields()`` says them: hands and
         known cards by rank then suit, the pile and the dead area as they lie, the tick buffer
@@ -800,6 +833,7 @@ class RepezitaState(Simultaneous, Zoned):
         # query never changes what the state pickles to.
         state = self.__dict__.copy()
         state["_history"] = ()
+        state.pop("_walked", None)  # the view's walk, a cache as well
         return state
 
 
