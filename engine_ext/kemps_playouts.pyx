@@ -39,12 +39,18 @@ from libc.string cimport memcpy
 from levata.engine.cards import Card, french_deck
 from levata.engine.contract import Action
 
+from levata.engine.playout_base cimport (
+    MAX_CODES,
+    POL_HEURISTIC,
+    POL_RANDOM,
+    Playout,
+    policy_code,
+)
 from levata.engine.splitmix cimport below_n, next_random
 
-__all__ = ["POLICIES", "KempsDealer", "KempsPlayout"]
+from levata.engine.playout_base import POLICIES
 
-#: The rollout policies :meth:`KempsPlayout.rollout` and :meth:`KempsPlayout.choose` know.
-POLICIES = ("heuristic", "random")
+__all__ = ["POLICIES", "KempsDealer", "KempsPlayout"]
 
 cdef enum:
     MAX_SEATS = 12
@@ -72,10 +78,6 @@ cdef enum:
     A_SWAP = 8                  # + card index * 4 + slot
     N_CODES = 8 + 64 * 4
     NO_TOKEN = -1
-
-cdef enum:
-    POL_HEURISTIC = 0
-    POL_RANDOM = 1
 
 cdef struct kp_state:
     int n, teams
@@ -122,6 +124,7 @@ _INDEX = {c: i for i, c in enumerate(_CARD) if c is not None}  # a world loads s
 # package imports this module, so this module cannot import the package as it loads).
 _ACTION = [None] * N_CODES
 _CODE = {}  # action -> (code, token), dressed ones included as they are met
+assert <int>N_CODES <= <int>MAX_CODES  # the face's buffer holds every code
 _DRESSED = {}  # (code, token) -> the action with the token as its signal
 _TOKENS = ()
 _TOKEN_CODE = {}
@@ -593,13 +596,6 @@ cdef int run(kp_state* s, int policy, int limit) noexcept nogil:
 
 # -- Python's side ----------------------------------------------------------------------------
 
-cdef int _policy_code(str policy) except -1:
-    if policy == "heuristic":
-        return POL_HEURISTIC
-    if policy == "random":
-        return POL_RANDOM
-    raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
-
 cdef int _card_index(object card) except -1:
     index = _INDEX.get(card) if type(card) is Card else None
     if index is None:
@@ -649,7 +645,7 @@ cdef int _cards_into(object cards, int* out, int most, str what) except -1:
     return k
 
 
-cdef class KempsPlayout:
+cdef class KempsPlayout(Playout):
     """One Kemps deal, tick mode, for playouts: play only, no events or views; see the module.
 
     ``fields``: the position as :meth:`KempsState.playout_fields
@@ -742,24 +738,33 @@ cdef class KempsPlayout:
         other.secrets = self.secrets
         return other
 
-    @property
-    def players(self):
+    def __cinit__(self, *args, **kwargs):
+        self.actions, self.codes = _ACTION, {}  # an action's code and token: _decode
+
+    cdef int seats(self) noexcept:
         return self.s.n
+
+    cdef int legal_codes(self, int seat, int* codes) noexcept:
+        return legal(&self.s, seat, codes)
+
+    cdef void submit(self, int seat, int code) noexcept:
+        submit(&self.s, seat, code, NO_TOKEN)  # the face's _apply, apply and choose: below
+
+    cdef int pick(self, int seat, int policy, const int* codes, int k) noexcept:
+        cdef int token
+        return choose_code(&self.s, seat, policy, &token)
+
+    cdef int play_on(self, int policy, int max_actions) noexcept nogil:
+        return run(&self.s, policy, max_actions)  # ticks
+
+    cdef void reseed(self, unsigned long long seed) noexcept:
+        self.s.rng = seed
 
     def is_over(self):
         return self.s.phase == PH_OVER
 
     def to_act(self):
         return tuple(self.s.waiting[i] for i in range(self.s.nwaiting))
-
-    def legal_actions(self, int seat):
-        """The Python copy's (and ``KempsState``'s) legal list: the same actions, same order."""
-        cdef int codes[HAND * SLOTS + MAX_TEAMS + 2]
-        cdef int i, k
-        if not 0 <= seat < self.s.n:
-            return []
-        k = legal(&self.s, seat, codes)
-        return [_ACTION[codes[i]] for i in range(k)]
 
     def _apply(self, int seat, action):
         """Submit ``action`` (its signal too) for ``seat``; the tick's last submission
@@ -783,7 +788,7 @@ cdef class KempsPlayout:
     def choose(self, int seat, str policy="heuristic"):
         """The action ``policy`` picks for ``seat`` now: the heuristic's with the token it shows
         beside it, or a uniform legal one."""
-        cdef int p = _policy_code(policy), token, code
+        cdef int p = policy_code(policy), token, code
         if not 0 <= seat < self.s.n or not is_waiting(&self.s, seat):
             raise ValueError(f"seat {seat} is not to act now")
         code = choose_code(&self.s, seat, p, &token)
@@ -795,18 +800,6 @@ cdef class KempsPlayout:
         if not 0 <= seat < self.s.n:
             raise ValueError(f"no seat {seat} at this table")
         return _action(code, token_of(&self.s, seat, code))
-
-    def rollout(self, str policy="heuristic", int max_actions=0, seed=None):
-        """Play ticks by ``policy`` to the deal's end (or ``max_actions`` ticks; 0: no limit);
-        returns the ticks played. ``seed``: restart the state's stream from it first."""
-        cdef int p = _policy_code(policy), taken
-        if max_actions < 0:
-            raise ValueError("max_actions must be 0 (no limit) or more")
-        if seed is not None:
-            self.s.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-        with nogil:
-            taken = run(&self.s, p, max_actions)
-        return taken
 
     def estimate(self):
         """What the deal did to each seat's team so far (the Python copy's ``estimate``)."""
