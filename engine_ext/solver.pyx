@@ -85,6 +85,7 @@ from levata.engine.solver_table cimport (
     shape_key,
     table_layout,
     tk_cpu_bmi2,
+    tk_prefetch,
     tk_squeeze,
     tk_squeeze_prep,
     tk_squeeze_t,
@@ -297,6 +298,12 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
             return 0
         if R == 1:
             return last_trick(c, tp.leader, win)
+        if wr:
+            # the shape's suit-set record is a cache miss: ask for it now, and the bounds
+            # below run while it comes
+            key = shape_key(c, tp.leader)
+            if c.flags & F_SETS:
+                tk_prefetch(&c.sets[key & c.sets_mask])
         if c.kind == K_TRICKS:
             if c.flags & F_QUICK:
                 trick_bounds(c, tp.leader, R, 1, alpha, beta, &lo, &hi, &wlo, &whi)
@@ -313,7 +320,6 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
             win[0] = whi
             return hi
         if wr:
-            key = shape_key(c, tp.leader)
             tk_squeeze_prep(&sq, live)  # one mask for the four hands
             for s in range(n):
                 comp[s] = tk_squeeze(&sq, c.hand[s])

@@ -97,6 +97,13 @@ cdef extern from *:
         k ^= k >> 33; return k;
     }
     #define tk_golden ((uint64_t)0x9E3779B97F4A7C15ULL)
+    /* ask for a cache line ahead of its use: table look-ups miss the cache, and misses
+       started together overlap where a chain of dependent loads waits for each in turn */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define tk_prefetch(p) __builtin_prefetch((const void*)(p))
+    #else
+    #define tk_prefetch(p) ((void)(p))
+    #endif
     /* The table: zeroed pages from the system, asking Linux for 2 MiB pages. Look-ups land
        anywhere in tens of MiB, and with 4 KiB pages nearly each one also misses the TLB. */
     #include <stdlib.h>
@@ -135,6 +142,7 @@ cdef extern from *:
     unsigned long long tk_pdep(unsigned long long x, unsigned long long m) nogil
     unsigned long long tk_fmix(unsigned long long k) nogil
     unsigned long long tk_golden
+    void tk_prefetch(const void* p) nogil
     int tk_cpu_bmi2()
     int tk_use_bmi2
 

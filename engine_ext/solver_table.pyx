@@ -245,15 +245,26 @@ cdef void wr_probe_sets(
     cdef wr_sets* rec = sets_slot(c, shape)
     cdef unsigned int used, S
     cdef int tops[TK_SUITS]
+    cdef unsigned long long buckets[1 << TK_SUITS]
+    cdef int nb = 0, j, h
     if rec.shape != shape:
         return
     used = rec.used
     top_owners(c, live, tops)
+    # every bucket's head, then every chain's first entry, asked for before any is read:
+    # the misses overlap instead of queueing behind each other
     while used:
         S = lowest(used)
         used &= used - 1
-        if wr_probe(c, shape, wr_set_bucket(c, shape, tops, S), live, comp, alpha, beta,
-                    lo, hi, wlo, whi, hint):
+        buckets[nb] = wr_set_bucket(c, shape, tops, S)
+        tk_prefetch(&c.heads[buckets[nb]])
+        nb += 1
+    for j in range(nb):
+        h = c.heads[buckets[j]]
+        if h:
+            tk_prefetch(&c.wt[h - 1])
+    for j in range(nb):
+        if wr_probe(c, shape, buckets[j], live, comp, alpha, beta, lo, hi, wlo, whi, hint):
             return
 
 
