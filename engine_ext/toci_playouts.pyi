@@ -5,7 +5,7 @@ from typing import Any
 
 from levata.engine.playout_base import Playout
 
-__all__ = ["POLICIES", "TociPlayout"]
+__all__ = ["POLICIES", "TociDealer", "TociPlayout"]
 
 POLICIES: tuple[str, ...]
 
@@ -16,3 +16,7 @@ class TociPlayout(Playout):
     def to_act(self) -> tuple[int, ...]: ...
     def estimate(self) -> tuple[float, ...]: ...
     def fields(self) -> dict[str, Any]: ...
+
+class TociDealer:
+    def __init__(self, base: TociPlayout, seed: int = 0) -> None: ...
+    def deal(self, seed: int = 0) -> TociPlayout: ...

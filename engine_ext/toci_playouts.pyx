@@ -14,7 +14,8 @@ no masks), copies with one ``memcpy`` and plays out in C with either policy:
 
 It knows tick mode only (the search's fast path); a real-time match keeps the Python copy.
 ``tests/engine/test_toci_kernel.py`` proves the two agree (legal actions, successors, choices,
-whole rollouts).
+whole rollouts). :class:`TociDealer` deals the search's worlds straight into such copies:
+``TociState.from_view``'s shuffle of the circle, in C, draw for draw.
 
 >>> from levata.engine.games.toci import TociState
 >>> s = TociState.set_up(2, piles=["4S", "9D"], circle="10H 5C")
@@ -32,11 +33,11 @@ from levata.engine.cards import french_deck
 from levata.engine.contract import Action
 
 from levata.engine.playout_base cimport MAX_CODES, POL_HEURISTIC, POL_RANDOM, Playout
-from levata.engine.splitmix cimport below_n
+from levata.engine.splitmix cimport below_n, next_random
 
 from levata.engine.playout_base import POLICIES
 
-__all__ = ["POLICIES", "TociPlayout"]
+__all__ = ["POLICIES", "TociDealer", "TociPlayout"]
 
 
 cdef enum:
@@ -666,3 +667,57 @@ cdef class TociPlayout(Playout):
             "reveal_cap": s.reveal_cap,
             "mode": "tick",
         }
+
+
+cdef class TociDealer:
+    """Worlds a seat cannot tell from a position, dealt in C: the search's determinizations.
+
+    The circle's order is all that no seat knows (every pile was turned up before all, and
+    the history tells each stock card by card). ``TociState.from_view`` draws, in order:
+    ``getrandbits(32)`` (the world's seed), ``random.shuffle`` of the circle's cards sorted
+    (from the top card down, one ``_randbelow(i + 1)`` for each place ``i`` but the first),
+    ``getrandbits(64)`` (the world's own stream). This dealer makes the same draws on
+    splitmix64: one word for each ``getrandbits``, ``below_n`` for each ``_randbelow``; fed
+    that stream, ``from_view`` deals the same circles (``tests/engine/test_toci_kernel.py``
+    replays it). The rest of the world is ``base``'s, copied whole: the view is walked once.
+
+    ``base``: one such world, its circle in the sampler's order (sorted); ``seed`` starts the
+    dealer's stream.
+
+    >>> from levata.engine.games.toci import TociState
+    >>> s = TociState.set_up(2, piles=["4S", "9D"], circle="10H 5C")
+    >>> dealer = s.playout_dealer(0, seed=1)
+    >>> one, two = dealer.deal(seed=2).fields(), dealer.deal(seed=2).fields()
+    >>> sorted(one["circle"]) == sorted(s.circle), one["circle"] != two["circle"]
+    (True, True)
+    >>> one["piles"], one["revealed"]
+    ([[Card('4S')], [Card('9D')]], [Card('10H')])
+    """
+
+    cdef tc_state base
+    cdef unsigned long long rng
+
+    def __init__(self, TociPlayout base, seed=0):
+        memcpy(&self.base, &base.s, sizeof(tc_state))
+        self.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+
+    def deal(self, seed=0):
+        """A new world: the circle in a fresh order; the copy's own random stream starts from
+        ``seed``."""
+        cdef TociPlayout out = TociPlayout.__new__(TociPlayout)
+        with nogil:
+            self._deal(&out.s)
+        out.s.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        return out
+
+    cdef void _deal(self, tc_state* w) noexcept nogil:
+        cdef int i, j
+        cdef card_t t
+        memcpy(w, &self.base, sizeof(tc_state))  # the circle starts in the sampler's order
+        next_random(&self.rng)  # from_view's getrandbits(32): a seed the copy does not read
+        for i in range(w.ncircle - 1, 0, -1):  # random.shuffle: Fisher-Yates from the top
+            j = below_n(&self.rng, i + 1)
+            t = w.circle[i]
+            w.circle[i] = w.circle[j]
+            w.circle[j] = t
+        next_random(&self.rng)  # getrandbits(64): the world's stream, which deal's seed replaces

@@ -95,6 +95,7 @@ from levata.engine.games.toci.rules import HOUSE, careful_target, house_for, tar
 from levata.engine.games.toci.world import replay
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
+from levata.engine.toci_playouts import TociDealer
 from levata.engine.toci_playouts import TociPlayout as KernelPlayout
 from levata.engine.vocabulary import Vocabulary
 from levata.engine.zones import FACE_DOWN, Place, Zoned, described
@@ -861,6 +862,29 @@ class TociState(Simultaneous, Zoned):
         if self.realtime:
             return self.python_playout_state(seed)
         return KernelPlayout(self.playout_fields(), seed)
+
+    def playout_dealer(self, seat: int, seed: int) -> TociDealer:
+        """The search's dealer of worlds ``seat`` cannot tell from this one, as fast copies
+        (:class:`~levata.engine.toci_playouts.TociDealer`): :meth:`from_view`'s deal, in C,
+        draw for draw. This state must itself be such a world (``from_view`` of ``seat``'s
+        view, or the real match): every heap but the circle is public, so only the circle is
+        dealt afresh, from its cards sorted as ``from_view`` sorts them; the submissions this
+        tick are passes, the seats waiting are those to act, and no turn is begun yet (all
+        as ``from_view``'s). Tick mode only.
+
+        >>> s = TociState.set_up(2, piles=["4S", "9D"], circle="10H 5C")
+        >>> world = s.playout_dealer(0, seed=1).deal(seed=2)
+        >>> world.legal_actions(0) == s.legal_actions(0), len(world.fields()["circle"])
+        (True, 49)
+        """
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat} is not at this table")
+        fields = self.playout_fields()
+        fields["circle"] = sorted(self.circle)
+        fields["submissions"] = [None if a is None else str(PASS) for a in self.submissions]
+        fields["waiting"] = list(self.to_act())
+        fields["turns"] = 0
+        return TociDealer(KernelPlayout(fields, 0), seed)
 
     def python_playout_state(self, seed: int) -> TociPlayout:
         """The copy in Python (:class:`TociPlayout`): the reference the kernel
