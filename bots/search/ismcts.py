@@ -32,9 +32,9 @@ policy and backs up every seat's reward along the path.
   applies and lists legal actions without events or views, and plays the rollout itself
   (``rollout(policy, max_actions, seed)``, in C for Macao, Huzur, Tabinet, Kemps, Toci and Repezita)
   with the same policy (``choose`` for the other seats' moves inside the tree). Where the state also
-  offers ``playout_dealer(seat, seed)`` (Huzur, Tabinet, Kemps, Repezita), the search deals its
-  worlds with it, as fast copies: the same draw as ``world_from_view``'s without a Python
-  state for each. The game proves its copy plays by its own rules and its policy picks as
+  offers ``playout_dealer(seat, seed)`` (Huzur, Tabinet, Kemps, Toci, Repezita), the search
+  deals its worlds with it, as fast copies: the same draw as ``world_from_view``'s without a
+  Python state for each. The game proves its copy plays by its own rules and its policy picks as
   its heuristic bot does (a differential test); ``fast=False`` searches through the
   contract's ``clone``/``apply`` instead (the benchmarks compare the two). A copy of a
   simultaneous game (Kemps' tick) lists every seat to act, the others submitting by the
