@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from levata.engine import SeatView, events
 from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card, Suit
+from levata.engine.evidence import Clue, read_clues
 from levata.engine.family.tricks import (
     TrickGame,
     beats,
@@ -44,7 +45,6 @@ from levata.engine.family.tricks import (
     winning_card,
 )
 from levata.engine.rules import TrickRules
-from levata.engine.evidence import Clue, read_clues
 from levata.engine.worlds import Likelihood
 
 __all__ = [

@@ -125,9 +125,9 @@ class Strategy:
         self, view: SeatView, world: GameState, plays: bool = True, calls: bool = True
     ) -> Likelihood | None:
         """The model of the other seats' play for one view (``world``: any world of it, for
-        the rules; the base reads trick games alone): the likelihood of a world's hands given their plays
-        (:mod:`levata.bots.inference`, read where :meth:`wants_trick` says what a seat
-        wanted) and their calls (:meth:`call_likelihood`). A search bot passes it to the
+        the rules; the base reads trick games alone): the likelihood of a world's hands
+        given their plays (:mod:`levata.bots.inference`, read where :meth:`wants_trick` says
+        what a seat wanted) and their calls (:meth:`call_likelihood`). A search bot passes it to the
         worlds (:class:`~levata.engine.worlds.Evidence`), which then draw in proportion to
         it; ``None`` (the base: no game's word on either): worlds stay uniform. ``plays``,
         ``calls``: read those (an ablation reads one alone). A likelihood of clues alone

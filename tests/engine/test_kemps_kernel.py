@@ -489,7 +489,9 @@ def test_a_dealer_with_no_clues_or_a_pool_of_one_deals_as_before():
     for state, seat in islice(views(range(400, 403), 5), 6):
         base = KempsState.from_view(SPEC, state.view(seat), random.Random(1))
 
-        def worlds(clues: list[Clue] | None, pool: int) -> list[dict[str, Any]]:
+        def worlds(
+            clues: list[Clue] | None, pool: int, base: KempsState = base, seat: int = seat
+        ) -> list[dict[str, Any]]:
             dealer = base.playout_dealer(seat, seed=7)
             if clues is not None:
                 dealer.weigh(clues, pool)
