@@ -445,9 +445,9 @@ class IsmctsBot:
         if deals is not None and (evidence is None or clued):
             dealer: Dealer = deals(view.seat, self.rng.getrandbits(64))
             weigh = getattr(dealer, "weigh", None)
+            if evidence is not None and weigh is not None:
+                weigh(evidence.clues, evidence.pool)
             if evidence is None or weigh is not None:
-                if evidence is not None:
-                    weigh(evidence.clues, evidence.pool)
                 return dealer.deal(self.rng.getrandbits(64)), dealer
         if clued:  # no dealer weighs the clues: the world drawn by the evidence after all
             dealt = spec.world_from_view(view, self.rng, evidence)
