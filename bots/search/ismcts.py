@@ -54,10 +54,14 @@ policy and backs up every seat's reward along the path.
   playouts' ``greedy``), the deal's end valued by the game's strategy (``deal_values``), the
   guard as below; ``root`` and ``horizon`` do not apply there. ``fast=False`` keeps the
   contract path.
-* **Inference** (``infer=1``, off by default: not yet measured for this bot): each world is
-  picked among ``pool`` (4) exact deals by the game's model of the other seats' bids and
-  plays (``Strategy.evidence``, :mod:`levata.bots.inference`), as ``pimc`` draws them; in
-  the kernel the worlds are then not moved on by swaps (swaps keep worlds uniform).
+* **Inference** (``infer=1``, off by default): each world is picked among ``pool`` (4)
+  exact deals by the game's model of the other seats' bids and plays (``Strategy.evidence``,
+  :mod:`levata.bots.inference`), as ``pimc`` draws them; in the kernel the worlds are then
+  not moved on by swaps (swaps keep worlds uniform). A model made of clues alone
+  (:class:`~levata.engine.evidence.Clue`) is weighed by the game's dealer in C where it
+  offers ``weigh(clues, pool)`` (Kemps': a seat seen taking three of a rank holds the
+  fourth), else the worlds come from ``world_from_view``. Where the model says anything, no
+  move is settled (below): the heuristic's rule does not read what the worlds now do.
 * **Root**: with few root actions (``root=auto``: at most :data:`PAIRED_UP_TO`) every action is
   played out on the *same* world with the same luck each iteration (common random numbers:
   the rollout stream and the policy bots' streams restart from one seed), so the search
@@ -72,7 +76,8 @@ policy and backs up every seat's reward along the path.
   option set to 0) is rolled out only to the end of the current deal and rewarded with the
   score each seat gained in it: the whole match is far too noisy and slow to roll out.
 * **Settled moves**: where the game's heuristic bot says a move needs no search (its
-  ``settled(view, legal)``: Toci's free calls in a window), that move is played at once.
+  ``settled(view, legal)``: Toci's free calls in a window), that move is played at once,
+  unless the decision has evidence (``infer``): then it is searched among the candidates.
 * **Budget**: ``iterations`` (0: no limit) and ``time_ms`` per decision (0: no limit); it stops
   at whichever comes first (an iteration that would overrun, by the mean so far, is not
   begun; the time counted from the request's sending, :mod:`levata.bots.clock`). The move is
