@@ -11,7 +11,8 @@ which the seat *could* have followed the rule less likely, by a factor (:data:`M
 word (``Strategy.wants_trick``: Whist, short of its bid; Tarneeb, unless its partner is
 winning; 3-5-8, always).
 
-Each play becomes a :class:`Clue` once per view: the seat, the cards that, held then, would
+Each play becomes a :class:`Clue` (:mod:`levata.engine.evidence`, re-exported here with
+:func:`read_clues`) once per view: the seat, the cards that, held then, would
 have made the play a deviation, and the factor. The cards a seat held then are its hand now
 and the cards it played since, the latter the same in every world, so a world is read by one
 mask test per clue (:func:`read_clues`): cheap enough for every draw of a decision.
@@ -30,11 +31,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from levata.engine import SeatView, events
 from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card, Suit
+from levata.engine.evidence import Clue, read_clues
 from levata.engine.family.tricks import (
     TrickGame,
     beats,
@@ -78,15 +79,6 @@ TRUMP_EVIDENCE = 0.5
 #: deal and the seat winning the trick so far (``None`` for the lead): ``None`` if the model
 #: cannot say (the play is then no evidence).
 Wants = Callable[[int, list[int], int | None], bool | None]
-
-
-@dataclass(frozen=True)
-class Clue:
-    """A world in which ``seat`` holds any of ``cards`` (a mask) now is ``factor`` as likely."""
-
-    seat: int
-    cards: int
-    factor: float
 
 
 def played_this_deal(view: SeatView) -> list[int]:
@@ -199,24 +191,6 @@ def named_trump(view: SeatView, world: TrickGame, kind: str, key: str) -> Likeli
         held = hands[seat] | played
         longest = max((held & m).bit_count() for m in by_suit.values())
         return TRUMP_EVIDENCE ** (longest - (held & trump).bit_count())
-
-    return likelihood
-
-
-def read_clues(clues: Sequence[Clue]) -> Likelihood:
-    """The likelihood of the seats' hands (card masks by seat) under ``clues``.
-
-    >>> like = read_clues([Clue(1, 0b10, 0.5)])
-    >>> like([0, 0b11]), like([0, 0b01])
-    (0.5, 1.0)
-    """
-
-    def likelihood(hands: Sequence[int]) -> float:
-        w = 1.0
-        for clue in clues:
-            if hands[clue.seat] & clue.cards:
-                w *= clue.factor
-        return w
 
     return likelihood
 

@@ -629,11 +629,12 @@ class GameSpec:
 
 
 def _hands_likelihood(world: GameState, evidence: Evidence) -> float:
-    """``evidence``'s likelihood of a whole world's hands (1 for a game that keeps none)."""
+    """``evidence``'s likelihood of a whole world's hands (1 for a game that keeps none): each
+    hand as a mask of faces, two copies of a card (two decks) one bit."""
     hands = getattr(world, "hands", None)
     if not isinstance(hands, list):
         return 1.0
-    return evidence.likelihood([mask_of(h) for h in hands])
+    return evidence.likelihood([mask_of(set(h)) for h in hands])
 
 
 def _describe_counts(counts: tuple[int, ...]) -> str:

@@ -1,9 +1,10 @@
 """Type stub of the compiled ``levata.engine.kemps_playouts`` (see ``kemps_playouts.pyx``)."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from levata.engine.contract import Action
+from levata.engine.evidence import Clue
 from levata.engine.playout_base import Playout
 
 __all__ = ["POLICIES", "KempsDealer", "KempsPlayout"]
@@ -27,4 +28,5 @@ class KempsPlayout(Playout):
 
 class KempsDealer:
     def __init__(self, base: KempsPlayout, seat: int, quad: int = -1, seed: int = 0) -> None: ...
+    def weigh(self, clues: Sequence[Clue], pool: int) -> None: ...
     def deal(self, seed: int = 0) -> KempsPlayout: ...

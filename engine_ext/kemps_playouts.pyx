@@ -34,6 +34,7 @@ positions, the Python copy given the same stream). The game builds one with
 (True, True, False)
 """
 
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
 from levata.engine.cards import Card, french_deck
@@ -46,6 +47,7 @@ from levata.engine.playout_base cimport (
     Playout,
     policy_code,
 )
+from levata.engine.cardmask cimport bit, mask_t
 from levata.engine.splitmix cimport below_n, next_random
 
 from levata.engine.playout_base import POLICIES
@@ -62,6 +64,8 @@ cdef enum:
     SET_GUARD = 60      # ticks on one table set before a forced flush
     LOSING = 5          # an audit broken counts as five penalties
     BELIEVED_AFTER = 2  # policy.BELIEVED_AFTER
+    MAX_CLUES = 64      # KempsDealer.weigh: clues a dealer weighs its worlds by
+    MAX_POOL = 1024     # KempsDealer.weigh: candidate worlds a weighed deal draws
 
 cdef double DECOY_RATE = 0.1  # policy.DECOY_RATE
 
@@ -863,6 +867,11 @@ cdef class KempsDealer:
 
     ``seat``: whose view the worlds share; ``seed`` starts the dealer's stream.
 
+    Inference (:meth:`weigh`): given a bot's clues (:class:`~levata.engine.evidence.Clue`:
+    a world where a seat holds any of some cards is a factor as likely), each world is picked
+    among ``pool`` such deals in proportion to the product of the factors of the clues it
+    meets, as ``world_from_view`` picks among whole worlds with the same evidence.
+
     >>> from levata.engine.games.kemps import KempsState
     >>> state = KempsState.from_position(4, ["7S 7H 7D 2C", "2S 3S 4S 5S", "8S 8H 9D 9C",
     ...                                      "JS QS KS AS"], table="7C 3H 4H 5H")
@@ -880,6 +889,19 @@ cdef class KempsDealer:
     cdef int nranks
     cdef tuple secrets
     cdef unsigned long long rng
+    cdef int nclues, draws          # weigh(): the clues and the candidates a world is one of
+    cdef int clue_seat[MAX_CLUES]
+    cdef mask_t clue_cards[MAX_CLUES]
+    cdef double clue_factor[MAX_CLUES]
+    cdef kp_state* drawn            # the candidates (draws of them), while weighing
+    cdef double* weights
+
+    def __cinit__(self, *args, **kwargs):
+        self.nclues, self.draws, self.drawn, self.weights = 0, 1, NULL, NULL
+
+    def __dealloc__(self):
+        free(self.drawn)
+        free(self.weights)
 
     def __init__(self, KempsPlayout base, int seat, int quad=-1, seed=0):
         cdef kp_state* b = &base.s
@@ -940,16 +962,59 @@ cdef class KempsDealer:
             else:
                 self._hide(b.hands[s][i])
 
+    def weigh(self, clues, int pool):
+        """From now on, each :meth:`deal` picks its world among ``pool`` deals in proportion to
+        the product of the factors of ``clues`` it meets (each a ``seat``, a mask of ``cards``
+        by ``Card.index``, any copy of a face, and a ``factor``): one draw of the stream, as
+        :func:`~levata.engine.evidence.pick_weighed` (all weights 0: uniform). No clues, or
+        ``pool`` 1: the deals are exactly those of an unweighed dealer.
+
+        >>> from levata.engine.evidence import Clue
+        >>> from levata.engine.games.kemps import KempsState
+        >>> state = KempsState.from_position(4, ["7S 7H 7D 2C", "2S 3S 4S 5S", "8S 8H 9D 9C",
+        ...                                      "JS QS KS AS"], table="7C 3H 4H 5H")
+        >>> dealer = state.playout_dealer(0, seed=1)
+        >>> ace = Card.parse("AD").index
+        >>> dealer.weigh([Clue(1, 1 << ace, 1000.0)], pool=64)
+        >>> sum(Card.parse("AD") in dealer.deal(k).fields()["hands"][1] for k in range(20)) > 10
+        True
+        """
+        cdef int k, n = len(clues)
+        if not 1 <= pool <= MAX_POOL:
+            raise ValueError(f"a pool of 1 to {MAX_POOL} draws, not {pool}")
+        if n > MAX_CLUES:
+            raise ValueError(f"{MAX_CLUES} clues at most, not {n}")
+        for k, clue in enumerate(clues):
+            if not 0 <= clue.seat < self.base.n:
+                raise ValueError(f"a clue on seat {clue.seat}, not at this table")
+            self.clue_seat[k] = clue.seat
+            self.clue_cards[k] = <mask_t>(int(clue.cards) & 0xFFFFFFFFFFFFFFFF)
+            self.clue_factor[k] = float(clue.factor)
+        free(self.drawn)
+        free(self.weights)
+        self.drawn, self.weights = NULL, NULL
+        self.nclues, self.draws = n, (pool if n else 1)
+        if self.draws > 1:
+            self.drawn = <kp_state*>malloc(self.draws * sizeof(kp_state))
+            self.weights = <double*>malloc(self.draws * sizeof(double))
+            if self.drawn == NULL or self.weights == NULL:
+                self.draws = 1
+                raise MemoryError()
+
     def deal(self, seed=0):
         """A new world: the hidden cards shuffled into the other seats' hands (after the cards
         they were seen to take) and the stock, the other teams' secrets fresh; the copy's own
-        random stream starts from ``seed``."""
+        random stream starts from ``seed``. Weighed (:meth:`weigh`): the world picked among
+        the pool's."""
         cdef KempsPlayout out = KempsPlayout.__new__(KempsPlayout)
         cdef kp_state* w = &out.s
         cdef int t, own = team_of(&self.base, self.seat)
         cdef unsigned long long high, low
         with nogil:
-            self._deal(w)
+            if self.draws > 1:
+                self._deal_weighed(w)
+            else:
+                self._deal(w)
         secrets = list(self.secrets)
         for t in range(w.teams):
             if t == own:
@@ -966,6 +1031,40 @@ cdef class KempsDealer:
         out.secrets = tuple(secrets)
         w.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         return out
+
+    cdef void _deal_weighed(self, kp_state* w) noexcept nogil:
+        """``draws`` deals, then one picked in proportion to its weight (``pick_weighed``)."""
+        cdef int k, pick = self.draws - 1
+        cdef double total = 0.0, x
+        for k in range(self.draws):
+            self._deal(&self.drawn[k])
+            self.weights[k] = self._weight(&self.drawn[k])
+            total += self.weights[k]
+        x = uniform(&self.rng)
+        if total <= 0.0:  # no world the clues can explain: uniform among the draws
+            pick = <int>(x * self.draws)
+        else:
+            x *= total
+            for k in range(self.draws):
+                x -= self.weights[k]
+                if x < 0.0:
+                    pick = k
+                    break
+        memcpy(w, &self.drawn[pick], sizeof(kp_state))
+
+    cdef double _weight(self, const kp_state* w) noexcept nogil:
+        """The product of the factors of the clues ``w``'s hands meet."""
+        cdef int k, i, s
+        cdef mask_t held
+        cdef double weight = 1.0
+        for k in range(self.nclues):
+            s = self.clue_seat[k]
+            held = 0
+            for i in range(w.nhand[s]):
+                held |= bit(w.hands[s][i])
+            if held & self.clue_cards[k]:
+                weight *= self.clue_factor[k]
+        return weight
 
     cdef void _deal(self, kp_state* w) noexcept nogil:
         cdef int i, j, t, s, at = 0, end = self.npool

@@ -54,10 +54,14 @@ policy and backs up every seat's reward along the path.
   playouts' ``greedy``), the deal's end valued by the game's strategy (``deal_values``), the
   guard as below; ``root`` and ``horizon`` do not apply there. ``fast=False`` keeps the
   contract path.
-* **Inference** (``infer=1``, off by default: not yet measured for this bot): each world is
-  picked among ``pool`` (4) exact deals by the game's model of the other seats' bids and
-  plays (``Strategy.evidence``, :mod:`levata.bots.inference`), as ``pimc`` draws them; in
-  the kernel the worlds are then not moved on by swaps (swaps keep worlds uniform).
+* **Inference** (``infer=1``, off by default): each world is picked among ``pool`` (4)
+  exact deals by the game's model of the other seats' bids and plays (``Strategy.evidence``,
+  :mod:`levata.bots.inference`), as ``pimc`` draws them; in the kernel the worlds are then
+  not moved on by swaps (swaps keep worlds uniform). A model made of clues alone
+  (:class:`~levata.engine.evidence.Clue`) is weighed by the game's dealer in C where it
+  offers ``weigh(clues, pool)`` (Kemps': a seat seen taking three of a rank holds the
+  fourth), else the worlds come from ``world_from_view``. Where the model says anything, no
+  move is settled (below): the heuristic's rule does not read what the worlds now do.
 * **Root**: with few root actions (``root=auto``: at most :data:`PAIRED_UP_TO`) every action is
   played out on the *same* world with the same luck each iteration (common random numbers:
   the rollout stream and the policy bots' streams restart from one seed), so the search
@@ -72,7 +76,8 @@ policy and backs up every seat's reward along the path.
   option set to 0) is rolled out only to the end of the current deal and rewarded with the
   score each seat gained in it: the whole match is far too noisy and slow to roll out.
 * **Settled moves**: where the game's heuristic bot says a move needs no search (its
-  ``settled(view, legal)``: Toci's free calls in a window), that move is played at once.
+  ``settled(view, legal)``: Toci's free calls in a window), that move is played at once,
+  unless the decision has evidence (``infer``): then it is searched among the candidates.
 * **Budget**: ``iterations`` (0: no limit) and ``time_ms`` per decision (0: no limit); it stops
   at whichever comes first (an iteration that would overrun, by the mean so far, is not
   begun; the time counted from the request's sending, :mod:`levata.bots.clock`). The move is
@@ -347,7 +352,10 @@ class IsmctsBot:
         started = time.perf_counter()
         game = view.game or self.game
         spec = find_game(game)
-        sure = self._settled(view, legal, game)
+        # With inference, the model of the other seats (infer) first: where it says anything,
+        # the worlds know more than the heuristic's rule reads, so nothing is settled.
+        evidence = self._drawing = self._evidence(spec, view)
+        sure = self._settled(view, legal, game) if evidence is None else None
         if sure is not None:  # the game's heuristic knows no search betters this move
             return sure
         full = legal
@@ -368,7 +376,6 @@ class IsmctsBot:
         # clock and the view, which it does not keep.
         fast = self.fast and not realtime and not per_deal
         kind = "heuristic" if self._uses_heuristic(game) else "random"
-        evidence = self._drawing = self._evidence(spec, view)
         cards = card_actions(full) if self.fast and not realtime else None
         if cards is not None:  # a trick deal's card play: the whole search in C, if it fits
             picked = self._in_kernel(spec, view, legal, cards, deadline, first, started)
@@ -428,18 +435,27 @@ class IsmctsBot:
         as the game's fast copy where ``fast`` and it has one; and the game's dealer of such
         copies where it has one (Huzur's, Repezita's, ..., in C: the same draw as
         ``world_from_view``'s), which then deals the iterations to come. Inference weighs
-        worlds, so no dealer with it. ``check``: the world's legal actions must be the ones
-        the seat was given."""
-        dealt = spec.world_from_view(view, self.rng, evidence)
+        worlds: with it, a dealer only where the evidence is made of clues and the dealer
+        weighs its draws by them (``weigh(clues, pool)``: Kemps'); the world it starts from
+        is then a uniform one, any world of the view will do. ``check``: the world's legal
+        actions must be the ones the seat was given."""
+        clued = fast and evidence is not None and bool(evidence.clues)
+        dealt = spec.world_from_view(view, self.rng, None if clued else evidence)
         if check and set(dealt.legal_actions(view.seat)) != set(full):
             raise RuntimeError(  # a world under other rules than the match's: say so
                 f"a world rebuilt from the view of seat {view.seat} disagrees with the "
                 f"legal actions it was given (options {dict(view.options)})"
             )
-        deals = getattr(dealt, "playout_dealer", None) if fast and evidence is None else None
-        if deals is not None:
+        deals = getattr(dealt, "playout_dealer", None) if fast else None
+        if deals is not None and (evidence is None or clued):
             dealer: Dealer = deals(view.seat, self.rng.getrandbits(64))
-            return dealer.deal(self.rng.getrandbits(64)), dealer
+            weigh = getattr(dealer, "weigh", None)
+            if evidence is not None and weigh is not None:
+                weigh(evidence.clues, evidence.pool)
+            if evidence is None or weigh is not None:
+                return dealer.deal(self.rng.getrandbits(64)), dealer
+        if clued:  # no dealer weighs the clues: the world drawn by the evidence after all
+            dealt = spec.world_from_view(view, self.rng, evidence)
         hook = getattr(dealt, "playout_state", None) if fast else None
         return (dealt if hook is None else hook(self.rng.getrandbits(64))), None
 
@@ -509,10 +525,8 @@ class IsmctsBot:
             world = spec.world_from_view(view, random.Random(len(view.history)))
         except NotImplementedError:
             return None
-        if not isinstance(world, TrickGame):
-            return None
         likelihood = strategy_for(spec).evidence(view, world)
-        return Evidence(likelihood, self.pool) if likelihood is not None else None
+        return Evidence.of(likelihood, self.pool) if likelihood is not None else None
 
     def _cheap(self) -> str:
         """The kernel's rollout policy: ``cheap``, or with ``auto`` the greedy one where the

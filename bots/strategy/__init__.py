@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from levata.bots.inference import both, play_clues, read_clues
-from levata.engine import Action, BadConfig, GameSpec, SeatView
+from levata.engine import Action, BadConfig, GameSpec, GameState, SeatView
 from levata.engine.cardmask import mask_of
 from levata.engine.cards import Card, Suit
 from levata.engine.family.tricks import TrickGame, beats, duty_cards, power, suit_of, winning_card
@@ -122,15 +122,19 @@ class Strategy:
         return 1.0
 
     def evidence(
-        self, view: SeatView, world: TrickGame, plays: bool = True, calls: bool = True
+        self, view: SeatView, world: GameState, plays: bool = True, calls: bool = True
     ) -> Likelihood | None:
         """The model of the other seats' play for one view (``world``: any world of it, for
-        the rules): the likelihood of a world's hands given their plays
-        (:mod:`levata.bots.inference`, read where :meth:`wants_trick` says what a seat
-        wanted) and their calls (:meth:`call_likelihood`). A search bot passes it to the
+        the rules; the base reads trick games alone): the likelihood of a world's hands
+        given their plays (:mod:`levata.bots.inference`, read where :meth:`wants_trick` says
+        what a seat wanted) and their calls (:meth:`call_likelihood`). A search bot passes it to the
         worlds (:class:`~levata.engine.worlds.Evidence`), which then draw in proportion to
         it; ``None`` (the base: no game's word on either): worlds stay uniform. ``plays``,
-        ``calls``: read those (an ablation reads one alone)."""
+        ``calls``: read those (an ablation reads one alone). A likelihood of clues alone
+        (:func:`~levata.bots.inference.read_clues`) carries them to the evidence, for a
+        dealer in C to weigh (:meth:`~levata.engine.worlds.Evidence.of`)."""
+        if not isinstance(world, TrickGame):
+            return None
         by_plays = None
         if plays and type(self).wants_trick is not Strategy.wants_trick:
 

@@ -15,15 +15,19 @@ rollouts and the heuristic's decoys must be equal token for token as well.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 import pytest
 from splitmix import SplitMix  # tests/engine: pytest puts it on the path
 
 from levata.engine import Action, Card, game, parse_cards
+from levata.engine.cardmask import mask_of as mask_of_cards
+from levata.engine.evidence import Clue
 from levata.engine.games.kemps import KempsState, _deal_quad, _signalled_quad
 from levata.engine.games.kemps.playout import KempsPlayout as PythonPlayout
 from levata.engine.games.kemps.policy import DECOY_RATE, convention
@@ -346,17 +350,31 @@ def views(seeds: range, every: int) -> Iterator[tuple[KempsState, int]]:
                 yield state, (proving or state.to_act())[0]
 
 
-def test_dealt_worlds_are_worlds_from_view_would_deal():
+def rank_clues(state: KempsState, seat: int, factor: float = 50.0) -> list[Clue]:
+    """A clue on each other seat: the faces of the rank of its first card (a test's clues,
+    met by some worlds and not by others)."""
+    return [
+        Clue(s, mask_of_cards({c for c in state.deck() if c.rank == hand[0].rank}), factor)
+        for s, hand in enumerate(state.hands)
+        if s != seat and hand
+    ]
+
+
+@pytest.mark.parametrize("weighed", [False, True], ids=["uniform", "weighed"])
+def test_dealt_worlds_are_worlds_from_view_would_deal(weighed):
     """From positions of random and heuristic matches (4 to 12 seats: two decks repeat
     cards), the acting seat's view: every world its dealer deals keeps that seat's hand, the
     cards each seat was seen to take (first in its hand), the counts and everything in the
     open, its own team's secret; the hidden cards are the same multiset; the partner holds a
-    quad where the view proves one; and the seat's legal actions are the real ones."""
+    quad where the view proves one; and the seat's legal actions are the real ones. So does
+    every world a dealer weighing clues picks (``weigh``: among 8 draws)."""
     checked, quads, tables = 0, 0, set()
     for i, (state, seat) in enumerate(views(range(400, 420), 4)):
         view = state.view(seat)
         base = KempsState.from_view(SPEC, view, random.Random(i))
         dealer = base.playout_dealer(seat, seed=i)
+        if weighed:
+            dealer.weigh(rank_clues(state, seat), pool=8)
         want = base.playout_state(0).fields()
         hidden = sorted(Counter(c for c, _ in hidden_places(want, seat).elements()).items())
         quad = _signalled_quad(view)
@@ -438,6 +456,65 @@ def test_a_quad_of_no_card_seen_is_of_each_rank_as_often_as_from_view_deals_it()
     assert len(python) == 8 and set(kernel) == set(python)
     for rank in python:
         assert abs(kernel[rank] - python[rank]) / draws < 0.04, rank
+
+
+def test_a_weighed_pick_meets_the_clue_as_often_as_importance_resampling_says():
+    """Seat 0 was seen taking three sevens; in seat 1's view its fourth card is hidden among
+    ``H`` cards, so a uniform world gives it the seven of clubs with chance ``p = 1/H``. A
+    dealer weighing the clue "seat 0 holds 7C" (factor ``F``) among ``P`` draws picks such a
+    world with chance ``E[k F / (k F + P - k)]`` over ``k ~ Binomial(P, p)``, the draws
+    holding it: over 4000 deals within four standard errors of it, for each pool and factor
+    (the uniform share at pool 1)."""
+    state = exchange()  # seat 0 holds the four sevens
+    state.known[0] = parse_cards("7S 7H 7D")
+    seven = Card.parse("7C")
+    p = 1 / sum(hidden_places(state.playout_state(0).fields(), 1).values())
+    draws = 4000
+    for pool, factor in ((1, 200.0), (4, 200.0), (64, 200.0), (64, 50.0), (16, 1000.0)):
+        dealer = state.playout_dealer(1, seed=pool)
+        dealer.weigh([Clue(0, 1 << seven.index, factor)], pool=pool)
+        share = sum(seven in dealer.deal(k).fields()["hands"][0] for k in range(draws)) / draws
+        want = sum(
+            math.comb(pool, k) * p**k * (1 - p) ** (pool - k) * k * factor / (k * factor + pool - k)
+            for k in range(1, pool + 1)
+        )
+        assert abs(share - want) < 4 * math.sqrt(want * (1 - want) / draws), (pool, factor, share)
+    assert 0.01 < p < 0.05  # the uniform share the weighing lifts
+
+
+def test_a_dealer_with_no_clues_or_a_pool_of_one_deals_as_before():
+    """``weigh`` with no clues, or with a pool of 1, leaves the deals exactly those of a
+    dealer never weighed (the same worlds from the same seeds); a weighing that changes
+    the pool changes them."""
+    for state, seat in islice(views(range(400, 403), 5), 6):
+        base = KempsState.from_view(SPEC, state.view(seat), random.Random(1))
+
+        def worlds(
+            clues: list[Clue] | None, pool: int, base: KempsState = base, seat: int = seat
+        ) -> list[dict[str, Any]]:
+            dealer = base.playout_dealer(seat, seed=7)
+            if clues is not None:
+                dealer.weigh(clues, pool)
+            return [dealer.deal(k).fields() for k in range(5)]
+
+        plain = worlds(None, 1)
+        assert worlds([], 64) == plain
+        assert worlds(rank_clues(state, seat), 1) == plain
+        assert worlds(rank_clues(state, seat), 4) != plain
+
+
+def test_weigh_refuses_what_it_cannot_deal_by():
+    dealer = exchange().playout_dealer(0, seed=1)
+    for clues, pool in (
+        ([], 0),
+        ([], 100_000),
+        ([Clue(4, 1, 2.0)], 4),
+        ([Clue(0, 1, 2.0)] * 65, 4),
+    ):
+        with pytest.raises(ValueError):
+            dealer.weigh(clues, pool)
+    dealer.weigh([Clue(1, 1, 0.0)], 4)  # no world the clue explains: uniform among the draws
+    assert len(dealer.deal(1).fields()["hands"][1]) == 4
 
 
 def test_dealt_secrets_are_conventions_from_view_would_give():

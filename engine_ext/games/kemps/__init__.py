@@ -1139,5 +1139,6 @@ SPEC = register(
         },
         narrate=narrate,
         vocabulary=VOCABULARY,
+        strategy="levata.bots.strategy.kemps:KempsStrategy",
     )
 )
