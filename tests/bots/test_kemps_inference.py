@@ -87,7 +87,7 @@ def test_ismcts_infer_reads_the_clue_weighs_worlds_in_c_and_calls_contrakemps(mo
     deal seat 1 the fourth seven; with ``infer=1`` the tick is searched on worlds the C dealer
     weighs by the clue (a pool of 64), and the search calls CONTRAKEMPS."""
     view, legal = three_seen().view(0), three_seen().legal_actions(0)
-    plain = make_bot("ismcts", "kemps", seed=3, iterations=30, time_ms=0)
+    plain = make_bot("ismcts", "kemps", seed=3, iterations=30, time_ms=0, infer=0)
     assert plain.act(view, legal).kind == "swap" and plain.stats.decisions == 0
     weighed: list[tuple[tuple[Clue, ...], int]] = []
     dealer_of = KempsState.playout_dealer
@@ -131,7 +131,7 @@ def test_ismcts_infer_without_clues_plays_as_the_plain_search():
     state = exchange()
     state.known[1] = parse_cards("7S 7H")
     view, legal = state.view(0), state.legal_actions(0)
-    plain = make_bot("ismcts", "kemps", seed=3, iterations=20, time_ms=0)
+    plain = make_bot("ismcts", "kemps", seed=3, iterations=20, time_ms=0, infer=0)
     inferring = make_bot("ismcts", "kemps", seed=3, iterations=20, time_ms=0, infer=1)
     assert inferring.act(view, legal) == plain.act(view, legal)
     assert inferring.stats.decisions == plain.stats.decisions == 0
