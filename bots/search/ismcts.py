@@ -32,8 +32,8 @@ policy and backs up every seat's reward along the path.
   applies and lists legal actions without events or views, and plays the rollout itself
   (``rollout(policy, max_actions, seed)``, in C for Macao, Huzur, Tabinet, Kemps, Toci and Repezita)
   with the same policy (``choose`` for the other seats' moves inside the tree). Where the state also
-  offers ``playout_dealer(seat, seed)`` (Huzur, Tabinet, Kemps, Repezita), the search deals its
-  worlds with it, as fast copies: the same draw as ``world_from_view``'s without a Python
+  offers ``playout_dealer(seat, seed)`` (Macao, Huzur, Tabinet, Kemps, Repezita), the search
+  deals its worlds with it, as fast copies: the same draw as ``world_from_view``'s without a Python
   state for each. The game proves its copy plays by its own rules and its policy picks as
   its heuristic bot does (a differential test); ``fast=False`` searches through the
   contract's ``clone``/``apply`` instead (the benchmarks compare the two). A copy of a
@@ -426,7 +426,7 @@ class IsmctsBot:
     ) -> tuple[World, Dealer | None]:
         """One world rebuilt from ``view`` (``NotImplementedError`` where the game cannot),
         as the game's fast copy where ``fast`` and it has one; and the game's dealer of such
-        copies where it has one (Huzur's, Repezita's, ..., in C: the same draw as
+        copies where it has one (Macao's, Huzur's, Repezita's, ..., in C: the same draw as
         ``world_from_view``'s), which then deals the iterations to come. Inference weighs
         worlds, so no dealer with it. ``check``: the world's legal actions must be the ones
         the seat was given."""

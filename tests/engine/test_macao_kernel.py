@@ -286,7 +286,8 @@ def views(seeds: range, every: int) -> Iterator[tuple[MacaoState, SeatView]]:
     """Every ``every``-th position of random and heuristic matches (each table size, each
     option), with the view of the seat to act."""
     for seed in seeds:
-        for i, (state, seat, _) in enumerate(positions(seed, "random" if seed % 2 else "heuristic")):
+        policy = "random" if seed % 2 else "heuristic"
+        for i, (state, seat, _) in enumerate(positions(seed, policy)):
             if i % every == every - 1:
                 yield state, state.view(seat)
 
@@ -302,7 +303,8 @@ def consistent(world: MacaoPlayout, real: MacaoState, view: SeatView) -> None:
     assert got["hands"][view.seat] == list(view.hand)
     assert [len(h) for h in got["hands"]] == [view.counts[f"hand:{s}"] for s in range(view.players)]
     assert len(got["stock"]) == view.counts["stock"]
-    assert got["discard"] == list(view.zones["discard"]) and got["group"] == list(view.zones["group"])
+    assert got["discard"] == list(view.zones["discard"])
+    assert got["group"] == list(view.zones["group"])
     every = [c for h in got["hands"] for c in h] + got["stock"] + got["discard"] + got["group"]
     assert sorted(every) == sorted(french_deck())
     if got["drawn"] is not None:
@@ -313,9 +315,9 @@ def consistent(world: MacaoPlayout, real: MacaoState, view: SeatView) -> None:
 def dealer_of(world: MacaoState, view: SeatView, seed: int, tries: int) -> MacaoDealer:
     """The dealer ``playout_dealer`` builds, with ``tries`` strict attempts an epoch."""
     kept = world_module.plan(world_module.skeleton(view, WORLD_RULES))
-    fields = world._fields()
-    base = MacaoPlayout(fields)
-    return MacaoDealer(base, view.seat, kept.slots, kept.epochs, kept.stock, kept.drawn, seed, tries)
+    base = MacaoPlayout(world._fields())
+    slots, epochs, stock, drawn = kept.slots, kept.epochs, kept.stock, kept.drawn
+    return MacaoDealer(base, view.seat, slots, epochs, stock, drawn, seed, tries)
 
 
 @pytest.mark.parametrize("tries", [world_module.TRIES, 1])
