@@ -23,6 +23,8 @@ informed). The walk over the history is done once per view and kept (a
 :class:`~levata.engine.worlds.ViewCache`). These constraints tie cards to single slots and to
 the table a draw met, so the deal is this walk's own, not the exact sampler's (whose tables
 count deals by how many cards each place gets: dozens of one-card slots would swamp them).
+The search deals in C: :class:`~levata.engine.macao_playouts.MacaoDealer` restates
+:func:`deal` draw for draw from the walk's :func:`plan`.
 
 >>> from levata.engine import game
 >>> from levata.engine.games.macao import MacaoState
