@@ -924,6 +924,7 @@ cdef class MacaoDealer:
         cdef int i = 0
         cdef dl_slot* slot
         self.nslots = len(slots)
+        free(self.slots)  # __init__ called again: its lists anew
         self.slots = <dl_slot*>malloc(max(self.nslots, 1) * sizeof(dl_slot))
         if self.slots == NULL:
             raise MemoryError()
@@ -946,6 +947,8 @@ cdef class MacaoDealer:
         for slots, fixed, played, rest in epochs:
             size += len(slots) + 2 * len(fixed) + 3 * len(played) + len(rest)
         self.nepochs = len(epochs)
+        free(self.epochs)
+        free(self.pool)
         self.epochs = <dl_epoch*>malloc(max(self.nepochs, 1) * sizeof(dl_epoch))
         self.pool = <int*>malloc(max(size, 1) * sizeof(int))
         if self.epochs == NULL or self.pool == NULL:
