@@ -402,7 +402,7 @@ def test_the_dealer_deals_worlds_of_positions_read_from_text():
 def test_the_dealer_reads_the_walk_its_world_kept():
     """``playout_dealer`` on a world ``from_view`` rebuilt: the same worlds as from the view's
     walk, without walking the history again; on the real match, the same worlds; on a world
-    moved on since, a fresh walk of the new view."""
+    moved on since, or sampled for another seat (this seat's hand redealt), a fresh walk."""
     moved_on = 0
     for real, view in views(range(30, 36), 13):
         base = MacaoState.from_view(SPEC, view, random.Random(1))
@@ -414,6 +414,11 @@ def test_the_dealer_reads_the_walk_its_world_kept():
             for k in range(2):
                 want = MacaoState.from_view(SPEC, view, replay)._fields()
                 assert dealer.deal(k).fields() == want
+        other = (view.seat + 1) % view.players  # its sample redeals this seat's hand too
+        sampled = base.sample_world(other, random.Random(2))
+        assert sampled._walk_of(view.seat) is not kept  # a clone keeps no walk
+        mine = sampled.playout_dealer(view.seat, seed=1).deal(2)
+        consistent(mine, sampled, sampled.view(view.seat))
         moved = base.clone()
         moved._apply(view.seat, moved.legal_actions(view.seat)[0])
         if not moved.is_over():

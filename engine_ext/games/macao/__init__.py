@@ -911,12 +911,19 @@ class MacaoState(DrawPile, SeatHistories):
         return MacaoDealer(base, seat, kept.slots, kept.epochs, kept.stock, kept.drawn, seed, TRIES)
 
     def _walk_of(self, seat: int) -> Skeleton:
-        """The walk over ``seat``'s view: the one :meth:`from_view` kept while this state's
-        log is still that view's (every action logs an event), else a fresh one."""
+        """The walk over ``seat``'s view: the one :meth:`from_view` kept while this state is
+        still at that view (what the walk reads: the log, the seat's hand, the phase and who
+        acts; a ``no_request`` logs no event), else a fresh one. A clone keeps no walk."""
         kept = self._walked
-        if kept is not None and kept.view.seat == seat and len(kept.log) == len(self._log):
-            return kept
-        return skeleton(self.view(seat), WORLD_RULES)
+        if (
+            kept is None
+            or kept.view.seat != seat
+            or len(kept.log) != len(self._log)
+            or kept.view.hand != tuple(self.hands[seat])
+            or (kept.view.phase, kept.view.to_act) != (self.phase, self.to_act())
+        ):
+            return skeleton(self.view(seat), WORLD_RULES)
+        return kept
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
