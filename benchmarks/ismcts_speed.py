@@ -18,8 +18,8 @@ the runs interleaved so that the machine's load falls on all alike. Where the ga
 keeps a Python copy of its playouts beside the kernel (``python_playout_state``: the reference copy
 of Huzur, Tabinet, Kemps or Toci), a third bot searches on that copy, so the kernel's gain over it
 is measured in the same run; where it also deals its worlds in the kernel (``playout_dealer``:
-Huzur's, Tabinet's, Kemps', Toci's, Repezita's), a fourth bot plays out on the kernel but deals
-each world in Python (``world_from_view``), to show what the dealer gains.
+Macao's, Huzur's, Tabinet's, Kemps', Toci's, Repezita's), a fourth bot plays out on the kernel
+but deals each world in Python (``world_from_view``), to show what the dealer gains.
 It prints
 simulations (rollouts, one per iteration of the kernel) per wall and per CPU second,
 worlds dealt per second, actions per simulation, median, p90 and p99 time per decision

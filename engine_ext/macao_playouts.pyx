@@ -30,7 +30,8 @@ Action('play 9S')
 (True, True, False)
 """
 
-from libc.string cimport memcpy
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memmove
 
 from levata.engine.cardmask cimport bit, lowest, mask_t, popcount, suit_bits
 
@@ -38,11 +39,11 @@ from levata.engine.cards import Card, french_deck
 from levata.engine.contract import Action
 
 from levata.engine.playout_base cimport MAX_CODES, POL_HEURISTIC, POL_RANDOM, Playout
-from levata.engine.splitmix cimport below_n
+from levata.engine.splitmix cimport below_n, next_random
 
 from levata.engine.playout_base import POLICIES
 
-__all__ = ["POLICIES", "MacaoPlayout"]
+__all__ = ["POLICIES", "MacaoDealer", "MacaoPlayout"]
 
 
 cdef enum:
@@ -823,3 +824,298 @@ cdef class MacaoPlayout(Playout):
                 "action_cap": s.cap,
             },
         }
+
+
+# -- the search's worlds, dealt in C ------------------------------------------------------------
+
+cdef inline void shuffle(unsigned long long* rng, int* items, int n) noexcept nogil:
+    """Fisher-Yates from the top, drawing as ``random.shuffle`` does (one ``_randbelow(i + 1)``
+    for each i from the top down to 1)."""
+    cdef int i, j, t
+    for i in range(n - 1, 0, -1):
+        j = below_n(rng, i + 1)
+        t = items[i]
+        items[i] = items[j]
+        items[j] = t
+
+
+cdef struct dl_slot:
+    int owner          # a seat, or -1: the stock
+    long long seq      # the private event that dealt it (the stock: after every play)
+    int epoch
+    bint bound         # an on-turn draw whose outcome (matched the table or not) binds it
+    mask_t fits        # the cards that meet that outcome (every card: no draw constraint)
+    int card           # this deal's card there (-1: none yet)
+
+cdef struct dl_epoch:
+    int slots, nslots      # its slots: pool[slots:slots + nslots], in the walk's order
+    int fixed, nfixed      # the cards fixed to one slot: (card, slot) pairs at pool[fixed:]
+    int played, nplayed    # the cards played later: (card, seat, seq) triples at pool[played:]
+    int rest, nrest        # the others, in the order they are shuffled: pool[rest:]
+    mask_t gone            # its fixed and played cards: no hand holds them any more
+
+
+cdef class MacaoDealer:
+    """Worlds one seat cannot tell from a position, dealt in C: the search's determinizations.
+
+    ``MacaoState.from_view`` deals the hidden cards (those the other seats drew unseen, and the
+    stock) by :func:`levata.engine.games.macao.world.deal`: epoch by epoch (a reshuffle makes
+    the new stock a public set), the cards played later placed first among their players'
+    earlier slots, then the on-turn draws that matched the table (or did not) given cards
+    that did (or did not), the rest shuffled into the slots left; an attempt that gets stuck
+    starts the epoch again, and after ``tries`` of them the draw constraints are dropped. A
+    search deals thousands of worlds a decision, and in Python that cost most of a
+    simulation. This dealer restates that deal step for step on splitmix64 instead of
+    ``random.Random``: fed the same stream, the Python deal places the same cards in the
+    same slots (``tests/engine/test_macao_kernel.py`` replays it world after world), each
+    ``deal`` then skipping the two draws ``from_view`` seeds its state with.
+
+    ``base``: one such world (the others' hands, the stock and another actor's drawn card
+    are dealt afresh each time); ``slots``, ``epochs``, ``stock`` and ``drawn``: the walk over
+    the view's history as plain lists (:class:`levata.engine.games.macao.world.Plan`);
+    ``seed`` starts the dealer's stream.
+
+    >>> from levata.engine import game
+    >>> state = game("macao").new_match(players=3, seed=4)
+    >>> world = state.playout_dealer(1, seed=1).deal(seed=2)
+    >>> world.fields()["hands"][1] == state._fields()["hands"][1]
+    True
+    >>> world.legal_actions(1) == state.legal_actions(1), world.fields()["stock"] == state.stock
+    (True, False)
+    """
+
+    cdef mc_state base
+    cdef int seat, tries
+    cdef int nslots, nepochs, nstock, drawn
+    cdef dl_slot* slots
+    cdef dl_epoch* epochs
+    cdef int* pool         # the epochs' lists, then the stock's slots (top card's last)
+    cdef int stock_at
+    cdef unsigned long long rng
+
+    def __cinit__(self, *args, **kwargs):
+        self.slots, self.epochs, self.pool = NULL, NULL, NULL
+
+    def __dealloc__(self):
+        free(self.slots)
+        free(self.epochs)
+        free(self.pool)
+
+    def __init__(
+        self, MacaoPlayout base, int seat, slots, epochs, stock, int drawn=-1, seed=0,
+        int tries=30,
+    ):
+        cdef mc_state* b = &base.s
+        if not 0 <= seat < b.n:
+            raise ValueError(f"seat {seat} is not at this table")
+        if tries < 1:
+            raise ValueError("tries must be 1 or more")
+        memcpy(&self.base, b, sizeof(mc_state))
+        self.seat, self.tries = seat, tries
+        self.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        self._keep_slots(slots)
+        self._keep_epochs(epochs, stock)
+        if not -1 <= drawn < self.nslots or (drawn >= 0 and self.slots[drawn].owner < 0):
+            raise ValueError(f"slot {drawn} is no seat's drawn card")
+        self.drawn = drawn
+        self._check_hands()
+
+    cdef _keep_slots(self, slots):
+        cdef int i = 0
+        cdef dl_slot* slot
+        self.nslots = len(slots)
+        free(self.slots)  # __init__ called again: its lists anew
+        self.slots = <dl_slot*>malloc(max(self.nslots, 1) * sizeof(dl_slot))
+        if self.slots == NULL:
+            raise MemoryError()
+        for owner, seq, fits in slots:
+            slot = &self.slots[i]
+            if not -1 <= owner < self.base.n or owner == self.seat:
+                raise ValueError(f"a slot of seat {owner}, which hides nothing from {self.seat}")
+            slot.owner, slot.seq, slot.epoch, slot.card = owner, seq, -1, -1
+            slot.bound = fits is not None
+            slot.fits = ~(<mask_t>0)
+            if fits is not None:
+                slot.fits = 0
+                for c in fits:
+                    slot.fits |= bit(_card_index(c))
+            i += 1
+
+    cdef _keep_epochs(self, epochs, stock):
+        cdef int e = 0, at = 0, size = len(stock)
+        cdef dl_epoch* ep
+        for slots, fixed, played, rest in epochs:
+            size += len(slots) + 2 * len(fixed) + 3 * len(played) + len(rest)
+        self.nepochs = len(epochs)
+        free(self.epochs)
+        free(self.pool)
+        self.epochs = <dl_epoch*>malloc(max(self.nepochs, 1) * sizeof(dl_epoch))
+        self.pool = <int*>malloc(max(size, 1) * sizeof(int))
+        if self.epochs == NULL or self.pool == NULL:
+            raise MemoryError()
+        for slots, fixed, played, rest in epochs:
+            ep = &self.epochs[e]
+            if len(slots) > DECK or len(slots) != len(fixed) + len(played) + len(rest):
+                raise ValueError(f"epoch {e}: {len(slots)} slots for its cards")
+            ep.slots, ep.nslots = at, len(slots)
+            for i in slots:
+                if not 0 <= i < self.nslots or self.slots[i].epoch >= 0:
+                    raise ValueError(f"epoch {e}: slot {i} is not one of its own")
+                self.slots[i].epoch = e
+                self.pool[at] = i
+                at += 1
+            ep.fixed, ep.nfixed, ep.gone = at, len(fixed), 0
+            for c, i in fixed:
+                if not 0 <= i < self.nslots or self.slots[i].epoch != e:
+                    raise ValueError(f"epoch {e}: slot {i} is not one of its own")
+                if self.slots[i].owner < 0:
+                    raise ValueError(f"epoch {e}: a card played from the stock's slot {i}")
+                self.pool[at], self.pool[at + 1] = _card_index(c), i
+                ep.gone |= bit(self.pool[at])
+                at += 2
+            ep.played, ep.nplayed = at, len(played)
+            for c, seat, seq in played:
+                self.pool[at], self.pool[at + 1], self.pool[at + 2] = _card_index(c), seat, seq
+                ep.gone |= bit(self.pool[at])
+                at += 3
+            ep.rest, ep.nrest = at, len(rest)
+            for c in rest:
+                self.pool[at] = _card_index(c)
+                at += 1
+            e += 1
+        for i in range(self.nslots):
+            if self.slots[i].epoch < 0:
+                raise ValueError(f"slot {i} is in no epoch")
+        if len(stock) != self.base.nstock:
+            raise ValueError(f"{len(stock)} stock slots for {self.base.nstock} cards")
+        self.stock_at, self.nstock = at, len(stock)
+        for i in stock:
+            if not 0 <= i < self.nslots or self.slots[i].owner >= 0:
+                raise ValueError(f"slot {i} is not in the stock")
+            self.pool[at] = i
+            at += 1
+
+    cdef _check_hands(self):
+        """Each other seat holds its slots' cards but those played since: as many as now."""
+        cdef int held[MAX_SEATS]
+        cdef int s, e, k
+        cdef dl_epoch* ep
+        for s in range(MAX_SEATS):
+            held[s] = 0
+        for k in range(self.nslots):
+            if self.slots[k].owner >= 0:
+                held[self.slots[k].owner] += 1
+        for e in range(self.nepochs):
+            ep = &self.epochs[e]
+            for k in range(ep.nfixed):
+                held[self.slots[self.pool[ep.fixed + 2 * k + 1]].owner] -= 1
+            for k in range(ep.nplayed):
+                s = self.pool[ep.played + 3 * k + 1]
+                if not 0 <= s < self.base.n:
+                    raise ValueError(f"epoch {e}: a card played by seat {s}")
+                held[s] -= 1
+        for s in range(self.base.n):
+            if s != self.seat and held[s] != popcount(self.base.hands[s]):
+                raise ValueError(
+                    f"seat {s} holds {popcount(self.base.hands[s])} cards, not {held[s]}"
+                )
+
+    def deal(self, seed=0):
+        """A new world: the hidden cards dealt into the other seats' hands and the stock; the
+        copy's own random stream starts from ``seed``."""
+        cdef MacaoPlayout out = MacaoPlayout.__new__(MacaoPlayout)
+        cdef bint dealt
+        with nogil:
+            dealt = self._deal(&out.s)
+        if not dealt:
+            raise ValueError("no deal of the hidden cards fits the view")
+        out.s.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        return out
+
+    cdef bint _deal(self, mc_state* w) noexcept nogil:
+        cdef int e, attempt, i, s
+        cdef bint got
+        cdef dl_slot* slot
+        memcpy(w, &self.base, sizeof(mc_state))
+        for e in range(self.nepochs):
+            got = False
+            for attempt in range(2 * self.tries):  # then without the draw constraints
+                got = self._deal_epoch(&self.epochs[e], attempt < self.tries)
+                if got:
+                    break
+            if not got:
+                return False
+        for s in range(w.n):
+            if s != self.seat:
+                w.hands[s] = 0
+        for i in range(self.nslots):  # a seat holds its slots' cards but those it played
+            slot = &self.slots[i]
+            if slot.owner >= 0 and not self.epochs[slot.epoch].gone & bit(slot.card):
+                w.hands[slot.owner] |= bit(slot.card)
+        for i in range(self.nstock):
+            w.stock[i] = self.slots[self.pool[self.stock_at + i]].card
+        if self.drawn >= 0:
+            w.drawn = self.slots[self.drawn].card
+        next_random(&self.rng)  # from_view's getrandbits(32): its state's seed
+        next_random(&self.rng)  # and getrandbits(64): its state's stream
+        return True
+
+    cdef bint _deal_epoch(self, const dl_epoch* ep, bint strict) noexcept nogil:
+        """One attempt at one epoch (``world._deal_epoch``): False when it got stuck."""
+        cdef int rest[DECK]
+        cdef int bound[DECK]
+        cdef int fit[DECK]    # the free slots, then the rest's positions, a card fits
+        cdef const int* order = &self.pool[ep.slots]
+        cdef const int* triple
+        cdef int k, j, c, nfit, nrest, nbound
+        cdef dl_slot* slot
+        for k in range(ep.nslots):
+            self.slots[order[k]].card = -1
+        for k in range(ep.nfixed):
+            self.slots[self.pool[ep.fixed + 2 * k + 1]].card = self.pool[ep.fixed + 2 * k]
+        for k in range(ep.nplayed):  # earliest play first, among its player's earlier slots
+            triple = &self.pool[ep.played + 3 * k]
+            c = triple[0]
+            nfit = 0
+            for j in range(ep.nslots):
+                slot = &self.slots[order[j]]
+                if (
+                    slot.card < 0 and slot.owner == triple[1] and slot.seq < triple[2]
+                    and (not strict or slot.fits & bit(c))
+                ):
+                    fit[nfit] = order[j]
+                    nfit += 1
+            if nfit == 0:
+                return False
+            self.slots[fit[below_n(&self.rng, nfit)]].card = c
+        nrest = ep.nrest
+        memcpy(rest, &self.pool[ep.rest], nrest * sizeof(int))
+        shuffle(&self.rng, rest, nrest)
+        nbound = 0
+        if strict:
+            for j in range(ep.nslots):
+                slot = &self.slots[order[j]]
+                if slot.card < 0 and slot.bound:
+                    bound[nbound] = order[j]
+                    nbound += 1
+        shuffle(&self.rng, bound, nbound)
+        for k in range(nbound):  # each bound draw a card that meets its outcome
+            slot = &self.slots[bound[k]]
+            nfit = 0
+            for j in range(nrest):
+                if slot.fits & bit(rest[j]):
+                    fit[nfit] = j
+                    nfit += 1
+            if nfit == 0:
+                return False
+            j = fit[below_n(&self.rng, nfit)]
+            slot.card = rest[j]
+            nrest -= 1
+            memmove(&rest[j], &rest[j + 1], (nrest - j) * sizeof(int))
+        for j in range(ep.nslots):  # the rest into the slots left, from the end (list.pop())
+            slot = &self.slots[order[j]]
+            if slot.card < 0:
+                nrest -= 1
+                slot.card = rest[nrest]
+        return True
+

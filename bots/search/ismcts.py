@@ -32,11 +32,12 @@ policy and backs up every seat's reward along the path.
   applies and lists legal actions without events or views, and plays the rollout itself
   (``rollout(policy, max_actions, seed)``, in C for Macao, Huzur, Tabinet, Kemps, Toci and Repezita)
   with the same policy (``choose`` for the other seats' moves inside the tree). Where the state also
-  offers ``playout_dealer(seat, seed)`` (Huzur, Tabinet, Kemps, Toci, Repezita), the search
-  deals its worlds with it, as fast copies: the same draw as ``world_from_view``'s without a
-  Python state for each. The game proves its copy plays by its own rules and its policy picks as
-  its heuristic bot does (a differential test); ``fast=False`` searches through the
-  contract's ``clone``/``apply`` instead (the benchmarks compare the two). A copy of a
+  offers ``playout_dealer(seat, seed)`` (every game with a fast copy: Macao, Huzur, Tabinet,
+  Kemps, Toci, Repezita), the search deals its worlds with it, as fast copies: the same draw
+  as ``world_from_view``'s without a Python state for each. The game proves its copy plays by
+  its own rules and its policy picks as its heuristic bot does (a differential test);
+  ``fast=False`` searches through the contract's ``clone``/``apply`` instead (the benchmarks
+  compare the two). A copy of a
   simultaneous game (Kemps' tick) lists every seat to act, the others submitting by the
   policy before this seat's tree choice; a copy whose choices carry a payload ``dress``-es
   the tree's bare choice as its policy would (Kemps' signal); and one that offers
@@ -433,7 +434,7 @@ class IsmctsBot:
     ) -> tuple[World, Dealer | None]:
         """One world rebuilt from ``view`` (``NotImplementedError`` where the game cannot),
         as the game's fast copy where ``fast`` and it has one; and the game's dealer of such
-        copies where it has one (Huzur's, Repezita's, ..., in C: the same draw as
+        copies where it has one (Macao's, Huzur's, Repezita's, ..., in C: the same draw as
         ``world_from_view``'s), which then deals the iterations to come. Inference weighs
         worlds: with it, a dealer only where the evidence is made of clues and the dealer
         weighs its draws by them (``weigh(clues, pool)``: Kemps'); the world it starts from

@@ -12,6 +12,9 @@ then even the reshuffled stock must be equal, card for card.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from splitmix import SplitMix  # tests/engine: pytest puts it on the path
@@ -19,9 +22,11 @@ from splitmix import SplitMix  # tests/engine: pytest puts it on the path
 from levata.bots import play_match
 from levata.bots.heuristic.macao import HeuristicBot
 from levata.bots.search.ismcts import IsmctsBot
-from levata.engine import Action, game
-from levata.engine.games.macao import MacaoState
-from levata.engine.macao_playouts import POLICIES, MacaoPlayout
+from levata.engine import Action, Card, SeatView, game
+from levata.engine.cards import french_deck
+from levata.engine.games.macao import WORLD_RULES, MacaoState
+from levata.engine.games.macao import world as world_module
+from levata.engine.macao_playouts import POLICIES, MacaoDealer, MacaoPlayout
 
 SPEC = game("macao")
 OPTIONS = [
@@ -206,13 +211,22 @@ def test_ismcts_searches_on_the_fast_copy_and_plays_full_matches(
     monkeypatch, players, options, others, rollout
 ):
     copies = []
-    original = MacaoState.playout_state
+    original = MacaoState.playout_dealer
 
-    def counted(self: MacaoState, seed: int) -> MacaoPlayout:
-        copies.append(seed)
-        return original(self, seed)
+    class Counted:
+        """The game's dealer, counting the copies it deals."""
 
-    monkeypatch.setattr(MacaoState, "playout_state", counted)
+        def __init__(self, dealer: MacaoDealer) -> None:
+            self.dealer = dealer
+
+        def deal(self, seed: int = 0) -> MacaoPlayout:
+            copies.append(seed)
+            return self.dealer.deal(seed)
+
+    def counted(self: MacaoState, seat: int, seed: int) -> Counted:
+        return Counted(original(self, seat, seed))
+
+    monkeypatch.setattr(MacaoState, "playout_dealer", counted)
     state = SPEC.new_match(players=players, options=options, seed=players)
     bots = [
         IsmctsBot("macao", seed=s, iterations=15, time_ms=0, others=others, rollout=rollout)
@@ -221,7 +235,7 @@ def test_ismcts_searches_on_the_fast_copy_and_plays_full_matches(
     result = play_match(state, bots)
     assert state.is_over() and result.reason in ("complete", "cap", "deadlock")
     searched = sum(b.stats.iterations for b in bots)
-    assert searched > 0 and len(copies) == searched  # every world was searched on its copy
+    assert searched > 0 and len(copies) == searched  # every world was dealt as a fast copy
 
 
 def _moves(fast: bool, root: str) -> list[str]:
@@ -240,8 +254,270 @@ def test_ismcts_on_the_fast_copy_repeats_from_its_seed(root):
 
 
 def test_ismcts_with_fast_off_never_builds_a_copy(monkeypatch):
-    def refuse(self: MacaoState, seed: int) -> MacaoPlayout:
+    def refuse(self: MacaoState, *args: int) -> MacaoPlayout:
         raise AssertionError("fast=False searched on a fast copy")
 
     monkeypatch.setattr(MacaoState, "playout_state", refuse)
+    monkeypatch.setattr(MacaoState, "playout_dealer", refuse)
     assert _moves(False, "auto")
+
+
+# -- the dealer: the search's worlds, dealt in C -----------------------------------------------
+
+
+class Replayed(random.Random):
+    """A ``random.Random`` whose every draw comes from splitmix64, as the dealer's: Python's own
+    ``shuffle`` and ``choice`` draw through ``_randbelow`` (one ``below`` each here), and
+    ``getrandbits`` (``from_view``'s seeds for its state) takes one word. Fed to ``from_view``
+    one world after another, it must deal what the dealer deals, world for world."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(0)
+        self.mix = SplitMix(seed)
+
+    def _randbelow(self, n: int) -> int:  # type: ignore[override]
+        return self.mix.below(n)
+
+    def getrandbits(self, k: int) -> int:
+        assert 0 < k <= 64
+        return self.mix.next() >> (64 - k)
+
+
+def views(seeds: range, every: int) -> Iterator[tuple[MacaoState, SeatView]]:
+    """Every ``every``-th position of random and heuristic matches (each table size, each
+    option), with the view of the seat to act."""
+    for seed in seeds:
+        policy = "random" if seed % 2 else "heuristic"
+        for i, (state, seat, _) in enumerate(positions(seed, policy)):
+            if i % every == every - 1:
+                yield state, state.view(seat)
+
+
+def consistent(world: MacaoPlayout, real: MacaoState, view: SeatView) -> None:
+    """What a world of ``view`` must keep, whatever its draw: the seat's hand, every count,
+    everything in the open, each card once; and the seat's legal actions."""
+    got, want = world.fields(), real._fields()
+    dealt = ("hands", "stock", "drawn")
+    assert {k: v for k, v in got.items() if k not in dealt} == {
+        k: v for k, v in want.items() if k not in dealt
+    }
+    assert got["hands"][view.seat] == list(view.hand)
+    assert [len(h) for h in got["hands"]] == [view.counts[f"hand:{s}"] for s in range(view.players)]
+    assert len(got["stock"]) == view.counts["stock"]
+    assert got["discard"] == list(view.zones["discard"])
+    assert got["group"] == list(view.zones["group"])
+    every = [c for h in got["hands"] for c in h] + got["stock"] + got["discard"] + got["group"]
+    assert sorted(every) == sorted(french_deck())
+    if got["drawn"] is not None:
+        assert got["drawn"] in got["hands"][got["actor"]]
+    assert world.legal_actions(view.seat) == real.legal_actions(view.seat)
+
+
+def dealer_of(world: MacaoState, view: SeatView, seed: int, tries: int) -> MacaoDealer:
+    """The dealer ``playout_dealer`` builds, with ``tries`` strict attempts an epoch."""
+    kept = world_module.plan(world_module.skeleton(view, WORLD_RULES))
+    base = MacaoPlayout(world._fields())
+    slots, epochs, stock, drawn = kept.slots, kept.epochs, kept.stock, kept.drawn
+    return MacaoDealer(base, view.seat, slots, epochs, stock, drawn, seed, tries)
+
+
+@pytest.mark.parametrize("tries", [world_module.TRIES, 1])
+def test_the_dealer_deals_from_views_worlds_draw_for_draw(tries, monkeypatch):
+    """From positions of random and heuristic matches: the dealer's worlds are the very worlds
+    ``from_view`` deals from the same splitmix64 stream, several in a row (whole positions
+    equal, and their rollouts), each consistent with the view. Views with reshuffles (several
+    epochs) and draws that met the table (or did not) are counted, and the worlds dealt by the
+    fallback (an epoch stuck ``tries`` times, then dealt without its draw constraints): about
+    one in fifteen with :data:`~levata.engine.games.macao.world.TRIES`, one in two with 1."""
+    monkeypatch.setattr(world_module, "TRIES", tries)
+    stuck = {True: 0, False: 0}
+    deal_epoch = world_module._deal_epoch
+
+    def counted(skel: Any, ep: Any, rng: random.Random, strict: bool) -> Any:
+        got = deal_epoch(skel, ep, rng, strict)
+        stuck[strict] += got is None
+        return got
+
+    monkeypatch.setattr(world_module, "_deal_epoch", counted)
+    worlds = reshuffled = bound = fallback = 0
+    for real, view in views(range(24), 11):
+        seed = worlds
+        base = MacaoState.from_view(SPEC, view, random.Random(seed))
+        dealer = dealer_of(base, view, seed, tries)
+        replay = Replayed(seed)
+        for k in range(3):
+            before = stuck[True]
+            want = MacaoState.from_view(SPEC, view, replay)._fields()
+            world = dealer.deal(k)
+            assert world.fields() == want, (worlds, k)
+            consistent(world, real, view)
+            assert world.rollout("random") == MacaoPlayout(want, k).rollout("random")
+            fallback += stuck[True] - before >= tries
+            worlds += 1
+        skel = world_module.skeleton(view, WORLD_RULES)
+        reshuffled += len(skel.epochs) > 1
+        bound += any(s.must_match is not None for s in skel.slots)
+    assert not stuck[False]  # a world without draw constraints always fits
+    assert worlds > 600 and reshuffled > 50 and bound > 100, (worlds, reshuffled, bound)
+    assert stuck[True] > 1000 and fallback > 50, (stuck, fallback)
+
+
+def test_the_dealer_deals_worlds_of_positions_read_from_text():
+    """A match read from a position opens its history there (every held card counts as dealt
+    then): from its views too the dealer deals ``from_view``'s worlds, draw for draw, each
+    consistent with the view."""
+    worlds = 0
+    for seed in range(8):
+        # Read with no group on the table: once a group read mid-way ends, from_view itself
+        # counts its cards as hidden (the position event does not name them) and refuses.
+        state = next(
+            s
+            for i, (s, _, _) in enumerate(positions(300 + seed, "heuristic"))
+            if i >= 25 and not s.group
+        )
+        read = SPEC.from_position(state.position(), seed=seed)
+        assert isinstance(read, MacaoState)
+        rng = random.Random(seed)
+        for step in range(40):
+            if read.is_over():
+                break
+            seat = read.to_act()[0]
+            view = read.view(seat)
+            try:
+                base = MacaoState.from_view(SPEC, view, random.Random(step))
+            except NotImplementedError:  # read mid-group: no worlds until the group ends
+                base = None
+            if base is not None and step % 4 == 0:
+                dealer, replay = base.playout_dealer(seat, step), Replayed(step)
+                for k in range(2):
+                    want = MacaoState.from_view(SPEC, view, replay)._fields()
+                    world = dealer.deal(k)
+                    assert world.fields() == want
+                    consistent(world, read, view)
+                    worlds += 1
+            read._apply(seat, rng.choice(read.legal_actions(seat)))
+    assert worlds > 80, worlds
+
+
+def test_the_dealer_reads_the_walk_its_world_kept():
+    """``playout_dealer`` on a world ``from_view`` rebuilt: the same worlds as from the view's
+    walk, without walking the history again; on the real match, the same worlds; on a world
+    moved on since, or sampled for another seat (this seat's hand redealt), a fresh walk."""
+    moved_on = 0
+    for real, view in views(range(30, 36), 13):
+        base = MacaoState.from_view(SPEC, view, random.Random(1))
+        kept = base._walked
+        assert kept is not None and base._walk_of(view.seat) is kept
+        for world in (base, real):
+            dealer = world.playout_dealer(view.seat, seed=3)
+            replay = Replayed(3)
+            for k in range(2):
+                want = MacaoState.from_view(SPEC, view, replay)._fields()
+                assert dealer.deal(k).fields() == want
+        other = (view.seat + 1) % view.players  # its sample redeals this seat's hand too
+        sampled = base.sample_world(other, random.Random(2))
+        assert sampled._walk_of(view.seat) is not kept  # a clone keeps no walk
+        mine = sampled.playout_dealer(view.seat, seed=1).deal(2)
+        consistent(mine, sampled, sampled.view(view.seat))
+        moved = base.clone()
+        moved._apply(view.seat, moved.legal_actions(view.seat)[0])
+        if not moved.is_over():
+            seat = moved.to_act()[0]
+            assert moved._walk_of(seat) is not kept
+            consistent(moved.playout_dealer(seat, seed=1).deal(2), moved, moved.view(seat))
+            moved_on += 1
+    assert moved_on > 20, moved_on
+
+
+def test_each_hidden_card_lands_in_each_place_as_often_as_from_view_puts_it():
+    """``from_view`` on ``random.Random`` against the dealer on splitmix64, 2,000 worlds each, at
+    a view with a reshuffle and draws that met the table (or did not): each hidden card's share
+    of each hand and of the stock's top agrees within 0.05 (three standard errors of the
+    difference at the worst share, a half)."""
+
+    def walk(view: SeatView) -> world_module.Skeleton:
+        return world_module.skeleton(view, WORLD_RULES)
+
+    view = next(
+        view
+        for _, view in views(range(40, 60), 7)
+        if len(walk(view).epochs) > 1
+        and sum(s.must_match is not None for s in walk(view).slots) > 2
+    )
+    draws, rng = 2000, random.Random(5)
+    python: Counter[tuple[int, Card]] = Counter()
+    kernel: Counter[tuple[int, Card]] = Counter()
+    dealer = MacaoState.from_view(SPEC, view, rng).playout_dealer(view.seat, seed=9)
+    for k in range(draws):
+        for fields, counts in (
+            (MacaoState.from_view(SPEC, view, rng)._fields(), python),
+            (dealer.deal(k).fields(), kernel),
+        ):
+            counts.update((s, c) for s, h in enumerate(fields["hands"]) for c in h)
+            counts.update((-1, c) for c in fields["stock"][-1:])
+    assert len(python) > 40 and set(kernel) == set(python)
+    gaps = {pair: abs(kernel[pair] - python[pair]) / draws for pair in set(python) | set(kernel)}
+    for pair, gap in gaps.items():
+        assert gap < 0.05, pair
+
+
+def test_the_search_deals_its_worlds_in_the_kernel_and_replays_from_its_seed(monkeypatch):
+    """ismcts rebuilds one world from the view in Python and asks it for its dealer: the rest
+    come from the dealer (one ``from_view`` and one dealer a decision); the same seed makes
+    the same decision."""
+    real, view = next(views(range(3, 4), 25))
+    legal = real.legal_actions(view.seat)
+    calls = {"from_view": 0, "playout_dealer": 0}
+    from_view, playout_dealer = MacaoState.from_view.__func__, MacaoState.playout_dealer
+
+    def counted_from_view(cls: type, *args: Any) -> MacaoState:
+        calls["from_view"] += 1
+        return from_view(cls, *args)  # type: ignore[no-any-return]
+
+    def counted_dealer(self: MacaoState, *args: Any) -> MacaoDealer:
+        calls["playout_dealer"] += 1
+        return playout_dealer(self, *args)
+
+    monkeypatch.setattr(MacaoState, "from_view", classmethod(counted_from_view))
+    monkeypatch.setattr(MacaoState, "playout_dealer", counted_dealer)
+    picks = []
+    for root in ("paired", "ucb", "paired"):
+        bot = IsmctsBot("macao", seed=5, iterations=40, time_ms=0, root=root)
+        picks.append(bot.act(view, legal))
+        assert bot.stats.iterations == 40
+    assert calls == {"from_view": 3, "playout_dealer": 3}  # once a decision each
+    assert picks[0] == picks[2] and set(picks) <= set(legal)
+
+
+def test_dealer_errors():
+    state = MacaoState.from_position(3, ["9S 3H", "5D 6D", "KC"], top="9H")
+    view = state.view(0)
+    kept = world_module.plan(world_module.skeleton(view, WORLD_RULES))
+    base = MacaoPlayout(state._fields())
+    slots, epochs, stock = kept.slots, kept.epochs, kept.stock
+    with pytest.raises(ValueError, match="not at this table"):
+        MacaoDealer(base, 3, slots, epochs, stock)
+    with pytest.raises(ValueError, match="tries"):
+        MacaoDealer(base, 0, slots, epochs, stock, tries=0)
+    with pytest.raises(ValueError, match="hides nothing"):
+        MacaoDealer(base, 1, slots, epochs, stock)
+    with pytest.raises(ValueError, match="stock slots"):
+        MacaoDealer(base, 0, slots, epochs, stock[1:])
+    with pytest.raises(ValueError, match="in no epoch"):
+        MacaoDealer(base, 0, [*slots, (1, 5, None)], epochs, stock)
+    with pytest.raises(ValueError, match="slots for its cards"):
+        MacaoDealer(base, 0, slots, [(ep[0], ep[1], ep[2], ep[3][1:]) for ep in epochs], stock)
+    with pytest.raises(ValueError, match="drawn card"):
+        MacaoDealer(base, 0, slots, epochs, stock, drawn=stock[0])
+    short = state.clone()
+    short.hands[1].pop()
+    with pytest.raises(ValueError, match="holds 1 cards, not 2"):
+        MacaoDealer(MacaoPlayout(short._fields()), 0, slots, epochs, stock)
+    # A draw that met the table and no card left to meet it: no deal fits.
+    first = slots[0]
+    hopeless = [(first[0], first[1], frozenset()), *slots[1:]]
+    dealer = MacaoDealer(base, 0, hopeless, epochs, stock, tries=1)
+    assert dealer.deal(1).fields()["hands"][0] == state.hands[0]  # the fallback drops it
+    played = [(ep[0], ep[1], [(ep[3][0], 0, 1)], ep[3][1:]) for ep in epochs]
+    with pytest.raises(ValueError, match="no deal of the hidden cards"):
+        MacaoDealer(base, 0, slots, played, stock).deal(1)

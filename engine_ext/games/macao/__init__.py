@@ -79,9 +79,9 @@ from levata.engine.deal import shuffled
 from levata.engine.family.seen import SeatHistories
 from levata.engine.family.shedding import DrawPile, ranks_by_finish
 from levata.engine.fields import Counter, Declared, Fact, Kept, Seats
-from levata.engine.games.macao.world import Rules
+from levata.engine.games.macao.world import TRIES, Rules, Skeleton, plan, skeleton
 from levata.engine.games.macao.world import deal as deal_world
-from levata.engine.macao_playouts import MacaoPlayout
+from levata.engine.macao_playouts import MacaoDealer, MacaoPlayout
 from levata.engine.position import Position, check_deck
 from levata.engine.registry import register
 from levata.engine.vocabulary import Vocabulary
@@ -239,6 +239,10 @@ def _read_card(text: str | None) -> Card | None:
 
 class MacaoState(DrawPile, SeatHistories):
     """A Macao match in progress (one deal)."""
+
+    #: A world rebuilt from a view keeps that view's walk (:mod:`.world`): the search's
+    #: dealer reads it instead of walking the whole history again.
+    _walked: Skeleton | None = None
 
     #: Where cards lie (:mod:`levata.engine.zones`): the hands, the stock and the discard
     #: pile of :class:`DrawPile`, and the group being put down.
@@ -884,6 +888,46 @@ class MacaoState(DrawPile, SeatHistories):
         state._seen = [
             list(view.history) if s == me else [e for e in log if e.visible_to(s)] for s in range(n)
         ]
+        state._walked = skeleton(view, WORLD_RULES)  # kept by deal_world: no second walk
+        return state
+
+    def playout_dealer(self, seat: int, seed: int) -> MacaoDealer:
+        """The search's dealer of worlds ``seat`` cannot tell from this one, as fast copies
+        (:class:`~levata.engine.macao_playouts.MacaoDealer`): :meth:`from_view`'s deal, in C,
+        draw for draw. This state must itself be such a world (``from_view`` of ``seat``'s
+        view, or the real match); the other seats' hands, the stock and another actor's
+        drawn card are dealt afresh each time.
+
+        >>> s = MacaoState.from_position(3, ["9S 3H", "5D 6D", "KC"], top="9H")
+        >>> world = s.playout_dealer(0, seed=1).deal(seed=2)
+        >>> [len(h) for h in world.fields()["hands"]], world.legal_actions(0) == s.legal_actions(0)
+        ([2, 2, 1], True)
+        """
+        walk = self._walk_of(seat)
+        fields = self._fields()
+        fields["passed"] = frozenset(walk.passed)  # as from_view's worlds (the history's)
+        kept = plan(walk)
+        base = MacaoPlayout(fields, 0)
+        return MacaoDealer(base, seat, kept.slots, kept.epochs, kept.stock, kept.drawn, seed, TRIES)
+
+    def _walk_of(self, seat: int) -> Skeleton:
+        """The walk over ``seat``'s view: the one :meth:`from_view` kept while this state is
+        still at that view (what the walk reads: the log, the seat's hand, the phase and who
+        acts; a ``no_request`` logs no event), else a fresh one. A clone keeps no walk."""
+        kept = self._walked
+        if (
+            kept is None
+            or kept.view.seat != seat
+            or len(kept.log) != len(self._log)
+            or kept.view.hand != tuple(self.hands[seat])
+            or (kept.view.phase, kept.view.to_act) != (self.phase, self.to_act())
+        ):
+            return skeleton(self.view(seat), WORLD_RULES)
+        return kept
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_walked", None)  # the view's walk: a cache, not part of the position
         return state
 
     def sample_world(self, seat: int, rng: random.Random) -> MacaoState:

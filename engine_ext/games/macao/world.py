@@ -23,6 +23,8 @@ informed). The walk over the history is done once per view and kept (a
 :class:`~levata.engine.worlds.ViewCache`). These constraints tie cards to single slots and to
 the table a draw met, so the deal is this walk's own, not the exact sampler's (whose tables
 count deals by how many cards each place gets: dozens of one-card slots would swamp them).
+The search deals in C: :class:`~levata.engine.macao_playouts.MacaoDealer` restates
+:func:`deal` draw for draw from the walk's :func:`plan`.
 
 >>> from levata.engine import game
 >>> from levata.engine.games.macao import MacaoState
@@ -45,7 +47,7 @@ from levata.engine.cards import Card, french_deck
 from levata.engine.contract import Event, SeatView
 from levata.engine.worlds import ViewCache
 
-__all__ = ["TRIES", "Dealt", "Rules", "Skeleton", "deal", "skeleton"]
+__all__ = ["TRIES", "Dealt", "Plan", "Rules", "Skeleton", "deal", "plan", "skeleton"]
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,7 @@ class Skeleton:
     drawn_slot: int | None  # another actor's drawn card now, if it holds one
     wild: bool
     rules: Rules
+    plan: Plan | None = field(default=None, repr=False, compare=False)  # kept by plan()
 
 
 #: The walks of the last few views (a search asks many worlds of one view).
@@ -294,6 +297,62 @@ def _deal_epoch(
         if i not in out:
             out[i] = rest.pop()
     return out
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A walk as plain lists, for the C dealer that restates :func:`deal` draw for draw
+    (:class:`~levata.engine.macao_playouts.MacaoDealer`).
+
+    ``slots``: per slot, its owner (a seat, or :data:`STOCK`), the seq of the private event
+    that dealt it, and for an on-turn draw with an outcome the cards of its epoch that meet
+    that outcome (``None``: no draw constraint). ``epochs``: per epoch, its slots in
+    :func:`_deal_epoch`'s order, the cards fixed to one slot, the cards played later in the
+    order it places them (card, seat, seq of the play), and the rest in the order it
+    shuffles them. ``stock``: the stock's slots, its top card's last. ``drawn``: the slot of
+    the card another actor holds to play now (-1: none)."""
+
+    slots: list[tuple[int, int, frozenset[Card] | None]]
+    epochs: list[tuple[list[int], list[tuple[Card, int]], list[tuple[Card, int, int]], list[Card]]]
+    stock: list[int]
+    drawn: int
+
+
+def plan(skel: Skeleton) -> Plan:
+    """The walk's :class:`Plan`, made once per walk (the matching tests are the costly part)."""
+    if skel.plan is None:
+        skel.plan = _plan(skel)
+    return skel.plan
+
+
+def _plan(skel: Skeleton) -> Plan:
+    matches, wild = skel.rules.matches, skel.wild
+    slots: list[tuple[int, int, frozenset[Card] | None]] = []
+    for slot in skel.slots:
+        fits = None
+        if slot.must_match is not None:  # what _deal_epoch's fits() lets into this slot
+            cards = skel.epochs[slot.epoch].cards
+            fits = frozenset(
+                c
+                for c in cards
+                if slot.top is None or matches(c, slot.top, slot.request, wild) == slot.must_match
+            )
+        slots.append((slot.owner, slot.seq, fits))
+    epochs = []
+    for ep in skel.epochs:
+        played = sorted(ep.played.items(), key=lambda kv: kv[1][1])
+        placed = set(ep.fixed) | set(ep.played)
+        epochs.append(
+            (
+                list(ep.slots),
+                list(ep.fixed.items()),
+                [(c, seat, seq) for c, (seat, seq) in played],
+                [c for c in ep.cards if c not in placed],
+            )
+        )
+    stock = [i for i in skel.epochs[skel.epoch].slots if skel.slots[i].owner == STOCK]
+    drawn = -1 if skel.drawn_slot is None else skel.drawn_slot
+    return Plan(slots=slots, epochs=epochs, stock=stock, drawn=drawn)
 
 
 @dataclass
