@@ -830,11 +830,13 @@ class MacaoState(DrawPile, SeatHistories):
             raise BadConfig("position: the discard pile needs its top card")
         declared.load(cls.FIELDS, state, pos.values(declared.names(cls.FIELDS)))
         state.active = [s not in state.finished for s in range(n)]
-        # A position has no history: it opens one as a deal does (the pile, each hand), so a
-        # seat's view of it is enough to rebuild worlds.
+        # A position has no history: it opens one as a deal does (the pile, each hand, and a
+        # group read mid-way, after the pile: ``group`` says how many), so a seat's view of it
+        # is enough to rebuild worlds.
         state._acq = {}
         hands = [len(h) for h in state.hands]
-        state._emit(events.POSITION, cards=tuple(state.discard), hands=hands)
+        table = (*state.discard, *state.group)
+        state._emit(events.POSITION, cards=table, hands=hands, group=len(state.group))
         state._emit_hands()
         return state
 

@@ -121,8 +121,6 @@ def _walk(view: SeatView, rules: Rules) -> Skeleton:  # noqa: C901, PLR0915  (se
     history = view.history
     if not history or history[0].kind not in (events.DEAL, events.POSITION):
         raise ValueError("a Macao world needs the view's history from the deal")
-    if history[0].kind == events.POSITION and view.zones.get("group") and len(history) <= n + 1:
-        raise NotImplementedError("a Macao position read mid-group rebuilds worlds once it ends")
     wild = bool(view.options.get("wild_changers", False))
     length = max(history[-1].seq + 1, n + 1)  # the hand events follow the deal
     slots: list[_Slot] = []
@@ -132,8 +130,11 @@ def _walk(view: SeatView, rules: Rules) -> Skeleton:  # noqa: C901, PLR0915  (se
     mine_by_epoch: list[list[Card]] = [[]]
     reshuffle_seq = [0]
     start = history[0]
-    discard = list(start.cards)
-    stock_sets: list[list[Card]] = [[c for c in french_deck() if c not in set(discard)]]
+    # The cards in the open at the start: the pile, then (a position read mid-group) the
+    # group on the table, whose cards join the pile when it ends.
+    table = list(start.cards)
+    discard = table[: len(table) - int(start.data.get("group", 0))]
+    stock_sets: list[list[Card]] = [[c for c in french_deck() if c not in set(table)]]
     request: Any = None  # the Request in force then
     penalty_seat: int | None = None  # a seat drawing a penalty it accepted
     penalty_left = 0  # cards of that penalty still to come
