@@ -931,7 +931,13 @@ SPEC = register(
         factory=RepezitaState,
         # Random seats rarely finish (a wrong card takes the pile): cap random matches early.
         short_options={"tick_cap": 150, "time_cap_ms": 15_000},
-        bots={"heuristic": "levata.bots.heuristic.repezita:HeuristicBot"},
+        bots={
+            "heuristic": "levata.bots.heuristic.repezita:HeuristicBot",
+            # the contract path until the kernel's search stops stalling: on the kernel it
+            # finds wrong-card locks its horizon favours and plays games out to the tick
+            # cap (docs/games/repezita.md, "Wrong-card locks"); fast=1 is the kernel
+            "ismcts": "levata.bots.search.ismcts:IsmctsBot:fast=0",
+        },
         narrate=narrate,
         vocabulary=VOCABULARY,
     )
