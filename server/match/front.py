@@ -289,12 +289,16 @@ class Front:
             *(self._open(link.hello, w, tokens.get(w.index, "")) for w in live),
             return_exceptions=True,
         )
-        failed = [o for o in opened if isinstance(o, BaseException)]
+        failed = [(w, o) for w, o in zip(live, opened, strict=True) if isinstance(o, BaseException)]
         if failed:
             for o in opened:
                 if not isinstance(o, BaseException):
                     o[0].cancel()
-            why = failed[0]
+            worker, why = failed[0]
+            if isinstance(why, Refused) and why.code == grpc.StatusCode.UNAVAILABLE:
+                # not reached (killed, its restart not yet noticed): the bot reconnects, and
+                # the channel's own words (the worker's socket path) stay here
+                await context.abort(why.code, f"referee worker {worker.index} is not up; reconnect")
             if isinstance(why, Refused):
                 await context.abort(why.code, why.details)
             raise why

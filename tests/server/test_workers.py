@@ -224,6 +224,26 @@ def _worker_pid(serve: ServeProcess, k: int) -> int:
     raise AssertionError(f"no worker {k} among {children}")
 
 
+def _reconnect(
+    serve: ServeProcess, token: str, resume: str, seen: dict[str, int], within: float = 20
+) -> tuple[RawBot, arena_pb2.PlayResponse, list[str]]:
+    """A bot stream that got an answer, reconnecting on UNAVAILABLE as a client would: the
+    stream, its first message, and the refusals' details on the way."""
+    refusals: list[str] = []
+    end = time.monotonic() + within
+    while True:
+        bot = RawBot(serve.address, token, resume_token=resume, last_seen=seen)
+        msg = bot.incoming.get(timeout=max(end - time.monotonic(), 0.01))
+        if not isinstance(msg, grpc.RpcError):
+            assert msg is not None, "the stream ended without a word"
+            return bot, msg, refusals
+        bot.close()
+        assert msg.code() == grpc.StatusCode.UNAVAILABLE, msg
+        refusals.append(msg.details())
+        assert time.monotonic() < end, refusals
+        time.sleep(0.05)
+
+
 def test_a_killed_worker_is_started_again_and_its_match_resumes(serve):
     token = serve.register("survivor")
     bot = RawBot(serve.address, token)
@@ -234,9 +254,13 @@ def test_a_killed_worker_is_started_again_and_its_match_resumes(serve):
     os.kill(_worker_pid(serve, 1), signal.SIGKILL)
     assert bot.error_code() == grpc.StatusCode.UNAVAILABLE  # the bot is told to reconnect
     bot.close()
-    again = RawBot(serve.address, token, resume_token=welcome.resume_token, last_seen=seen)
+    again, first, refusals = _reconnect(serve, token, welcome.resume_token, seen)
+    # Until the front has noticed worker 1 is gone it still tries it: the bot is told to
+    # reconnect, in the front's words (no worker's socket path), as a client's backoff does.
+    assert all("not up; reconnect" in r and ".sock" not in r for r in refusals), refusals
     try:
-        assert again.next("welcome").resumed  # worker 0's seats; worker 1's come when it is up
+        assert first.WhichOneof("message") == "welcome"
+        assert first.welcome.resumed  # worker 0's seats; worker 1's come when it is up
         # Each match goes on where it was left: worker 0's resumes the stream; the new worker
         # 1 takes its match up from the records and, as any restarted referee, tells the
         # bot its events again (a bot drops what it has seen: levata.bots.sdk).
@@ -247,3 +271,39 @@ def test_a_killed_worker_is_started_again_and_its_match_resumes(serve):
     assert all(serve.wait(m, 10).status == admin_pb2.MATCH_STATUS_FINISHED for m in ids)
     assert "referee worker 1 exited" in serve.output()
     assert serve.health() == health_pb2.HealthCheckResponse.SERVING  # every worker up again
+
+
+def test_a_worker_the_front_cannot_reach_is_refused_in_its_own_words(tmp_path):
+    """A bot connecting while a worker is down but not yet noticed (killed, its restart not
+    seen) is told to reconnect, in the front's words: the channel's own error (the worker's
+    socket path) stays in the front. A real front on loopback, a worker socket nobody serves."""
+    import asyncio
+
+    from levata.server.match.front import Front, WorkerLink
+    from levata.server.match.limits import Limits
+
+    async def connect() -> grpc.aio.AioRpcError:
+        gone = grpc.aio.insecure_channel(f"unix:{tmp_path / 'w0.sock'}")
+        front = Front([WorkerLink(0, gone)], "admin-token", Limits())
+        server = grpc.aio.server()
+        server.add_generic_rpc_handlers(front.handlers())
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                hello = arena_pb2.PlayRequest(
+                    hello=arena_pb2.Hello(token="any", protocol_version="1")
+                )
+                call = channel.stream_stream("/levata.v1.ArenaService/Play")(
+                    iter([hello.SerializeToString()])
+                )
+                with pytest.raises(grpc.aio.AioRpcError) as err:
+                    await call.read()
+                return err.value
+        finally:
+            await server.stop(None)
+            await gone.close()
+
+    refused = asyncio.run(connect())
+    assert refused.code() == grpc.StatusCode.UNAVAILABLE
+    assert refused.details() == "referee worker 0 is not up; reconnect"
