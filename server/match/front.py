@@ -291,9 +291,13 @@ class Front:
         )
         failed = [(w, o) for w, o in zip(live, opened, strict=True) if isinstance(o, BaseException)]
         if failed:
-            for o in opened:
+            for w, o in zip(live, opened, strict=True):
                 if not isinstance(o, BaseException):
                     o[0].cancel()
+                    if old is not None and o[1].bot_name == old.bot:
+                        # that worker took the Hello and gave a fresh token for its seats:
+                        # kept, so the bot's next try with the same token still resumes
+                        old.tokens[w.index] = o[1].resume_token
             worker, why = failed[0]
             if isinstance(why, Refused) and why.code == grpc.StatusCode.UNAVAILABLE:
                 # not reached (killed, its restart not yet noticed): the bot reconnects, and
