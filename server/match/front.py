@@ -83,6 +83,21 @@ def _meta(token: str) -> tuple[tuple[str, str], ...]:
     return auth.admin_metadata(token)
 
 
+#: Seconds a worker's channel has to be ready when a bot connects (a live worker's is at once).
+REACH_S = 1.0
+
+
+async def _reachable(worker: WorkerLink) -> bool:
+    """Whether ``worker``'s channel connects within :data:`REACH_S`."""
+    try:
+        await asyncio.wait_for(worker.channel.channel_ready(), REACH_S)
+    except TimeoutError:
+        return False
+    except Exception:  # its channel closed: the worker was replaced meanwhile
+        return False
+    return True
+
+
 class Refused(Exception):
     """A worker ended an upstream stream (``code``, ``details``) before its Welcome."""
 
@@ -283,6 +298,15 @@ class Front:
             await context.abort(
                 grpc.StatusCode.UNAVAILABLE, "no referee worker is running; reconnect"
             )
+        # Every worker reachable before any is told the Hello: one that is gone (killed, its
+        # restart not yet noticed) would fail the Connect after the others had taken the
+        # bot's seats and resume tokens for a stream that is then cancelled.
+        reached = await asyncio.gather(*(_reachable(w) for w in live))
+        for w, ok in zip(live, reached, strict=True):
+            if not ok:
+                await context.abort(
+                    grpc.StatusCode.UNAVAILABLE, f"referee worker {w.index} is not up; reconnect"
+                )
         old = self.resumes.get(link.hello.resume_token) if link.hello.resume_token else None
         tokens = old.tokens if old is not None else {}
         opened = await asyncio.gather(
