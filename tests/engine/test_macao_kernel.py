@@ -17,7 +17,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from splitmix import SplitMix  # tests/engine: pytest puts it on the path
+from dealing import Replayed, count_worlds  # tests/engine: on the path (pytest)
+from splitmix import SplitMix
 
 from levata.bots import play_match
 from levata.bots.heuristic.macao import HeuristicBot
@@ -265,24 +266,6 @@ def test_ismcts_with_fast_off_never_builds_a_copy(monkeypatch):
 # -- the dealer: the search's worlds, dealt in C -----------------------------------------------
 
 
-class Replayed(random.Random):
-    """A ``random.Random`` whose every draw comes from splitmix64, as the dealer's: Python's own
-    ``shuffle`` and ``choice`` draw through ``_randbelow`` (one ``below`` each here), and
-    ``getrandbits`` (``from_view``'s seeds for its state) takes one word. Fed to ``from_view``
-    one world after another, it must deal what the dealer deals, world for world."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(0)
-        self.mix = SplitMix(seed)
-
-    def _randbelow(self, n: int) -> int:  # type: ignore[override]
-        return self.mix.below(n)
-
-    def getrandbits(self, k: int) -> int:
-        assert 0 < k <= 64
-        return self.mix.next() >> (64 - k)
-
-
 def views(seeds: range, every: int) -> Iterator[tuple[MacaoState, SeatView]]:
     """Every ``every``-th position of random and heuristic matches (each table size, each
     option), with the view of the seat to act."""
@@ -464,19 +447,7 @@ def test_the_search_deals_its_worlds_in_the_kernel_and_replays_from_its_seed(mon
     the same decision."""
     real, view = next(views(range(3, 4), 25))
     legal = real.legal_actions(view.seat)
-    calls = {"from_view": 0, "playout_dealer": 0}
-    from_view, playout_dealer = MacaoState.from_view.__func__, MacaoState.playout_dealer
-
-    def counted_from_view(cls: type, *args: Any) -> MacaoState:
-        calls["from_view"] += 1
-        return from_view(cls, *args)  # type: ignore[no-any-return]
-
-    def counted_dealer(self: MacaoState, *args: Any) -> MacaoDealer:
-        calls["playout_dealer"] += 1
-        return playout_dealer(self, *args)
-
-    monkeypatch.setattr(MacaoState, "from_view", classmethod(counted_from_view))
-    monkeypatch.setattr(MacaoState, "playout_dealer", counted_dealer)
+    calls = count_worlds(monkeypatch, MacaoState)
     picks = []
     for root in ("paired", "ucb", "paired"):
         bot = IsmctsBot("macao", seed=5, iterations=40, time_ms=0, root=root)

@@ -24,7 +24,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
-from splitmix import SplitMix  # tests/engine: pytest puts it on the path
+from dealing import count_worlds  # tests/engine: on the path (pytest)
+from splitmix import SplitMix
 
 from levata.bots.heuristic.repezita import HeuristicBot, follow_ups
 from levata.engine import Action, Card, SeatView, game
@@ -377,19 +378,7 @@ def test_the_search_deals_its_worlds_in_the_kernel_and_replays_from_its_seed(mon
     state = next(s for i, s in enumerate(positions(3, "heuristic")) if i == 20)
     seat = state.to_act()[0]
     view, legal = state.view(seat), state.legal_actions(seat)
-    calls = {"from_view": 0, "playout_dealer": 0}
-    from_view, playout_dealer = RepezitaState.from_view.__func__, RepezitaState.playout_dealer
-
-    def counted_from_view(cls: type, *args: Any) -> RepezitaState:
-        calls["from_view"] += 1
-        return from_view(cls, *args)  # type: ignore[no-any-return]
-
-    def counted_dealer(self: RepezitaState, *args: Any) -> RepezitaDealer:
-        calls["playout_dealer"] += 1
-        return playout_dealer(self, *args)
-
-    monkeypatch.setattr(RepezitaState, "from_view", classmethod(counted_from_view))
-    monkeypatch.setattr(RepezitaState, "playout_dealer", counted_dealer)
+    calls = count_worlds(monkeypatch, RepezitaState)
     picks = []
     for _ in range(2):
         bot = IsmctsBot("repezita", seed=5, iterations=60, time_ms=0)

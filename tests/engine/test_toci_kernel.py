@@ -22,13 +22,15 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+import dealing  # tests/engine: pytest puts it on the path
 import pytest
-from splitmix import SplitMix  # tests/engine: pytest puts it on the path
+from dealing import count_worlds
+from splitmix import SplitMix
 
 from levata.engine import Action, SeatView, game
 from levata.engine.games.toci import TociPlayout as PythonPlayout
 from levata.engine.games.toci import TociState
-from levata.engine.toci_playouts import POLICIES, TociDealer, TociPlayout
+from levata.engine.toci_playouts import POLICIES, TociPlayout
 
 SPEC = game("toci")
 #: Every option that changes play, in combinations (a low cap keeps random matches short).
@@ -174,23 +176,12 @@ def test_random_choices_draw_the_same_stream():
 # -- the dealer: the search's worlds, dealt in C -----------------------------------------------
 
 
-class Replayed(random.Random):
-    """A ``random.Random`` whose every draw comes from splitmix64, as the dealer's: CPython's
-    own ``shuffle`` (from the top, one ``_randbelow(i + 1)`` a place) runs on the kernels'
-    ``below_n``, and ``getrandbits(k)`` takes one 64-bit word (its top ``k`` bits). Any other
-    draw (a float) fails: the dealer restates only these. Fed to ``from_view`` one world after
-    another, it must deal what the dealer deals, world for world."""
+class Replayed(dealing.Replayed):
+    """The shared splitmix-fed ``random.Random`` that also refuses a float: Toci's dealer
+    restates only ``from_view``'s shuffle and ``getrandbits``."""
 
-    def __init__(self, seed: int) -> None:
-        super().__init__(0)
-        self.mix = SplitMix(seed)
-
-    def _randbelow(self, n: int) -> int:  # type: ignore[override]
-        return self.mix.below(n)
-
-    def getrandbits(self, k: int) -> int:
-        assert 0 < k <= 64, k
-        return self.mix.next() >> (64 - k)
+    # named here, or random.Random.__init_subclass__ would draw _randbelow from random()
+    _randbelow = dealing.Replayed._randbelow
 
     def random(self) -> float:
         raise AssertionError("from_view drew a float, which the dealer does not restate")
@@ -311,20 +302,7 @@ def test_the_search_deals_its_worlds_in_the_kernel_and_replays_from_its_seed(mod
     from levata.bots.search.ismcts import IsmctsBot
 
     view, legal = searched(positions(4, "heuristic") if mode == "tick" else real_time(4))
-    calls = {"from_view": 0, "playout_dealer": 0}
-    from_view = TociState.from_view.__func__  # type: ignore[attr-defined]
-    playout_dealer = TociState.playout_dealer
-
-    def counted_from_view(cls: type, *args: Any) -> TociState:
-        calls["from_view"] += 1
-        return from_view(cls, *args)  # type: ignore[no-any-return]
-
-    def counted_dealer(self: TociState, *args: Any) -> TociDealer:
-        calls["playout_dealer"] += 1
-        return playout_dealer(self, *args)
-
-    monkeypatch.setattr(TociState, "from_view", classmethod(counted_from_view))
-    monkeypatch.setattr(TociState, "playout_dealer", counted_dealer)
+    calls = count_worlds(monkeypatch, TociState)
     picks = []
     for _ in range(2):
         bot = IsmctsBot("toci", seed=5, iterations=60, time_ms=0)
