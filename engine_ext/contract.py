@@ -61,6 +61,12 @@ class BadConfig(ValueError):
     """A match cannot be created: unknown game, wrong player count or a bad option."""
 
 
+class NoWorld(ValueError):
+    """No world fits a view: :meth:`GameSpec.world_from_view` could not deal the hidden
+    cards under what the view says (a view no match can show, or a fault in the game's deal).
+    A searcher plays its fallback move instead of failing the match; tests see the fault."""
+
+
 # --------------------------------------------------------------------------------------------
 # Actions
 
@@ -565,19 +571,36 @@ class GameSpec:
         likelihood of its hands: inside the game's own deal where it weighs deals (the trick
         base), else among whole worlds (those of a game without ``hands``: uniform).
 
-        Raises :class:`NotImplementedError` for a game that cannot rebuild one.
+        Raises :class:`NotImplementedError` for a game that cannot rebuild one, and
+        :class:`NoWorld` where no world fits the view.
+
+        >>> import random
+        >>> from levata.engine import game
+        >>> spec = game("whist")
+        >>> view = spec.new_match(players=4, seed=3).view(0)
+        >>> spec.world_from_view(view, random.Random(1)).view(0).hand == view.hand
+        True
+        >>> spec.world_from_view(replace(view, counts={"hand:1": 40}), random.Random(1))
+        Traceback (most recent call last):
+        levata.engine.contract.NoWorld: whist: no world fits the view of seat 0: ...
         """
         from_view = getattr(self.factory, "from_view", None)
         if from_view is None:
             raise NotImplementedError(f"{self.name} cannot rebuild a world from a view")
-        if evidence is None or evidence.pool <= 1:
-            world: GameState = from_view(self, view, rng)
-        elif "evidence" in inspect.signature(from_view).parameters:
-            world = from_view(self, view, rng, evidence)
-        else:
-            worlds = [from_view(self, view, rng) for _ in range(evidence.pool)]
-            weights = [_hands_likelihood(w, evidence) for w in worlds]
-            world = worlds[pick_weighed(weights, rng)]
+        try:
+            if evidence is None or evidence.pool <= 1:
+                world: GameState = from_view(self, view, rng)
+            elif "evidence" in inspect.signature(from_view).parameters:
+                world = from_view(self, view, rng, evidence)
+            else:
+                worlds = [from_view(self, view, rng) for _ in range(evidence.pool)]
+                weights = [_hands_likelihood(w, evidence) for w in worlds]
+                world = worlds[pick_weighed(weights, rng)]
+        except (ValueError, IndexError, KeyError) as exc:  # the deal's own faults, by name
+            if isinstance(exc, NoWorld):
+                raise
+            told = f"{self.name}: no world fits the view of seat {view.seat}: {exc}"
+            raise NoWorld(told) from exc
         return world
 
     def from_position(self, text: str, seed: int = 0) -> GameState:
@@ -748,14 +771,27 @@ class GameState(ABC):
             raise IllegalAction("the match is over")
         if seat not in self.to_act():
             raise IllegalAction(f"seat {seat} is not to act now")
-        legal = self._legal_to_act(seat)
-        # An action taken from a legal list is found by identity, in C; any other by equality.
-        if id(action) not in map(id, legal) and action not in legal:
-            choice = action.without_payload()
-            if choice is action or choice not in legal:
-                shown = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
-                raise IllegalAction(f"{action} is not legal for seat {seat} now (legal: {shown})")
-            self._check_payload(seat, action, choice)
+        kept = self._legal_kept
+        # An action taken from the list this state last offered the seat, nothing applied since
+        # (no event logged, none applied), is legal: found by identity, in C, without building
+        # the list again. Any other is judged against the list built afresh.
+        if (
+            kept is None
+            or kept[0] != seat
+            or kept[1] != len(self._log)
+            or id(action) not in map(id, kept[2])
+        ):
+            legal = self._legal_to_act(seat)
+            if id(action) not in map(id, legal) and action not in legal:
+                choice = action.without_payload()
+                if choice is action or choice not in legal:
+                    shown = ", ".join(str(a) for a in legal[:12])
+                    more = " ..." if len(legal) > 12 else ""
+                    raise IllegalAction(
+                        f"{action} is not legal for seat {seat} now (legal: {shown}{more})"
+                    )
+                self._check_payload(seat, action, choice)
+        self._legal_kept = None
         self._apply(seat, action)
 
     def _legal_to_act(self, seat: int) -> list[Action]:
@@ -796,7 +832,23 @@ class GameState(ABC):
         >>> state.event_count() > 0
         True
         """
+        self._legal_kept = None
         self._apply(seat, action)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # What a query kept (the list last offered) is a cache, not the position: a query
+        # never changes what the state pickles to. Games with caches of their own drop them too.
+        state = self.__dict__.copy()
+        state.pop("_legal_kept", None)
+        return state
+
+    def _offer(self, seat: int, legal: list[Action]) -> list[Action]:
+        """Keep ``legal``, the list :meth:`legal_actions` gives ``seat`` now, for :meth:`apply`
+        to find the action it is handed in (a game whose lists cost the most to build calls
+        it: the trick games). Gives ``legal`` back; the state keeps a tuple of its own, so a
+        caller that changes the list it got changes nothing here."""
+        self._legal_kept = (seat, len(self._log), tuple(legal))
+        return legal
 
     def events(self, since: int = 0, seat: int | None = None) -> list[Event]:
         """Events from sequence number ``since``; only those ``seat`` may see when given."""
@@ -837,7 +889,12 @@ class GameState(ABC):
                 mine[name] = stream
             else:
                 mine[name] = _copied(value, memo)
+        mine.pop("_legal_kept", None)  # see _offer: a copy's lists are its own
         return other
+
+    #: The legal list last offered a seat, with the log's length then (see :meth:`_offer`).
+    #: Never cloned: a copy offers its own.
+    _legal_kept: tuple[int, int, tuple[Action, ...]] | None = None
 
     #: Callbacks run as each event is emitted, keyed by ``id(state)``: the conformance suite
     #: reads the table at that instant. Kept off the instance so clones and pickles ignore it.
@@ -896,6 +953,7 @@ class GameState(ABC):
         """A copy sharing everything but the event log and the random stream: games whose
         other containers are few copy them on top, which is much cheaper than ``clone``."""
         other = copy.copy(self)
+        other.__dict__.pop("_legal_kept", None)  # see _offer
         other._log = list(self._log)
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())

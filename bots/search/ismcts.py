@@ -94,6 +94,7 @@ True
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import time
@@ -104,7 +105,7 @@ from levata.bots.base import Bot, bot_class, make_bot
 from levata.bots.clock import deadline as stop_by
 from levata.bots.search.card_play import card_actions, fits_kernel, search_cards
 from levata.bots.strategy import strategy_for
-from levata.engine import Action, GameSpec, GameState, SeatView
+from levata.engine import Action, GameSpec, GameState, NoWorld, SeatView
 from levata.engine import game as find_game
 from levata.engine.family.tricks import TrickGame
 from levata.engine.worlds import Evidence
@@ -155,6 +156,13 @@ class Dressing(Protocol):
 
 
 World = GameState | Playout
+
+
+def _no_world(exc: Exception) -> None:
+    """A world could not be rebuilt from the view: the bot plays its usual move, and a fault
+    in a game's deal (:class:`~levata.engine.NoWorld`) is told in the bot's log."""
+    if isinstance(exc, NoWorld):
+        logging.getLogger("levata.bots.search").warning("%s; the usual move instead", exc)
 
 
 def _overruns(begun: float, done: int, deadline: float) -> bool:
@@ -394,7 +402,8 @@ class IsmctsBot:
             else:
                 try:
                     world, dealer = self._deal(spec, view, full, fast, evidence, not done)
-                except NotImplementedError:  # no worlds of this view (read from a position)
+                except (NotImplementedError, NoWorld) as exc:  # no worlds of this view
+                    _no_world(exc)
                     usual = self._usual(view, legal, game)
                     return usual if usual is not None else legal[0]
             fast_copy = not isinstance(world, GameState)
@@ -478,7 +487,8 @@ class IsmctsBot:
             return None  # not a trick game: no world to deal for it
         try:
             world = spec.world_from_view(view, self.rng, evidence)
-        except NotImplementedError:
+        except (NotImplementedError, NoWorld) as exc:  # the contract path says it again
+            _no_world(exc)
             return None
         if not isinstance(world, TrickGame) or not fits_kernel(world, view.seat, cards):
             return None
@@ -524,7 +534,8 @@ class IsmctsBot:
             return None
         try:
             world = spec.world_from_view(view, random.Random(len(view.history)))
-        except NotImplementedError:
+        except (NotImplementedError, NoWorld) as exc:
+            _no_world(exc)
             return None
         likelihood = strategy_for(spec).evidence(view, world)
         return Evidence.of(likelihood, self.pool) if likelihood is not None else None

@@ -85,6 +85,7 @@ trick on 16-card three-hand deals, ``benchmarks/whist_search.py`` on Whist.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Sequence
@@ -94,7 +95,7 @@ from levata.bots.base import RANDOM, Bot, RandomBot, make_bot
 from levata.bots.clock import deadline
 from levata.bots.search.double_dummy import duty_facts, kernel_seat, position, solve_world
 from levata.bots.strategy import strategy_for
-from levata.engine import Action, BadConfig, SeatView, actions
+from levata.engine import Action, BadConfig, NoWorld, SeatView, actions
 from levata.engine import game as find_game
 from levata.engine.cardmask import mask_of
 from levata.engine.family.tricks import TrickGame
@@ -181,6 +182,9 @@ class PimcBot:
         try:
             score = self._search(view, cards, calls)
         except NotImplementedError:  # no worlds of this view (read from a position): as usual
+            score = {}
+        except NoWorld as exc:  # a fault in the game's deal: told, and the usual move played
+            logging.getLogger("levata.bots.search").warning("%s; the usual move instead", exc)
             score = {}
         if not score:
             return self.fallback.act(view, legal)

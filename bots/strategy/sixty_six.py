@@ -52,6 +52,7 @@ True
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -61,7 +62,17 @@ from typing import Any
 from levata.bots.base import Bot, make_bot
 from levata.bots.clock import deadline
 from levata.bots.strategy import Strategy
-from levata.engine import Action, BadConfig, Card, Event, SeatView, Suit, actions, events
+from levata.engine import (
+    Action,
+    BadConfig,
+    Card,
+    Event,
+    NoWorld,
+    SeatView,
+    Suit,
+    actions,
+    events,
+)
 from levata.engine import game as find_game
 from levata.engine.family.tricks import TrickGame
 from levata.engine.solver import Objective
@@ -811,6 +822,9 @@ class SearchBot:
         try:
             return action_of(self._search(view, known, moves, me), legal)
         except NotImplementedError:  # no worlds of this view (read from a position)
+            return self.fallback.act(view, legal)
+        except NoWorld as exc:  # a fault in the game's deal: told, and the usual move played
+            logging.getLogger("levata.bots.search").warning("%s; the usual move instead", exc)
             return self.fallback.act(view, legal)
 
     def _search(self, view: SeatView, known: Deal, moves: list[int], me: int) -> int:

@@ -508,7 +508,7 @@ class TrickGame(Zoned):
     def legal_actions(self, seat: int) -> list[Action]:
         if seat not in self.to_act():
             return []
-        return self._legal_now(seat)
+        return self._offer(seat, self._legal_now(seat))
 
     def _legal_now(self, seat: int) -> list[Action]:
         """The legal actions of ``seat``, known to act now: its cards, then its calls."""

@@ -5,13 +5,15 @@ plan it shows, 3-5-8's 8-seat in the kitty from the cards its ``hand`` event say
 
 from __future__ import annotations
 
+import logging
 import random
+from dataclasses import replace
 
 import pytest
 from games.test_positions_banking import MID_TOUR
 
 from levata.bots import make_bot, play_match
-from levata.engine import game
+from levata.engine import NoWorld, game
 from levata.engine.testing import check_world_from_view, new_random_match, random_steps
 
 
@@ -120,3 +122,23 @@ def test_ismcts_plays_macao_on_from_a_position():
     bots = [make_bot("ismcts", "macao", seed=s, iterations=20) for s in range(3)]
     result = play_match(state, bots)
     assert state.is_over() and len(result.ranks) == 3
+
+
+@pytest.mark.parametrize("kind", ["pimc", "ismcts"])
+def test_a_view_no_world_fits_is_told_and_the_usual_move_played(kind, caplog):
+    """A view whose hidden cards cannot be dealt (here a seat said to hold 40 of Whist's 52
+    cards; in a match, a fault in a game's deal) fails no match: the search says so in its log
+    and plays the usual move, a legal one. The world builder itself raises ``NoWorld``."""
+    spec = game("whist")
+    state = spec.new_match(players=4, seed=3)
+    seat = state.to_act()[0]
+    view = state.view(seat)
+    other = (seat + 1) % 4
+    impossible = replace(view, counts={**view.counts, f"hand:{other}": 40})
+    with pytest.raises(NoWorld, match="no world fits the view"):
+        spec.world_from_view(impossible, random.Random(1))
+    legal = state.legal_actions(seat)
+    bot = make_bot(kind, "whist", seed=1, time_ms=30)
+    with caplog.at_level(logging.WARNING, logger="levata.bots.search"):
+        assert bot.act(impossible, legal) in legal
+    assert any("no world fits the view" in r.getMessage() for r in caplog.records)

@@ -928,7 +928,7 @@ class MacaoState(DrawPile, SeatHistories):
         return kept
 
     def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
+        state = super().__getstate__()
         state.pop("_walked", None)  # the view's walk: a cache, not part of the position
         return state
 

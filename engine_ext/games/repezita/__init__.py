@@ -831,7 +831,7 @@ class RepezitaState(Simultaneous, Zoned):
     def __getstate__(self) -> dict[str, Any]:
         # The history tuple is a cache of the log filled by queries; leave it out so that a
         # query never changes what the state pickles to.
-        state = self.__dict__.copy()
+        state = super().__getstate__()
         state["_history"] = ()
         state.pop("_walked", None)  # the view's walk, a cache as well
         return state

@@ -935,7 +935,7 @@ class TociState(Simultaneous, Zoned):
     def __getstate__(self) -> dict[str, Any]:
         # The history tuple is a cache of the log filled by queries; leave it out so that a
         # query never changes what the state pickles to.
-        state = self.__dict__.copy()
+        state = super().__getstate__()
         state["_history"] = ()
         return state
 
