@@ -254,12 +254,12 @@ class WhistState(TrickGame):
     # -- forehead play: the one card you cannot see -------------------------------------------
 
     def _play_actions(self, seat: int) -> list[Action]:
-        return [PLAY_OWN] if self.forehead else super()._play_actions(seat)
+        return [PLAY_OWN] if self.forehead else TrickGame._play_actions(self, seat)
 
     def _card_of(self, seat: int, action: Action) -> Card | None:
         if action.kind == PLAY_OWN_KIND and action == PLAY_OWN:  # the kind first: no __eq__
             return self.hands[seat][0]
-        return super()._card_of(seat, action)
+        return TrickGame._card_of(self, seat, action)  # not super(): at every card played
 
     # -- scoring ------------------------------------------------------------------------------
 
