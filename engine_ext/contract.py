@@ -778,8 +778,9 @@ class GameState(ABC):
         if (
             kept is None
             or kept[0] != seat
-            or kept[1] != len(self._log)
-            or id(action) not in map(id, kept[2])
+            or kept[1] is not self._log
+            or kept[2] != len(self._log)
+            or id(action) not in map(id, kept[3])
         ):
             legal = self._legal_to_act(seat)
             if id(action) not in map(id, legal) and action not in legal:
@@ -847,7 +848,8 @@ class GameState(ABC):
         to find the action it is handed in (a game whose lists cost the most to build calls
         it: the trick games). Gives ``legal`` back; the state keeps a tuple of its own, so a
         caller that changes the list it got changes nothing here."""
-        self._legal_kept = (seat, len(self._log), tuple(legal))
+        log = self._log  # a world builder that writes a log of its own starts afresh too
+        self._legal_kept = (seat, log, len(log), tuple(legal))
         return legal
 
     def events(self, since: int = 0, seat: int | None = None) -> list[Event]:
@@ -894,7 +896,7 @@ class GameState(ABC):
 
     #: The legal list last offered a seat, with the log's length then (see :meth:`_offer`).
     #: Never cloned: a copy offers its own.
-    _legal_kept: tuple[int, int, tuple[Action, ...]] | None = None
+    _legal_kept: tuple[int, list[Event], int, tuple[Action, ...]] | None = None
 
     #: Callbacks run as each event is emitted, keyed by ``id(state)``: the conformance suite
     #: reads the table at that instant. Kept off the instance so clones and pickles ignore it.

@@ -396,6 +396,9 @@ class HuzurState(Zoned):
         return self.turned_pile[0] != low and low in self.hands[seat]
 
     def legal_actions(self, seat: int) -> list[Action]:
+        return self._offer(seat, self._legal(seat))  # kept: apply finds its action there
+
+    def _legal(self, seat: int) -> list[Action]:
         if self.phase == phases.OVER or seat not in self.to_act():
             return []
         hand = self.hands[seat]

@@ -502,6 +502,9 @@ class MacaoState(DrawPile, SeatHistories):
         return () if self.phase == phases.OVER else (self.actor,)
 
     def legal_actions(self, seat: int) -> list[Action]:
+        return self._offer(seat, self._legal(seat))  # kept: apply finds its action there
+
+    def _legal(self, seat: int) -> list[Action]:
         if self.phase == phases.OVER or seat != self.actor:
             return []
         hand = self.hands[seat]

@@ -263,6 +263,9 @@ class TabinetState(FishingTable, GameState):
         return tuple(t for t in targets(card) if completable(t, (), table, values))
 
     def legal_actions(self, seat: int) -> list[Action]:
+        return self._offer(seat, self._legal(seat))  # kept: apply finds its action there
+
+    def _legal(self, seat: int) -> list[Action]:
         if self.phase == phases.OVER or seat != self.actor:
             return []
         phase = self.phase
