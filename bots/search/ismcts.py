@@ -23,8 +23,9 @@ policy and backs up every seat's reward along the path.
 * **Rollouts** use the game's heuristic bot for every seat, or uniform random moves
   (``rollout=heuristic|random``; ``auto`` is the heuristic where the game has one). They
   stop after ``horizon`` actions (default 30; 0: play to the end) where the game offers an
-  ``estimate()`` of the outcome (Macao, Repezita: finishers, then fewest cards): full
-  rollouts of a shedding game are long, and cutting them gives several times the iterations
+  ``estimate()`` of the outcome (Macao: finishers, then fewest cards; Repezita: each seat's
+  chance by its lead in cards): full rollouts of a shedding game are long, and cutting them
+  gives several times the iterations
   (a game's spec may set its own: Huzur plays to the end, where its kernel makes that cheap
   and the estimate misjudged moves).
 * **Fast playouts**: where the game's state offers ``playout_state(seed)`` (Macao, Huzur,
