@@ -28,6 +28,7 @@ against the game (legal actions, successors, fields, choices, whole rollouts rep
 (True, True, False)
 """
 
+from libc.math cimport exp
 from libc.string cimport memcpy, memmove
 
 from levata.engine import actions as kinds
@@ -53,6 +54,8 @@ cdef enum:
     A_NONE = -1          # not submitted yet
     MAX_PLACES = MAX_SEATS      # the dealer's places: the other seats, then the cards aside
     MAX_NEEDS = MAX_SEATS * 16  # distinct rank sets a bounce implies (15 in tick mode)
+
+cdef double LEAD_SLOPE = 9.5  # repezita.LEAD_SLOPE (the differential test compares estimates)
 
 cdef enum:
     END_NONE = 0
@@ -108,6 +111,10 @@ cdef inline bint lands(int code, int top, bint open_start) noexcept nogil:
     if top < 0:
         return open_start or rank_index(code) == ACE_INDEX
     return adjacent(code, top)
+
+cdef inline double lead_odds(int mine, int theirs) noexcept nogil:
+    """repezita.lead_share: the same operations in the same order, so the same double."""
+    return 1.0 / (1.0 + exp(-(LEAD_SLOPE * (theirs - mine)) / (mine + theirs)))
 
 cdef inline int top_of(const rp_state* s) noexcept nogil:
     return s.pile[s.npile - 1] if s.npile else -1
@@ -403,20 +410,24 @@ cdef class RepezitaPlayout(Playout):
         return tuple(seat for seat in range(self.s.n) if self.s.waiting[seat])
 
     def estimate(self):
-        """``RepezitaState.estimate``: scores as if play stopped now (finishers, then fewest
-        cards, ties sharing the better rank)."""
+        """``RepezitaState.estimate``: the final scores once over; before, each seat's
+        expected score (finishers by their place, the others by their chances against each
+        other seat still holding cards, ``repezita.lead_share``)."""
         cdef rp_state* s = &self.s
-        cdef int n = s.n, seat, other, rank, i
+        cdef int n = s.n, seat, other, i
+        cdef double share
+        if s.over:
+            return tuple(float(n - s.ranks[seat]) for seat in range(n))
         out = [0.0] * n
         for i in range(s.nfinished):
             out[s.finished[i]] = float(n - i - 1)
         for seat in range(n):
             if s.held[seat]:
-                rank = s.nfinished + 1
+                share = 0.0
                 for other in range(n):
-                    if s.held[other] and s.held[other] < s.held[seat]:
-                        rank += 1
-                out[seat] = float(n - rank)
+                    if other != seat and s.held[other]:
+                        share += lead_odds(s.held[seat], s.held[other])
+                out[seat] = share
         return tuple(out)
 
     def fields(self):

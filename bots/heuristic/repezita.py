@@ -20,10 +20,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from levata.engine import Action, Card, SeatView, actions
+from levata.engine import Action, Card, SeatView, Suit, actions
 from levata.engine.games.repezita import PASS, adjacent, lands
 
 __all__ = ["HeuristicBot"]
+
+_RANKS = [Card(Suit.CLUBS, rank) for rank in range(2, 15)]  # a card of each rank
 
 
 class HeuristicBot:
@@ -47,6 +49,45 @@ class HeuristicBot:
         scores = [follow_ups(a.card, hand) for a in playable]  # type: ignore[arg-type]  # filtered on a.card above
         best = max(scores)
         return self.rng.choice([a for a, s in zip(playable, scores, strict=True) if s == best])
+
+    def candidates(self, view: SeatView, legal: Sequence[Action]) -> list[Action]:
+        """The moves a search weighs here (``ismcts``' root): pass, the cards that land on the
+        pile the seat sees, and, where a seat plays before it this tick, the cards that land
+        once that seat has landed a card (one rank from a card that lands). A card that can
+        land on neither is a wrong card or rejected for sure: throwing one only takes the
+        pile back, and a search that weighs it finds wrong-card locks (it takes a pile its
+        opponent could play on, lands the same cards again, and the match stalls:
+        docs/games/repezita.md).
+
+        >>> from levata.engine.games.repezita import RepezitaState
+        >>> state = RepezitaState.from_position(2, ["10C JC 2S 5D", "9D QC"], pile="10H")
+        >>> bot = HeuristicBot()
+        >>> [str(a) for a in bot.candidates(state.view(0), state.legal_actions(0))]  # seat 0 first
+        ['pass', 'play JC']
+        >>> [str(a) for a in bot.candidates(state.view(1), state.legal_actions(1))]
+        ['pass', 'play 9D', 'play QC']
+        """
+        pile = view.zones.get("pile", ())
+        top = pile[-1] if pile else None
+        open_start = bool(view.counters.get("open_start", 0))
+        priority = list(view.facts.get("priority", ()))
+        first = not priority or priority[0] == view.seat
+        after = [] if first else _between(top, open_start)  # what an earlier seat may land
+        picked = []
+        for action in legal:
+            card = action.card
+            if card is None or lands(card, top, open_start) or any(lands(card, c) for c in after):
+                picked.append(action)
+        return picked
+
+
+def _between(top: Card | None, open_start: bool) -> list[Card]:
+    """The cards of each rank that could land on this pile first (one of each rank).
+
+    >>> [str(c) for c in _between(Card.parse("10H"), False)]
+    ['9C', 'JC']
+    """
+    return [c for c in _RANKS if lands(c, top, open_start)]
 
 
 def follow_ups(card: Card, hand: Sequence[Card]) -> int:

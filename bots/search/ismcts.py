@@ -23,8 +23,9 @@ policy and backs up every seat's reward along the path.
 * **Rollouts** use the game's heuristic bot for every seat, or uniform random moves
   (``rollout=heuristic|random``; ``auto`` is the heuristic where the game has one). They
   stop after ``horizon`` actions (default 30; 0: play to the end) where the game offers an
-  ``estimate()`` of the outcome (Macao, Repezita: finishers, then fewest cards): full
-  rollouts of a shedding game are long, and cutting them gives several times the iterations
+  ``estimate()`` of the outcome (Macao: finishers, then fewest cards; Repezita: each seat's
+  chance by its lead in cards): full rollouts of a shedding game are long, and cutting them
+  gives several times the iterations
   (a game's spec may set its own: Huzur plays to the end, where its kernel makes that cheap
   and the estimate misjudged moves).
 * **Fast playouts**: where the game's state offers ``playout_state(seed)`` (Macao, Huzur,
@@ -71,7 +72,12 @@ policy and backs up every seat's reward along the path.
   the UCB tree above (``root=ucb|paired`` forces either).
 * **Guard**: where the game has a heuristic, its move is played unless the search's pick
   beats it by ``guard`` standard errors (paired differences at a paired root): a handful of
-  noisy iterations must not overturn a sound move.
+  noisy iterations must not overturn a sound move. With ``corrected=1`` the margin counts
+  the moves the pick was the best of (Šidák: the chance that the luckiest of ``k`` moves no
+  better than the heuristic's clears the margin is the chance one such move has of it, not
+  ``k`` times as much): where most moves are all but alike (Repezita's hand of wrong cards,
+  in a race already won or lost), a plain guard hands the pick to whichever one the worlds
+  favoured by luck.
 * **Reward**: each seat's final score, normalised by the smallest and largest score seen in
   this search (so any score scale maps to [0, 1]). A multi-deal match (its duplicate unit
   option set to 0) is rolled out only to the end of the current deal and rewarded with the
@@ -99,6 +105,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from statistics import NormalDist
 from typing import Protocol
 
 from levata.bots.base import Bot, bot_class, make_bot
@@ -265,6 +272,7 @@ class IsmctsBot:
         realtime_ms: float = 20.0,
         others: str = "auto",
         guard: float = 1.0,
+        corrected: bool = False,
         horizon: int = 30,
         root: str = "auto",
         fast: bool = True,
@@ -295,6 +303,7 @@ class IsmctsBot:
         self.realtime_ms = realtime_ms
         self.others = others
         self.guard = guard
+        self.corrected = corrected
         self.horizon = horizon
         self.root = root
         self.fast = fast
@@ -590,6 +599,7 @@ class IsmctsBot:
         if not ref:
             return base
         best, best_mean = base, 0.0
+        guard = self._guard(len(paired))
         for action, values in paired.items():
             diffs = [v - r for v, r in zip(values, ref, strict=True)]
             m = sum(diffs) / len(diffs)
@@ -598,7 +608,7 @@ class IsmctsBot:
                 err = math.sqrt(var / len(diffs))
             else:
                 err = math.inf
-            if m > best_mean and m > self.guard * err:
+            if m > best_mean and m > guard * err:
                 best, best_mean = action, m
         return best
 
@@ -668,8 +678,22 @@ class IsmctsBot:
         if usual not in edges:
             return usual
         a, b = edges[pick], edges[usual]
-        margin = self.guard * math.sqrt(a.error() ** 2 + b.error() ** 2)
+        margin = self._guard(len(edges)) * math.sqrt(a.error() ** 2 + b.error() ** 2)
         return pick if a.mean() - b.mean() > margin else usual
+
+    def _guard(self, moves: int) -> float:
+        """The standard errors by which the search's pick among ``moves`` must beat the
+        heuristic's move: ``guard``, or with ``corrected`` the margin the best of the other
+        ``moves - 1`` clears by luck as rarely as one move clears ``guard`` (Šidák).
+
+        >>> bot = IsmctsBot("repezita", corrected=True)
+        >>> bot._guard(2), round(bot._guard(26), 2)
+        (1.0, 2.46)
+        """
+        if not self.corrected or moves <= 2 or self.guard <= 0:
+            return self.guard
+        normal = NormalDist()
+        return normal.inv_cdf(normal.cdf(self.guard) ** (1 / (moves - 1)))
 
     def _iterate(
         self,

@@ -118,3 +118,14 @@ def test_ismcts_plays_over_grpc_with_the_match_options(server, tmp_path, name, o
     assert info.status == admin_pb2.MATCH_STATUS_FINISHED
     assert not info.result.forfeited
     assert list(info.strikes) == [0, 0, 0]
+
+
+def test_a_corrected_guard_asks_more_of_a_pick_among_more_moves() -> None:
+    """``corrected``: the luckiest of many moves no better than the heuristic's clears the
+    margin as rarely as one move clears the plain guard (Šidák), so the margin grows with the
+    moves weighed; two moves, no guard or no correction keep the plain margin."""
+    plain, corrected = IsmctsBot("macao", guard=1.0), IsmctsBot("macao", corrected=True)
+    margins = [corrected._guard(k) for k in (2, 3, 6, 26, 100)]
+    assert margins[0] == 1.0 == plain._guard(26) and margins == sorted(margins)
+    assert 2.4 < corrected._guard(26) < 2.5
+    assert IsmctsBot("macao", guard=0.0, corrected=True)._guard(26) == 0.0

@@ -28,8 +28,8 @@ from dealing import count_worlds  # tests/engine: on the path (pytest)
 from splitmix import SplitMix
 
 from levata.bots.heuristic.repezita import HeuristicBot, follow_ups
-from levata.engine import Action, Card, SeatView, game
-from levata.engine.games.repezita import PASS, RepezitaState, lands
+from levata.engine import Action, Card, SeatView, french_deck, game
+from levata.engine.games.repezita import PASS, RepezitaState, lands, lead_share
 from levata.engine.games.repezita import world as world_module
 from levata.engine.games.repezita.world import TRIES
 from levata.engine.repezita_playouts import POLICIES, RepezitaDealer, RepezitaPlayout
@@ -404,3 +404,15 @@ def test_dealer_errors():
         RepezitaDealer(base, 0, skel.pool, {1: 3, 2: 1, "aside": len(skel.pool) - 4}, {})
     with pytest.raises(ValueError, match="no hidden cards"):
         RepezitaDealer(base, 0, skel.pool, skel.sizes, {0: [{14}]})
+
+
+def test_the_kernel_weighs_a_lead_as_the_game_does() -> None:
+    """The estimate's chance of a lead (``lead_share``) restated in C: the same double for
+    every pair of hand sizes two seats may hold (seat 0 the clubs and diamonds, seat 1 the
+    hearts and spades)."""
+    halves = [[c for c in french_deck() if int(c.suit) // 2 == half] for half in (0, 1)]
+    for mine in range(1, 27):
+        for theirs in range(1, 27):
+            state = RepezitaState.from_position(2, [halves[0][:mine], halves[1][:theirs]])
+            assert kernel(state).estimate() == state.estimate(), (mine, theirs)
+            assert state.estimate() == (lead_share(mine, theirs), lead_share(theirs, mine))

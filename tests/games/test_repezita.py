@@ -21,7 +21,7 @@ import pytest
 
 import levata.bots.heuristic.repezita as heuristic_module
 import levata.engine.games.repezita as repezita_module
-from levata.bots import RandomBot
+from levata.bots import RandomBot, make_bot
 from levata.bots.heuristic.repezita import HeuristicBot
 from levata.engine import Action, BadConfig, Card, Event, IllegalAction, french_deck, parse_cards
 from levata.engine.games.repezita import PASS, SPEC, RepezitaState, lands, play
@@ -641,3 +641,57 @@ def test_heuristic_beats_random():
 @pytest.mark.parametrize("module", [repezita_module, heuristic_module])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
+
+
+# -- the search's value of a position, and the wrong-card locks ---------------------------------
+
+
+def test_the_estimate_scores_a_lead_by_how_sure_it_is() -> None:
+    """A rollout cut short is scored by each seat's chance against each other, not by the
+    hands' sizes alone: a tie is half a win each, a lead of two cards surer near the end than
+    at the start, a finisher keeps its place, and over, the estimate is the result."""
+    tie = RepezitaState.from_position(2, ["8C 9H", "6S 2D"]).estimate()
+    assert tie == (0.5, 0.5)
+    late = RepezitaState.from_position(2, ["8C", "6S 2D 3C"]).estimate()
+    early = RepezitaState.from_position(
+        2, ["8C 9H 10C JD QS KH AS 2H", "6S 2D 3C 4H 5S 7D 9C JC QC 10D"]
+    ).estimate()
+    assert late[0] > early[0] > 0.5 and late[0] + late[1] == pytest.approx(1.0)
+    state = RepezitaState.from_position(3, ["AD", "KH QC", "3C 6S 9D"], pile="")
+    state.apply(0, play(card("AD")))
+    state.apply(1, PASS)
+    state.apply(2, PASS)
+    first, *others = state.estimate()
+    assert first == 2.0 and sum(others) == pytest.approx(1.0) and others[0] > others[1]
+    state.apply(1, play(card("KH")))
+    state.apply(2, PASS)
+    state.apply(1, play(card("QC")))
+    state.apply(2, PASS)
+    assert state.is_over() and state.estimate() == state.result().scores
+
+
+def test_candidates_leave_out_the_cards_that_cannot_land() -> None:
+    """First in this tick's priority, only pass and the cards that land are weighed; later in
+    it, the cards that land once an earlier seat has landed one too (a rank from those)."""
+    state = RepezitaState.from_position(2, ["AH KS 2D 4D QS", "3D 4H"], pile="AS")
+    bot = HeuristicBot(seed=1)
+    first = bot.candidates(state.view(0), state.legal_actions(0))
+    assert [str(a) for a in first] == ["pass", "play 2D", "play KS"]
+    state.tick = 1  # seat 1 plays first now: seat 0 may reckon on its 2 or K
+    later = bot.candidates(state.view(0), state.legal_actions(0))
+    assert [str(a) for a in later] == ["pass", "play 2D", "play QS", "play KS", "play AH"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_lost_race_is_played_on_not_locked(seed: int) -> None:
+    """Far behind (14 cards against 4) with the Ace on the pile and an opponent that holds no
+    2, K or Ace, every move loses: the search (the spec's ``ismcts``) used to throw a card
+    that cannot land (the pile, one Ace, back in its hand: a wrong-card lock that repeats
+    until the tick cap) in most seeds. It plays on now: a card that lands, or a pass."""
+    state = RepezitaState.from_position(
+        2, ["AH KS 2D 4D 5H 6S 8S QS 10H JD 9D 7C 3S 6D", "6C 7H 8C JH"], pile="AS"
+    )
+    bot = make_bot("ismcts", "repezita", seed=seed, iterations="600", time_ms="0")
+    top = state.top
+    picked = bot.act(state.view(0), state.legal_actions(0))
+    assert picked == PASS or lands(picked.card, top), picked  # type: ignore[arg-type]
