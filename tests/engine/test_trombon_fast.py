@@ -96,6 +96,58 @@ def test_every_position_and_the_successor_of_every_legal_action_agree(seed, poli
     assert "window" in ends
 
 
+def plays_to_try(state: TrombonState) -> list[list[Action]]:
+    """Whole plays for the seat to play, card by card: a claim where it opens, then one card,
+    two cards declared as one, as two and as three (a count lie either way, with
+    ``count_lies``), and every card it holds declared as their count."""
+    from levata.engine.games.trombon import claim, declare, put
+
+    seat = state.actor
+    assert seat is not None
+    hand = sorted(state.hands[seat], key=lambda c: (c.rank, int(c.suit)))
+    opening = [claim(hand[0].rank)] if state.rank is None else []
+    counts = [(1, 1), (len(hand), len(hand))]
+    if len(hand) >= 2:
+        counts += [(2, 2)] + ([(2, 1), (2, 3)] if state.count_lies else [])
+    return [opening + [put(c) for c in hand[:k]] + [declare(d)] for k, d in counts]
+
+
+@pytest.mark.parametrize(("seed", "policy"), MATCHES[:8])
+def test_every_call_on_true_and_false_plays_agrees(seed, policy):
+    """At one turn in three: plays true and false in their rank and count, then each seat
+    of the window calling each call (the others passing), and all passing."""
+    state = match(seed, policy)
+    pick = random.Random(seed)
+    outcomes = set()
+    for i, _ in enumerate(moves(state, seed, policy)):
+        if state.phase == "window" or state.staged or pick.random() > 1 / 3:
+            continue
+        for play in plays_to_try(state):
+            game_copy, fast = state.clone(), state.playout_state(i)
+            seat = state.actor
+            for action in play:
+                game_copy._apply(seat, action)
+                fast._apply(seat, action)
+            agree(fast, game_copy, (i, "play"))
+            window = game_copy.to_act()
+            calls = [(s, a.kind) for s in window for a in game_copy.legal_actions(s)[1:]]
+            for caller, kind in [(None, "pass"), *calls]:
+                after, copy = game_copy.clone(), fast.clone()
+                for s in window:
+                    call = Action(kind) if s == caller else Action("pass")
+                    after._apply(s, call)
+                    copy._apply(s, call)
+                agree(copy, after, (i, caller, kind))
+                if caller is not None:
+                    told = next(e for e in reversed(after.events()) if e.kind == "call")
+                    outcomes.add((kind, told.data["taker"] == caller))  # the call was right
+                else:
+                    outcomes.add(("pass", False))
+    if state.count_lies:
+        assert {("trombon_de_carti", True), ("trombon_de_carti", False)} <= outcomes
+    assert {("trombon", True), ("trombon", False), ("pass", False)} <= outcomes
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_the_heuristic_policy_picks_what_the_heuristic_bot_picks(seed):
     """Through heuristic matches, a copy walked along: its ``heuristic`` choice for every
@@ -215,10 +267,31 @@ def test_clones_are_independent_and_a_rolled_copy_only_estimates():
     assert twin.is_over() and len(twin.estimate()) == state.players
     with pytest.raises(RuntimeError, match="no longer follows"):
         twin.legal_actions(seat)
-    with pytest.raises(ValueError, match="heuristic or random"):
+    with pytest.raises(ValueError, match="policy must be one of heuristic, random"):
         fast.choose(seat, "greedy")
-    with pytest.raises(ValueError, match="heuristic or random"):
+    with pytest.raises(ValueError, match="policy must be one of heuristic, random"):
         fast.rollout("greedy")
+
+
+def test_a_seat_off_the_table_or_an_action_not_legal_is_refused_and_changes_nothing():
+    """The kernels' face (``levata.engine.playout_base``), as the other games' copies."""
+    state = match(5, "heuristic")
+    fast = state.playout_state(1)
+    assert fast.players == state.players
+    before = fast.fields()
+    legal = fast.legal_actions(fast.to_act()[0])
+    for seat in (-1, state.players, 63):
+        assert fast.legal_actions(seat) == []
+        with pytest.raises(ValueError, match="not legal"):
+            fast.apply(seat, legal[0])
+        with pytest.raises(ValueError, match="not to act"):
+            fast.choose(seat)
+    for action in (Action("no_such_action"), Action("declare", number=1), Action("trombon")):
+        with pytest.raises(ValueError, match="not legal"):
+            fast.apply(fast.to_act()[0], action)
+    assert fast.fields() == before
+    fast.apply(fast.to_act()[0], legal[0])
+    assert fast.fields() != before
 
 
 def test_ismcts_searches_on_the_fast_copy():

@@ -474,7 +474,9 @@ class TrombonState(Simultaneous, Zoned):
             return call_actions(self.count_lies)
         if self.phase not in (OPEN, FOLLOW) or seat != self.actor:
             return []
-        return play_actions(self.hands[seat], self.rank, len(self.staged), self.count_lies, self.most)
+        return play_actions(
+            self.hands[seat], self.rank, len(self.staged), self.count_lies, self.most
+        )
 
     # -- turn play -------------------------------------------------------------------------------
 

@@ -10,8 +10,8 @@ of truth: it is proven against the Python copy, ``RankSim``, in
 ``tests/engine/test_trombon_kernel.py``): a ``claim`` names the kernel's rank, the ``put``\\ s
 only stage cards, a ``declare`` is the kernel's whole play of the staged cards, and the
 window's last submission resolves it in the kernel, whose taker gets the pile's cards. The
-legal actions are listed by the game's own functions
-(:func:`~levata.engine.games.trombon.play_actions`, :func:`~levata.engine.games.trombon.call_actions`).
+legal actions are listed by the game's own functions (``play_actions``, ``call_actions`` of
+:mod:`levata.engine.games.trombon`).
 The play cap is the game's: it ends the match when a window closes at or past it.
 
 Policies: ``heuristic`` is the kernel's rule of thumb (``RankSim``'s: the truth when it can,
@@ -71,11 +71,11 @@ from levata.engine.games.trombon import (
 )
 from levata.engine.games.trombon.playout import RANKS, RankSim
 from levata.engine.games.trombon.world import Hidden
+from levata.engine.playout_base import POLICIES
 from levata.engine.trombon_playouts import TrombonPlayout
 
 __all__ = ["CardDealer", "CardPlayout", "table_fields"]
 
-POLICIES = ("heuristic", "random")
 _CALLED = Action(TROMBON)
 
 
@@ -121,6 +121,11 @@ def table_fields(  # noqa: PLR0913  (every part of a position, by keyword)
         "waiting": list(waiting),
         "calls": dict(sorted(calls.items())),
     }
+
+
+def _check_policy(policy: str) -> None:
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
 
 
 class CardPlayout:
@@ -207,7 +212,11 @@ class CardPlayout:
         if self.rolled:
             raise RuntimeError("a rolled-out copy no longer follows the cards: only its estimate")
 
-    # -- the contract's questions --------------------------------------------------------------
+    # -- the contract's questions (and the kernels' face, :mod:`levata.engine.playout_base`) ---
+
+    @property
+    def players(self) -> int:
+        return self.kernel.players
 
     def is_over(self) -> bool:
         return self.capped or self.kernel.over()
@@ -230,6 +239,12 @@ class CardPlayout:
         if seat != k.actor:
             return []
         return play_actions(self.hands[seat], k.rank, len(self.staged), self.count_lies, self.most)
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply ``action`` for ``seat``; ``ValueError`` (and no change) if it is not legal."""
+        if action not in self.legal_actions(seat):
+            raise ValueError(f"{action} is not legal for seat {seat} now")
+        self._apply(seat, action)
 
     def _apply(self, seat: int, action: Action) -> None:
         """Play ``action`` (one of :meth:`legal_actions`: it is not checked again)."""
@@ -299,11 +314,12 @@ class CardPlayout:
 
     def choose(self, seat: int, policy: str = "heuristic") -> Action:
         """The action ``policy`` (``heuristic`` or ``random``) picks for ``seat`` now."""
+        _check_policy(policy)
         legal = self.legal_actions(seat)
+        if not legal:
+            raise ValueError(f"seat {seat} is not to act now")
         if policy == "random":
             return legal[int(self.kernel.random() * len(legal))]
-        if policy != "heuristic":
-            raise ValueError(f"a policy is heuristic or random, not {policy!r}")
         k = self.kernel
         if k.window:
             return PASS if k.call_of(seat, False) == "pass" else _CALLED
@@ -323,8 +339,7 @@ class CardPlayout:
         """Play on by ``policy`` to the end or for about ``max_actions`` actions (0: no
         limit; ``heuristic`` stops at the first play or window that reaches it); ``seed``
         restarts the copy's stream first. Returns the actions taken."""
-        if policy not in POLICIES:
-            raise ValueError(f"a policy is heuristic or random, not {policy!r}")
+        _check_policy(policy)
         self._cards_followed()
         k = self.kernel
         if seed is not None:
@@ -341,7 +356,9 @@ class CardPlayout:
             return steps
         # Whole plays in the kernel, up to the cap, whose last window resolves as the game's.
         self.rolled = True
-        steps += k.rollout_actions(None, self.cap - k.plays, max_actions - steps if max_actions else 0)
+        steps += k.rollout_actions(
+            None, self.cap - k.plays, max_actions - steps if max_actions else 0
+        )
         if not k.over() and k.plays >= self.cap:
             if k.window:
                 steps += len(k.in_window())
@@ -395,6 +412,4 @@ class CardDealer:
         table = self.table
         table.hands, table.pile, table.staged = dealt.hands, dealt.pile, dealt.staged
         table.last_cards = dealt.last
-        return CardPlayout.of(
-            table, stream, cap=self.cap, waiting=self.waiting, calls=self.calls
-        )
+        return CardPlayout.of(table, stream, cap=self.cap, waiting=self.waiting, calls=self.calls)
