@@ -83,6 +83,8 @@ def test_every_position_and_the_successor_of_every_legal_action_agree(seed, poli
         if pick.random() < 0.25:
             fresh = state.playout_state(i)
             agree(fresh, state, (i, "fresh"))
+            laid = fresh.kernel.fields()["mine_laid"]  # read from the log, the walked one kept
+            assert laid == walked.kernel.fields()["mine_laid"], i
             for s in state.to_act():
                 for a in state.legal_actions(s):
                     after = state.clone()
@@ -156,11 +158,13 @@ def test_the_heuristic_policy_picks_what_the_heuristic_bot_picks(seed):
     state = match(seed, "heuristic", cap=120)
     walked = state.playout_state(seed)
     compared = {"claim": 0, "put": 0, "declare": 0, "window": 0}
-    for seat, action in moves(state, seed, "heuristic"):
+    for i, (seat, action) in enumerate(moves(state, seed, "heuristic")):
         view = state.view(seat)
         table = Table.from_view(view)
         legal = state.legal_actions(seat)
         bot = HeuristicBot("trombon", seed=seed)
+        if i % 4 == 0:  # a world of the seat's view picks for it as the match's copy does
+            assert state.playout_dealer(seat, i).deal().choose(seat) == walked.choose(seat)
         if state.phase == "window":
             if not cornered(table, seat):
                 compared["window"] += 1

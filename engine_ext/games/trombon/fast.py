@@ -46,14 +46,14 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any
 
 from levata.engine import fields as declared
 from levata.engine import phases
 from levata.engine.cards import Card, french_deck
-from levata.engine.contract import Action, SeatView
+from levata.engine.contract import Action, Event, SeatView
 from levata.engine.games.trombon import (
     CLAIM,
     PASS,
@@ -74,7 +74,7 @@ from levata.engine.games.trombon.world import Hidden
 from levata.engine.playout_base import POLICIES
 from levata.engine.trombon_playouts import TrombonPlayout
 
-__all__ = ["CardDealer", "CardPlayout", "table_fields"]
+__all__ = ["CardDealer", "CardPlayout", "laid_this_round", "table_fields"]
 
 _CALLED = Action(TROMBON)
 
@@ -88,6 +88,29 @@ def _counts(cards: Sequence[Card]) -> list[int]:
 
 def _by_rank(card: Card) -> tuple[int, int]:
     return (card.rank, int(card.suit))
+
+
+def laid_this_round(history: Iterable[Event], players: int) -> list[list[int]]:
+    """Each seat's cards in the pile by rank, as far as ``history`` tells (its ``laid``
+    events since the last call): what the rule of thumb's calls read. A world rebuilt from a
+    view keeps only that seat's events, so only its own cards count there, as the heuristic
+    bot reading that world's views counts them.
+
+    >>> from levata.engine.games.trombon import TrombonState
+    >>> state = TrombonState.from_position(2, ["7S 9D", "2C"], pile="")
+    >>> for text in ("claim 7", "put 7S", "declare 1"):
+    ...     state.apply(0, Action.parse(text))
+    >>> laid_this_round(state.events(), 2)[0][7 - 2]
+    1
+    """
+    laid = [[0] * RANKS for _ in range(players)]
+    for ev in history:
+        if ev.kind == "laid" and ev.seat is not None:
+            for c in ev.cards:
+                laid[ev.seat][c.rank - 2] += 1
+        elif ev.kind == "call":
+            laid = [[0] * RANKS for _ in range(players)]
+    return laid
 
 
 def table_fields(  # noqa: PLR0913  (every part of a position, by keyword)
@@ -177,11 +200,16 @@ class CardPlayout:
         cap: int,
         waiting: Sequence[int],
         calls: Mapping[int, str],
+        laid: list[list[int]] | None = None,
     ) -> CardPlayout:
         """The copy of ``table``: a :class:`TrombonState`, or anything with its attributes
-        (the dealer's table, read from a view)."""
+        (the dealer's table, read from a view); ``laid``: each seat's cards in the pile as
+        far as it is known (:func:`laid_this_round`; ``None``: none known)."""
         fast = cls.__new__(cls)
-        fast.kernel = TrombonPlayout(RankSim.of(table).fields(), seed)
+        ranks = RankSim.of(table).fields()
+        if laid is not None:
+            ranks["mine_laid"] = laid
+        fast.kernel = TrombonPlayout(ranks, seed)
         fast.hands = [list(h) for h in table.hands]
         fast.staged = list(table.staged)
         fast.pile = list(table.pile)
@@ -401,6 +429,7 @@ class CardDealer:
             for s in range(n)
             if window and s not in table.finished and s != table.actor and s not in self.waiting
         }
+        self.laid = laid_this_round(view.history, n)
         self.rng = random.Random(seed)
 
     def deal(self, seed: int | None = None) -> CardPlayout:
@@ -412,4 +441,6 @@ class CardDealer:
         table = self.table
         table.hands, table.pile, table.staged = dealt.hands, dealt.pile, dealt.staged
         table.last_cards = dealt.last
-        return CardPlayout.of(table, stream, cap=self.cap, waiting=self.waiting, calls=self.calls)
+        return CardPlayout.of(
+            table, stream, cap=self.cap, waiting=self.waiting, calls=self.calls, laid=self.laid
+        )
