@@ -120,6 +120,7 @@ _CLAIMED = {a: r for r, a in _CLAIMS.items()}
 _PUTS: dict[Card, Action] = {}
 _DECLARES: dict[int, Action] = {}
 _CALL_ACTIONS = {kind: Action(kind) for kind in CALLS}
+_EVERY_COUNT: dict[int, list[Action]] = {}
 
 
 def claim(rank: int) -> Action:
@@ -183,7 +184,10 @@ def play_actions(
     out = [put(c) for c in sorted(set(hand), key=_by_rank)]
     if staged:
         if count_lies:
-            out += [declare(d) for d in range(1, most + 1)]
+            every = _EVERY_COUNT.get(most)
+            if every is None:  # made once: a search lists them at each of its steps
+                every = _EVERY_COUNT[most] = [declare(d) for d in range(1, most + 1)]
+            out += every
         else:
             out.append(declare(staged))
     return out
