@@ -82,6 +82,7 @@ cdef struct tb_state:
     int has_callers
     tb_caller callers[MAX_SEATS]
     unsigned long long rng
+    int taker           # who took the pile at the last window's close (-1: nobody called)
 
 
 # -- the call's odds (lie_odds) ------------------------------------------------------------------
@@ -338,6 +339,7 @@ cdef int resolve(tb_state* s, const int* calls, bint modelled) noexcept nogil:
     if caller >= 0 and kind == CALL_RANK and s.rank < 0:
         return ERR_NO_RANK
     s.window = 0
+    s.taker = -1
     if caller < 0:
         if s.pending == x:
             finish(s, x)
@@ -347,6 +349,7 @@ cdef int resolve(tb_state* s, const int* calls, bint modelled) noexcept nogil:
     k = total(s.last)
     honest = s.last[s.rank] == k if kind == CALL_RANK else k == s.last_d
     taker = caller if honest else x
+    s.taker = taker
     for r in range(RANKS):
         s.hands[taker][r] += s.pile[r]
     memset(s.pile, 0, sizeof(s.pile))
@@ -360,21 +363,31 @@ cdef int resolve(tb_state* s, const int* calls, bint modelled) noexcept nogil:
     s.actor = next_in(s, x)
     return 0
 
-cdef int run(tb_state* s, int max_plays) noexcept nogil:
-    """Play on by the rules of thumb for at most ``max_plays`` plays (RankSim.rollout)."""
+cdef inline int window_size(const tb_state* s) noexcept nogil:
+    """The seats that submit in the open window: every seat still in but the player."""
+    return s.n - s.nfinished - 1
+
+cdef int run(tb_state* s, int max_plays, int max_actions, int* actions) noexcept nogil:
+    """Play on by the rules of thumb for at most ``max_plays`` plays (RankSim.rollout), and
+    with ``max_actions`` (0: no limit) until ``actions`` counts that many of the game's
+    atomic actions (a claim, a put a card, a declare; a submission a seat in the window)."""
     cdef int start = s.plays, seat, declared, rank, err
     cdef int cards[RANKS]
     while not over(s) and s.plays - start < max_plays:
+        if max_actions and actions[0] >= max_actions:
+            break
         if s.window:
+            actions[0] += window_size(s)
             err = resolve(s, NULL, True)
             if err:
                 return err
-            if over(s):
+            if over(s) or (max_actions and actions[0] >= max_actions):
                 break
         seat = s.actor
         declared = usual_play(s, seat, cards, &rank)
         if declared < 0:
             return declared
+        actions[0] += (s.rank < 0) + total(cards) + 1
         err = play(s, seat, cards, declared, rank)
         if err:
             return err
@@ -450,6 +463,7 @@ cdef class TrombonPlayout:
         if decks not in (1, 2):
             raise ValueError(f"one or two decks, not {decks}")
         s.n, s.decks = n, decks
+        s.taker = -1
         s.rng = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         for key in ("hands", "mine_laid"):
             if len(fields.get(key, ())) > n:
@@ -583,12 +597,60 @@ cdef class TrombonPlayout:
     def rollout(self, seed, int max_plays):
         """Play on by the rules of thumb for at most ``max_plays`` plays; ``seed``: restart
         the stream from it first (``None``: go on with the state's stream)."""
-        cdef int err
+        cdef int err, actions = 0
         if seed is not None:
             self.reseed(seed)
         with nogil:
-            err = run(&self.s, max_plays)
+            err = run(&self.s, max_plays, 0, &actions)
         _check(err)
+
+    def rollout_actions(self, seed, int max_plays, int max_actions):
+        """:meth:`rollout` counted in the game's atomic actions (what a search's horizon
+        counts): on for at most ``max_plays`` plays and, with ``max_actions`` (0: no limit),
+        until that many actions are taken (a play is its claim, its cards put one by one and
+        its declare; a window one submission a seat in it, the window resolved whole).
+        Returns the actions taken."""
+        cdef int err, actions = 0
+        if seed is not None:
+            self.reseed(seed)
+        with nogil:
+            err = run(&self.s, max_plays, max_actions, &actions)
+        _check(err)
+        return actions
+
+    def claim(self, int rank):
+        """The opener names the round's ``rank`` before its cards go down (the card-by-card
+        copy's ``claim``; :meth:`play` then keeps it)."""
+        if self.s.rank >= 0:
+            raise ValueError("the round's rank is already named")
+        self.s.rank = self._rank(rank)
+
+    @property
+    def actor(self):
+        """The seat to play, or whose play is open to calls."""
+        return self.s.actor
+
+    @property
+    def rank(self):
+        """The round's rank (0 to 12), ``None`` before it is named."""
+        return None if self.s.rank < 0 else self.s.rank
+
+    @property
+    def window(self):
+        return bool(self.s.window)
+
+    @property
+    def plays(self):
+        return self.s.plays
+
+    @property
+    def taker(self):
+        """Who took the pile at the last window's close (``None``: nobody called)."""
+        return None if self.s.taker < 0 else self.s.taker
+
+    def held(self, int seat):
+        """How many cards ``seat`` holds (a play's cards count until it is declared)."""
+        return total(self.s.hands[self._seat(seat)])
 
     def scores(self):
         """Places as scores (``players - place``): finishers in order, then fewest cards."""

@@ -31,12 +31,14 @@ policy and backs up every seat's reward along the path.
 * **Fast playouts**: where the game's state offers ``playout_state(seed)`` (Macao, Huzur,
   ...), each world is turned into that copy once and the search runs on it: it clones,
   applies and lists legal actions without events or views, and plays the rollout itself
-  (``rollout(policy, max_actions, seed)``, in C for Macao, Huzur, Tabinet, Kemps, Toci and Repezita)
+  (``rollout(policy, max_actions, seed)``, in C for Macao, Huzur, Tabinet, Kemps, Toci and Repezita,
+  and for Trombon whole plays in its rank kernel under a copy that follows the cards)
   with the same policy (``choose`` for the other seats' moves inside the tree). Where the state also
   offers ``playout_dealer(seat, seed)`` (every game with a fast copy: Macao, Huzur, Tabinet,
-  Kemps, Toci, Repezita), the search deals its worlds with it, as fast copies: the same draw
-  as ``world_from_view``'s without a Python state for each. The game proves its copy plays by
-  its own rules and its policy picks as its heuristic bot does (a differential test);
+  Kemps, Toci, Repezita, Trombon), the search deals its worlds with it, as fast copies: the
+  same draw as ``world_from_view``'s without a Python state for each. The game proves its copy
+  plays by its own rules and its policy picks as its heuristic bot does (a differential test;
+  Trombon's policy is its kernel's rule of thumb, which calls no cornered seat);
   ``fast=False`` searches through the contract's ``clone``/``apply`` instead (the benchmarks
   compare the two). A copy of a
   simultaneous game (Kemps' tick) lists every seat to act, the others submitting by the

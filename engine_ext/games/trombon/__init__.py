@@ -57,7 +57,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from levata.engine import actions, events, phases
 from levata.engine import fields as declared
@@ -81,6 +81,9 @@ from levata.engine.registry import register
 from levata.engine.vocabulary import Vocabulary
 from levata.engine.zones import FACE_DOWN, OWNER, SHOWN, Place, Zoned, described
 
+if TYPE_CHECKING:
+    from levata.engine.games.trombon.fast import CardDealer, CardPlayout
+
 __all__ = [
     "CALLS",
     "DECLARE",
@@ -90,9 +93,11 @@ __all__ = [
     "TROMBON",
     "TROMBON_DE_CARTI",
     "TrombonState",
+    "call_actions",
     "claim",
     "deck_count",
     "declare",
+    "play_actions",
     "put",
 ]
 
@@ -115,6 +120,7 @@ _CLAIMED = {a: r for r, a in _CLAIMS.items()}
 _PUTS: dict[Card, Action] = {}
 _DECLARES: dict[int, Action] = {}
 _CALL_ACTIONS = {kind: Action(kind) for kind in CALLS}
+_EVERY_COUNT: dict[int, list[Action]] = {}
 
 
 def claim(rank: int) -> Action:
@@ -149,6 +155,42 @@ def declare(count: int) -> Action:
     if action is None:
         action = _DECLARES[count] = Action(DECLARE, number=count)
     return action
+
+
+def call_actions(count_lies: bool) -> list[Action]:
+    """A seat's choices in the call window (``trombon_de_carti`` only with ``count_lies``).
+
+    >>> [str(a) for a in call_actions(False)]
+    ['pass', 'trombon']
+    """
+    if count_lies:
+        return [PASS, _CALL_ACTIONS[TROMBON], _CALL_ACTIONS[TROMBON_DE_CARTI]]
+    return [PASS, _CALL_ACTIONS[TROMBON]]
+
+
+def play_actions(
+    hand: Sequence[Card], rank: int | None, staged: int, count_lies: bool, most: int
+) -> list[Action]:
+    """The actions of the seat to play: a claim while the round has no rank, then a ``put``
+    of each card it holds (equal cards once) and, once ``staged`` cards are down, a
+    ``declare`` of any count up to ``most`` (the true count only, without ``count_lies``).
+    The game and its fast copy (:mod:`.fast`) both list them here.
+
+    >>> [str(a) for a in play_actions(parse_cards("7S 2C 7S"), 7, 1, False, 52)]
+    ['put 2C', 'put 7S', 'declare 1']
+    """
+    if rank is None:
+        return [claim(r) for r in RANK_NAMES]
+    out = [put(c) for c in sorted(set(hand), key=_by_rank)]
+    if staged:
+        if count_lies:
+            every = _EVERY_COUNT.get(most)
+            if every is None:  # made once: a search lists them at each of its steps
+                every = _EVERY_COUNT[most] = [declare(d) for d in range(1, most + 1)]
+            out += every
+        else:
+            out.append(declare(staged))
+    return out
 
 
 def deck_count(players: int) -> int:
@@ -433,20 +475,12 @@ class TrombonState(Simultaneous, Zoned):
         if self.phase == WINDOW:
             if seat not in self._waiting:
                 return []
-            if self.count_lies:
-                return [PASS, _CALL_ACTIONS[TROMBON], _CALL_ACTIONS[TROMBON_DE_CARTI]]
-            return [PASS, _CALL_ACTIONS[TROMBON]]
+            return call_actions(self.count_lies)
         if self.phase not in (OPEN, FOLLOW) or seat != self.actor:
             return []
-        if self.rank is None:
-            return [claim(r) for r in RANK_NAMES]
-        out = [put(c) for c in sorted(set(self.hands[seat]), key=_by_rank)]
-        if self.staged:
-            if self.count_lies:
-                out += [declare(d) for d in range(1, self.most + 1)]
-            else:
-                out.append(declare(len(self.staged)))
-        return out
+        return play_actions(
+            self.hands[seat], self.rank, len(self.staged), self.count_lies, self.most
+        )
 
     # -- turn play -------------------------------------------------------------------------------
 
@@ -665,6 +699,45 @@ class TrombonState(Simultaneous, Zoned):
         state._configure(spec, view.players, dict(view.options), rng.getrandbits(32))
         rebuild(state, view, rng)
         return state
+
+    def playout_state(self, seed: int) -> CardPlayout:
+        """A copy for the search's fast path (:mod:`.fast`): the game's atomic actions on the
+        rank kernel (:mod:`levata.engine.trombon_playouts`), play only, with no events, views
+        or history; its random stream starts from ``seed``."""
+        from levata.engine.games.trombon.fast import CardPlayout, laid_this_round
+
+        waiting = self._waiting if self.phase == WINDOW else ()
+        calls = {s: a.kind for s, a in enumerate(self.submissions) if a is not None}
+        laid = laid_this_round(self._log, self.players)  # a world's: its seat's own only
+        return CardPlayout.of(
+            self, seed, cap=self.options["play_cap"], waiting=waiting, calls=calls, laid=laid
+        )
+
+    def playout_dealer(self, seat: int, seed: int) -> CardDealer:
+        """The search's dealer of worlds ``seat`` cannot tell from this one, as fast copies
+        (:class:`~levata.engine.games.trombon.fast.CardDealer`): :meth:`from_view`'s deal,
+        draw for draw, from ``seat``'s view."""
+        from levata.engine.games.trombon.fast import CardDealer
+
+        return CardDealer(self.view(seat), seed)
+
+    def playout_fields(self) -> dict[str, Any]:
+        """This position as plain values, as the fast copy's ``fields()`` says it
+        (:func:`~levata.engine.games.trombon.fast.table_fields`)."""
+        from levata.engine.games.trombon.fast import table_fields
+        from levata.engine.games.trombon.playout import RankSim
+
+        window = self.phase == WINDOW
+        return table_fields(
+            RankSim.of(self).fields(),
+            over=self.is_over(),
+            hands=self.hands,
+            staged=self.staged,
+            pile=self.pile,
+            last=self.last_cards,
+            waiting=self._waiting if window else (),
+            calls={s: a.kind for s, a in enumerate(self.submissions) if a is not None},
+        )
 
     def sample_world(self, seat: int, rng: random.Random) -> TrombonState:
         # What the seat knows is its view: a world rebuilt from it keeps the view, and the
