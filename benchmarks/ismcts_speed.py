@@ -2,8 +2,12 @@
 beside OpenSpiel's C++ ``ISMCTSBot``.
 
     python benchmarks/ismcts_speed.py --game macao [--decisions 60] [--time-ms 100]
-        [--players 2] [--seed 1] [-o NAME=VALUE] [--openspiel] [--openspiel-sims 2000]
-        [--card-play]
+        [--players 2] [--seed 1] [-o NAME=VALUE] [-b NAME=VALUE] [--openspiel]
+        [--openspiel-sims 2000] [--card-play]
+
+The bots are the game's ``ismcts`` as registered (the options its spec's entry sets: Kemps'
+``infer=1:pool=64``, Repezita's ``horizon=0:corrected=1``), ``-b`` setting more over them;
+``-o`` sets the game's options.
 
 The decisions are real ones: heuristic bots play matches from ``--seed`` and every position
 with a choice (more than one legal action) that ismcts searches is kept until there are
@@ -48,8 +52,20 @@ from typing import Any
 from levata.bots import make_bot
 from levata.bots.search.card_play import card_actions
 from levata.bots.search.ismcts import IsmctsBot
-from levata.engine import Action, SeatView, game
+from levata.engine import Action, BadConfig, SeatView, game
 from levata.engine.seeds import derive
+
+
+def _ismcts(name: str, seed: int, time_ms: float, fast: bool, options: dict[str, Any]) -> Any:
+    """The game's ``ismcts`` as its registry entry makes it (the options the spec sets, as a
+    tournament plays it), then ``options`` (``--bot``), on the path asked for."""
+    try:
+        bot = make_bot("ismcts", name, seed=seed, **{**options, "time_ms": time_ms, "fast": fast})
+    except BadConfig as exc:  # a --bot option ismcts does not take, or a bad value
+        raise SystemExit(f"error: --bot: {exc}") from None
+    if not isinstance(bot, IsmctsBot):
+        raise SystemExit(f"error: {name}'s ismcts entry is not levata's IsmctsBot")
+    return bot
 
 
 def decisions(
@@ -59,7 +75,7 @@ def decisions(
     seed: int,
     options: dict[str, Any],
     cards_only: bool,
-    settled_too: bool = False,
+    probe: IsmctsBot | None = None,
 ) -> list:
     """``count`` positions with a choice, from heuristic matches: (view, legal) pairs
     (``cards_only``: card plays only). Only those ismcts searches, unless ``settled_too``:
@@ -67,7 +83,6 @@ def decisions(
     would only pull the percentiles down."""
     spec = game(name)
     out: list[tuple[SeatView, list[Action]]] = []
-    probe = None if settled_too else IsmctsBot(name, seed=seed, time_ms=1, fast=True)
     match = 0
     while len(out) < count:
         state = spec.new_match(players=players, options=options, seed=derive(seed, match))
@@ -220,7 +235,7 @@ def overridden(
                 delattr(state_class, name)
 
 
-def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, in order)
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--game", default="macao")
     p.add_argument("--decisions", type=int, default=60)
@@ -228,6 +243,14 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, i
     p.add_argument("--players", type=int, default=None, help="default: the fewest the game has")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument(
+        "-b",
+        "--bot",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an ismcts option over the game's registered entry (horizon=30, infer=0...)",
+    )
     p.add_argument("--card-play", action="store_true", help="card-play decisions only")
     p.add_argument(
         "--settled-too",
@@ -236,12 +259,19 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, i
     )
     p.add_argument("--openspiel", action="store_true", help="OpenSpiel's ISMCTSBot beside")
     p.add_argument("--openspiel-sims", type=int, default=2000, help="its simulations a decision")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, in order)
+    args = _parser().parse_args(argv)
     spec = game(args.game)
     players = args.players or spec.players[0]
     options = dict(item.split("=", 1) for item in args.option)
+    bot_options = dict(item.partition("=")[::2] for item in args.bot)
+    # the probe tells the moves the heuristic settles (no search) from the others
+    probe = None if args.settled_too else _ismcts(spec.name, args.seed, 1, True, bot_options)
     points = decisions(
-        spec.name, players, args.decisions, args.seed, options, args.card_play, args.settled_too
+        spec.name, players, args.decisions, args.seed, options, args.card_play, probe
     )
     spiel, states = None, None
     if args.openspiel:
@@ -257,8 +287,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915  (one report, i
     paths: list[Any] = [False, True] + (["python"] if python_copy is not None else [])
     paths += ["python worlds"] if dealer is not None else []
     bots = {
-        path: IsmctsBot(spec.name, seed=args.seed, time_ms=args.time_ms, fast=bool(path))
-        for path in paths
+        path: _ismcts(spec.name, args.seed, args.time_ms, bool(path), bot_options) for path in paths
     }
     walls, cpus = run_paths(points, bots, state_class, spiel, states)
     cpu = {path: sum(xs) for path, xs in cpus.items()}
