@@ -881,7 +881,9 @@ class GameState(ABC):
         shared = _IMMUTABLE
         for name, value in self.__dict__.items():
             kind = type(value)
-            if kind in shared:
+            if name == "_log" and kind is list:  # events only, immutable: no need to look
+                mine[name] = memo[id(value)] = value.copy()
+            elif kind in shared:
                 mine[name] = value
             elif kind is list:
                 mine[name] = _copied_list(value, memo)
@@ -894,7 +896,7 @@ class GameState(ABC):
         mine.pop("_legal_kept", None)  # see _offer: a copy's lists are its own
         return other
 
-    #: The legal list last offered a seat, with the log's length then (see :meth:`_offer`).
+    #: The legal list last offered a seat, with the log and its length then (:meth:`_offer`).
     #: Never cloned: a copy offers its own.
     _legal_kept: tuple[int, list[Event], int, tuple[Action, ...]] | None = None
 
