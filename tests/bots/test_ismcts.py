@@ -67,7 +67,7 @@ def _moves(name: str, players: int, seed: int, **options: object) -> list[str]:
         ("macao", 3, {"request_scope": "next_player", "wild_changers": True}),
         ("macao", 5, {}),
         ("repezita", 3, {"tick_cap": 200}),
-        ("repezita", 2, {"mode": "realtime", "time_cap_ms": 20_000}),
+        ("repezita", 2, {"mode": "realtime", "time_cap_ms": 8_000}),  # about 80 moves
     ],
 )
 def test_plays_legal_matches_the_same_from_the_same_seed(name, players, options) -> None:
