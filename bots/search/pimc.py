@@ -261,7 +261,10 @@ class PimcBot:
             return world, evidence([mask_of(h) for h in world.hands])
         world = self.spec.world_from_view(view, self.rng)
         assert isinstance(world, TrickGame)
-        w = self.strategy.plausibility(world, view.seat) if self.infer else 1.0
+        # The plausibility reads the calls: not with the plays alone (read=plays, no clue
+        # yet), or that ablation would read the bids wherever no play is evidence yet.
+        calls = self.infer and self.read != "plays"
+        w = self.strategy.plausibility(world, view.seat) if calls else 1.0
         self._draws += 1
         most = self.resample * self.worlds
         if w < 1.0 and self._draws <= most and time.perf_counter() < stop:

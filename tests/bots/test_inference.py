@@ -85,3 +85,38 @@ def test_the_search_bots_draw_by_the_evidence_only_when_inferring() -> None:
         assert searcher.act(view, legal) in legal
         assert (searcher._drawing is not None) == bool(infer)
         assert searcher.stats.kernel_decisions == 1
+
+
+def test_pimc_reading_the_plays_alone_reads_no_bid() -> None:
+    """Whist with the bids read as counting: at a bid, with three bids made and no play
+    seen, ``read=plays`` has no evidence, and draws the worlds ``infer=0`` draws (it once
+    fell back on the bids' plausibility there, by rejection: the ablation read the bids);
+    ``read=calls`` reads them (more draws than worlds)."""
+    from levata.bots.search.pimc import PimcBot
+
+    state = game("whist").new_match(players=4, options={"deal_size": 7}, seed=3)
+    for _ in range(3):
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[2])
+    seat = state.to_act()[0]
+    view, legal = state.view(seat), state.legal_actions(seat)
+    searched = {}
+    for infer, read in ((0, "none"), (1, "plays"), (1, "calls")):
+        bot = PimcBot(
+            "whist", seed=1, worlds=12, time_ms=0, min_worlds=12, infer=infer, read=read,
+            bidders="counting",
+        )  # fmt: skip
+        worlds = []
+        draw = bot._draw
+
+        def kept(*args, draw=draw, worlds=worlds):
+            got = draw(*args)
+            if got is not None:
+                worlds.append([mask_of(h) for h in got[0].hands])
+            return got
+
+        bot._draw = kept  # type: ignore[method-assign]
+        bot.act(view, legal)
+        searched[read] = (worlds, bot.last_draws)
+    assert searched["plays"] == searched["none"] == (searched["none"][0], 12)
+    assert searched["calls"][1] > 12
