@@ -11,14 +11,16 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from levata.bots.base import make_bot
+from levata.bots.base import Bot, make_bot
 from levata.bots.entry import split_entry
 from levata.bots.strategy import strategy_for
 from levata.engine import actions, game
-from levata.engine.family.tricks import beats, power, suit_of, trick_taker, winning_card
+from levata.engine.family.tricks import TrickGame, beats, power, suit_of, trick_taker, winning_card
 
 
-def tally(state, bots, counts: Counter, deal_size: int) -> None:
+def tally(state: TrickGame, bots: list[Bot], counts: Counter, deal_size: int) -> None:
+    """Play one Whist deal of ``deal_size`` cards a seat with ``bots``, and count each play
+    to the led suit (not a lead) where the seat could keep the rule, and whether it broke it."""
     strategy = strategy_for(game("whist"))
     rules = state.rules
     size = rules.seats
@@ -65,6 +67,7 @@ def tally(state, bots, counts: Counter, deal_size: int) -> None:
 
 
 def main() -> None:
+    """Tally ``--deals`` deals of one bot entry at every seat, and print the rates."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bot", default="pimc:worlds=20:time_ms=0:min_worlds=20")
     parser.add_argument("--deals", type=int, default=60)

@@ -119,7 +119,7 @@ class PimcBot:
     worlds by the game's evidence from the other seats' bids and plays, 0: uniform),
     ``pool`` (deals each world is picked among by the evidence's likelihood), ``read``
     (``none``, the default: no evidence, only a plausibility; ``all`` of it; the ``plays``
-    or the ``calls`` alone), ``resample``
+    alone, no call nor its plausibility; the ``calls`` alone), ``resample``
     (most draws per world searched, to keep worlds in proportion to a plausibility; 0:
     weigh every world by its likelihood or plausibility instead),
     ``lines`` (1: read the game's lines where it gives them; 0: not), ``bidders`` (what
