@@ -119,7 +119,7 @@ class PimcBot:
     worlds by the game's evidence from the other seats' bids and plays, 0: uniform),
     ``pool`` (deals each world is picked among by the evidence's likelihood), ``read``
     (``none``, the default: no evidence, only a plausibility; ``all`` of it; the ``plays``
-    or the ``calls`` alone), ``resample``
+    alone, no call nor its plausibility; the ``calls`` alone), ``resample``
     (most draws per world searched, to keep worlds in proportion to a plausibility; 0:
     weigh every world by its likelihood or plausibility instead),
     ``lines`` (1: read the game's lines where it gives them; 0: not), ``bidders`` (what
@@ -261,7 +261,10 @@ class PimcBot:
             return world, evidence([mask_of(h) for h in world.hands])
         world = self.spec.world_from_view(view, self.rng)
         assert isinstance(world, TrickGame)
-        w = self.strategy.plausibility(world, view.seat) if self.infer else 1.0
+        # The plausibility reads the calls: not with the plays alone (read=plays, no clue
+        # yet), or that ablation would read the bids wherever no play is evidence yet.
+        calls = self.infer and self.read != "plays"
+        w = self.strategy.plausibility(world, view.seat) if calls else 1.0
         self._draws += 1
         most = self.resample * self.worlds
         if w < 1.0 and self._draws <= most and time.perf_counter() < stop:

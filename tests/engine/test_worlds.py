@@ -152,3 +152,66 @@ def test_evidence_picks_each_deal_among_a_pool_by_its_likelihood() -> None:
     assert picked == [
         Card.parse("AS") in plan.deal(again, evidence=evidence, seats=3)[1] for _ in range(400)
     ]
+
+
+def _pool_law(fits: list[tuple[int, ...]], group: dict, like, pool: int) -> dict:
+    """The exact law of a deal picked among ``pool`` candidates by ``like``: the first
+    uniform among ``fits``, the others uniform among the deals with its count of each class
+    in each place (``group``), picked in proportion to ``like`` (importance resampling)."""
+    out = {}
+    for x in fits:
+        mates = [y for y in fits if group[y] == group[x]]
+        mean = 0.0
+        for others in itertools.product(mates, repeat=pool - 1):
+            mean += like(x) / (like(x) + sum(like(y) for y in others))
+        out[x] = pool * mean / len(mates) ** (pool - 1) / len(fits)
+    return out
+
+
+@pytest.mark.parametrize("pool", [2, 3])
+def test_a_pool_picks_deals_by_the_exact_law_of_importance_resampling(pool: int) -> None:
+    """Every deal of a tiny view, counted over many draws with evidence, comes up as often as
+    the exact law of the pool says (chi-square, generous): the candidates are uniform deals
+    of the view with the first one's class counts, picked by likelihood, not inverted, not
+    twice. Seat 0 showed out of spades (two classes: spades, hearts); the clues of the
+    likelihood are those of a seat that let tricks go (seat 1: no ace; seat 2: no king of
+    hearts)."""
+    from levata.engine.cardmask import mask_of
+    from levata.engine.evidence import Clue, Evidence, read_clues
+
+    cards = parse_cards("AS KS QS AH KH QH")
+    sets = PlaceSets(cards, places=(0, 1, 2))
+    sets.not_at(0, parse_cards("AS KS QS"))
+    sizes = {0: 2, 1: 2, 2: 2}
+    plan = plan_deal(sets, sizes)
+    like = read_clues(
+        [
+            Clue(1, mask_of(parse_cards("AS AH")), 0.2),
+            Clue(2, mask_of(parse_cards("KH")), 0.5),
+        ]
+    )
+    spades = mask_of(parse_cards("AS KS QS"))
+    fits: list[tuple[int, ...]] = []
+    for order in itertools.permutations(cards):
+        hands = tuple(mask_of(order[2 * p : 2 * p + 2]) for p in range(3))
+        if not hands[0] & spades and hands not in fits:
+            fits.append(hands)
+    group = {x: tuple((h & spades).bit_count() for h in x) for x in fits}
+    law = _pool_law(fits, group, like, pool)
+    assert abs(sum(law.values()) - 1) < 1e-9
+    rng = random.Random(11)
+    draws = 400 * len(fits)
+    seen: Counter[tuple[int, ...]] = Counter()
+    evidence = Evidence.of(like, pool=pool)
+    for _ in range(draws):
+        dealt = plan.deal(rng, evidence=evidence, seats=3)
+        seen[tuple(mask_of(dealt[p]) for p in range(3))] += 1
+    assert set(seen) <= set(fits)
+    chi2 = sum((seen[x] - draws * p) ** 2 / (draws * p) for x, p in law.items())
+    df = len(fits) - 1
+    assert chi2 < df + 6 * (2 * df) ** 0.5, (chi2, df)
+    # the class counts are the sampler's, whatever the likelihood says
+    by_group = Counter(group[x] for x in seen.elements())
+    for g, n in by_group.items():
+        share = sum(1 for x in fits if group[x] == g) / len(fits)
+        assert abs(n / draws - share) < 0.03, (g, n / draws, share)
