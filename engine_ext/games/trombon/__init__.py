@@ -846,6 +846,9 @@ SPEC = register(
             "always_call": "levata.bots.heuristic.trombon:AlwaysCallBot",
             "never_lie": "levata.bots.heuristic.trombon:NeverLieBot",
             "search": "levata.bots.strategy.trombon:SearchBot",
+            # the contract path until the fast copy's search is shown no weaker: on it the
+            # search finished first far less often (docs/games/trombon.md); fast=1 is the copy
+            "ismcts": "levata.bots.search.ismcts:IsmctsBot:fast=0",
         },
         strategy=None,
         narrate=narrate,
