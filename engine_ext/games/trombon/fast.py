@@ -61,6 +61,7 @@ from levata.engine.games.trombon import (
     TROMBON,
     WINDOW,
     TrombonState,
+    _by_rank,
     call_actions,
     claim,
     deck_count,
@@ -69,7 +70,7 @@ from levata.engine.games.trombon import (
     put,
     rank_claimed,
 )
-from levata.engine.games.trombon.playout import RANKS, RankSim
+from levata.engine.games.trombon.playout import RANKS, RankSim, _counts
 from levata.engine.games.trombon.world import Hidden
 from levata.engine.playout_base import POLICIES
 from levata.engine.trombon_playouts import TrombonPlayout
@@ -77,17 +78,6 @@ from levata.engine.trombon_playouts import TrombonPlayout
 __all__ = ["CardDealer", "CardPlayout", "laid_this_round", "table_fields"]
 
 _CALLED = Action(TROMBON)
-
-
-def _counts(cards: Sequence[Card]) -> list[int]:
-    out = [0] * RANKS
-    for c in cards:
-        out[c.rank - 2] += 1
-    return out
-
-
-def _by_rank(card: Card) -> tuple[int, int]:
-    return (card.rank, int(card.suit))
 
 
 def laid_this_round(history: Iterable[Event], players: int) -> list[list[int]]:
