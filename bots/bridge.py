@@ -54,11 +54,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import ctypes
+import errno
 import json
 import logging
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
@@ -86,7 +87,30 @@ MAX_LINE_BYTES = 4 * MIB
 CHUNK_BYTES = 64 * 1024
 #: Lines queued for a program that does not read them: past this, the bridge leaves its seats.
 MAX_UNREAD_BYTES = 64 * MIB
-PR_SET_PDEATHSIG = 1  # prctl(2)
+#: Run as ``python -I -S -c FOLLOW PARENT ARGV...``: ask for SIGKILL when the bridge (PARENT)
+#: dies, give back the signals Python ignores (SIGPIPE, SIGXFSZ: a program starts with the
+#: defaults its author expects), then become the program (``exec``). The request is made in
+#: the program's own process, not in a ``preexec_fn``: that runs Python code in a fork of the
+#: bridge, whose gRPC threads make it unsafe (a child could hang or abort before it starts).
+FOLLOW = """
+import os, signal, sys
+if sys.platform.startswith("linux"):
+    import ctypes
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != int(sys.argv[1]):
+        sys.exit(137)  # the bridge died before we could ask to follow it
+for name in ("SIGPIPE", "SIGXFSZ"):  # Python ignores them, and exec would pass that on
+    signal.signal(getattr(signal, name), signal.SIG_DFL)
+argv = sys.argv[2:]
+try:
+    os.execvp(argv[0], argv)
+except OSError as exc:
+    print(f"cannot run {argv[0]}: {exc.strerror}", file=sys.stderr)
+    sys.exit(127)
+"""
 #: Refused lines per request reported on stderr and sent to the referee; the program is
 #: told of every one.
 REFUSALS_REPORTED = 3
@@ -150,8 +174,11 @@ class ProgramBridge:
         if not argv:
             raise ValueError("the bridge needs a program to run")
         self.max_line, self.max_unread = max_line, max_unread
+        if shutil.which(argv[0]) is None:  # said here: the wrapper below would only exit 127
+            code = errno.EACCES if os.sep in argv[0] and os.path.exists(argv[0]) else errno.ENOENT
+            raise OSError(code, os.strerror(code), argv[0])
         self.proc = subprocess.Popen(
-            list(argv),
+            [sys.executable, "-I", "-S", "-c", FOLLOW, str(os.getpid()), *argv],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env={**os.environ, BRIDGED_ENV: "1"},
@@ -159,7 +186,6 @@ class ProgramBridge:
             # stdout) goes with it when the bridge is done with it; and as it is no longer in
             # the bridge's group, a bridge killed outright takes it along (PDEATHSIG).
             process_group=0,
-            preexec_fn=_follow_the_bridge(),
         )
         # Lines for the program wait here, written by a thread of their own: a program that
         # does not read must never block the stream (whose loop calls _send_line).
@@ -577,15 +603,6 @@ def _exit_status(status: int) -> str:
 def _not_ours(record: logging.LogRecord) -> bool:
     """False for the client's note of a refused reply the bridge made (it said so itself)."""
     return not any(REFUSED_MARK in str(a) for a in record.args or ())
-
-
-def _follow_the_bridge() -> Callable[[], None] | None:
-    """What the program runs before it starts: ask for SIGKILL when the bridge dies."""
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None  # not Linux: the bridge's own close() still ends it
-    return lambda: prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def _shortened(text: str, limit: int = 300) -> str:

@@ -403,8 +403,29 @@ def test_a_file_locked_by_another_process_is_refused(tmp_path):
 UNPRIVILEGED = ("setpriv", "--reuid", "420000", "--regid", "420000", "--clear-groups")
 
 
+@pytest.fixture(scope="module")
+def as_another_user() -> None:
+    """Say why, in one line, when that user cannot import levata at all (a checkout in a
+    folder only root may enter, as ``mktemp -d`` makes): the tests below would fail on the
+    import, far from the reason."""
+    run = subprocess.run(
+        [*UNPRIVILEGED, sys.executable, "-c", "import levata.server"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if run.returncode != 0:
+        said = (run.stderr.strip().splitlines() or ["(nothing on stderr)"])[-1]
+        pytest.fail(
+            "uid 420000 cannot import levata from this checkout (every folder above it must"
+            f" be readable by others, e.g. chmod 755): {said}",
+            pytrace=False,
+        )
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run the referee as another user")
 @pytest.mark.parametrize("what", ["read-only file", "read-only folder"])
+@pytest.mark.usefixtures("as_another_user")
 def test_a_file_its_user_cannot_write_is_refused(what):
     """As an ordinary user (root writes through file modes), in a folder that user can
     reach (pytest's own are root's only)."""
@@ -416,6 +437,7 @@ def test_a_file_its_user_cannot_write_is_refused(what):
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run the referee as another user")
+@pytest.mark.usefixtures("as_another_user")
 def test_a_folder_its_user_cannot_enter_is_refused(tmp_path):
     db = tmp_path / "r.db"  # pytest's folders are root's only
     serve = levata("serve", "--port", "0", "--db", db, prefix=UNPRIVILEGED)
