@@ -16,6 +16,7 @@ import doctest
 import pickle
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -680,6 +681,55 @@ def test_candidates_leave_out_the_cards_that_cannot_land() -> None:
     state.tick = 1  # seat 1 plays first now: seat 0 may reckon on its 2 or K
     later = bot.candidates(state.view(0), state.legal_actions(0))
     assert [str(a) for a in later] == ["pass", "play 2D", "play QS", "play KS", "play AH"]
+
+
+def test_candidates_leave_out_a_card_for_after_a_card_no_earlier_seat_can_hold() -> None:
+    """Later in the tick, a card one rank further counts on an earlier seat landing a card
+    first: not where every card that lands is in sight (here on an Ace every 2 and K, in this
+    hand, on the pile or dead). A 2 known in an earlier seat's hand, or one out of sight,
+    brings back the cards that land on a 2 (not the Q, which needs a K); a 2 known in a later
+    seat's hand does not, nor one out of sight when the earlier seat's whole hand is known."""
+    mine = "2C 2D 2H KC KD KH 3C QC AC 9S"
+    bot = HeuristicBot(seed=1)
+    lands_now = ["pass", "play 2C", "play 2D", "play 2H", "play KC", "play KD", "play KH"]
+    for_after = [*lands_now[:4], "play 3C", *lands_now[4:], "play AC"]  # not the Q: no K
+
+    def weighed(players: int, hands: list[str], **where: Any) -> list[str]:
+        state = RepezitaState.from_position(players, hands, pile="KS AH", **where)
+        return [str(a) for a in bot.candidates(state.view(0), state.legal_actions(0))]
+
+    assert weighed(2, [mine, "5D 8H"], dead="2S", tick=1) == lands_now  # seat 1 plays first
+    assert weighed(2, [mine, "5D 8H 2S"], known=["", "2S"], tick=1) == for_after
+    assert weighed(2, [mine, "5D 8H"], tick=1) == for_after  # the 2S set aside, out of sight
+    assert weighed(2, [mine, "5D 8H"], known=["", "5D 8H"], tick=1) == lands_now  # all known
+    # Tick 2 of three seats: seat 2 plays first, then seat 0, then seat 1.
+    assert weighed(3, [mine, "5D 2S", "8H"], known=["", "2S", ""], tick=2) == lands_now
+    assert weighed(3, [mine, "5D", "8H 2S"], known=["", "", "2S"], tick=2) == for_after
+
+
+#: Seed 9309 of the tuning, tick 9 (seat 1 has the priority): seat 0 holds every 2 and every
+#: K, so on the Ace seat 1 has nothing to play. The search threw an A, 3 or Q here tick after
+#: tick (a wrong-card lock: 571 ticks in a tuning run; this position is from a rerun).
+LOCK_9309 = (
+    'repezita/2; options={"decks":"auto","idle_ms":3000,"idle_ticks":3,"mode":"tick",'
+    '"race_ms":300,"tick_cap":5000,"time_cap_ms":900000}; phase="race"; hand:0=2C 3S 4S 6C '
+    "7S 8D JD 10S 9S 2S 5S 2H QH JC KS 5C 7H 5H 3H KC 6H 3D 7C 6D AC KD JH KH AS 2D QC; "
+    "hand:1=10C 6S 4C 10H 8C QD 8H JS 9C AD 7D 8S 9H 4D 9D 10D 3C 5D 4H QS; pile=AH; dead=-; "
+    'aside=-; tick=9; open_start=0; clock_ms=0; finished=[]; known=[["AC","KD","JH","KH","AS",'
+    '"2D","QC"],[]]; idle=0; last_change_ms=0; pile_states=[[0,null,false]]; '
+    'submissions=[null,null]; reason=""; ranks=[]'
+)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_no_lock_where_the_opponent_has_nothing_to_play(seed: int) -> None:
+    """Seed 9309's lock: the Ace on the pile, the opponent first in the tick but without a 2
+    or a K (every one is in this hand). A card for after its card can only be a wrong card:
+    the spec's ``ismcts`` threw one in each of these seeds; it lands a 2 or a K (or passes) now."""
+    state = SPEC.from_position(LOCK_9309)
+    bot = make_bot("ismcts", "repezita", seed=seed, iterations="1000", time_ms="0")
+    picked = bot.act(state.view(0), state.legal_actions(0))
+    assert picked == PASS or lands(picked.card, state.top), picked  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("seed", range(4))
