@@ -355,6 +355,7 @@ cdef int resolve(tb_state* s, const int* calls, bint modelled) noexcept nogil:
     memset(s.pile, 0, sizeof(s.pile))
     memset(s.mine_laid, 0, sizeof(s.mine_laid))
     memset(s.last, 0, sizeof(s.last))
+    s.last_d = 0  # as RankSim.resolve: no play in the round
     s.nrp = 0
     s.rank = -1
     if s.pending == x and taker != x:

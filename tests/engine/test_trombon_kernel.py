@@ -10,7 +10,8 @@ of how each seat calls (wild, silent, on the count). Their worlds must be equal,
 every seat's rule-of-thumb play and call, every modelled call on the same random stream, the
 world after each play and each window's close (by the rule of thumb, by the model, and with
 each call forced), whole and cut rollouts on the same stream, and the scores. The kernel's
-call odds must be the Python copy's floats, bit for bit.
+call odds must be the Python copy's floats, bit for bit. The search's worlds, dealt by ranks
+from a view, are ``world_from_view``'s, and remember the cards their seat laid this round.
 """
 
 from __future__ import annotations
@@ -260,6 +261,38 @@ def test_the_rank_dealer_deals_the_worlds_of_world_from_view_draw_for_draw(seed,
             total = [sum(h[r] for h in sim.hands) + sim.pile[r] for r in range(RANKS)]
             assert total == [4 * decks] * RANKS
             assert sim.hands[view.seat] == mine
+
+
+def own_laid(view: SeatView) -> list[int]:
+    """The seat's own cards put into the pile since the last call, by rank, read straight
+    off its history."""
+    since = max((i for i, e in enumerate(view.history) if e.kind == "call"), default=-1)
+    laid = [0] * RANKS
+    for ev in view.history[since + 1 :]:
+        if ev.kind == "laid" and ev.seat == view.seat:
+            for c in ev.cards:
+                laid[c.rank - 2] += 1
+    return laid
+
+
+def test_a_dealt_world_remembers_the_cards_its_seat_laid_this_round():
+    """A world dealt from a view (by ranks, and as a whole state) holds in ``mine_laid`` the
+    cards the seat put into the pile this round, and nothing for the other seats (their cards
+    are hidden from it): the rule of thumb's calls count them when they weigh what is left."""
+    laid_some = 0
+    for seed, policy in MATCHES[::3]:
+        for i, view in enumerate(itertools.islice(views(seed, policy), VIEWS)):
+            me, mine = view.seat, own_laid(view)
+            none = [0] * RANKS
+            want = [mine if s == me else none for s in range(view.players)]
+            for sim in (
+                RankDealer(view).deal(random.Random(i)),
+                RankSim.of(SPEC.world_from_view(view, random.Random(i))),
+            ):
+                assert sim.mine_laid == want, (seed, i)
+                assert all(p >= m for p, m in zip(sim.pile, mine, strict=True)), (seed, i)
+            laid_some += any(mine)
+    assert laid_some > 20
 
 
 def test_the_pins_kept_per_view_are_those_of_each_set_of_sizes():

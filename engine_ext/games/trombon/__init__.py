@@ -704,13 +704,13 @@ class TrombonState(Simultaneous, Zoned):
         """A copy for the search's fast path (:mod:`.fast`): the game's atomic actions on the
         rank kernel (:mod:`levata.engine.trombon_playouts`), play only, with no events, views
         or history; its random stream starts from ``seed``."""
-        from levata.engine.games.trombon.fast import CardPlayout, laid_this_round
+        from levata.engine.games.trombon.fast import CardPlayout
 
         waiting = self._waiting if self.phase == WINDOW else ()
         calls = {s: a.kind for s, a in enumerate(self.submissions) if a is not None}
-        laid = laid_this_round(self._log, self.players)  # a world's: its seat's own only
+        # The cards laid this round read from the log (a world's: its seat's own only).
         return CardPlayout.of(
-            self, seed, cap=self.options["play_cap"], waiting=waiting, calls=calls, laid=laid
+            self, seed, cap=self.options["play_cap"], waiting=waiting, calls=calls
         )
 
     def playout_dealer(self, seat: int, seed: int) -> CardDealer:

@@ -46,14 +46,14 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any
 
 from levata.engine import fields as declared
 from levata.engine import phases
 from levata.engine.cards import Card, french_deck
-from levata.engine.contract import Action, Event, SeatView
+from levata.engine.contract import Action, SeatView
 from levata.engine.games.trombon import (
     CLAIM,
     PASS,
@@ -70,7 +70,7 @@ from levata.engine.games.trombon import (
     put,
     rank_claimed,
 )
-from levata.engine.games.trombon.playout import RANKS, RankSim, _counts
+from levata.engine.games.trombon.playout import RANKS, RankSim, _counts, laid_this_round
 from levata.engine.games.trombon.world import Hidden
 from levata.engine.playout_base import POLICIES
 from levata.engine.trombon_playouts import TrombonPlayout
@@ -78,29 +78,6 @@ from levata.engine.trombon_playouts import TrombonPlayout
 __all__ = ["CardDealer", "CardPlayout", "laid_this_round", "table_fields"]
 
 _CALLED = Action(TROMBON)
-
-
-def laid_this_round(history: Iterable[Event], players: int) -> list[list[int]]:
-    """Each seat's cards in the pile by rank, as far as ``history`` tells (its ``laid``
-    events since the last call): what the rule of thumb's calls read. A world rebuilt from a
-    view keeps only that seat's events, so only its own cards count there, as the heuristic
-    bot reading that world's views counts them.
-
-    >>> from levata.engine.games.trombon import TrombonState
-    >>> state = TrombonState.from_position(2, ["7S 9D", "2C"], pile="")
-    >>> for text in ("claim 7", "put 7S", "declare 1"):
-    ...     state.apply(0, Action.parse(text))
-    >>> laid_this_round(state.events(), 2)[0][7 - 2]
-    1
-    """
-    laid = [[0] * RANKS for _ in range(players)]
-    for ev in history:
-        if ev.kind == "laid" and ev.seat is not None:
-            for c in ev.cards:
-                laid[ev.seat][c.rank - 2] += 1
-        elif ev.kind == "call":
-            laid = [[0] * RANKS for _ in range(players)]
-    return laid
 
 
 def table_fields(  # noqa: PLR0913  (every part of a position, by keyword)
@@ -117,13 +94,10 @@ def table_fields(  # noqa: PLR0913  (every part of a position, by keyword)
     """A position as plain values, the same for the game and its fast copy: the kernel's
     world by ranks (``ranks``, as ``RankSim.fields()`` says it, without what only steers the
     rule of thumb: each seat's cards in the pile, the callers' model) and the cards. What
-    the rules never read again is left out: the seat after an ended match, the pile's order,
-    the last count of a round a call has closed."""
+    the rules never read again is left out: the seat after an ended match, the pile's order."""
     table = {k: v for k, v in ranks.items() if k not in ("mine_laid", "callers")}
     if over:
         table["actor"], table["window"] = None, False
-    if not table["round_plays"]:
-        table["last_d"] = 0
     return {
         "over": over,
         "table": table,
@@ -194,11 +168,10 @@ class CardPlayout:
     ) -> CardPlayout:
         """The copy of ``table``: a :class:`TrombonState`, or anything with its attributes
         (the dealer's table, read from a view); ``laid``: each seat's cards in the pile as
-        far as it is known (:func:`laid_this_round`; ``None``: none known)."""
+        far as it is known (:func:`laid_this_round`; ``None``: as the table's log tells,
+        :meth:`RankSim.of`)."""
         fast = cls.__new__(cls)
-        ranks = RankSim.of(table).fields()
-        if laid is not None:
-            ranks["mine_laid"] = laid
+        ranks = RankSim.of(table, laid).fields()
         fast.kernel = TrombonPlayout(ranks, seed)
         fast.hands = [list(h) for h in table.hands]
         fast.staged = list(table.staged)

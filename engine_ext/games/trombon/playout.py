@@ -24,13 +24,24 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from levata.engine.cards import Card
 
-__all__ = ["Caller", "Luck", "RankSim", "lie_card", "lie_odds", "opening_rank"]
+if TYPE_CHECKING:
+    from levata.engine.contract import Event
+
+__all__ = [
+    "Caller",
+    "Luck",
+    "RankSim",
+    "laid_this_round",
+    "lie_card",
+    "lie_odds",
+    "opening_rank",
+]
 
 RANKS = 13
 
@@ -44,6 +55,30 @@ def _counts(cards: Sequence[Card]) -> list[int]:
     for c in cards:
         out[c.rank - 2] += 1
     return out
+
+
+def laid_this_round(history: Iterable[Event], players: int) -> list[list[int]]:
+    """Each seat's cards in the pile by rank, as far as ``history`` tells (its ``laid``
+    events since the last call): what the rule of thumb's calls read. A world rebuilt from a
+    view keeps only that seat's events, so only its own cards count there, as the heuristic
+    bot reading that world's views counts them.
+
+    >>> from levata.engine.contract import Action
+    >>> from levata.engine.games.trombon import TrombonState
+    >>> state = TrombonState.from_position(2, ["7S 9D", "2C"], pile="")
+    >>> for text in ("claim 7", "put 7S", "declare 1"):
+    ...     state.apply(0, Action.parse(text))
+    >>> laid_this_round(state.events(), 2)[0][7 - 2]
+    1
+    """
+    laid = [[0] * RANKS for _ in range(players)]
+    for ev in history:
+        if ev.kind == "laid" and ev.seat is not None:
+            for c in ev.cards:
+                laid[ev.seat][c.rank - 2] += 1
+        elif ev.kind == "call":
+            laid = [[0] * RANKS for _ in range(players)]
+    return laid
 
 
 def _holds(j: int, left: int, unknown: int, held: int) -> float:
@@ -136,8 +171,9 @@ class RankSim:
     rollouts of the search bot (no events, no views, no suits).
 
     ``rank``: the round's rank (``None`` before the opener names it); ``last``, ``last_d``:
-    the last play's cards and declared count; ``mine_laid``: each seat's cards in the pile;
-    ``callers``: how each seat calls (``None``: every seat by rule of thumb).
+    the last play's cards and declared count; ``mine_laid``: each seat's cards in the pile
+    this round, as far as the world tells (:meth:`of`); ``callers``: how each seat calls
+    (``None``: every seat by rule of thumb).
 
     >>> sim = RankSim(2, 1)
     >>> sim.hands = [[1] + [0] * 12, [0, 2] + [0] * 11]
@@ -184,8 +220,21 @@ class RankSim:
         self.callers: list[Caller] | None = None  # None: every seat calls by rule of thumb
 
     @classmethod
-    def of(cls, world: object) -> RankSim:
-        """The copy of a contract world (a ``TrombonState``)."""
+    def of(cls, world: object, laid: Sequence[Sequence[int]] | None = None) -> RankSim:
+        """The copy of a contract world (a ``TrombonState``, or anything with its attributes).
+
+        ``mine_laid`` is ``laid`` (each seat's cards in the pile this round, by rank), else
+        what the world's log tells (:func:`laid_this_round`): a world rebuilt from a view
+        holds only that seat's events, so its own cards, the rest unknown (zero).
+
+        >>> from levata.engine.contract import Action
+        >>> from levata.engine.games.trombon import TrombonState
+        >>> state = TrombonState.from_position(3, ["7S 7D 9D", "2C 3C", "4C 5C"], pile="")
+        >>> for text in ("claim 7", "put 7S", "put 7D", "declare 2"):
+        ...     state.apply(0, Action.parse(text))
+        >>> RankSim.of(state).mine_laid[0][7 - 2], RankSim.of(state, [[0] * 13] * 3).mine_laid[0]
+        (2, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+        """
         w = world  # the engine's state, read by attribute
         sim = cls(w.players, w.decks)  # type: ignore[attr-defined]
         sim.hands = [_counts(h) for h in w.hands]  # type: ignore[attr-defined]
@@ -203,6 +252,11 @@ class RankSim:
         sim.last_d = sim.round_plays[-1][1] if sim.round_plays else 0
         sim.window = w.phase == "window"  # type: ignore[attr-defined]
         sim.count_lies = w.count_lies  # type: ignore[attr-defined]
+        if laid is None:
+            log = getattr(w, "_log", None)  # a dealer's table has none: nothing known
+            laid = None if log is None else laid_this_round(log, sim.n)
+        if laid is not None:
+            sim.mine_laid = [list(m) for m in laid]  # its own: each play adds to it
         return sim
 
     def fields(self) -> dict[str, Any]:
@@ -353,6 +407,7 @@ class RankSim:
         self.round_plays = []
         self.rank = None
         self.last = [0] * RANKS
+        self.last_d = 0  # as a world read from the game says it (no play in the round)
         if self.pending == x and taker != x:
             self.finished.append(x)
         self.pending = None

@@ -37,7 +37,7 @@ from levata.engine import events
 from levata.engine import fields as declared
 from levata.engine.cards import Card, french_deck
 from levata.engine.contract import Event, SeatView
-from levata.engine.games.trombon.playout import RankSim
+from levata.engine.games.trombon.playout import RankSim, laid_this_round
 from levata.engine.worlds import ViewCache, seen_log
 
 if TYPE_CHECKING:
@@ -396,6 +396,8 @@ class RankDealer:
             players=view.players, decks=decks, phase=view.phase, count_lies=count_lies
         )
         declared.restore(TrombonState.FIELDS, self.table, view.counters, view.facts, view.players)
+        # Our cards in the pile this round, as a world's log tells them: read once per view.
+        self.laid = laid_this_round(view.history, view.players)
 
     def deal(self, rng: random.Random) -> RankSim:
         """One world, drawn as :meth:`TrombonState.from_view` draws it."""
@@ -405,7 +407,7 @@ class RankDealer:
         table = self.table
         table.hands, table.pile, table.staged = dealt.hands, dealt.pile, dealt.staged
         table.last_cards = dealt.last
-        return RankSim.of(table)
+        return RankSim.of(table, self.laid)
 
 
 def _pile(
