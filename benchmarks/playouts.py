@@ -15,7 +15,8 @@ running this in each, alternately, in one sitting.
 ``oh_hell(players=4,num_tricks_fixed=8)``: random playouts from a dealt position (its first
 bid) through ``clone``, ``legal_actions`` and ``apply_action``, in the same run, and prints
 levata's Whist 4x8 actions per second beside it (the same loop, one deal of 8 cards) as a
-ratio.
+ratio, and the same loop over a Python state whose calls do no work: what the rules may cost
+an action, above Python's own calls, for levata to match OpenSpiel.
 """
 
 from __future__ import annotations
@@ -79,6 +80,46 @@ def whist_loop(playouts: int, seed: int = 1) -> float:
     return actions / (time.process_time() - began)
 
 
+class _Idle:
+    """A state whose calls do no work (a counter, precomputed lists): the loop's own cost."""
+
+    __slots__ = ("legal", "n", "seats")
+
+    def __init__(self) -> None:
+        self.n, self.legal, self.seats = 0, list(range(8)), (0,)
+
+    def clone(self) -> _Idle:
+        other = _Idle.__new__(_Idle)
+        other.n, other.legal, other.seats = self.n, self.legal, self.seats
+        return other
+
+    def is_over(self) -> bool:
+        return self.n >= 36  # a 4x8 deal's bids and cards
+
+    def to_act(self) -> tuple[int, ...]:
+        return self.seats
+
+    def legal_actions(self, seat: int) -> list[int]:
+        return self.legal
+
+    def apply(self, seat: int, action: int) -> None:
+        self.n += 1
+
+
+def ceiling_loop(playouts: int, seed: int = 1) -> float:
+    """Actions per CPU second of :func:`whist_loop`'s loop over :class:`_Idle`: what any
+    contract implemented in Python methods costs before its rules do anything."""
+    rng, start = random.Random(seed), _Idle()
+    actions, began = 0, time.process_time()
+    for _ in range(playouts):
+        state = start.clone()
+        while not state.is_over():
+            seat = state.to_act()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            actions += 1
+    return actions / (time.process_time() - began)
+
+
 def openspiel_loop(playouts: int, seed: int = 1) -> float:
     """OpenSpiel's actions per CPU second, the same loop on ``oh_hell`` 4x8 through its
     Python API (from the first bid, after the chance nodes of the deal: players' actions)."""
@@ -127,9 +168,16 @@ def main(argv: list[str] | None = None) -> int:
             print("error: OpenSpiel is not installed (pip install open_spiel)", file=sys.stderr)
             return 2
         ours = max(whist_loop(500) for _ in range(args.repeat))
+        idle = max(ceiling_loop(5000) for _ in range(args.repeat))
         print(
             f"\nrandom playouts, actions per CPU second: levata whist 4x8 {ours:,.0f},"
             f" OpenSpiel oh_hell 4x8 (Python API) {theirs:,.0f}: ratio {ours / theirs:.2f}"
+        )
+        print(
+            f"the same loop over a Python state whose calls do nothing: {idle:,.0f}"
+            f" ({idle / theirs:.2f}x OpenSpiel's): at OpenSpiel's speed the rules may cost"
+            f" {max(1 / theirs - 1 / idle, 0) * 1e6:.2f} us an action, they cost"
+            f" {max(1 / ours - 1 / idle, 0) * 1e6:.2f} us"
         )
     return 0
 
