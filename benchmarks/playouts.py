@@ -25,6 +25,7 @@ import argparse
 import random
 import sys
 import time
+from typing import Any
 
 from levata.engine import GameState, all_games, game
 from levata.engine.testing import new_random_match, random_steps
@@ -69,6 +70,12 @@ def whist_loop(playouts: int, seed: int = 1) -> float:
     playouts from a dealt position through ``clone``, ``legal_actions`` and ``apply``, as a
     search plays them."""
     start = game("whist").new_match(players=4, options={"deal_size": 8}, seed=seed)
+    return _random_playouts(start, playouts, seed)
+
+
+def _random_playouts(start: Any, playouts: int, seed: int) -> float:
+    """Actions per CPU second of random playouts from ``start``: the one loop both the game
+    and :class:`_Idle` are timed in."""
     rng = random.Random(seed)
     actions, began = 0, time.process_time()
     for _ in range(playouts):
@@ -109,15 +116,7 @@ class _Idle:
 def ceiling_loop(playouts: int, seed: int = 1) -> float:
     """Actions per CPU second of :func:`whist_loop`'s loop over :class:`_Idle`: what any
     contract implemented in Python methods costs before its rules do anything."""
-    rng, start = random.Random(seed), _Idle()
-    actions, began = 0, time.process_time()
-    for _ in range(playouts):
-        state = start.clone()
-        while not state.is_over():
-            seat = state.to_act()[0]
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
-            actions += 1
-    return actions / (time.process_time() - began)
+    return _random_playouts(_Idle(), playouts, seed)
 
 
 def openspiel_loop(playouts: int, seed: int = 1) -> float:
