@@ -44,6 +44,9 @@ DEFAULT_CHUNK = 4
 RETRIES = 3
 #: How often the driver reads the database for the progress bar (seconds).
 POLL_S = 0.5
+#: How long a local Ray head may take to publish its GCS port (Ray's variable; its default,
+#: 30 s, was seen to run out on a busy 2-core machine). An operator's own setting wins.
+GCS_WAIT, LOCAL_GCS_WAIT_S = "RAY_gcs_server_port_wait_time_s", "180"
 
 
 def play_chunk(tid: str, db: str, indices: list[int], hosting: dict[str, Any]) -> int:
@@ -109,6 +112,8 @@ def run_on_ray(  # noqa: PLR0913  (the run's parts, each a parameter)
     Raises ``RuntimeError`` (one line) when it cannot go on."""
     # Ray's usage reports would leave the machine: off unless the operator turns them on.
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    if address is None:  # a head of our own, on a machine that may be busy: wait longer
+        os.environ.setdefault(GCS_WAIT, LOCAL_GCS_WAIT_S)
     try:
         import ray
     except ImportError:

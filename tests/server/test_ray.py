@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from levata.server.tournament.on_ray import GCS_WAIT, LOCAL_GCS_WAIT_S
 from levata.server.tournament.store import TourneyStore
 
 SPEC = ("--game", "macao", "--bots", "heuristic,random", "--deals", "6", "--seed", "17")
@@ -40,6 +41,9 @@ def results(db) -> tuple[dict, list]:
 @pytest.fixture
 def cluster(monkeypatch):
     monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")  # nothing leaves the machine
+    # A head starting beside a busy test run (2 cores, every xdist worker) was seen to take
+    # over Ray's default 30 s to publish its GCS port: wait as long as a local run does.
+    monkeypatch.setenv(GCS_WAIT, LOCAL_GCS_WAIT_S)
     from ray.cluster_utils import Cluster
 
     c = Cluster(
