@@ -44,6 +44,7 @@ KERNELS = [
     "trombon_playouts",
     "repezita_playouts",
     "trick_search",
+    "whist_table",
 ]
 
 extensions = [Extension(f"levata.engine.{name}", [f"engine_ext/{name}.pyx"]) for name in KERNELS]

@@ -532,6 +532,11 @@ class GameSpec:
     #: What every name its views, actions and events use means (``levata describe GAME``
     #: prints it; a test plays random matches and checks that it names exactly those).
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
+    #: Wraps a new match's state in one whose hot calls (``to_act``, ``legal_actions``,
+    #: ``apply``, ``clone``, ``is_over``) run in a kernel, the Python state answering the rest
+    #: and staying the rules' one source of truth (Whist's
+    #: :class:`~levata.engine.whist_table.WhistTable`), or ``None``: the Python state as it is.
+    kernel_state: Callable[[GameState], GameState] | None = None
 
     def __copy__(self) -> Self:
         return self
@@ -637,18 +642,23 @@ class GameSpec:
         options: Mapping[str, Any] | None = None,
         seed: int = 0,
         deal: Sequence[Card] | None = None,
+        *,
+        kernel: bool = True,
     ) -> GameState:
-        """Start a match. ``deal`` (a deck order, top card first) replaces the first shuffle."""
+        """Start a match. ``deal`` (a deck order, top card first) replaces the first shuffle.
+        ``kernel=False`` gives the Python state itself where the game has a
+        :attr:`kernel_state` (the same match, at Python's speed)."""
         if players not in self.players:
             counts = _describe_counts(self.players)
             raise BadConfig(f"{self.name} is played by {counts} players, not {players}")
-        return self.factory(
+        state = self.factory(
             spec=self,
             players=players,
             options=self.resolve_options(options),
             seed=seed,
             deal=deal,
         )
+        return self.kernel_state(state) if kernel and self.kernel_state else state
 
 
 def _hands_likelihood(world: GameState, evidence: Evidence) -> float:

@@ -125,15 +125,17 @@ def deck_of(spec: GameSpec, players: int, options: dict[str, Any]) -> list[Card]
 
 
 def new_random_match(
-    spec: GameSpec, i: int, seed: int, combine: bool = True
+    spec: GameSpec, i: int, seed: int, combine: bool = True, kernel: bool = True
 ) -> tuple[GameState, list[Card]]:
     """Match ``i``: players and options vary with ``i`` (:func:`option_variants`); the test
-    deals the deck itself."""
+    deals the deck itself. ``kernel=False``: the Python state even where the game has a
+    kernel state (:attr:`~levata.engine.contract.GameSpec.kernel_state`)."""
     players = spec.players[i % len(spec.players)]
     options = option_variants(spec, i, combine)
     deck = deck_of(spec, players, options)
     random.Random(seed).shuffle(deck)
-    return spec.new_match(players=players, options=options, seed=seed, deal=deck), deck
+    state = spec.new_match(players=players, options=options, seed=seed, deal=deck, kernel=kernel)
+    return state, deck
 
 
 def random_steps(state: GameState, rng: random.Random) -> Iterator[tuple[int, Action]]:

@@ -62,6 +62,7 @@ __all__ = [
     "TrickGame",
     "beats",
     "duty_cards",
+    "play_action",
     "power",
     "suit_of",
     "trick_taker",
@@ -107,10 +108,10 @@ CARD_ORDER = operator.attrgetter("suit", "rank")
 _PLAYS: list[Action | None] = [None] * 128
 
 
-def _play_action(card: Card) -> Action:
+def play_action(card: Card) -> Action:
     """``play CARD``, made once per card (actions are values; legal lists are built often).
 
-    >>> _play_action(Card.parse("QH")) is _play_action(Card.parse("QH"))
+    >>> play_action(Card.parse("QH")) is play_action(Card.parse("QH"))
     True
     """
     key = card.rank << 3 | card.suit
@@ -530,7 +531,7 @@ class TrickGame(Zoned):
 
     def _play_actions(self, seat: int) -> list[Action]:
         plays = _PLAYS  # each card's action by its hash, inline: one list built per step
-        return [plays[c.rank << 3 | c.suit] or _play_action(c) for c in self.playable(seat)]
+        return [plays[c.rank << 3 | c.suit] or play_action(c) for c in self.playable(seat)]
 
     def _card_of(self, seat: int, action: Action) -> Card | None:
         """The card an action plays, or ``None`` for a call."""

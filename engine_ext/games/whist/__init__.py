@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from levata.engine import actions, events, phases
 from levata.engine.cards import Card, Suit, french_deck
@@ -40,6 +40,7 @@ from levata.engine.contract import (
     Action,
     Event,
     GameSpec,
+    GameState,
     Option,
     Result,
     SeatView,
@@ -51,10 +52,12 @@ from levata.engine.family.tricks import (
     TRICK_COUNTERS,
     TRICK_ZONES,
     TrickGame,
+    play_action,
 )
 from levata.engine.fields import OMIT, Counter, Fact, Field, Kept, Seats
 from levata.engine.registry import register
 from levata.engine.rules import TrickRules
+from levata.engine.whist_table import WhistTable
 
 __all__ = [
     "SCORINGS",
@@ -453,6 +456,28 @@ VOCABULARY = WhistState.vocabulary(
     },
 )
 
+#: ``play CARD`` by card index (``None`` where no French card has it): the table offers
+#: and finds the very actions the Python state does.
+_PLAYS_BY_INDEX = tuple(
+    play_action(Card.from_index(i)) if 2 <= i % 16 <= 14 else None for i in range(64)
+)
+
+
+def at_the_table(state: GameState) -> GameState:
+    """``state`` with its hot calls in C (:class:`~levata.engine.whist_table.WhistTable`):
+    what :meth:`~levata.engine.contract.GameSpec.new_match` gives.
+
+    >>> from levata.engine import game
+    >>> plain = game("whist").new_match(players=4, seed=1, kernel=False)
+    >>> fast = at_the_table(plain.clone())
+    >>> fast.legal_actions(fast.to_act()[0]) == plain.legal_actions(plain.to_act()[0])
+    True
+    """
+    if type(state) is not WhistState:
+        return state  # a subclass may change a rule: the table plays WhistState's own
+    return cast(GameState, WhistTable(state, _PLAYS_BY_INDEX, _BIDS))
+
+
 SPEC = register(
     GameSpec(
         name="whist",
@@ -496,5 +521,6 @@ SPEC = register(
             "pimc": "levata.bots.search.pimc:PimcBot",
         },
         strategy="levata.bots.strategy.whist:WhistStrategy",
+        kernel_state=at_the_table,
     )
 )
