@@ -33,9 +33,6 @@ CIMPORTABLE = [
     "cardmask",
     "rules",
     "solver",
-    "solver_bounds",
-    "solver_order",
-    "solver_table",
     "playouts",
     "playout_base",
 ]
