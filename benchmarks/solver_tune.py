@@ -3,7 +3,7 @@
     python benchmarks/solver_tune.py [--deals 100] [--seed 11] [--passes 1]
 
 Objective: the sum over deals of log(nodes) (the geometric mean: the median and p90 matter,
-not a few huge deals). Each trial sets the scores with ``solver._order_weights`` and solves
+not a few huge deals). Each trial sets the scores with ``solver_order._order_weights`` and solves
 the same seeded 13-card deals (answers checked against DDS); a change is kept when it
 lowers the objective by more than 0.2%. Prints the best scores found.
 """
@@ -19,7 +19,7 @@ from solver_nodes import dds_answers, deals_of
 
 from levata.engine import solver as S
 from levata.engine.rules import TrickRules
-from levata.engine.solver import _order_weights
+from levata.engine.solver_order import _order_weights
 
 
 def main() -> None:

@@ -4,7 +4,7 @@
 #   from levata.engine.solver cimport Solver, Objective
 #
 # The search context (Ctx) and the table entries live in solver_state.pxd, shared by the
-# solver's parts (solver_bounds, solver_order, solver_table); Solver's cdef methods take a
+# solver's modules (solver_bounds, solver_order, solver_table); Solver's cdef methods take a
 # Ctx, so it is cimported here.
 
 from levata.engine.rules cimport TrickRules, tk_trick

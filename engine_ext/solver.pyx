@@ -30,9 +30,8 @@ The solver is five files, one concern each: this one is the search (fail-soft al
 exact targets, null windows from a playout guess) and the public API; ``solver_bounds``
 the bounds that cut without searching, ``solver_order`` the moves searched and their
 order, ``solver_table`` the transposition and winning-ranks tables, and
-``solver_state.pxd`` the search context they share (see there for the map). The three
-parts are ``.pxi`` files included below: one extension, one C file, so the search's calls
-into them are direct calls the compiler may inline.
+``solver_state.pxd`` the search context they share (see there for the map). They call
+each other in C, through their ``.pxd`` files.
 """
 
 from libc.limits cimport LLONG_MAX
@@ -58,6 +57,14 @@ from levata.engine.rules cimport (
     tk_start,
     tk_trick,
 )
+from levata.engine.solver_bounds cimport points_left, sure_then_cash, trick_bounds
+from levata.engine.solver_order cimport (
+    class_ranks,
+    hint_card,
+    order_moves,
+    rel_rank,
+    representatives,
+)
 from levata.engine.solver_state cimport (
     BIG,
     F_MERGE,
@@ -73,14 +80,29 @@ from levata.engine.solver_state cimport (
     Ctx,
     tt_entry,
 )
-
-# The bounds, the move order and the tables are compiled into this module (see the docstring)
-include "solver_bounds.pxi"
-include "solver_order.pxi"
-include "solver_table.pxi"
+from levata.engine.solver_table cimport (
+    pos_key,
+    shape_key,
+    table_layout,
+    tk_cpu_bmi2,
+    tk_prefetch,
+    tk_squeeze,
+    tk_squeeze_prep,
+    tk_squeeze_t,
+    tk_table_alloc,
+    tk_table_free,
+    tk_use_bmi2,
+    tt_find,
+    tt_slot,
+    wr_bucket,
+    wr_probe,
+    wr_probe_sets,
+    wr_store,
+)
 
 from levata.engine.cards import Card
 
+tk_use_bmi2 = tk_cpu_bmi2()  # for the hands squeezed into pext space (see solver_table.pxd)
 
 __all__ = [
     "Objective",

@@ -15,8 +15,8 @@
 #   solver            the search itself (alpha-beta, exact targets, null windows from a
 #                     playout guess) and the public API: Objective, Solver, solve()
 #
-# solver_bounds, solver_order and solver_table are .pxi files that solver.pyx includes:
-# one extension, so calls between them are plain C calls within one C file.
+# Calls between them are C calls (cdef functions declared in each module's .pxd); what a
+# hot loop calls in another module is a `cdef inline` here or in that module's .pxd.
 #
 #   from levata.engine.solver_state cimport Ctx, owner, K_TRICKS, F_WR
 

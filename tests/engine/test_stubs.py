@@ -33,6 +33,9 @@ CIMPORTABLE = [
     "cardmask",
     "rules",
     "solver",
+    "solver_bounds",
+    "solver_order",
+    "solver_table",
     "playouts",
     "playout_base",
 ]

@@ -1,34 +1,35 @@
-# Tables of the double-dummy solver: what the search remembers between positions.
-#
-# Two kinds share one block of memory (:func:`table_layout`). The *transposition table*
-# holds exact positions at trick starts (:func:`pos_key`, ``tt_find``, :func:`tt_slot`),
-# keyed by relative ranks where that is sound: two positions that differ only in which small
-# cards are gone share an entry. The *winning-ranks table* (DDS's idea, for the tricks
-# objective under follow/trump duties with at most four seats) holds bounds that are true for
-# every position of the same shape whose significant cards (those down to the lowest rank
-# that decided a trick in the proof) sit in the same hands: :func:`wr_store` stores one under
-# that abstraction, :func:`wr_probe` and :func:`wr_probe_sets` find the ones that match. The
-# entries go to buckets by shape and by the owners of the top cards of the suits an entry
-# reads (the suit-set records, ``wr_sets``), and a look-up moves what it hits to the front of
-# its chain.
-#
-# How much a table entry covers and how fast it is found decides most of the solver's speed
-# on full deals; none of it changes a value (a lost entry costs nodes, never an answer).
-# The tables read the hands and the cards a proof rests on; the search (``solver``) calls
-# them at trick starts, and owns the memory (its size, clearing, freeing).
-#
-# Measured and dropped (900-deal benchmark, seeds 1, 5, 7): fixed buckets of 4, 16 or 32
-# entries side by side instead of chains (+47%, +6%, +2.5% nodes: a bounded bucket drops
-# entries that compete for real); a smaller table (2^17 slots: more nodes and walks, the same
-# time: the cache is not the limit); a look-up before the trick-start bounds (+4% nodes, +5%
-# time); no table at two or three cards left. A look-up asks for its buckets' memory ahead
-# (``tk_prefetch``), so the misses overlap: about 2% of CPU. An exact-position cache in front
-# of the walk (2 MiB, one line per position: shape and hands in pext space, both bounds with
-# their cards) settled 25% of the look-ups alone but cost 10% more time and 2.3% more nodes
-# (seed 1, 300 deals): its miss is paid at every look-up, and the hits it takes no longer move
-# the walk's entries to the front. What is left to try is DDS's own
-# organisation, per-suit trees of winning ranks descended suit by suit.
-#
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Tables of the double-dummy solver: what the search remembers between positions.
+
+Two kinds share one block of memory (:func:`table_layout`). The *transposition table*
+holds exact positions at trick starts (:func:`pos_key`, ``tt_find``, :func:`tt_slot`),
+keyed by relative ranks where that is sound: two positions that differ only in which small
+cards are gone share an entry. The *winning-ranks table* (DDS's idea, for the tricks
+objective under follow/trump duties with at most four seats) holds bounds that are true for
+every position of the same shape whose significant cards (those down to the lowest rank
+that decided a trick in the proof) sit in the same hands: :func:`wr_store` stores one under
+that abstraction, :func:`wr_probe` and :func:`wr_probe_sets` find the ones that match. The
+entries go to buckets by shape and by the owners of the top cards of the suits an entry
+reads (the suit-set records, ``wr_sets``), and a look-up moves what it hits to the front of
+its chain.
+
+How much a table entry covers and how fast it is found decides most of the solver's speed
+on full deals; none of it changes a value (a lost entry costs nodes, never an answer).
+The tables read the hands and the cards a proof rests on; the search (``solver``) calls
+them at trick starts, and owns the memory (its size, clearing, freeing).
+
+Measured and dropped (900-deal benchmark, seeds 1, 5, 7): fixed buckets of 4, 16 or 32
+entries side by side instead of chains (+47%, +6%, +2.5% nodes: a bounded bucket drops
+entries that compete for real); a smaller table (2^17 slots: more nodes and walks, the same
+time: the cache is not the limit); a look-up before the trick-start bounds (+4% nodes, +5%
+time); no table at two or three cards left. A look-up asks for its buckets' memory ahead
+(``tk_prefetch``), so the misses overlap: about 2% of CPU. An exact-position cache in front
+of the walk (2 MiB, one line per position: shape and hands in pext space, both bounds with
+their cards) settled 25% of the look-ups alone but cost 10% more time and 2.3% more nodes
+(seed 1, 300 deals): its miss is paid at every look-up, and the hits it takes no longer move
+the walk's entries to the front. What is left to try is DDS's own
+organisation, per-suit trees of winning ranks descended suit by suit.
+"""
 
 from levata.engine.cardmask cimport below, bit, highest, lowest, mask_t, popcount
 from levata.engine.rules cimport TK_SUITS, TK_SURE_POT, tk_rules
@@ -44,169 +45,6 @@ from levata.engine.solver_state cimport (
     wr_entry,
     wr_sets,
 )
-
-cdef extern from *:
-    """
-    /* The C helpers of the tables (and of the search, which squeezes hands into pext
-       space for them); tk_use_bmi2 is set once, when the solver is imported. */
-    #include <stdint.h>
-    /* Parallel bit extract: BMI2 when the CPU has it, a portable loop otherwise. The kernel
-       is built without -mbmi2 (one wheel for every x86-64), so the instruction lives in a
-       function compiled for that target and is chosen at import. */
-    static inline uint64_t tk_pext_sw(uint64_t x, uint64_t m) {
-        uint64_t r = 0, bb = 1;
-        while (m) {
-            uint64_t low = m & (0 - m);
-            if (x & low) r |= bb;
-            bb <<= 1;
-            m ^= low;
-        }
-        return r;
-    }
-    #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    __attribute__((target("bmi2"))) static uint64_t tk_pext_hw(uint64_t x, uint64_t m) {
-        return __builtin_ia32_pext_di(x, m);
-    }
-    /* AMD's Zen 1 and 2 have the instruction in microcode, about 50 ns for a mask of 40
-       cards (slower than the shifts below): use it only where it is fast */
-    static int tk_cpu_bmi2(void) {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("bmi2")
-            && !__builtin_cpu_is("znver1") && !__builtin_cpu_is("znver2");
-    }
-    #else
-    static uint64_t tk_pext_hw(uint64_t x, uint64_t m) { return tk_pext_sw(x, m); }
-    static int tk_cpu_bmi2(void) { return 0; }
-    #endif
-    static int tk_use_bmi2 = 0;
-    /* Without a fast instruction: Hacker's Delight's compress, whose six shift masks depend
-       on the mask alone. A search squeezes every hand through the same mask (the live
-       cards) at a node: work the masks out once (tk_squeeze_prep, ~30 ns), then each hand
-       is six shift steps (tk_squeeze). */
-    typedef struct { uint64_t m; uint64_t mv[6]; } tk_squeeze_t;
-    static inline void tk_squeeze_prep(tk_squeeze_t* p, uint64_t m) {
-        uint64_t mk = ~m << 1, mp, mv;
-        int i;
-        p->m = m;
-        for (i = 0; i < 6; i++) {
-            mp = mk ^ (mk << 1);
-            mp ^= mp << 2; mp ^= mp << 4; mp ^= mp << 8; mp ^= mp << 16; mp ^= mp << 32;
-            mv = mp & m;
-            p->mv[i] = mv;
-            m = (m ^ mv) | (mv >> (1 << i));
-            mk &= ~mp;
-        }
-    }
-    static inline uint64_t tk_squeeze(const tk_squeeze_t* p, uint64_t x) {
-        uint64_t t;
-        int i;
-        if (tk_use_bmi2) return tk_pext_hw(x, p->m);
-        x &= p->m;
-        for (i = 0; i < 6; i++) {
-            t = x & p->mv[i];
-            x = (x ^ t) | (t >> (1 << i));
-        }
-        return x;
-    }
-    static inline uint64_t tk_pext(uint64_t x, uint64_t m) {
-        tk_squeeze_t p;
-        if (tk_use_bmi2) return tk_pext_hw(x, m);
-        tk_squeeze_prep(&p, m);
-        return tk_squeeze(&p, x);
-    }
-    /* parallel bit deposit, the inverse: only on table hits, so the loop is enough */
-    static inline uint64_t tk_pdep(uint64_t x, uint64_t m) {
-        uint64_t r = 0, bb = 1;
-        while (m) {
-            uint64_t low = m & (0 - m);
-            if (x & bb) r |= low;
-            bb <<= 1;
-            m ^= low;
-        }
-        return r;
-    }
-    /* murmur3's finaliser: every input bit moves every output bit */
-    static inline uint64_t tk_fmix(uint64_t k) {
-        k ^= k >> 33; k *= 0xff51afd7ed558ccdULL;
-        k ^= k >> 33; k *= 0xc4ceb9fe1a85ec53ULL;
-        k ^= k >> 33; return k;
-    }
-    #define tk_golden ((uint64_t)0x9E3779B97F4A7C15ULL)
-    /* ask for a cache line ahead of its use: table look-ups miss the cache, and misses
-       started together overlap where a chain of dependent loads waits for each in turn */
-    #if defined(__GNUC__) || defined(__clang__)
-    #define tk_prefetch(p) __builtin_prefetch((const void*)(p))
-    #else
-    #define tk_prefetch(p) ((void)(p))
-    #endif
-    /* The table: zeroed pages from the system, asking Linux for 2 MiB pages. Look-ups land
-       anywhere in tens of MiB, and with 4 KiB pages nearly each one also misses the TLB. */
-    #include <stdlib.h>
-    #if defined(__unix__) || defined(__APPLE__)
-    #include <sys/mman.h>
-    #endif
-    static inline void* tk_table_alloc(size_t n) {
-    #if (defined(__unix__) || defined(__APPLE__)) && defined(MAP_ANONYMOUS)
-        void* p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) return NULL;
-    #ifdef MADV_HUGEPAGE
-        madvise(p, n, MADV_HUGEPAGE);
-    #endif
-        return p;
-    #else
-        return calloc(n, 1);
-    #endif
-    }
-    static inline void tk_table_free(void* p, size_t n) {
-        if (p == NULL) return;
-    #if (defined(__unix__) || defined(__APPLE__)) && defined(MAP_ANONYMOUS)
-        munmap(p, n);
-    #else
-        (void)n;
-        free(p);
-    #endif
-    }
-    """
-    void* tk_table_alloc(size_t n) nogil
-    void tk_table_free(void* p, size_t n) nogil
-    unsigned long long tk_pext(unsigned long long x, unsigned long long m) nogil
-    ctypedef struct tk_squeeze_t:
-        unsigned long long m
-    void tk_squeeze_prep(tk_squeeze_t* p, unsigned long long m) nogil
-    unsigned long long tk_squeeze(const tk_squeeze_t* p, unsigned long long x) nogil
-    unsigned long long tk_pdep(unsigned long long x, unsigned long long m) nogil
-    unsigned long long tk_fmix(unsigned long long k) nogil
-    unsigned long long tk_golden
-    void tk_prefetch(const void* p) nogil
-    int tk_cpu_bmi2()
-    int tk_use_bmi2
-
-
-
-
-
-
-cdef inline tt_entry* tt_find(const Ctx* c, unsigned long long key) noexcept nogil:
-    cdef unsigned long long i = key & c.tt_mask
-    if c.tt[i].key == key:
-        return &c.tt[i]
-    if c.tt[i ^ 1].key == key:
-        return &c.tt[i ^ 1]
-    return NULL
-
-
-cdef inline unsigned long long shape_key(const Ctx* c, int leader) noexcept nogil:
-    """Hash of the leader and the length of every suit in every hand."""
-    cdef unsigned long long h = tk_fmix(<unsigned long long>(leader + 1 + 0x500))
-    cdef unsigned long long x
-    cdef int s, e
-    for s in range(c.n):
-        x = 0
-        for e in range(TK_SUITS):
-            x = x * 65 + popcount(c.hand[s] & c.r.suit_mask[e])
-        h = tk_fmix(h ^ (x + (<unsigned long long>s) * tk_golden))
-    return h if h else 1
-
 
 tk_use_bmi2 = tk_cpu_bmi2()
 

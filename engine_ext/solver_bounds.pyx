@@ -1,24 +1,26 @@
-# Bounds of the double-dummy solver: what a position is worth at least or at most, read off
-# the cards without a search.
-#
-# At a trick start, :func:`trick_bounds` combines top trumps (the side holding the highest
-# trumps wins a trick with each one above the other side's best), quick tricks (the leader's
-# cards it can cash at once, a partner's after an entry; with no trump in play, the leader's
-# and then the partner's, crossing to it when it holds the top of a suit the leader has),
-# lost lead (the leader's side cannot
-# win the trick it leads), a partner's ruff and the later-tricks rules of DDS (no trump: a
-# side that needs every trick left leads only suits it holds the top card of; trumps: the
-# top trump cannot fell both the second and the third best). Inside a trick,
-# :func:`sure_then_cash` finds a card (or a partner's) that wins the trick for certain and,
-# at second hand, the quick tricks of its winner. Each bound also returns the cards it rests
-# on, for the winning-ranks table (``solver_table``): the fewer, the more positions a stored
-# bound covers, so each is worked out only as far as the search window needs.
-#
-# This is the part of the solver most changes land in (a new rule, a cheaper proof), and it
-# reads only the hands: no table, no search. The search (``solver``) calls
-# :func:`trick_bounds`, :func:`sure_then_cash` and ``points_left``; the move ordering
-# (``solver_order``) shares ``beaten_later`` and its helpers, declared inline below.
-#
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Bounds of the double-dummy solver: what a position is worth at least or at most, read off
+the cards without a search.
+
+At a trick start, :func:`trick_bounds` combines top trumps (the side holding the highest
+trumps wins a trick with each one above the other side's best), quick tricks (the leader's
+cards it can cash at once, a partner's after an entry; with no trump in play, the leader's
+and then the partner's, crossing to it when it holds the top of a suit the leader has),
+lost lead (the leader's side cannot
+win the trick it leads), a partner's ruff and the later-tricks rules of DDS (no trump: a
+side that needs every trick left leads only suits it holds the top card of; trumps: the
+top trump cannot fell both the second and the third best). Inside a trick,
+:func:`sure_then_cash` finds a card (or a partner's) that wins the trick for certain and,
+at second hand, the quick tricks of its winner. Each bound also returns the cards it rests
+on, for the winning-ranks table (``solver_table``): the fewer, the more positions a stored
+bound covers, so each is worked out only as far as the search window needs.
+
+This is the part of the solver most changes land in (a new rule, a cheaper proof), and it
+reads only the hands: no table, no search. The search (``solver``) calls
+:func:`trick_bounds`, :func:`sure_then_cash` and ``points_left``; the move ordering
+(``solver_order``) shares ``beaten_later`` and its helpers, declared inline in
+``solver_bounds.pxd``.
+"""
 
 from levata.engine.cardmask cimport bit, highest, lowest, mask_t, popcount
 from levata.engine.rules cimport (
@@ -34,74 +36,6 @@ from levata.engine.rules cimport (
     tk_trick,
 )
 from levata.engine.solver_state cimport Ctx, owner
-
-# LATER[n][leader][count]: the seats that play to a trick of n seats after the seat at
-# position `count` from `leader`, as a bit mask (filled when the solver is imported)
-cdef unsigned char LATER[TK_MAX_SEATS + 1][TK_MAX_SEATS][TK_MAX_SEATS]
-
-
-
-
-
-cdef inline int later_others(const Ctx* c, const tk_trick* t, int seat) noexcept nogil:
-    """The seats of the other side than `seat`'s that play to trick `t` after the seat whose
-    turn it is, as a bit mask."""
-    return LATER[c.n][t.leader][t.count] & (~c.side if (c.side >> seat) & 1 else c.side)
-
-
-cdef inline void later_threats(
-    const Ctx* c, const tk_trick* t, int seat, int led, mask_t* high, mask_t* ruff
-) noexcept nogil:
-    """What the seats of the other side still to play to trick `t` (led in `led`) could beat
-    a card with: `high` gets their cards of the led suit, `ruff` the trumps of those that
-    may play one (void in the led suit, or with no duty to follow). Once per node, so that
-    each card's test (beaten_by) is a few comparisons."""
-    cdef const tk_rules* r = c.r
-    cdef int x = later_others(c, t, seat), s
-    cdef bint follow = (r.duties & TK_FOLLOW) != 0
-    cdef mask_t f, h = 0, u = 0
-    while x:
-        s = lowest(x)
-        x &= x - 1
-        f = c.hand[s] & r.suit_mask[led]
-        h |= f
-        if r.trump >= 0 and (not f or not follow):
-            u |= c.hand[s] & r.suit_mask[r.trump]
-    high[0] = h
-    ruff[0] = u
-
-
-cdef inline bint beaten_by(
-    const tk_rules* r, int led, mask_t high, mask_t ruff, int card
-) noexcept nogil:
-    """Is `card`, as the winner of a trick led in `led`, beaten by a card of `high` or `ruff`
-    (see later_threats)? Higher in the led suit; any trump over a side suit, a higher one
-    over a trump."""
-    cdef int sc = r.suit_of[card]
-    if sc == led and highest(high) > card:
-        return True
-    return ruff != 0 and (sc != r.trump or highest(ruff) > card)
-
-
-cdef inline bint beaten_later(const Ctx* c, const tk_trick* t, int seat, int card) noexcept nogil:
-    """Could a seat of the other side still to play to this trick beat `card` (as if it were
-    winning the trick after `seat` plays it)? Holders of the led suit can go higher in it;
-    a holder of trumps can ruff or over-ruff when void in the led suit (or at any time when
-    there is no duty to follow)."""
-    cdef int led = t.led if t.count else c.r.suit_of[card]
-    cdef mask_t high, ruff
-    later_threats(c, t, seat, led, &high, &ruff)
-    return beaten_by(c.r, led, high, ruff, card)
-
-
-cdef inline int points_left(const Ctx* c, mask_t live) noexcept nogil:
-    cdef int g = c.r.last_bonus, i
-    while live:
-        i = lowest(live)
-        live &= live - 1
-        g += c.r.points[i]
-    return g
-
 
 
 cdef void fill_later() noexcept:

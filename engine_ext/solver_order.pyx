@@ -1,122 +1,26 @@
-# Moves of the double-dummy solver: which cards a node searches, and in what order.
-#
-# Which: one card of each run of equivalent cards (``representatives``: adjacent in power
-# among the live cards, equal points when points count), and the ranks a merged run adds to
-# a proof (``class_ranks``) so that a stored bound covers every card the run stood for;
-# these, and the hint's coding, are inline below. In what order
-# (:func:`order_moves`): the table's best card first (a hint, stored by its relative rank:
-# ``rel_rank`` writes it, ``hint_card`` reads it back), then static card-play rules (cash a sure winner, lead
-# towards a partner's top card or ruff, away from the other side's length and ruffs; follow
-# low under a partner's winner, else the cheapest card that wins, else discard from length)
-# plus a killer lead per depth. Alpha-beta cuts sooner the better the order, so this is where
-# node counts move without a change of value: every order gives the same answers.
-#
-# The scores are a tunable table, ``_order_weights`` (``benchmarks/solver_tune.py`` tunes it
-# by node counts). The ordering reads the bounds' test of a card that cannot be beaten later
-# in the trick (``solver_bounds.pxi``) and no table.
-#
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Moves of the double-dummy solver: which cards a node searches, and in what order.
+
+Which: one card of each run of equivalent cards (``representatives``: adjacent in power
+among the live cards, equal points when points count), and the ranks a merged run adds to
+a proof (``class_ranks``) so that a stored bound covers every card the run stood for;
+these, and the hint's coding, are inline in ``solver_order.pxd``. In what order
+(:func:`order_moves`): the table's best card first (a hint, stored by its relative rank:
+``rel_rank`` writes it, ``hint_card`` reads it back), then static card-play rules (cash a sure winner, lead
+towards a partner's top card or ruff, away from the other side's length and ruffs; follow
+low under a partner's winner, else the cheapest card that wins, else discard from length)
+plus a killer lead per depth. Alpha-beta cuts sooner the better the order, so this is where
+node counts move without a change of value: every order gives the same answers.
+
+The scores are a tunable table, ``_order_weights`` (``benchmarks/solver_tune.py`` tunes it
+by node counts). The ordering reads the bounds' test of a card that cannot be beaten later
+in the trick (``solver_bounds.pxd``) and no table.
+"""
 
 from levata.engine.cardmask cimport below, bit, highest, lowest, mask_t, popcount
 from levata.engine.rules cimport TK_FOLLOW, TK_SUITS, tk_above, tk_beats, tk_rules, tk_trick
+from levata.engine.solver_bounds cimport beaten_by, beaten_later, later_threats
 from levata.engine.solver_state cimport K_POINTS, Ctx, owner
-
-cdef inline int rel_rank(const Ctx* c, int card, mask_t live) noexcept nogil:
-    """A card as a hint to store: its rank among the live cards of its suit (hint_card reads
-    it back)."""
-    return popcount(live & c.r.suit_mask[c.r.suit_of[card]] & below(card))
-
-
-cdef inline mask_t representatives(const Ctx* c, mask_t legal, mask_t live) noexcept nogil:
-    """One card of each run of equivalent legal cards: a card whose next lower live card of
-    its suit is also a legal card of this hand wins and loses exactly like it (with equal
-    points when points count)."""
-    cdef const tk_rules* r = c.r
-    cdef mask_t out = 0, x = legal, lower, suit, l, up
-    cdef int b, p
-    if legal & (legal - 1) == 0:
-        return legal
-    if c.kind == K_POINTS:
-        # equal points as well: a card at a time
-        while x:
-            b = lowest(x)
-            x &= x - 1
-            lower = live & r.suit_mask[r.suit_of[b]] & below(b)
-            if lower:
-                p = highest(lower)
-                if (legal >> p) & 1 and r.points[p] == r.points[b]:
-                    continue
-            out |= bit(b)
-        return out
-    # a suit at a time: adding (l << 1) carries each legal card's bit above it up through
-    # everything but the suit's live cards, to the next live card of the suit; the cards
-    # reached sit on top of a legal card
-    while x:
-        suit = live & r.suit_mask[r.suit_of[lowest(x)]]
-        l = x & suit
-        x &= ~l
-        up = ((l << 1) + ~suit) & suit
-        out |= l & ~up
-    return out
-
-
-cdef inline int hint_card(const Ctx* c, int hint, mask_t live, mask_t legal) noexcept nogil:
-    """Turn a stored hint back into a card of this position, or -1."""
-    cdef int e, k, card, p
-    cdef mask_t x
-    if hint < 0:
-        return -1
-    e = hint >> 8
-    k = hint & 255
-    x = live & c.r.suit_mask[e]
-    while k > 0 and x:
-        x &= x - 1
-        k -= 1
-    if x == 0:
-        return -1
-    card = lowest(x)
-    if not (legal >> card) & 1:
-        return -1
-    # the stored card may stand for a lower equivalent one: walk down to the run's lowest
-    while True:
-        x = live & c.r.suit_mask[e] & below(card)
-        if x == 0:
-            break
-        p = highest(x)
-        if not (legal >> p) & 1:
-            break
-        card = p
-    return card
-
-
-cdef inline mask_t class_ranks(const Ctx* c, mask_t moves, mask_t legal, mask_t live, mask_t win) noexcept nogil:
-    """Ranks to add to `win` because equivalent cards were merged at this node: a run that
-    reaches the significant part of its suit must be significant as a whole, or a position
-    sharing the abstraction could split it."""
-    cdef const tk_rules* r = c.r
-    cdef mask_t add = 0, up, ws
-    cdef int m, top, e, nxt
-    if moves == legal and c.kind != K_POINTS:
-        # nothing was merged: no legal card sits right above another (see representatives)
-        return 0
-    while moves:
-        m = lowest(moves)
-        moves &= moves - 1
-        e = r.suit_of[m]
-        top = m
-        while True:
-            up = live & r.suit_mask[e] & tk_above(top)
-            if up == 0:
-                break
-            nxt = lowest(up)
-            if not (legal >> nxt) & 1:
-                break
-            top = nxt
-        if top != m:
-            ws = win & r.suit_mask[e]
-            if ws and lowest(ws) <= top:
-                add |= bit(m)
-    return add
-
 
 
 cdef enum:
