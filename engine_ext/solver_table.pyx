@@ -167,6 +167,7 @@ cdef bint wr_probe(
     of a walk of hundreds of cache lines."""
     cdef int i = c.heads[bucket], steps = 0, s
     cdef bint ok, fast = (c.flags & F_PROBE) != 0
+    cdef mask_t cards
     cdef wr_entry* e
     cdef wr_entry* head = &c.wt[i - 1] if i else NULL
     while i and steps < WR_CHAIN:
@@ -183,12 +184,14 @@ cdef bint wr_probe(
         if not ok:
             continue
         c.hits += 1
-        if e.lo > lo[0]:
-            lo[0] = e.lo
-            wlo[0] = tk_pdep(e.relmask, live)
-        if e.hi < hi[0]:
-            hi[0] = e.hi
-            whi[0] = tk_pdep(e.relmask, live)
+        if e.lo > lo[0] or e.hi < hi[0]:
+            cards = tk_pdep(e.relmask, live)  # the entry's significant cards, here
+            if e.lo > lo[0]:
+                lo[0] = e.lo
+                wlo[0] = cards
+            if e.hi < hi[0]:
+                hi[0] = e.hi
+                whi[0] = cards
         if e.hint >= 0:
             hint[0] = e.hint
         if fast:
