@@ -59,6 +59,15 @@ def _same_match(fast: GameState, plain: GameState) -> None:
         assert fast.view(seat) == plain.view(seat)
 
 
+def _advance(fast: GameState, plain: GameState, rng: random.Random, steps: int) -> None:
+    """The same ``steps`` random actions on both."""
+    for _ in range(steps):
+        seat = plain.to_act()[0]
+        action = rng.choice(plain.legal_actions(seat))
+        fast.apply(seat, action)
+        plain.apply(seat, action)
+
+
 def _play_out(fast: GameState, plain: GameState, rng: random.Random, look: float) -> GameState:
     """Random play to the end on both, checked at every step; a clone of the table goes on
     now and then (the original dropped), and the whole match is compared with ``look``'s
@@ -120,11 +129,7 @@ def test_the_table_keeps_the_match_in_c_but_for_forehead_deals():
 def test_clones_are_independent_and_share_until_written():
     fast, plain = _pair(4, {"deal_size": 8}, 7)
     rng = random.Random(7)
-    for _ in range(10):
-        seat = plain.to_act()[0]
-        action = rng.choice(plain.legal_actions(seat))
-        fast.apply(seat, action)
-        plain.apply(seat, action)
+    _advance(fast, plain, rng, 10)
     copies = [fast.clone() for _ in range(3)]
     for k, copy in enumerate(copies):  # each plays out its own way; the root is untouched
         _play_out(copy, plain.clone(), random.Random(k), look=0.3)
@@ -177,11 +182,7 @@ def test_illegal_actions_are_refused_in_the_python_states_words():
 def test_any_other_attribute_hands_the_match_to_python_for_good():
     fast, plain = _pair(5, {"deal_size": 0}, 4)
     rng = random.Random(4)
-    for _ in range(17):
-        seat = plain.to_act()[0]
-        action = rng.choice(plain.legal_actions(seat))
-        fast.apply(seat, action)
-        plain.apply(seat, action)
+    _advance(fast, plain, rng, 17)
     copy = fast.clone()
     assert fast.hands == plain.hands and not fast.kernel_live  # read from the Python state
     assert copy.kernel_live  # a clone taken before is not concerned
@@ -202,11 +203,7 @@ def test_it_passes_for_the_python_state():
 def test_a_pickled_table_reads_back_as_a_table_mid_deal():
     fast, plain = _pair(4, {"deal_size": 0}, 9)
     rng = random.Random(9)
-    for _ in range(30):
-        seat = plain.to_act()[0]
-        action = rng.choice(plain.legal_actions(seat))
-        fast.apply(seat, action)
-        plain.apply(seat, action)
+    _advance(fast, plain, rng, 30)
     back = pickle.loads(pickle.dumps(fast))
     assert type(back) is WhistTable and back.kernel_live
     _same_now(back, plain)
