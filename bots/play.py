@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from levata.bots.base import Bot, as_bot
-from levata.engine import Action, GameState, IllegalAction, Result
+from levata.engine import Action, GameState, IllegalAction, Result, SeatView
 
 __all__ = ["CLOCK_STEP_MS", "BotFailed", "play_match"]
 
@@ -50,34 +50,51 @@ def play_match(
     function ``act(view, legal)``; one that raises or chooses an illegal action stops the
     match with :class:`BotFailed`.
 
-    When several seats may act, they are asked in rotation, so a real-time seat that waits
-    never starves the others; simultaneous choices stay hidden from each other because the
-    game reveals them only when the joint step resolves.
+    The seats of a simultaneous step (a tick) are all asked on the views from before any of
+    them submits, as the referee asks them at once: a seat asked later must not learn that
+    another is in. One whose legal actions an earlier submission changed is asked again, on
+    its view then (as the referee asks it again). In real time the seats to act are asked in
+    rotation instead, so a seat that waits never starves the others.
     """
     if len(bots) != state.players:
         raise ValueError(f"{state.players} seats need {state.players} bots, got {len(bots)}")
     players = [as_bot(b) for b in bots]
-    for step in range(max_actions):
+    step = 0
+    while step < max_actions:
         if state.realtime:
             state.advance_clock(step * CLOCK_STEP_MS)
         if state.is_over():
             return state.result()
         seats = state.to_act()
-        seat = seats[step % len(seats)]
-        bot = players[seat]
-        try:
-            action = bot.act(state.view(seat), state.legal_actions(seat))
-        except Exception as exc:
-            raise BotFailed(_name(bot), seat, f"raised {type(exc).__name__}: {exc}") from exc
-        if not isinstance(action, Action):
-            raise BotFailed(_name(bot), seat, f"returned {action!r}, not one of its legal actions")
-        try:
-            state.apply(seat, action)
-        except IllegalAction as exc:
-            raise BotFailed(_name(bot), seat, f"chose an illegal action {action}: {exc}") from exc
-        if on_action is not None:
-            on_action(seat, action)
+        if state.realtime or len(seats) == 1:
+            seats = (seats[step % len(seats)],)
+        asked = [(seat, state.view(seat), state.legal_actions(seat)) for seat in seats]
+        for k, (seat, view, legal) in enumerate(asked):
+            if k and seat not in state.to_act():
+                continue  # an earlier submission settled its part of the step
+            if k and state.legal_actions(seat) != legal:
+                view, legal = state.view(seat), state.legal_actions(seat)
+            action = _ask(players[seat], seat, view, legal)
+            try:
+                state.apply(seat, action)
+            except IllegalAction as exc:
+                why = f"chose an illegal action {action}: {exc}"
+                raise BotFailed(_name(players[seat]), seat, why) from exc
+            if on_action is not None:
+                on_action(seat, action)
+            step += 1
     raise RuntimeError(f"the match did not end within {max_actions} actions")
+
+
+def _ask(bot: Bot, seat: int, view: SeatView, legal: list[Action]) -> Action:
+    """The bot's choice, or :class:`BotFailed` saying why there is none."""
+    try:
+        action = bot.act(view, legal)
+    except Exception as exc:
+        raise BotFailed(_name(bot), seat, f"raised {type(exc).__name__}: {exc}") from exc
+    if not isinstance(action, Action):
+        raise BotFailed(_name(bot), seat, f"returned {action!r}, not one of its legal actions")
+    return action
 
 
 def _name(bot: Bot) -> str:
