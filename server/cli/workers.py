@@ -107,6 +107,11 @@ class Workers:
         options = [
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+            # A subchannel of this channel's own: gRPC shares one per address across channels,
+            # and a restarted worker's socket has the dead one's address. Its connection in
+            # backoff failed the new channel's first calls at once (UNAVAILABLE): the port's
+            # health watch of the worker, and the bots' streams to it, were never opened.
+            ("grpc.use_local_subchannel_pool", 1),
         ]
         return WorkerLink(k, grpc.aio.insecure_channel(f"unix:{path}", options=options))
 
