@@ -72,8 +72,8 @@ def play_match(
         for k, (seat, view, legal) in enumerate(asked):
             if k and seat not in state.to_act():
                 continue  # an earlier submission settled its part of the step
-            if k and state.legal_actions(seat) != legal:
-                view, legal = state.view(seat), state.legal_actions(seat)
+            if k and (fresh := state.legal_actions(seat)) != legal:
+                view, legal = state.view(seat), fresh
             action = _ask(players[seat], seat, view, legal)
             try:
                 state.apply(seat, action)
