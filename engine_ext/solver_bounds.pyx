@@ -57,7 +57,7 @@ cdef inline int min3(int a, int b, int c) noexcept nogil:
     return c if c < a else a
 
 
-cdef int ruff_rounds(const Ctx* c, int leader, int e, int pending) noexcept nogil:
+cdef inline int ruff_rounds(const Ctx* c, int leader, int e, int pending) noexcept nogil:
     """Rounds of suit `e` the leader's side can lead before a seat that could ruff may be
     out of it: the fewest cards of `e` held by a seat of the other side holding trumps, or by
     a partner holding trumps that a duty would make ruff (the lead would pass); 64 when no
@@ -82,7 +82,7 @@ cdef int ruff_rounds(const Ctx* c, int leader, int e, int pending) noexcept nogi
     return safe
 
 
-cdef int suit_cash(
+cdef inline int suit_cash(
     const Ctx* c, int leader, int e, mask_t others, int pending, int need, mask_t* w
 ) noexcept nogil:
     """Tricks `leader` can cash at once in effective suit `e`: its cards above everything the
