@@ -100,16 +100,17 @@ cdef inline int suit_cash(
     w[0] = 0
     if h == 0:
         return 0
+    o = others & r.suit_mask[e]
+    # the top card first: most suits fail there, before the seats' lengths are read
+    run = popcount(h & tk_above(highest(o))) if o else 0
+    if o and run == 0:
+        return 0
     safe = ruff_rounds(c, leader, e, pending)
     if safe <= 0:
         return 0
-    o = others & r.suit_mask[e]
     if o == 0:
         n = popcount(h)
         return min3(n, safe, need)
-    run = popcount(h & tk_above(highest(o)))
-    if run == 0:
-        return 0
     longest = 0
     for s in range(c.n):
         if s != leader:
@@ -466,6 +467,28 @@ cdef bint partner_ruff(const Ctx* c, int leader) noexcept nogil:
     return False
 
 
+cdef inline int side_tops_length(const Ctx* c, int leader, int ls) noexcept nogil:
+    """The tricks the quick-trick rules (quick_tricks, partner_tricks) can count at most for
+    the leader's side (`ls`): each counts only suits whose top card a hand of the side
+    holds, and no more rounds than that hand's length (an entry to the partner is one of
+    them)."""
+    cdef int e, s, u = 0
+    cdef mask_t live = 0, x, b
+    for s in range(c.n):
+        live |= c.hand[s]
+    for e in range(TK_SUITS):
+        x = live & c.r.suit_mask[e]
+        if x == 0:
+            continue
+        b = bit(highest(x))
+        for s in range(c.n):
+            if c.hand[s] & b:
+                if ((c.side >> s) & 1) == ls:
+                    u += popcount(c.hand[s] & c.r.suit_mask[e])
+                break
+    return u
+
+
 cdef void trick_bounds(
     const Ctx* c, int leader, int R, bint cash_counts, int alpha, int beta,
     int* lo, int* hi, mask_t* wlo, mask_t* whi,
@@ -480,7 +503,8 @@ cdef void trick_bounds(
     on (for the winning-ranks table). A bound is only worked out as far as the window
     (alpha, beta) needs: a cut-off that reads fewer cards makes a more general table entry."""
     cdef const tk_rules* r = c.r
-    cdef int l = 0, h = R, s, top, cnt, q, need, mine, x, k, y, k2, k3
+    cdef int l = 0, h = R, s, top, cnt, q, need, mine, x, k, y, k2, k3, ls, ub
+    cdef bint ll, pr, useful
     cdef int tops[TK_MAX_SEATS]
     cdef int ks[TK_SUITS]
     cdef mask_t all_t = 0, tm, others_t, above, wt = 0, wq = 0, wl = 0, wh = 0, xt
@@ -604,17 +628,40 @@ cdef void trick_bounds(
         wlo[0] = wl
         whi[0] = wh
         return
-    need = beta if (c.side >> leader) & 1 else R - alpha
-    q = quick_tricks(c, leader, need, 0, &wq, ks)
-    q = partner_tricks(c, leader, q, need, &wq, ks)
-    if (c.side >> leader) & 1:
-        if cash_counts and q > l:
-            l = q
-            wl = wq
-    elif R - q < h:
-        h = R - q
-        wh = wq
-    if q == 0 and lost_lead(c, leader, &wq):
+    # The bounds below are worked out only where they can cut the window or narrow it (a
+    # lower bound above alpha, an upper one below beta): the search reads a bound that does
+    # neither nowhere (its windows are null: such a bound leaves every cut-off, value and
+    # card set as it was), so the nodes stay the same and the time goes down.
+    ls = (c.side >> leader) & 1
+    if ls:
+        need = beta
+        ll = R - 1 < h and R - 1 < beta  # lost lead: an upper bound of R - 1
+        pr = cash_counts and l < 1 and alpha < 1  # partner's ruff: a lower bound of 1
+    else:
+        need = R - alpha
+        ll = cash_counts and l < 1 and alpha < 1
+        pr = R - 1 < h and R - 1 < beta
+    # The side's quick tricks, its partner's included, come from suits one of its hands
+    # holds the top card of, at most that hand's length in each (ub): where ub cannot cut
+    # or narrow, they are only worked out for whether they are none (the rules below)
+    q = -1
+    ub = side_tops_length(c, leader, ls)
+    if ub == 0:
+        q = 0
+    else:
+        useful = (cash_counts and ub > alpha) if ls else R - ub < beta
+        if useful or ll or pr:
+            q = quick_tricks(c, leader, need, 0, &wq, ks)
+            q = partner_tricks(c, leader, q, need, &wq, ks)
+            if ls:
+                if cash_counts and q > l:
+                    l = q
+                    wl = wq
+            elif R - q < h:
+                h = R - q
+                wh = wq
+    # (lost_lead and partner_ruff never hold together: a partner's ruff wins the lead)
+    if q == 0 and ll and lost_lead(c, leader, &wq):
         # whatever the leader leads, the other side can take this trick
         if (c.side >> leader) & 1:
             if R - 1 < h:
@@ -623,7 +670,7 @@ cdef void trick_bounds(
         elif cash_counts and l < 1:
             l = 1
             wl = wq
-    elif q == 0 and partner_ruff(c, leader):
+    elif q == 0 and pr and partner_ruff(c, leader):
         # the leader's side can take this trick by a ruff
         if (c.side >> leader) & 1:
             if cash_counts and l < 1:
