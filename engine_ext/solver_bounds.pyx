@@ -142,18 +142,29 @@ cdef int quick_tricks(
     cards matches more positions). Suits nobody else holds come first: they cost no card at
     all. `pending`: see suit_cash. `ks_out` (if not NULL) gets the tricks counted per suit."""
     cdef const tk_rules* r = c.r
-    cdef mask_t others = 0, w = 0, we
+    cdef mask_t others = 0, w = 0, we, h, o
     cdef int s, e, q = 0, k, round_
+    cdef unsigned int free = 0, tops = 0, x
     cdef int ks[TK_SUITS]
     for s in range(c.n):
         if s != leader:
             others |= c.hand[s]
+    # the suits whose top card the leader holds (the only ones suit_cash counts), as bit
+    # masks: those nobody else holds first, then the others, each in suit order
     for e in range(TK_SUITS):
         ks[e] = 0
+        h = c.hand[leader] & r.suit_mask[e]
+        o = others & r.suit_mask[e]
+        if h:
+            if o == 0:
+                free |= 1u << e
+            elif highest(h) > highest(o):
+                tops |= 1u << e
     for round_ in range(2):
-        for e in range(TK_SUITS):
-            if ((others & r.suit_mask[e]) == 0) != (round_ == 0):
-                continue
+        x = free if round_ == 0 else tops
+        while x:
+            e = lowest(x)
+            x &= x - 1
             k = suit_cash(c, leader, e, others, pending, need - q, &we)
             if k:
                 ks[e] = k
@@ -467,12 +478,12 @@ cdef bint partner_ruff(const Ctx* c, int leader) noexcept nogil:
     return False
 
 
-cdef inline int side_tops_length(const Ctx* c, int leader, int ls) noexcept nogil:
+cdef inline int side_tops_length(const Ctx* c, int leader, int ls, int* own) noexcept nogil:
     """The tricks the quick-trick rules (quick_tricks, partner_tricks) can count at most for
     the leader's side (`ls`): each counts only suits whose top card a hand of the side
     holds, and no more rounds than that hand's length (an entry to the partner is one of
-    them)."""
-    cdef int e, s, u = 0
+    them). `own` gets the leader's part."""
+    cdef int e, s, u = 0, k
     cdef mask_t live = 0, x, b
     for s in range(c.n):
         live |= c.hand[s]
@@ -484,7 +495,10 @@ cdef inline int side_tops_length(const Ctx* c, int leader, int ls) noexcept nogi
         for s in range(c.n):
             if c.hand[s] & b:
                 if ((c.side >> s) & 1) == ls:
-                    u += popcount(c.hand[s] & c.r.suit_mask[e])
+                    k = popcount(c.hand[s] & c.r.suit_mask[e])
+                    u += k
+                    if s == leader:
+                        own[0] += k
                 break
     return u
 
@@ -503,7 +517,7 @@ cdef void trick_bounds(
     on (for the winning-ranks table). A bound is only worked out as far as the window
     (alpha, beta) needs: a cut-off that reads fewer cards makes a more general table entry."""
     cdef const tk_rules* r = c.r
-    cdef int l = 0, h = R, s, top, cnt, q, need, mine, x, k, y, k2, k3, ls, ub
+    cdef int l = 0, h = R, s, top, cnt, q, need, mine, x, k, y, k2, k3, ls, ub, ul
     cdef bint ll, pr, useful
     cdef int tops[TK_MAX_SEATS]
     cdef int ks[TK_SUITS]
@@ -645,14 +659,17 @@ cdef void trick_bounds(
     # holds the top card of, at most that hand's length in each (ub): where ub cannot cut
     # or narrow, they are only worked out for whether they are none (the rules below)
     q = -1
-    ub = side_tops_length(c, leader, ls)
+    ul = 0
+    ub = side_tops_length(c, leader, ls, &ul)
     if ub == 0:
         q = 0
     else:
         useful = (cash_counts and ub > alpha) if ls else R - ub < beta
         if useful or ll or pr:
             q = quick_tricks(c, leader, need, 0, &wq, ks)
-            q = partner_tricks(c, leader, q, need, &wq, ks)
+            # a partner adds no more than its own tops' lengths (ub - ul) to the leader's
+            if q + ub - ul >= need or (q == 0 and ub > ul and (ll or pr)):
+                q = partner_tricks(c, leader, q, need, &wq, ks)
             if ls:
                 if cash_counts and q > l:
                     l = q
