@@ -594,10 +594,13 @@ cdef void trick_bounds(
             # must play a trump, the holder has played before it, so its best trump wins
             # unless one of the m higher ones is on the trick, and then it plays a lower
             # trump (it has one left) and keeps its best, which ends on top.
+            # (the two rules below move a bound by one trick: only worked out where that
+            # cuts or narrows the window, as the leader's rules further down)
             y = s + 1 if s + 1 < c.n else 0
             xt = c.hand[y] & tm
             if (
-                xt
+                (R - 1 < h and R - 1 < beta if mine else cash_counts and l < 1 and alpha < 1)
+                and xt
                 and y != leader
                 and ((c.side >> y) & 1) != mine
                 and not (r.duties & (TK_HEAD | TK_OVERTRUMP))
@@ -618,7 +621,11 @@ cdef void trick_bounds(
             # of the two on a trick it is played to, and that hand keeps its second best
             # back with a lower trump; either of the two wins any trick the top trump is
             # not on. A duty to trump or to beat could force the two out together.
-            if popcount(all_t) >= 3 and not (r.duties & (TK_MUST_TRUMP | TK_HEAD | TK_OVERTRUMP)):
+            if (
+                (R - 1 < h and R - 1 < beta if mine else cash_counts and l < 1 and alpha < 1)
+                and popcount(all_t) >= 3
+                and not (r.duties & (TK_MUST_TRUMP | TK_HEAD | TK_OVERTRUMP))
+            ):
                 xt = all_t ^ bit(top)
                 k2 = highest(xt)
                 k3 = highest(xt ^ bit(k2))
