@@ -57,6 +57,7 @@ cdef extern from *:
         uint64_t mk = ~m << 1, mp, mv;
         int i;
         p->m = m;
+        if (tk_use_bmi2) return;  /* tk_squeeze takes the instruction: no masks to work out */
         for (i = 0; i < 6; i++) {
             mp = mk ^ (mk << 1);
             mp ^= mp << 2; mp ^= mp << 4; mp ^= mp << 8; mp ^= mp << 16; mp ^= mp << 32;
