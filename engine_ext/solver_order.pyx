@@ -26,7 +26,8 @@ cheapest card above its second best (DDS's RankForcesAce; -5%, -4%); at leads, t
 second hand's top to a partner's second best (-3%, -2%), not into the fourth hand's top
 or second best (-2%, -1%), the suit whose second and third best our side holds (-2%, -4%),
 the leader's card of such a run (-1%, -1%), a second killer (-2%, -2%); then the killer
-5000 -> 2500 (-5%, -3%). All together: -19% and -16% trick starts (medians -20%, -24%).
+5000 -> 2500 (-5%, -3%); a re-tune (-2%, -5%). All together: -21% and -20% trick starts
+(medians -23%, -27%; p90 -21%, -20%).
 Dropped: a killer at follows (per cards held and seat: +100% at the smallest weight, the
 static rules cut first at 97-99% of follows); no hint stored from a fail-low or fail-high
 node (+1%); a penalty for every further card of a suit led, to try other suits sooner
@@ -45,8 +46,9 @@ from levata.engine.solver_state cimport K_POINTS, Ctx, owner
 cdef enum:
     # Move-ordering scores (higher first). Tuned on random bridge deals by node counts (the
     # last time by benchmarks/solver_tune.py, 100 deals of seed 11, after the rules from
-    # DDS below: the killer 5000 -> 2500, -5% trick starts); the static rules beat
-    # history/killer tables everywhere except at leads.
+    # DDS below: the killer 5000 -> 2500, -5% trick starts; then the hint 2500 -> 1250, the
+    # other side's length 120 -> 150 and the DDS rules' weights, -2% and -5% on seeds 3 and
+    # 11); the static rules beat history/killer tables everywhere except at leads.
     O_KILLER = 2500         # the lead that last cut off with as many tricks left, same leader
     O_CASH = 4500           # a lead nobody can beat, or a follow that will win the trick
     O_SAFE_LOW = 3000       # a follow under a partner's card that will win
@@ -59,14 +61,14 @@ cdef enum:
     O_TRUMP_LEAD = 300      # a trump lead when the other side holds the top trump
     O_LENGTH = 2            # per card of the suit, for a discard (discard from length)
     O_KEEP_TRUMP = 500      # a trump discarded
-    O_THEIR_LENGTH = 120    # per card the other side holds in a suit led
+    O_THEIR_LENGTH = 150    # per card the other side holds in a suit led
     O_THEIR_VOID = 16       # ... a void in it counts as this many cards
     # DDS's ideas (src/Moves.cpp), kept one at a time for fewer nodes on seeds 3 and 11:
-    O_HINT_ADD = 2500       # the table's best card: added to its score, below a killer
-    O_RHO_HIGH = 300        # a lead into the fourth hand's top or second-best card
-    O_FINESSE = 1000        # a lead through the second hand's top to a partner's second best
+    O_HINT_ADD = 1250       # the table's best card: added to its score, below a killer
+    O_RHO_HIGH = 375        # a lead into the fourth hand's top or second-best card
+    O_FINESSE = 2000        # a lead through the second hand's top to a partner's second best
     O_ESTABLISH = 1000      # a suit whose second and third best our side holds, not the top
-    O_SEQ_LEAD = 300        # the card of the leader's run holding those two (KQ, A out)
+    O_SEQ_LEAD = 600        # the card of the leader's run holding those two (KQ, A out)
     O_KILLER2 = 500         # the lead that cut off before the killer
     O_FORCE = 300           # third hand: the cheapest card that forces out the fourth's top
 
