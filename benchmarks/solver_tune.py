@@ -49,7 +49,7 @@ def main() -> None:
     best = _order_weights()
     fb = evaluate(best)
     print("start", fb, best, flush=True)
-    names = [n for n in best if n not in ("O_HINT",)]
+    names = list(best)
     if args.only:
         names = args.only.split(",")
     for _ in range(args.passes):

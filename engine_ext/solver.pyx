@@ -438,7 +438,8 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
             # a cut-off rests on the refuting card alone
             w = wc
             cut = True
-            if tp.count == 0:
+            if tp.count == 0 and c.killer[R][seat] != m:
+                c.killer2[R][seat] = c.killer[R][seat]
                 c.killer[R][seat] = m
             break
         if wr and small[r.suit_of[m]] < 0:
@@ -649,7 +650,7 @@ cdef class Solver:
     points count); quick-trick (no trump: the leader's, then its partner's after crossing
     to it), top-trump, lost-lead and (no trump) later-tricks bounds at trick starts, a sure-trick bound inside tricks and, at second hand, the sure trick plus
     its winner's quick tricks; move ordering by static card-play rules plus the table's best card
-    and a killer lead per depth; a transposition table at trick starts keyed by relative
+    and two killer leads per depth; a transposition table at trick starts keyed by relative
     ranks. For the tricks objective under follow/trump duties with at most four seats
     (bridge-like play) the table stores *winning ranks* instead (DDS's idea): each bound holds
     for every position that differs only in cards below the ranks that decided a trick in its
@@ -747,6 +748,7 @@ cdef class Solver:
         cdef int bits, cards, side, s
         memset(c, 0, sizeof(Ctx))
         memset(c.killer, -1, sizeof(c.killer))
+        memset(c.killer2, -1, sizeof(c.killer2))
         c.r = &self.rules.c
         c.n = self.rules.seats
         load_position(self.rules, hands, leader, trick, c.hand, t)

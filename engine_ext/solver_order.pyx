@@ -5,16 +5,39 @@ Which: one card of each run of equivalent cards (``representatives``: adjacent i
 among the live cards, equal points when points count), and the ranks a merged run adds to
 a proof (``class_ranks``) so that a stored bound covers every card the run stood for;
 these, and the hint's coding, are inline in ``solver_order.pxd``. In what order
-(:func:`order_moves`): the table's best card first (a hint, stored by its relative rank:
-``rel_rank`` writes it, ``hint_card`` reads it back), then static card-play rules (cash a sure winner, lead
-towards a partner's top card or ruff, away from the other side's length and ruffs; follow
-low under a partner's winner, else the cheapest card that wins, else discard from length)
-plus a killer lead per depth. Alpha-beta cuts sooner the better the order, so this is where
-node counts move without a change of value: every order gives the same answers.
+(:func:`order_moves`): static card-play rules (cash a sure winner, lead towards a partner's
+top card or ruff, away from the other side's length and ruffs, through the second hand's top
+to a partner's second best, not into the fourth hand's honours; follow low under a partner's
+winner, else the cheapest card that wins, else force the fourth hand's top out cheaply, else
+discard from length) plus two killer leads per depth and the table's best card (a hint,
+stored by its relative rank: ``rel_rank`` writes it, ``hint_card`` reads it back). Alpha-beta
+cuts sooner the better the order, so this is where node counts move without a change of
+value: every order gives the same answers.
 
 The scores are a tunable table, ``_order_weights`` (``benchmarks/solver_tune.py`` tunes it
 by node counts). The ordering reads the bounds' test of a card that cannot be beaten later
 in the trick (``solver_bounds.pxd``) and no table.
+
+Measured (trick starts, 200 deals each of seeds 3 and 11; DDS's src/Moves.cpp for the ideas):
+kept, one at a time on top of each other: the hint added to the static score below a
+killer instead of first whatever it is (-2%, -3%: a hint from a fail-low entry is a poor
+guess, the killer a better one); third hand forcing out the fourth hand's top with the
+cheapest card above its second best (DDS's RankForcesAce; -5%, -4%); at leads, through the
+second hand's top to a partner's second best (-3%, -2%), not into the fourth hand's top
+or second best (-2%, -1%), the suit whose second and third best our side holds (-2%, -4%),
+the leader's card of such a run (-1%, -1%), a second killer (-2%, -2%); then the killer
+5000 -> 2500 (-5%, -3%); a re-tune (-2%, -5%). All together: -21% and -20% trick starts
+(medians -23%, -27%; p90 -21%, -20%).
+Dropped: a killer at follows (per cards held and seat: +100% at the smallest weight, the
+static rules cut first at 97-99% of follows); no hint stored from a fail-low or fail-high
+node (+1%); a penalty for every further card of a suit led, to try other suits sooner
+(+1% to +4%); leads that drop a singleton top of an opponent, a singleton to a partner's top
+for a ruff back, any card atop a sequence (0 to +4%); third hand overtaking a partner's
+last card of the suit with the suit's top (+2%); not baring a king or throwing a bare ace
+(0%); after the re-tune: a bonus or penalty for a suit whose top two cards our side holds
+(+1% to +4%), the forcing play at second hand too (seed 11 +1%, log-sum worse on both), no
+trump leads in a suit the partner is void in, penalised (-0.1%, noise); the other scores
+moved by a quarter either way (within 1%, no better on both seeds).
 """
 
 from levata.engine.cardmask cimport below, bit, highest, lowest, mask_t, popcount
@@ -25,11 +48,11 @@ from levata.engine.solver_state cimport K_POINTS, Ctx, owner
 
 cdef enum:
     # Move-ordering scores (higher first). Tuned on random bridge deals by node counts (the
-    # last time by benchmarks/solver_tune.py, 100 deals of seed 3, after the no-trump quick
-    # tricks learnt to cross to a partner: the other side's length, 60 -> 120, -9% nodes);
-    # the static rules below beat history/killer tables everywhere except at leads.
-    O_HINT = 1 << 20        # the best card stored with a matching table entry
-    O_KILLER = 5000         # the lead that last cut off with as many tricks left, same leader
+    # last time by benchmarks/solver_tune.py, 100 deals of seed 11, after the rules from
+    # DDS below: the killer 5000 -> 2500, -5% trick starts; then the hint 2500 -> 1250, the
+    # other side's length 120 -> 150 and the DDS rules' weights, -2% and -5% on seeds 3 and
+    # 11); the static rules beat history/killer tables everywhere except at leads.
+    O_KILLER = 2500         # the lead that last cut off with as many tricks left, same leader
     O_CASH = 4500           # a lead nobody can beat, or a follow that will win the trick
     O_SAFE_LOW = 3000       # a follow under a partner's card that will win
     O_OVERTAKE = 1000       # ... minus this for beating that partner's card anyway
@@ -41,13 +64,21 @@ cdef enum:
     O_TRUMP_LEAD = 300      # a trump lead when the other side holds the top trump
     O_LENGTH = 2            # per card of the suit, for a discard (discard from length)
     O_KEEP_TRUMP = 500      # a trump discarded
-    O_THEIR_LENGTH = 120    # per card the other side holds in a suit led
+    O_THEIR_LENGTH = 150    # per card the other side holds in a suit led
     O_THEIR_VOID = 16       # ... a void in it counts as this many cards
+    # DDS's ideas (src/Moves.cpp), kept one at a time for fewer nodes on seeds 3 and 11:
+    O_HINT_ADD = 1250       # the table's best card: added to its score, below a killer
+    O_RHO_HIGH = 375        # a lead into the fourth hand's top or second-best card
+    O_FINESSE = 2000        # a lead through the second hand's top to a partner's second best
+    O_ESTABLISH = 1000      # a suit whose second and third best our side holds, not the top
+    O_SEQ_LEAD = 600        # the card of the leader's run holding those two (KQ, A out)
+    O_KILLER2 = 500         # the lead that cut off before the killer
+    O_FORCE = 300           # third hand: the cheapest card that forces out the fourth's top
 
 
 # Tunable copies of the scores above (benchmarks/solver_tune.py tunes them by node counts)
-cdef int OW[19]
-OW[0] = O_HINT
+cdef int OW[25]
+OW[0] = O_HINT_ADD
 OW[1] = O_KILLER
 OW[2] = O_CASH
 OW[3] = O_SAFE_LOW
@@ -66,8 +97,19 @@ OW[15] = -1      # per relative rank: a contesting follow prefers higher cards (
 OW[16] = O_CONTEST  # a second-hand follow that beats the trick for now
 OW[17] = 1       # per relative rank: a lead that does not cash prefers lower cards
 OW[18] = 0       # a lead in a suit the leader's side holds the top card of, not cashing
+OW[19] = O_RHO_HIGH
+OW[20] = O_FINESSE
+OW[21] = O_ESTABLISH
+OW[22] = O_SEQ_LEAD
+OW[23] = O_KILLER2
+OW[24] = O_FORCE
 
-_OW_NAMES = ('O_HINT', 'O_KILLER', 'O_CASH', 'O_SAFE_LOW', 'O_OVERTAKE', 'O_CONTEST', 'O_LOW', 'O_TO_PARTNER', 'O_PARTNER_RUFF', 'O_THEY_RUFF', 'O_TRUMP_LEAD', 'O_LENGTH', 'O_KEEP_TRUMP', 'O_THEIR_LENGTH', 'O_THEIR_VOID', 'O_CONTEST_RANK', 'O_CONTEST2', 'O_LEAD_RANK', 'O_OUR_TOP')
+_OW_NAMES = (
+    'O_HINT', 'O_KILLER', 'O_CASH', 'O_SAFE_LOW', 'O_OVERTAKE', 'O_CONTEST', 'O_LOW',
+    'O_TO_PARTNER', 'O_PARTNER_RUFF', 'O_THEY_RUFF', 'O_TRUMP_LEAD', 'O_LENGTH', 'O_KEEP_TRUMP',
+    'O_THEIR_LENGTH', 'O_THEIR_VOID', 'O_CONTEST_RANK', 'O_CONTEST2', 'O_LEAD_RANK', 'O_OUR_TOP',
+    'O_RHO_HIGH', 'O_FINESSE', 'O_ESTABLISH', 'O_SEQ_LEAD', 'O_KILLER2', 'O_FORCE',
+)
 
 
 def _order_weights(dict new=None):
@@ -129,14 +171,19 @@ cdef int order_moves(
     """Write the moves into `out`, most promising first; return how many.
 
     Leads: cash a card nobody can beat; else lead towards a partner's top card or a
-    partner's ruff, away from the other side's ruffs and its length (fewer replies), low.
-    Follows: a partner's card that will hold -> play low; else the cheapest card that will
-    hold; else (second hand) a card that beats for now; else discard low from length,
-    trumps last."""
+    partner's ruff, away from the other side's ruffs and its length (fewer replies), low;
+    the killers and the table's `hint` (leads only) on top. Follows: a partner's card that
+    will hold -> play low; else the cheapest card that will hold; else (second hand) a card
+    that beats for now, (third hand) the one that forces the fourth hand's top out; else
+    discard low from length, trumps last."""
     cdef const tk_rules* r = c.r
-    cdef int n = c.n, k = 0, m, e, sc, rank, top, p, k2, x, killer
+    cdef int n = c.n, k = 0, m, e, sc, rank, top, p, k2, x, killer, killer2, force
     cdef long long keys[64]
     cdef int base[TK_SUITS]   # leads: the score of a lead of the suit that does not cash
+    cdef int seq[TK_SUITS]    # leads: the leader's card of a run holding the second and third best
+    cdef int h2, h3, lho, pd, rho
+    cdef bint pair
+    cdef mask_t sl
     cdef int their[TK_SUITS]  # leads: the other side's length in the suit, as a penalty
     cdef int cash[TK_SUITS]   # leads: the suit's card that cashes, or -1
     cdef bint beats, secure_partner = False
@@ -151,6 +198,10 @@ cdef int order_moves(
         # the fewer replies to search; a void counts as long, for the ruff or discard it
         # allows).
         tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
+        pd = seat + 2 if seat + 2 < n else seat + 2 - n
+        lho = seat + 1 if seat + 1 < n else 0
+        rho = seat + 3 if seat + 3 < n else seat + 3 - n
+        pair = n == 4 and ((c.side >> pd) & 1) == mycol
         left = moves
         while left:
             e = r.suit_of[lowest(left)]
@@ -179,19 +230,52 @@ cdef int order_moves(
                     sc += OW[8] if ((c.side >> p) & 1) == mycol else -OW[9]
             elif top < 0 or ((c.side >> top) & 1) != mycol:
                 sc -= OW[10]
+            seq[e] = -1
+            if pair:
+                # who holds the suit's top three cards (DDS's suit weights at leads)
+                sl = suit_live & ~bit(highest(suit_live))
+                h2 = owner(c, highest(sl)) if sl else -1
+                if (top == rho or h2 == rho) and popcount(c.hand[rho] & r.suit_mask[e]) != 1:
+                    sc -= OW[19]
+                elif top == lho and h2 == pd and popcount(c.hand[pd] & r.suit_mask[e]) != 1:
+                    sc += OW[20]
+                if (top == lho or top == rho) and h2 >= 0:
+                    sl &= ~bit(highest(sl))
+                    h3 = owner(c, highest(sl)) if sl else -1
+                    if h2 == seat and h3 == seat:
+                        # the leader's run holding both: its searched card is the lowest
+                        x = highest(sl)
+                        sl &= below(x)
+                        while sl and (c.hand[seat] >> highest(sl)) & 1:
+                            x = highest(sl)
+                            sl &= below(x)
+                        seq[e] = x
+                    elif (h2 == pd and h3 == pd) or (
+                        (h2 == pd or h3 == pd) and (h2 == seat or h3 == seat)
+                        and popcount(c.hand[pd] & r.suit_mask[e]) > 1
+                    ):
+                        sc += OW[21]
             base[e] = sc
-        killer = c.killer[popcount(c.hand[seat])][seat]
+        x = popcount(c.hand[seat])
+        killer = c.killer[x][seat]
+        killer2 = c.killer2[x][seat]
         while moves:
             m = lowest(moves)
             moves &= moves - 1
             e = r.suit_of[m]
             rank = popcount(live & r.suit_mask[e] & below(m))
-            if m == hint:
-                sc = OW[0]
+            if m == cash[e]:
+                sc = OW[2] + rank - their[e]
             else:
-                sc = OW[2] + rank - their[e] if m == cash[e] else base[e] - OW[17] * rank
-                if m == killer:
-                    sc += OW[1]
+                sc = base[e] - OW[17] * rank
+                if m == seq[e]:
+                    sc += OW[22]
+            if m == killer:
+                sc += OW[1]
+            elif m == killer2:
+                sc += OW[23]
+            if m == hint:
+                sc += OW[0]
             add_move(keys, k, sc, m)
             k += 1
     else:
@@ -202,15 +286,24 @@ cdef int order_moves(
             # second hand: the fourth hand (a partner) will win the trick whatever the third
             # plays -> play low, as under a partner's winning card
             secure_partner = partner_wins_fourth(c, t, seat)
+        force = -1
+        if t.count == 2 and n == 4 and not secure_partner:
+            # DDS's RankForcesAce: the fourth hand holds the suit's top and another card above
+            # the trick's winner: the cheapest card above that other one forces the top out
+            x = seat + 1 if seat + 1 < n else 0
+            sl = c.hand[x] & r.suit_mask[t.led]
+            if sl & (sl - 1):
+                top = highest(sl)
+                sl = moves & r.suit_mask[t.led] & below(top) & ~below(highest(sl & ~bit(top)))
+                if sl and tk_beats(r, lowest(sl), t.win_card):
+                    force = lowest(sl)
         while moves:
             m = lowest(moves)
             moves &= moves - 1
             e = r.suit_of[m]
             rank = popcount(live & r.suit_mask[e] & below(m))
             beats = tk_beats(r, m, t.win_card)
-            if m == hint:
-                sc = OW[0]
-            elif secure_partner:
+            if secure_partner:
                 sc = OW[3] - rank - (OW[4] if beats else 0)
             elif beats:
                 if not beaten_by(r, t.led, high, ruff, m):
@@ -219,8 +312,11 @@ cdef int order_moves(
                     sc = (OW[16] if t.count == 1 else OW[5]) + OW[15] * rank
             else:
                 sc = OW[6] - rank
-            if m != hint and e != t.led and not beats:
-                sc += OW[11] * popcount(c.hand[seat] & r.suit_mask[e])
+            if m == force:
+                sc += OW[24]
+            if e != t.led and not beats:
+                k2 = popcount(c.hand[seat] & r.suit_mask[e])
+                sc += OW[11] * k2
                 if e == r.trump:
                     sc -= OW[12]
             add_move(keys, k, sc, m)

@@ -77,6 +77,7 @@ ctypedef struct Ctx:
     int stopped                 # 1 once the search ran out of nodes: nothing it returns counts
     int guess                   # the first null window's value at the root (-1: the middle)
     signed char killer[33][TK_MAX_SEATS]  # per tricks left and leader: the last lead that cut off
+    signed char killer2[33][TK_MAX_SEATS]  # ... and the one before it
     # The sure-pot duty (rules with TK_SURE_POT; see tk_pot): the tricks each seat has won
     # (moved by the search), the cards out of play each has not seen, their union (cards
     # that part runs of equivalent cards, like live ones) and a hash of them for the keys.
