@@ -30,6 +30,7 @@ cdef class Solver:
     cdef int tt_wr
     cdef int wt_cursor
     cdef int flags
+    cdef bint pristine  # every byte of mem is zero (no search has written to it since)
     cdef readonly long long nodes
     cdef readonly dict stats
     cdef int _prepare(
@@ -45,3 +46,4 @@ cdef class Solver:
     ) except -1
     cdef object _objective(self, object objective, int leader, object trick)
     cdef void _keep_stats(self, const Ctx* c)
+    cdef void _wipe(self, bint wr) noexcept

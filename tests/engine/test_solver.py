@@ -399,6 +399,26 @@ def test_one_solver_reused_across_objectives_and_deals():
         assert solver.solve(hands, leader, trick, objective) == want
 
 
+def test_solvers_one_after_another_inherit_no_values():
+    """A dropped solver's table block is the next one's (a spare of its size): emptied for
+    each search, whatever side, kind or table the last one searched with."""
+    rng = random.Random(7)
+    rules = TrickRules(4, 2, teams=(0, 1, 0, 1), must_trump=True)
+    ref = Reference(rules)
+    kinds = set()
+    for _ in range(150):
+        pos = random_position(rng, rules, ref, 4)
+        if pos is None:
+            continue
+        hands, leader, trick = pos
+        for _ in range(4):  # the same position for other sides and kinds: the same keys
+            kind, side, objective, extra = random_objective(rng, rules, 4)
+            want = ref.value([cards_of(h) for h in hands], leader, trick, kind, side, **extra)
+            assert Solver(rules, tt_bits=12).solve(hands, leader, trick, objective) == want
+            kinds.add(kind)
+    assert kinds == {"tricks", "points", "exact"}
+
+
 def test_whist_position_from_python():
     """The call a Whist bot makes: tricks, exact bids, tricks already won, card values."""
     from levata.engine.cardmask import mask_of
