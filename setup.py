@@ -18,11 +18,19 @@ STAGE = HERE / "build" / "pxd"
 
 
 def stage_declarations() -> Path:
+    """Copy the ``.pxd`` files that changed (Cython rebuilds every kernel that cimports a
+    declaration newer than its C file, so an unchanged copy keeps its time) and remove the
+    ones whose kernel is gone."""
     target = STAGE / "levata" / "engine"
-    shutil.rmtree(target, ignore_errors=True)  # a removed kernel's .pxd must not linger
-    target.mkdir(parents=True)
-    for pxd in (HERE / "engine_ext").glob("*.pxd"):
-        shutil.copyfile(pxd, target / pxd.name)
+    target.mkdir(parents=True, exist_ok=True)
+    wanted = {pxd.name: pxd for pxd in (HERE / "engine_ext").glob("*.pxd")}
+    for staged in target.glob("*.pxd"):
+        if staged.name not in wanted:
+            staged.unlink()  # a removed kernel's .pxd must not linger
+    for name, pxd in wanted.items():
+        staged = target / name
+        if not staged.is_file() or staged.read_bytes() != pxd.read_bytes():
+            shutil.copyfile(pxd, staged)
     return STAGE
 
 
