@@ -640,6 +640,10 @@ cdef inline unsigned long long _mix(unsigned long long h) noexcept nogil:
     return h ^ (h >> 33)
 
 
+# 2^21 slots for full deals; 2^20 measured and kept out (interleaved against 2^21, 120 deals,
+# 3 rounds, sum of per-deal minima): tuning seed 3 +0.6% nodes, 1.004x CPU time (0.978x at
+# the median); seed 11 +0.3% nodes, 0.992x (0.984x at the median): under the 3% a change
+# must win.
 cdef int _default_bits(int cards) noexcept:
     if cards <= 12:
         return 10
