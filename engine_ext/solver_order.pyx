@@ -38,6 +38,20 @@ last card of the suit with the suit's top (+2%); not baring a king or throwing a
 (+1% to +4%), the forcing play at second hand too (seed 11 +1%, log-sum worse on both), no
 trump leads in a suit the partner is void in, penalised (-0.1%, noise); the other scores
 moved by a quarter either way (within 1%, no better on both seeds).
+Then at no trump leads (DDS's WeightAllocNT0 for ideas), kept: per card of the partner's
+length in the suit led, 50 (trick starts -0.2% and -1.4%, nodes -0.2% and -1.4%; no-trump
+deals' starts -1.7% and -13.5%; 25 and 80 less good on seed 3, 150 worse).
+Dropped (trick starts on seeds 3 / 11, on top of the partner's length where marked +):
+our side's length per card at no trump, +-50 (+0.3% / +0.1%, +1.0% / -0.05%), +-20 with
+the partner's length (both worse on one seed); the partner's longest suit +300 (+0.1% /
+-0.1%, and + worse); the other side's length at no trump +-50 over O_THEIR_LENGTH
+(within 0.1%, + worse on seed 3); a lead where the fourth hand holds a tenace (top and
+third best) over the second's second best, +-300 and +600 (+0.1% / 0.0%); at trump, the
+partner's length +-50 (+0.9% / +2.8%, -0.3% / +1.8%) and the leader's own length +-30
+(+0.7% / +1.6%, -0.3% / +1.3%); no-trump lead rank per rank +20 / -1 (seed 11 +1.2%
+/ +0.1%); no-trump-only values of the other scores (to partner 1800/3300, finesse
+1000/3000, into the fourth hand 0/800, killer 1500/3500, their length 100/200, establish
+500/1600): none lower on both seeds (best: establish 1600, -0.3% / +0.1%).
 """
 
 from levata.engine.cardmask cimport below, bit, highest, lowest, mask_t, popcount
@@ -74,10 +88,11 @@ cdef enum:
     O_SEQ_LEAD = 600        # the card of the leader's run holding those two (KQ, A out)
     O_KILLER2 = 500         # the lead that cut off before the killer
     O_FORCE = 300           # third hand: the cheapest card that forces out the fourth's top
+    O_NT_PD_LEN = 50        # no trump leads: per card the partner holds in the suit
 
 
 # Tunable copies of the scores above (benchmarks/solver_tune.py tunes them by node counts)
-cdef int OW[25]
+cdef int OW[26]
 OW[0] = O_HINT_ADD
 OW[1] = O_KILLER
 OW[2] = O_CASH
@@ -103,12 +118,14 @@ OW[21] = O_ESTABLISH
 OW[22] = O_SEQ_LEAD
 OW[23] = O_KILLER2
 OW[24] = O_FORCE
+OW[25] = O_NT_PD_LEN
 
 _OW_NAMES = (
     'O_HINT', 'O_KILLER', 'O_CASH', 'O_SAFE_LOW', 'O_OVERTAKE', 'O_CONTEST', 'O_LOW',
     'O_TO_PARTNER', 'O_PARTNER_RUFF', 'O_THEY_RUFF', 'O_TRUMP_LEAD', 'O_LENGTH', 'O_KEEP_TRUMP',
     'O_THEIR_LENGTH', 'O_THEIR_VOID', 'O_CONTEST_RANK', 'O_CONTEST2', 'O_LEAD_RANK', 'O_OUR_TOP',
     'O_RHO_HIGH', 'O_FINESSE', 'O_ESTABLISH', 'O_SEQ_LEAD', 'O_KILLER2', 'O_FORCE',
+    'O_NT_PD_LEN',
 )
 
 
@@ -231,6 +248,10 @@ cdef int order_moves(
             elif top < 0 or ((c.side >> top) & 1) != mycol:
                 sc -= OW[10]
             seq[e] = -1
+            if pair and r.trump < 0:
+                # towards the partner's length: his long suit is the side's source of tricks
+                # at no trump (DDS's WeightAllocNT0 idea; -1.7% and -13% no-trump starts)
+                sc += OW[25] * popcount(c.hand[pd] & r.suit_mask[e])
             if pair:
                 # who holds the suit's top three cards (DDS's suit weights at leads)
                 sl = suit_live & ~bit(highest(suit_live))
