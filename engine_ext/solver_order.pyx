@@ -249,7 +249,7 @@ cdef int order_moves(
                 sc -= OW[10]
             seq[e] = -1
             if pair and r.trump < 0:
-                # towards the partner's length: his long suit is the side's source of tricks
+                # towards the partner's length: its long suit is the side's source of tricks
                 # at no trump (DDS's WeightAllocNT0 idea; -1.7% and -13% no-trump starts)
                 sc += OW[25] * popcount(c.hand[pd] & r.suit_mask[e])
             if pair:
