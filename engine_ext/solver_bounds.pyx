@@ -503,22 +503,19 @@ cdef inline int side_tops_length(const Ctx* c, int leader, int ls, int* own) noe
     holds, and no more rounds than that hand's length (an entry to the partner is one of
     them). `own` gets the leader's part."""
     cdef int e, s, u = 0, k
-    cdef mask_t live = 0, x, b
+    cdef mask_t live = 0, x
     for s in range(c.n):
         live |= c.hand[s]
     for e in range(TK_SUITS):
         x = live & c.r.suit_mask[e]
         if x == 0:
             continue
-        b = bit(highest(x))
-        for s in range(c.n):
-            if c.hand[s] & b:
-                if ((c.side >> s) & 1) == ls:
-                    k = popcount(c.hand[s] & c.r.suit_mask[e])
-                    u += k
-                    if s == leader:
-                        own[0] += k
-                break
+        s = owner(c, highest(x))
+        if ((c.side >> s) & 1) == ls:
+            k = popcount(c.hand[s] & c.r.suit_mask[e])
+            u += k
+            if s == leader:
+                own[0] += k
     return u
 
 
