@@ -31,6 +31,7 @@ cdef class Solver:
     cdef int wt_cursor
     cdef int flags
     cdef bint pristine  # every byte of mem is zero (no search has written to it since)
+    cdef unsigned int epoch  # the winning-ranks searches' mark in mem (0: not theirs yet)
     cdef readonly long long nodes
     cdef readonly dict stats
     cdef int _prepare(

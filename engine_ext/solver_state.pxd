@@ -47,7 +47,7 @@ ctypedef struct wr_sets:
     # Per shape (hash slot): the suit sets its winning-ranks entries were stored under.
     unsigned long long shape
     unsigned int used           # bit S: some entry reads exactly the suits of mask S
-    int pad
+    unsigned int epoch          # the search that wrote it: another search's record is empty
 
 ctypedef struct Ctx:
     const tk_rules* r
@@ -65,6 +65,7 @@ ctypedef struct Ctx:
     wr_sets* sets               # the suit sets in use per shape (F_SETS)
     unsigned long long sets_mask
     int wt_cursor
+    unsigned int epoch          # this search's mark on its suit-set records (>= 1)
     long long nodes
     long long probes            # table look-ups at trick starts
     long long hits              # look-ups that found a usable entry

@@ -176,7 +176,7 @@ cdef void wr_store(
 ) noexcept nogil
 
 cdef void table_layout(Ctx* c, void* mem, int bits) noexcept nogil
-cdef void wr_clear(void* mem, int bits) noexcept nogil
+cdef void wr_clear(void* mem, int bits, bint records) noexcept nogil
 
 
 cdef inline tt_entry* tt_find(const Ctx* c, unsigned long long key) noexcept nogil:

@@ -279,7 +279,7 @@ cdef void wr_probe_sets(
     cdef int tops[TK_SUITS]
     cdef unsigned long long buckets[1 << TK_SUITS]
     cdef int nb = 0, j, h
-    if rec.shape != shape:
+    if rec.shape != shape or rec.epoch != c.epoch:
         return
     used = rec.used
     top_owners(c, live, tops)
@@ -326,8 +326,9 @@ cdef void wr_store(
         top_owners(c, live, tops)
         bucket = wr_set_bucket(c, shape, tops, S)
         rec = sets_slot(c, shape)
-        if rec.shape != shape:
+        if rec.shape != shape or rec.epoch != c.epoch:
             rec.shape = shape
+            rec.epoch = c.epoch
             rec.used = 0
         rec.used |= 1u << S
     i = c.heads[bucket]
@@ -373,16 +374,22 @@ cdef void wr_store(
 # The memory
 
 
-cdef void wr_clear(void* mem, int bits) noexcept nogil:
+cdef void wr_clear(void* mem, int bits, bint records) noexcept nogil:
     """Empty the winning-ranks table laid out in `mem` (see table_layout) by zeroing only
-    its bucket heads and suit-set records: its entries are reached through them alone (a
-    store reads an old entry only where a head of this search points to it), so whatever
-    the rest of the block holds is never read. A 13-card block is 64 MiB, of which these are
-    6 MiB: a full clear costs more than the search of a typical deal."""
+    its bucket heads, and its suit-set records if `records`: its entries are reached through
+    the heads alone (a store reads an old entry only where a head of this search points to
+    it), so whatever the rest of the block holds is never read, and a record of another
+    search's epoch counts as empty (wr_probe_sets), so records need zeroing only where the
+    block held no epochs. A 13-card block is 64 MiB, of which the heads are 2 MiB and the
+    records 4: a full clear costs more than the search of a typical deal."""
     cdef int sets_bits = bits - 3 if bits > 6 else 0
     cdef size_t total = sizeof(tt_entry) << bits
     memset(mem, 0, sizeof(int) << (bits - 2))
-    memset(<char*>mem + total - (sizeof(wr_sets) << sets_bits), 0, sizeof(wr_sets) << sets_bits)
+    if records:
+        memset(
+            <char*>mem + total - (sizeof(wr_sets) << sets_bits), 0,
+            sizeof(wr_sets) << sets_bits,
+        )
 
 
 cdef void table_layout(Ctx* c, void* mem, int bits) noexcept nogil:
