@@ -357,6 +357,49 @@ cdef inline bint entry_safe(const Ctx* c, int leader, int p, int e, int drawn) n
     return True
 
 
+cdef inline int finesse(
+    const Ctx* c, int leader, int p, int e, mask_t live, int drawn
+) noexcept nogil:
+    """Partner `p` holds the top and the third best card of suit `e`, the seat between the
+    leader and `p` (of the other side) the second best and another card: the leader leads
+    `e` and `p` takes two tricks in it, whichever card that seat plays (its second best
+    falls to the top card, or `p`'s third best wins and the top card stays; the seats after
+    `p` hold nothing above it). Every seat that could ruff either round holds two cards of
+    `e` (or no more trumps than `drawn`, the rounds of trumps led first), and the leader
+    cannot be made to ruff the second. Returns the third best card (the count rests on it),
+    or -1 (DDS's finesse in its partner's quick tricks)."""
+    cdef const tk_rules* r = c.r
+    cdef int s, k2, k3, s1 = leader + 1 if leader + 1 < c.n else 0
+    cdef mask_t se = r.suit_mask[e], x, tm
+    if not (r.duties & TK_FOLLOW) or (s1 + 1 if s1 + 1 < c.n else 0) != p:
+        return -1
+    if ((c.side >> s1) & 1) == ((c.side >> p) & 1) or popcount(c.hand[s1] & se) < 2:
+        return -1
+    x = live & se
+    x ^= bit(highest(x))
+    if x == 0:
+        return -1
+    k2 = highest(x)
+    x ^= bit(k2)
+    if x == 0 or not (c.hand[s1] >> k2) & 1:
+        return -1
+    k3 = highest(x)
+    if not (c.hand[p] >> k3) & 1:
+        return -1
+    if r.trump >= 0 and e != r.trump:
+        tm = r.suit_mask[r.trump]
+        for s in range(c.n):
+            if s == leader or s == s1 or s == p:
+                continue
+            if popcount(c.hand[s] & se) < 2 and popcount(c.hand[s] & tm) > drawn:
+                return -1
+        if (r.duties & TK_MUST_TRUMP) and popcount(c.hand[leader] & se) < 2 and (
+            c.hand[leader] & tm
+        ):
+            return -1
+    return k3
+
+
 cdef int partner_tricks(
     const Ctx* c, int leader, int q, int need, mask_t* win, const int* ks
 ) noexcept nogil:
@@ -367,7 +410,7 @@ cdef int partner_tricks(
     cards its count rests on: the others' can only get lower, and seats drawn of trumps by
     the leader's trumps cannot ruff. Without trumps in play, also :func:`cross_to_partner`."""
     cdef const tk_rules* r = c.r
-    cdef int p, e, s, y, k, top, qp, first, drawn, sum_ks = 0, own = q
+    cdef int p, e, s, y, k, top, qp, first, drawn, fin, sum_ks = 0, own = q
     cdef int mine = (c.side >> leader) & 1
     cdef int kp[TK_SUITS]
     cdef mask_t live = 0, x, wp, kept, h, o, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
@@ -400,6 +443,7 @@ cdef int partner_tricks(
             if not (c.hand[p] >> top) & 1:
                 continue
             qp = -1
+            fin = -1
             if first and (e == r.trump or not tm or entry_safe(c, leader, p, e, drawn)):
                 # The partner plays a card to each of the leader's `first` tricks: it
                 # follows in the leader's suits (none of them its count's, whose top cards
@@ -408,7 +452,9 @@ cdef int partner_tricks(
                 # the count rests on its length or passes the lead back) and its entry if
                 # it holds enough others.
                 qp = quick_tricks(c, p, need - first, 0, drawn, &wp, kp)
-                kept = bit(top)
+                if kp[e] == 1 and qp < need - first:
+                    fin = finesse(c, leader, p, e, live, drawn)
+                kept = bit(top) | (bit(fin) if fin >= 0 else 0)
                 k = 0
                 for y in range(TK_SUITS):
                     k += kp[y]
@@ -430,7 +476,11 @@ cdef int partner_tricks(
             if qp < 0:
                 if e != r.trump and tm and not entry_safe(c, leader, p, e, 0):
                     continue
-                qp = quick_tricks(c, p, need, 0, 0, &wp, NULL)
+                qp = quick_tricks(c, p, need, 0, 0, &wp, kp)
+                fin = finesse(c, leader, p, e, live, 0) if kp[e] == 1 and qp < need else -1
+            if fin >= 0:
+                qp += 1
+                wp |= bit(fin)
             if qp > q:
                 q = qp
                 win[0] = wp | bit(top)
@@ -659,6 +709,23 @@ cdef void trick_bounds(
                                     k3 = k2
                                 if k3 > cnt:
                                     cnt = k3
+            # The other side holds no trump and the leader is of this side: a partner void in
+            # a side suit the leader holds ruffs it, and each of the leader's trumps wins
+            # another trick (DDS's quick tricks with every trump on one side). Lengths only.
+            # The side chooses to ruff: a lower bound for it only where it may (cash_counts).
+            if others_t == 0 and ((c.side >> leader) & 1) == mine and (cash_counts or not mine):
+                k = 1 + popcount(c.hand[leader] & tm)
+                if k > cnt and (beta if mine else R - alpha) > cnt:
+                    for x in range(c.n):
+                        if x != leader and ((c.side >> x) & 1) == mine and c.hand[x] & tm:
+                            for y in range(TK_SUITS):
+                                if (
+                                    y != r.trump
+                                    and c.hand[leader] & r.suit_mask[y]
+                                    and (c.hand[x] & r.suit_mask[y]) == 0
+                                ):
+                                    cnt = k
+                                    break
             # only as many as a cut-off needs: one seat's top trumps down to the last one
             # needed mark fewer cards than the whole run above the other side's best
             k = beta if mine else R - alpha
