@@ -611,24 +611,20 @@ cdef bint all_fails(const Ctx* c, int leader, int R, mask_t* win) noexcept nogil
     return True
 
 
-cdef int partner_ruff(Ctx* c, int leader, int need, mask_t* win) noexcept nogil:
-    """The tricks the leader's side makes sure of by a partner's ruff, and then that
-    partner's quick tricks where `need` asks for more than one (0: no such ruff). The leader
+cdef bint partner_ruff(const Ctx* c, int leader, mask_t* win) noexcept nogil:
+    """Can the leader's side make sure of the trick it leads by a partner's ruff? The leader
     leads a side suit it holds in which a partner is void and holds a trump, while every
     seat of the other side must follow (holds the suit, under a duty to follow), holds no
     trump, or holds none above that partner's best (which over-ruffs it or stands: DDS's
-    lowest quick trick). The partner ruffs with its lowest trump, or its best where an
-    over-ruff is relied on; the cards still to come to the trick are pending, as in
-    sure_then_cash. The best over the suits the leader holds. `win` gets the partner's best
-    trump where an over-ruff is relied on (otherwise the ruff rests on suit lengths alone)
-    and the cards its quick tricks rest on."""
+    lowest quick trick). `win` gets the partner's best trump where an over-ruff is relied
+    on; otherwise the ruff rests on suit lengths alone (no card)."""
     cdef const tk_rules* r = c.r
-    cdef int e, s, p, pt, m, k, best = 0
+    cdef int e, s, pt
     cdef int mine = (c.side >> leader) & 1
     cdef bint follow = (r.duties & TK_FOLLOW) != 0, over
-    cdef mask_t tm, se, f, wq
+    cdef mask_t tm, se, f
     if r.trump < 0:
-        return 0
+        return False
     tm = r.suit_mask[r.trump]
     for e in range(TK_SUITS):
         if e == r.trump:
@@ -638,13 +634,11 @@ cdef int partner_ruff(Ctx* c, int leader, int need, mask_t* win) noexcept nogil:
             continue
         # the partner's best trump among those void in the suit
         pt = -1
-        p = -1
         for s in range(c.n):
             if s != leader and ((c.side >> s) & 1) == mine and (c.hand[s] & se) == 0:
                 f = c.hand[s] & tm
                 if f and highest(f) > pt:
                     pt = highest(f)
-                    p = s
         if pt < 0:
             continue
         over = False
@@ -658,19 +652,9 @@ cdef int partner_ruff(Ctx* c, int leader, int need, mask_t* win) noexcept nogil:
                 break
             over = True
         else:
-            k = 1
-            wq = 0
-            if need > 1 and not (r.duties & (TK_MUST_TRUMP | TK_HEAD | TK_OVERTRUMP)):
-                m = pt if over else lowest(c.hand[p] & tm)
-                c.hand[p] ^= bit(m)
-                k += quick_tricks(c, p, need - 1, ((1 << c.n) - 1) & ~(1 << p), 0, &wq, NULL)
-                c.hand[p] ^= bit(m)
-            if k > best:
-                best = k
-                win[0] = (bit(pt) if over else 0) | wq
-                if best >= need:
-                    return best
-    return best
+            win[0] = bit(pt) if over else 0
+            return True
+    return False
 
 
 cdef inline int side_tops_length(const Ctx* c, int leader, int ls, int* own) noexcept nogil:
@@ -910,18 +894,15 @@ cdef void trick_bounds(
             if k > l:
                 l = k
                 wl = wq
-    elif q == 0 and (cash_counts or not ls):
-        # the leader's side can take this trick by a ruff, and then the ruffer's quick
-        # tricks where those can still cut
-        k = partner_ruff(<Ctx*>c, leader, need, &wq)
-        if k:
-            if ls:
-                if cash_counts and k > l:
-                    l = k
-                    wl = wq
-            elif R - k < h:
-                h = R - k
-                wh = wq
+    elif q == 0 and pr and partner_ruff(c, leader, &wq):
+        # the leader's side can take this trick by a ruff
+        if (c.side >> leader) & 1:
+            if cash_counts and l < 1:
+                l = 1
+                wl = wq
+        elif R - 1 < h:
+            h = R - 1
+            wh = wq
     if (c.side >> leader) & 1:
         # only worked out where it cuts: the side needs every trick left
         if h == R and alpha >= R - 1 and all_fails(c, leader, R, &wq):
