@@ -529,40 +529,6 @@ cdef bint lost_lead(const Ctx* c, int leader, mask_t* win) noexcept nogil:
     return True
 
 
-cdef int lost_then_cash(Ctx* c, int leader, int need, mask_t* win) noexcept nogil:
-    """After lost_lead holds: the tricks the other side makes sure of, the one led and then
-    the quick tricks of the seat that wins it with the top card, the fewest over the suits
-    the leader can lead (what sure_then_cash counts at second hand, one node earlier), at
-    most `need`. Just the one where a ruff takes a suit's trick (the ruffer is not known)
-    or a duty could make a partner of the winner overtake it. The cards still to come to
-    the trick are pending, as in sure_then_cash. `win` gets the cards relied on too."""
-    cdef const tk_rules* r = c.r
-    cdef int e, s, top, k, best = need - 1
-    cdef int mine = (c.side >> leader) & 1
-    cdef mask_t live = 0, x, w = 0, wq
-    if r.duties & (TK_MUST_TRUMP | TK_HEAD | TK_OVERTRUMP):
-        return 1
-    for s in range(c.n):
-        live |= c.hand[s]
-    for e in range(TK_SUITS):
-        if best <= 0:
-            return 1
-        if (c.hand[leader] & r.suit_mask[e]) == 0:
-            continue
-        top = highest(live & r.suit_mask[e])
-        s = owner(c, top)
-        if ((c.side >> s) & 1) == mine:
-            return 1
-        c.hand[s] ^= bit(top)
-        k = quick_tricks(c, s, best, ((1 << c.n) - 1) & ~(1 << s), 0, &wq, NULL)
-        c.hand[s] ^= bit(top)
-        if k < best:
-            best = k
-        w |= wq | bit(top)
-    win[0] |= w
-    return 1 + best
-
-
 cdef bint all_fails(const Ctx* c, int leader, int R, mask_t* win) noexcept nogil:
     """True when the leader's side cannot take all `R` tricks left, with no trump live.
 
@@ -878,22 +844,15 @@ cdef void trick_bounds(
                 h = R - q
                 wh = wq
     # (lost_lead and partner_ruff never hold together: a partner's ruff wins the lead)
-    if q == 0 and (ls or cash_counts) and lost_lead(c, leader, &wq):
-        # whatever the leader leads, the other side can take this trick, and then the
-        # winner's quick tricks where those can still cut
-        k = 1
-        if ls:
-            if R - 1 > alpha:
-                k = lost_then_cash(<Ctx*>c, leader, R - alpha, &wq)
-            if R - k < h:
-                h = R - k
+    if q == 0 and ll and lost_lead(c, leader, &wq):
+        # whatever the leader leads, the other side can take this trick
+        if (c.side >> leader) & 1:
+            if R - 1 < h:
+                h = R - 1
                 wh = wq
-        else:
-            if beta > 1:
-                k = lost_then_cash(<Ctx*>c, leader, beta, &wq)
-            if k > l:
-                l = k
-                wl = wq
+        elif cash_counts and l < 1:
+            l = 1
+            wl = wq
     elif q == 0 and pr and partner_ruff(c, leader, &wq):
         # the leader's side can take this trick by a ruff
         if (c.side >> leader) & 1:
