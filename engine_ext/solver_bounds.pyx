@@ -4,10 +4,11 @@ the cards without a search.
 
 At a trick start, :func:`trick_bounds` combines top trumps (the side holding the highest
 trumps wins a trick with each one above the other side's best), quick tricks (the leader's
-cards it can cash at once, a partner's after an entry; with no trump in play, the leader's
-and then the partner's, crossing to it when it holds the top of a suit the leader has),
-lost lead (the leader's side cannot
-win the trick it leads), a partner's ruff and the later-tricks rules of DDS (no trump: a
+cards it can cash at once, trumps first so that the seats they draw cannot ruff the rest;
+then a partner's after an entry, the leader's own first where the partner keeps the cards
+its count rests on; with no trump in play, crossing to the partner when it holds the top
+of a suit the leader has), lost lead (the leader's side cannot
+win the trick it leads), a partner's ruff or over-ruff and the later-tricks rules of DDS (no trump: a
 side that needs every trick left leads only suits it holds the top card of; trumps: the
 top trump cannot fell both the second and the third best). Inside a trick,
 :func:`sure_then_cash` finds a card (or a partner's) that wins the trick for certain and,
@@ -35,6 +36,20 @@ same skip for the second-hand quick tricks in :func:`sure_then_cash` (the test c
 more than it saves: 0.98x against 0.95x without), the owner loop of the side's tops
 without branches (0.95x against 0.93x), quick_tricks inline (GCC keeps it a call: no
 change).
+
+DDS's QuickTricks rules, ported to Python and run on the positions our bounds left (tuning
+seed 3, R = 2..5), decide about 1% of them (3% at R = 3 with the trump draw, the entries
+in trump games and the over-ruff alone, before the leader's cashing ahead of the partner
+and the finesse); most of the rest are its long-suit counts across the two hands (Ax
+opposite Kxx). Measured and dropped (nodes
+on tuning seeds 3/11): after a lost lead, the quick tricks of the seat winning it with its
+top card (sure_then_cash one node earlier), 0.996x/0.996x, and after a partner's ruff the
+ruffer's, 0.997x/0.997x: testing lost lead and the ruff at every start without quick
+tricks made the bounds 20% dearer, 1.05x time; a lost lead by a ruff above any ruff of
+the leader's side: no node changed; the partner's other cards of the entry suit once
+everyone else is out of it (DDS's Ax opposite Kxx), 0.999x/0.9995x; the side's top trumps
+added to the leader's cashes in side suits where its hands keep their trumps meanwhile,
+0.992x/0.996x with the bounds about 4% dearer.
 """
 
 from levata.engine.cardmask cimport bit, highest, lowest, mask_t, popcount
@@ -72,12 +87,16 @@ cdef inline int min3(int a, int b, int c) noexcept nogil:
     return c if c < a else a
 
 
-cdef inline int ruff_rounds(const Ctx* c, int leader, int e, int pending) noexcept nogil:
+cdef inline int ruff_rounds(
+    const Ctx* c, int leader, int e, int pending, int drawn
+) noexcept nogil:
     """Rounds of suit `e` the leader's side can lead before a seat that could ruff may be
     out of it: the fewest cards of `e` held by a seat of the other side holding trumps, or by
     a partner holding trumps that a duty would make ruff (the lead would pass); 64 when no
     seat could (or `e` is trumps), 0 without a duty to follow. Seats in `pending` still
-    play a card to the trick in progress: they may hold one card fewer by then."""
+    play a card to the trick in progress: they may hold one card fewer by then. `drawn`:
+    rounds of trumps the leader cashes first (only under a duty to follow): a seat with no
+    more trumps than that is out of them by then."""
     cdef const tk_rules* r = c.r
     cdef int s, k, safe = 64, mine = (c.side >> leader) & 1
     cdef mask_t tm
@@ -85,7 +104,7 @@ cdef inline int ruff_rounds(const Ctx* c, int leader, int e, int pending) noexce
         return safe
     tm = r.suit_mask[r.trump]
     for s in range(c.n):
-        if s == leader or (c.hand[s] & tm) == 0:
+        if s == leader or popcount(c.hand[s] & tm) <= drawn:
             continue
         if ((c.side >> s) & 1) == mine and not (r.duties & TK_MUST_TRUMP):
             continue  # a partner void in the suit may discard instead
@@ -98,7 +117,7 @@ cdef inline int ruff_rounds(const Ctx* c, int leader, int e, int pending) noexce
 
 
 cdef inline int suit_cash(
-    const Ctx* c, int leader, int e, mask_t others, int pending, int need, mask_t* w
+    const Ctx* c, int leader, int e, mask_t others, int pending, int drawn, int need, mask_t* w
 ) noexcept nogil:
     """Tricks `leader` can cash at once in effective suit `e`: its cards above everything the
     others hold (all of them once that run outlasts every other holding, when the others must
@@ -120,7 +139,7 @@ cdef inline int suit_cash(
     run = popcount(h & tk_above(highest(o))) if o else 0
     if o and run == 0:
         return 0
-    safe = ruff_rounds(c, leader, e, pending)
+    safe = ruff_rounds(c, leader, e, pending, drawn)
     if safe <= 0:
         return 0
     if o == 0:
@@ -148,14 +167,15 @@ cdef inline int suit_cash(
 
 
 cdef int quick_tricks(
-    const Ctx* c, int leader, int need, int pending, mask_t* win, int* ks_out
+    const Ctx* c, int leader, int need, int pending, int drawn, mask_t* win, int* ks_out
 ) noexcept nogil:
     """Tricks `leader` can cash at once (:func:`suit_cash` per suit; cashing keeps the lead,
     so the suits add up: a seat that must follow one suit keeps its holding in the others),
     counted only until `need` is reached: `win` gets the cards of the suits counted and no
     others, so that a cut-off leans on as few cards as it can (a table entry that reads fewer
     cards matches more positions). Suits nobody else holds come first: they cost no card at
-    all. `pending`: see suit_cash. `ks_out` (if not NULL) gets the tricks counted per suit."""
+    all. `pending`: see suit_cash; `drawn`: rounds of trumps led before (see ruff_rounds).
+    `ks_out` (if not NULL) gets the tricks counted per suit."""
     cdef const tk_rules* r = c.r
     cdef mask_t others = 0, w = 0, we, h, o
     cdef int s, e, q = 0, k, round_
@@ -175,26 +195,42 @@ cdef int quick_tricks(
                 free |= 1u << e
             elif highest(h) > highest(o):
                 tops |= 1u << e
-    for round_ in range(2):
-        x = free if round_ == 0 else tops
-        while x:
-            e = lowest(x)
-            x &= x - 1
-            k = suit_cash(c, leader, e, others, pending, need - q, &we)
-            if k:
-                ks[e] = k
-                q += k
-                w |= we
-                if round_:
-                    cashed |= 1u << e
-                if q >= need:
-                    break
-        if q >= need:
-            break
+    # Trumps first when others hold some: each round cashed draws one from every seat that
+    # must follow, so a seat with no more trumps than the rounds cashed cannot ruff the
+    # suits cashed after them (DDS counts its opponents' trumps down the same way)
+    if r.trump >= 0 and (tops >> r.trump) & 1:
+        tops ^= 1u << r.trump
+        k = suit_cash(c, leader, r.trump, others, pending, 0, need, &we)
+        if k:
+            ks[r.trump] = k
+            q = k
+            w = we
+            cashed = 1u << r.trump
+            if (r.duties & TK_FOLLOW) and k > drawn:
+                drawn = k
+    if q < need:
+        for round_ in range(2):
+            x = free if round_ == 0 else tops
+            while x:
+                e = lowest(x)
+                x &= x - 1
+                k = suit_cash(c, leader, e, others, pending, drawn, need - q, &we)
+                if k:
+                    ks[e] = k
+                    q += k
+                    w |= we
+                    if round_:
+                        cashed |= 1u << e
+                    if q >= need:
+                        break
+            if q >= need:
+                break
     if ks_out != NULL:
         for e in range(TK_SUITS):
             ks_out[e] = ks[e]
-    if q < need and cashed and entry_trick(c, leader, others, ks, cashed, pending, &we):
+    if q < need and cashed and entry_trick(
+        c, leader, others, ks, cashed, pending, drawn, &we
+    ):
         q += 1
         w |= we
     win[0] = w
@@ -203,7 +239,7 @@ cdef int quick_tricks(
 
 cdef bint entry_trick(
     const Ctx* c, int leader, mask_t others, const int* ks, unsigned int cashed, int pending,
-    mask_t* w,
+    int drawn, mask_t* w,
 ) noexcept nogil:
     """After cashing `ks[e]` top cards of a suit, can the leader lead another card of it to
     a partner whose best card of the suit is above every other hand's (DDS's second best at
@@ -228,7 +264,7 @@ cdef bint entry_trick(
         p = owner(c, top)
         if ((c.side >> p) & 1) != mine or popcount(c.hand[p] & se) - ((pending >> p) & 1) <= k:
             continue
-        if ruff_rounds(c, leader, e, pending) > k:
+        if ruff_rounds(c, leader, e, pending, drawn) > k:
             w[0] = bit(top)
             return True
     return False
@@ -259,7 +295,7 @@ cdef int partner_cash(
                     continue
             elif e == entry or (o == 0) != (round_ == 1):
                 continue
-            k = suit_cash(c, p, e, others, 0, need - q, &we)
+            k = suit_cash(c, p, e, others, 0, 0, need - q, &we)
             if k == 0:
                 continue
             h = c.hand[p] & r.suit_mask[e]
@@ -319,19 +355,79 @@ cdef int cross_to_partner(
     return best
 
 
+cdef inline bint entry_safe(const Ctx* c, int leader, int p, int e, int drawn) noexcept nogil:
+    """Does partner `p`'s top card of side suit `e` win the trick when `leader` leads `e`?
+    Every other seat holds `e` under a duty to follow, or holds no more trumps than `drawn`
+    (rounds of trumps led first: see ruff_rounds): DDS's entry to the partner."""
+    cdef const tk_rules* r = c.r
+    cdef int s
+    cdef mask_t tm = r.suit_mask[r.trump]
+    cdef bint follow = (r.duties & TK_FOLLOW) != 0
+    for s in range(c.n):
+        if s == leader or s == p or popcount(c.hand[s] & tm) <= drawn:
+            continue
+        if not (follow and (c.hand[s] & r.suit_mask[e]) != 0):
+            return False
+    return True
+
+
+cdef inline int finesse(
+    const Ctx* c, int leader, int p, int e, mask_t live, int drawn
+) noexcept nogil:
+    """Partner `p` holds the top and the third best card of suit `e`, the seat between the
+    leader and `p` (of the other side) the second best and another card: the leader leads
+    `e` and `p` takes two tricks in it, whichever card that seat plays (its second best
+    falls to the top card, or `p`'s third best wins and the top card stays; the seats after
+    `p` hold nothing above it). Every seat that could ruff either round holds two cards of
+    `e` (or no more trumps than `drawn`, the rounds of trumps led first), and the leader
+    cannot be made to ruff the second. Returns the third best card (the count rests on it),
+    or -1 (DDS's finesse in its partner's quick tricks)."""
+    cdef const tk_rules* r = c.r
+    cdef int s, k2, k3, s1 = leader + 1 if leader + 1 < c.n else 0
+    cdef mask_t se = r.suit_mask[e], x, tm
+    if not (r.duties & TK_FOLLOW) or (s1 + 1 if s1 + 1 < c.n else 0) != p:
+        return -1
+    if ((c.side >> s1) & 1) == ((c.side >> p) & 1) or popcount(c.hand[s1] & se) < 2:
+        return -1
+    x = live & se
+    x ^= bit(highest(x))
+    if x == 0:
+        return -1
+    k2 = highest(x)
+    x ^= bit(k2)
+    if x == 0 or not (c.hand[s1] >> k2) & 1:
+        return -1
+    k3 = highest(x)
+    if not (c.hand[p] >> k3) & 1:
+        return -1
+    if r.trump >= 0 and e != r.trump:
+        tm = r.suit_mask[r.trump]
+        for s in range(c.n):
+            if s == leader or s == s1 or s == p:
+                continue
+            if popcount(c.hand[s] & se) < 2 and popcount(c.hand[s] & tm) > drawn:
+                return -1
+        if (r.duties & TK_MUST_TRUMP) and popcount(c.hand[leader] & se) < 2 and (
+            c.hand[leader] & tm
+        ):
+            return -1
+    return k3
+
+
 cdef int partner_tricks(
     const Ctx* c, int leader, int q, int need, mask_t* win, const int* ks
 ) noexcept nogil:
     """Raise `q` to a partner's quick tricks when the leader can put that partner on lead:
     a suit the leader holds whose top card the partner has, which nobody can ruff. The
     partner's count already includes that trick (its top card in the suit). The leader's
-    own `q` (`ks` per suit, all from cashing) comes first when the partner follows every
-    round of it: the partner keeps its cards, the others' can only get lower. Without
-    trumps in play, also :func:`cross_to_partner`."""
+    own `q` (`ks` per suit, all from cashing) comes first when the partner can keep the
+    cards its count rests on: the others' can only get lower, and seats drawn of trumps by
+    the leader's trumps cannot ruff. Without trumps in play, also :func:`cross_to_partner`."""
     cdef const tk_rules* r = c.r
-    cdef int p, e, s, top, qp, first, sum_ks = 0, own = q
+    cdef int p, e, s, y, k, top, qp, first, drawn, fin, sum_ks = 0, own = q
     cdef int mine = (c.side >> leader) & 1
-    cdef mask_t live = 0, x, wp, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0, trumps_of
+    cdef int kp[TK_SUITS]
+    cdef mask_t live = 0, x, wp, kept, h, o, tm = r.suit_mask[r.trump] if r.trump >= 0 else 0
     cdef mask_t wl = win[0]
     if q >= need:
         return q
@@ -346,29 +442,62 @@ cdef int partner_tricks(
             win[0] = wp
             if q >= need:
                 return q
+    # the leader cashes first only if all of `q` is cashing (no lead passed on); its trumps
+    # cashed draw the others' (see quick_tricks)
+    first = own if sum_ks == own else 0
+    drawn = ks[r.trump] if r.trump >= 0 and (r.duties & TK_FOLLOW) else 0
     for p in range(c.n):
         if p == leader or ((c.side >> p) & 1) != mine or c.hand[p] == 0:
             continue
-        # the leader cashes first only if all of `q` is cashing (no lead passed on) and
-        # the partner follows each of those rounds
-        first = own if sum_ks == own else 0
-        for e in range(TK_SUITS):
-            if first and popcount(c.hand[p] & r.suit_mask[e]) < ks[e]:
-                first = 0
-        trumps_of = (live & ~c.hand[p]) & tm
         for e in range(TK_SUITS):
             if (c.hand[leader] & r.suit_mask[e]) == 0:
-                continue
-            if e != r.trump and trumps_of:
                 continue
             x = live & r.suit_mask[e]
             top = highest(x)
             if not (c.hand[p] >> top) & 1:
                 continue
-            qp = quick_tricks(c, p, need - first, 0, &wp, NULL) + first
+            qp = -1
+            fin = -1
+            if first and (e == r.trump or not tm or entry_safe(c, leader, p, e, drawn)):
+                # The partner plays a card to each of the leader's `first` tricks: it
+                # follows in the leader's suits (none of them its count's, whose top cards
+                # it holds) and discards from those too or from the rest, so it keeps the
+                # cards its count rests on (its top cards cashed, or the whole suit where
+                # the count rests on its length or passes the lead back) and its entry if
+                # it holds enough others.
+                qp = quick_tricks(c, p, need - first, 0, drawn, &wp, kp)
+                if kp[e] == 1 and qp < need - first:
+                    fin = finesse(c, leader, p, e, live, drawn)
+                kept = bit(top) | (bit(fin) if fin >= 0 else 0)
+                k = 0
+                for y in range(TK_SUITS):
+                    k += kp[y]
+                for y in range(TK_SUITS):
+                    if kp[y]:
+                        h = c.hand[p] & r.suit_mask[y]
+                        o = live & ~c.hand[p] & r.suit_mask[y]
+                        if k < qp or popcount(h & tk_above(highest(o)) if o else h) < kp[y]:
+                            kept |= h
+                        else:
+                            for s in range(kp[y]):
+                                kept |= bit(highest(h))
+                                h ^= bit(highest(h))
+                if popcount(c.hand[p] & ~kept) >= first:
+                    qp += first
+                    wp |= wl
+                else:
+                    qp = -1
+            if qp < 0:
+                if e != r.trump and tm and not entry_safe(c, leader, p, e, 0):
+                    continue
+                qp = quick_tricks(c, p, need, 0, 0, &wp, kp)
+                fin = finesse(c, leader, p, e, live, 0) if kp[e] == 1 and qp < need else -1
+            if fin >= 0:
+                qp += 1
+                wp |= bit(fin)
             if qp > q:
                 q = qp
-                win[0] = wp | bit(top) | (wl if first else 0)
+                win[0] = wp | bit(top)
             break
     return q
 
@@ -462,16 +591,18 @@ cdef bint all_fails(const Ctx* c, int leader, int R, mask_t* win) noexcept nogil
     return True
 
 
-cdef bint partner_ruff(const Ctx* c, int leader) noexcept nogil:
+cdef bint partner_ruff(const Ctx* c, int leader, mask_t* win) noexcept nogil:
     """Can the leader's side make sure of the trick it leads by a partner's ruff? The leader
-    leads a side suit it holds in which a partner playing later is void and holds a trump,
-    while every seat of the other side must follow (holds the suit, under a duty to follow)
-    or holds no trump: the ruff wins. Rests on suit lengths alone (no card)."""
+    leads a side suit it holds in which a partner is void and holds a trump, while every
+    seat of the other side must follow (holds the suit, under a duty to follow), holds no
+    trump, or holds none above that partner's best (which over-ruffs it or stands: DDS's
+    lowest quick trick). `win` gets the partner's best trump where an over-ruff is relied
+    on; otherwise the ruff rests on suit lengths alone (no card)."""
     cdef const tk_rules* r = c.r
-    cdef int e, s, i
+    cdef int e, s, pt
     cdef int mine = (c.side >> leader) & 1
-    cdef bint follow = (r.duties & TK_FOLLOW) != 0, ok
-    cdef mask_t tm, se
+    cdef bint follow = (r.duties & TK_FOLLOW) != 0, over
+    cdef mask_t tm, se, f
     if r.trump < 0:
         return False
     tm = r.suit_mask[r.trump]
@@ -481,18 +612,27 @@ cdef bint partner_ruff(const Ctx* c, int leader) noexcept nogil:
         se = r.suit_mask[e]
         if (c.hand[leader] & se) == 0:
             continue
-        ok = False
-        for i in range(1, c.n):
-            s = leader + i
-            if s >= c.n:
-                s -= c.n
+        # the partner's best trump among those void in the suit
+        pt = -1
+        for s in range(c.n):
+            if s != leader and ((c.side >> s) & 1) == mine and (c.hand[s] & se) == 0:
+                f = c.hand[s] & tm
+                if f and highest(f) > pt:
+                    pt = highest(f)
+        if pt < 0:
+            continue
+        over = False
+        for s in range(c.n):
             if ((c.side >> s) & 1) == mine:
-                if (c.hand[s] & se) == 0 and (c.hand[s] & tm) != 0:
-                    ok = True
-            elif (c.hand[s] & tm) != 0 and not (follow and (c.hand[s] & se) != 0):
-                ok = False
+                continue
+            f = c.hand[s] & tm
+            if f == 0 or (follow and (c.hand[s] & se) != 0):
+                continue
+            if highest(f) > pt:
                 break
-        if ok:
+            over = True
+        else:
+            win[0] = bit(pt) if over else 0
             return True
     return False
 
@@ -583,6 +723,23 @@ cdef void trick_bounds(
                                     k3 = k2
                                 if k3 > cnt:
                                     cnt = k3
+            # The other side holds no trump and the leader is of this side: a partner void in
+            # a side suit the leader holds ruffs it, and each of the leader's trumps wins
+            # another trick (DDS's quick tricks with every trump on one side). Lengths only.
+            # The side chooses to ruff: a lower bound for it only where it may (cash_counts).
+            if others_t == 0 and ((c.side >> leader) & 1) == mine and (cash_counts or not mine):
+                k = 1 + popcount(c.hand[leader] & tm)
+                if k > cnt and (beta if mine else R - alpha) > cnt:
+                    for x in range(c.n):
+                        if x != leader and ((c.side >> x) & 1) == mine and c.hand[x] & tm:
+                            for y in range(TK_SUITS):
+                                if (
+                                    y != r.trump
+                                    and c.hand[leader] & r.suit_mask[y]
+                                    and (c.hand[x] & r.suit_mask[y]) == 0
+                                ):
+                                    cnt = k
+                                    break
             # only as many as a cut-off needs: one seat's top trumps down to the last one
             # needed mark fewer cards than the whole run above the other side's best
             k = beta if mine else R - alpha
@@ -689,7 +846,7 @@ cdef void trick_bounds(
     else:
         useful = (cash_counts and ub > alpha) if ls else R - ub < beta
         if useful or ll or pr:
-            q = quick_tricks(c, leader, need, 0, &wq, ks)
+            q = quick_tricks(c, leader, need, 0, 0, &wq, ks)
             # a partner adds no more than its own tops' lengths (ub - ul) to the leader's
             if q + ub - ul >= need or (q == 0 and ub > ul and (ll or pr)):
                 q = partner_tricks(c, leader, q, need, &wq, ks)
@@ -710,15 +867,15 @@ cdef void trick_bounds(
         elif cash_counts and l < 1:
             l = 1
             wl = wq
-    elif q == 0 and pr and partner_ruff(c, leader):
+    elif q == 0 and pr and partner_ruff(c, leader, &wq):
         # the leader's side can take this trick by a ruff
         if (c.side >> leader) & 1:
             if cash_counts and l < 1:
                 l = 1
-                wl = 0
+                wl = wq
         elif R - 1 < h:
             h = R - 1
-            wh = 0
+            wh = wq
     if (c.side >> leader) & 1:
         # only worked out where it cuts: the side needs every trick left
         if h == R and alpha >= R - 1 and all_fails(c, leader, R, &wq):
@@ -818,7 +975,7 @@ cdef int sure_then_cash(
         c.hand[seat] ^= bit(card)
         pending &= ~(1 << seat)
     if c.hand[by] != 0:
-        q = quick_tricks(c, by, need - 1, pending, &wq, NULL)
+        q = quick_tricks(c, by, need - 1, pending, 0, &wq, NULL)
     if card >= 0:
         c.hand[seat] ^= bit(card)
     win[0] = w | wq
