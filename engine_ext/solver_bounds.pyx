@@ -706,12 +706,18 @@ cdef void trick_bounds(
                     tops[x] = k
                     if k > cnt:
                         cnt = k
-                    if k and not (r.duties & (TK_HEAD | TK_OVERTRUMP)):
+                    if k and not (r.duties & (TK_HEAD | TK_OVERTRUMP)) and (
+                        cash_counts or not mine
+                    ):
                         # Two hands of the side with such trumps, A and B: each trick in
                         # which A (or B) plays a trump can hold one of their top trumps, as
                         # long as the one with a low trump plays it whenever both play trumps
                         # (a duty to beat the winning card forbids that): they take at least
-                        # min(a + b, max(len A, len B)) tricks.
+                        # min(a + b, max(len A, len B)) tricks. That is the side's choice
+                        # (it may drop a top trump on the other's), so it bounds the
+                        # objective's side from below only where it may choose to take its
+                        # tricks (cash_counts: not for exact targets), the other side's
+                        # tricks (an upper bound) always.
                         for y in range(x):
                             if ((c.side >> y) & 1) == mine and tops[y]:
                                 k2 = popcount(c.hand[x] & tm)

@@ -257,6 +257,52 @@ def test_random_small_deals_match_plain_minimax():
     assert min(checked.values()) > 500, checked
 
 
+def test_exact_targets_of_a_partnership_with_the_top_trumps():
+    """A side of two hands holding the top trumps between them takes a trick with each only
+    if it wants to: for an exact target it may drop one on the other's. Here A-3 opposite
+    K-4 of trumps against Q and 2 can make exactly one trick (the king falls on the ace, and
+    the queen takes a low trump); the top-trump bound once said two at least."""
+    from levata.engine.cardmask import mask_of
+    from levata.engine.cards import parse_cards
+
+    rules = TrickRules(4, 2, teams=(0, 1, 0, 1))  # hearts trumps, bridge duties
+    hands = [mask_of(parse_cards(h)) for h in ("AH 3H", "QH 5C", "KH 4H", "2H 6C")]
+    ref = Reference(rules)
+    got = [solve(rules, hands, 0, objective=exact(side=[0, 2], target=t)) for t in range(3)]
+    want = [
+        ref.value([cards_of(h) for h in hands], 0, [], "exact", frozenset({0, 2}), target=t)
+        for t in range(3)
+    ]
+    assert got == want == [0, 1, 1]
+    # and on random endings of two or three tricks, trump games with and without the duty
+    # to trump, both partnerships' exact targets
+    rng = random.Random(31)
+    checked = 0
+    for must in (False, True):
+        rules = TrickRules(4, 2, teams=(0, 1, 0, 1), must_trump=must)
+        ref = Reference(rules)
+        for _ in range(300):
+            pos = random_position(rng, rules, ref, rng.choice([2, 3]))
+            if pos is None:
+                continue
+            hands, leader, trick = pos
+            side = rng.choice([(0, 2), (1, 3)])
+            for target in range(4):
+                want = ref.value(
+                    [cards_of(h) for h in hands],
+                    leader,
+                    trick,
+                    "exact",
+                    frozenset(side),
+                    target=target,
+                    already=0,
+                )
+                got = solve(rules, hands, leader, trick, exact(side=list(side), target=target))
+                assert got == want, (must, hands, leader, trick, side, target, got, want)
+                checked += 1
+    assert checked > 1500, checked
+
+
 def test_no_trump_endings_match_plain_minimax():
     """The later-tricks bound (a side that needs every trick left leads only suits it holds
     the top card of) on deals built for it: no trump (or no trump left), few ranks per suit so
