@@ -52,6 +52,11 @@ partner's length +-50 (+0.9% / +2.8%, -0.3% / +1.8%) and the leader's own length
 / +0.1%); no-trump-only values of the other scores (to partner 1800/3300, finesse
 1000/3000, into the fourth hand 0/800, killer 1500/3500, their length 100/200, establish
 500/1600): none lower on both seeds (best: establish 1600, -0.3% / +0.1%).
+Then (300 deals of seeds 3 / 11, trick starts), kept with the search's per-window resets
+(solver.pyx): the best card of the last table entry that cut off a look-up at this depth and
+leader, below the hint (DDS's bestMoveTT; alone -0.5% / -0.3% at 300, 800 -0.7% / +0.4%,
+1500 +0.4% / +1.3%). Dropped: a trump-only killer of 1200 / 1800 / 3500 (+0.5% / +2.6%,
++0.1% / +1.5%, +2.8% / +4.1%).
 """
 
 from levata.engine.cardmask cimport below, bit, highest, lowest, mask_t, popcount
@@ -89,10 +94,11 @@ cdef enum:
     O_KILLER2 = 500         # the lead that cut off before the killer
     O_FORCE = 300           # third hand: the cheapest card that forces out the fourth's top
     O_NT_PD_LEN = 50        # no trump leads: per card the partner holds in the suit
+    O_TT_HINT = 300         # the best card of the last table entry that cut at this depth
 
 
 # Tunable copies of the scores above (benchmarks/solver_tune.py tunes them by node counts)
-cdef int OW[26]
+cdef int OW[27]
 OW[0] = O_HINT_ADD
 OW[1] = O_KILLER
 OW[2] = O_CASH
@@ -119,13 +125,14 @@ OW[22] = O_SEQ_LEAD
 OW[23] = O_KILLER2
 OW[24] = O_FORCE
 OW[25] = O_NT_PD_LEN
+OW[26] = O_TT_HINT
 
 _OW_NAMES = (
     'O_HINT', 'O_KILLER', 'O_CASH', 'O_SAFE_LOW', 'O_OVERTAKE', 'O_CONTEST', 'O_LOW',
     'O_TO_PARTNER', 'O_PARTNER_RUFF', 'O_THEY_RUFF', 'O_TRUMP_LEAD', 'O_LENGTH', 'O_KEEP_TRUMP',
     'O_THEIR_LENGTH', 'O_THEIR_VOID', 'O_CONTEST_RANK', 'O_CONTEST2', 'O_LEAD_RANK', 'O_OUR_TOP',
     'O_RHO_HIGH', 'O_FINESSE', 'O_ESTABLISH', 'O_SEQ_LEAD', 'O_KILLER2', 'O_FORCE',
-    'O_NT_PD_LEN',
+    'O_NT_PD_LEN', 'O_TT_HINT',
 )
 
 
@@ -183,13 +190,15 @@ cdef inline void add_move(long long* keys, int k, int sc, int m) noexcept nogil:
 
 
 cdef int order_moves(
-    const Ctx* c, const tk_trick* t, int seat, mask_t moves, mask_t live, int hint, int* out
+    const Ctx* c, const tk_trick* t, int seat, mask_t moves, mask_t live, int hint, int tt_hint,
+    int* out,
 ) noexcept nogil:
     """Write the moves into `out`, most promising first; return how many.
 
     Leads: cash a card nobody can beat; else lead towards a partner's top card or a
     partner's ruff, away from the other side's ruffs and its length (fewer replies), low;
-    the killers and the table's `hint` (leads only) on top. Follows: a partner's card that
+    the killers, the table's `hint` and (below it) `tt_hint`, the best card of the last entry
+    that cut off a look-up at this depth and leader (leads only), on top. Follows: a partner's card that
     will hold -> play low; else the cheapest card that will hold; else (second hand) a card
     that beats for now, (third hand) the one that forces the fourth hand's top out; else
     discard low from length, trumps last."""
@@ -297,6 +306,8 @@ cdef int order_moves(
                 sc += OW[23]
             if m == hint:
                 sc += OW[0]
+            elif m == tt_hint:
+                sc += OW[26]
             add_move(keys, k, sc, m)
             k += 1
     else:

@@ -79,6 +79,11 @@ ctypedef struct Ctx:
     int guess                   # the first null window's value at the root (-1: the middle)
     signed char killer[33][TK_MAX_SEATS]  # per tricks left and leader: the last lead that cut off
     signed char killer2[33][TK_MAX_SEATS]  # ... and the one before it
+    short tt_hint[33][TK_MAX_SEATS]  # ... and the hint of the last table entry that cut one off
+    int at_root                 # 1 until the root node of a null window starts
+    int root_lo[64]             # per card the root can play: its value's bounds from the
+    int root_hi[64]             # root's earlier null windows (solve_value resets them)
+    mask_t root_w[64]           # ... and the cards its last result rests on
     # The sure-pot duty (rules with TK_SURE_POT; see tk_pot): the tricks each seat has won
     # (moved by the search), the cards out of play each has not seen, their union (cards
     # that part runs of equivalent cards, like live ones) and a hash of them for the keys.
