@@ -109,7 +109,10 @@ from levata.engine.solver_state cimport (
     K_EXACT,
     K_POINTS,
     K_TRICKS,
+    KILLER_BITS,
     Ctx,
+    killer_slot,
+    path_step,
     tt_entry,
 )
 from levata.engine.solver_table cimport (
@@ -312,6 +315,7 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
     cdef int small[TK_SUITS]
     cdef mask_t comp[4]
     cdef tk_squeeze_t sq
+    cdef unsigned int path = c.path
     if seat >= n:
         seat -= n
     c.at_root = 0
@@ -446,6 +450,9 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
         if t2.count == n:
             gain = trick_gain(c, &t2)
             tk_start(&t3, t2.win_seat)
+            c.path = path_step(
+                path, r.suit_of[t2.win_card], ((c.side >> tp.leader) ^ (c.side >> t2.win_seat)) & 1
+            )
             if r.duties & TK_SURE_POT:
                 c.pot.won[t2.win_seat] += 1
                 v = gain + ab(c, &t3, alpha - gain, beta - gain, &wc)
@@ -456,6 +463,7 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
                 wc |= rank_win(r, &t2)
         else:
             v = ab(c, &t2, alpha, beta, &wc)
+        c.path = path
         c.hand[seat] ^= bit(m)
         if c.stopped:
             win[0] = 0
@@ -483,9 +491,11 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
             # a cut-off rests on the refuting card alone
             w = wc
             cut = True
-            if tp.count == 0 and c.killer[R][seat] != m:
-                c.killer2[R][seat] = c.killer[R][seat]
-                c.killer[R][seat] = m
+            if tp.count == 0:
+                s = killer_slot(c, R, seat)
+                if c.killer[s] != m:
+                    c.killer2[s] = c.killer[s]
+                    c.killer[s] = m
             break
         if wr and small[r.suit_of[m]] < 0:
             # every card of the suit below the lowest rank the proofs so far rely on
@@ -622,8 +632,8 @@ cdef int solve_value(Ctx* c, const tk_trick* t, int lo, int hi, int guess) noexc
         c.windows += 1
         # each window starts with fresh killers, as DDS's ResetBestMoves (a cut-off in the
         # last window, on the other side of the value, is a poorer guess than none)
-        memset(c.killer, -1, sizeof(c.killer))
-        memset(c.killer2, -1, sizeof(c.killer2))
+        memset(c.killer, -1, 1 << c.killer_bits)
+        memset(c.killer2, -1, 1 << c.killer_bits)
         memset(c.tt_hint, -1, sizeof(c.tt_hint))
         c.at_root = 1
         g = ab(c, t, b - 1, b, &w)
@@ -761,7 +771,7 @@ cdef class Solver:
     points count); quick-trick (no trump: the leader's, then its partner's after crossing
     to it), top-trump, lost-lead and (no trump) later-tricks bounds at trick starts, a sure-trick bound inside tricks and, at second hand, the sure trick plus
     its winner's quick tricks; move ordering by static card-play rules plus the table's best card
-    and two killer leads per depth; a transposition table at trick starts keyed by relative
+    and two killer leads per path of tricks; a transposition table at trick starts keyed by relative
     ranks. For the tricks objective under follow/trump duties with at most four seats
     (bridge-like play) the table stores *winning ranks* instead (DDS's idea): each bound holds
     for every position that differs only in cards below the ranks that decided a trick in its
@@ -840,6 +850,7 @@ cdef class Solver:
 
     def __dealloc__(self):
         _spare_put(self.mem, self.bits, self.pristine, self.epoch)
+        free(self.killers)
 
     def clear(self):
         """Forget every transposition-table entry."""
@@ -883,8 +894,12 @@ cdef class Solver:
     ) except -1:
         cdef int bits, cards, side, s
         memset(c, 0, sizeof(Ctx))
-        memset(c.killer, -1, sizeof(c.killer))
-        memset(c.killer2, -1, sizeof(c.killer2))
+        if self.killers == NULL:
+            self.killers = <signed char*>malloc(2 << KILLER_BITS)
+            if self.killers == NULL:
+                raise MemoryError("no memory for the killer leads")
+        c.killer = self.killers
+        c.killer2 = self.killers + (1 << KILLER_BITS)
         memset(c.tt_hint, -1, sizeof(c.tt_hint))
         c.r = &self.rules.c
         c.n = self.rules.seats
@@ -918,6 +933,11 @@ cdef class Solver:
         cards = 0
         for s in range(c.n):
             cards += popcount(c.hand[s])
+        # killer slots to suit the tree: fewer for a small one, so that emptying them (each
+        # null window) costs next to nothing there
+        c.killer_bits = 6 + cards // 5 if cards < 5 * (KILLER_BITS - 6) else KILLER_BITS
+        memset(c.killer, -1, 1 << c.killer_bits)
+        memset(c.killer2, -1, 1 << c.killer_bits)
         bits = self.tt_bits_set if self.tt_bits_set > 0 else _default_bits(cards)
         if c.flags & F_TT:
             if bits > self.bits:
