@@ -72,8 +72,9 @@ winner's (-10.1% / -11.0%), the winning card itself (-9.4% / -9.9%), the winner'
 / 10000 (-15.5% / -14.4%, -16.0% / -14.6%, -15.9% / -13.7%), killer2 1000 / 1500 with 4000 /
 7000 (within 0.5%), the hint 2500 (+0.2% / +0.6%), the path's killers kept across null
 windows (+0.5% / +0.7%); a killer per depth as the second killer (+6% / +9%), or first with
-the path's as the second (+11% / +11%). Slots: 2^14 and 2^15 +0.8% / +0.6% and +0.5% /
-+0.1% against 2^16.
+the path's as the second (+11% / +11%); a third killer of 800 / 1500 (-0.1% / -0.2%,
+-0.2% / -0.3%); the table-cut hint per path too (+0.2% / +0.7%). Slots: 2^14 and 2^15
++0.8% / +0.6% and +0.5% / +0.1% against 2^16.
 """
 
 from levata.engine.cardmask cimport below, bit, highest, lowest, mask_t, popcount
