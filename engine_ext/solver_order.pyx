@@ -73,8 +73,10 @@ winner's (-10.1% / -11.0%), the winning card itself (-9.4% / -9.9%), the winner'
 7000 (within 0.5%), the hint 2500 (+0.2% / +0.6%), the path's killers kept across null
 windows (+0.5% / +0.7%); a killer per depth as the second killer (+6% / +9%), or first with
 the path's as the second (+11% / +11%); a third killer of 800 / 1500 (-0.1% / -0.2%,
--0.2% / -0.3%); the table-cut hint per path too (+0.2% / +0.7%). Slots: 2^14 and 2^15
-+0.8% / +0.6% and +0.5% / +0.1% against 2^16.
+-0.2% / -0.3%); the table-cut hint per path too (+0.2% / +0.7%); a path of the last 2 / 3 /
+4 tricks only (+27% / +28%, +8% / +7%, +1.5% / +1.1%; 5 or 7: within 0.2%); a path blind to
+the tricks' order (a sum over them: +0.3% / +1.5%). Slots: 2^14 and 2^15 +0.8% / +0.6% and
++0.5% / +0.1% against 2^16.
 """
 
 from levata.engine.cardmask cimport below, bit, highest, lowest, mask_t, popcount
