@@ -32,6 +32,7 @@ cdef class Solver:
     cdef int flags
     cdef bint pristine  # every byte of mem is zero (no search has written to it since)
     cdef unsigned int epoch  # the winning-ranks searches' mark in mem (0: not theirs yet)
+    cdef signed char* killers  # the searches' killer leads (Ctx.killer, killer2)
     cdef readonly long long nodes
     cdef readonly dict stats
     cdef int _prepare(

@@ -52,6 +52,18 @@ first null window's value matters less: an oracle guess (the true value) saved 1
 nodes at the median (seed 3, 100 deals, the old order), and neither 32 playouts, the move
 order's own first choices, nor a bias of the guess up or down came near it (seeds 3 and 11;
 the bias measured with the new order, 200 deals each).
+
+Between null windows (300 deals of seeds 3 and 11; trick starts and nodes about -1.3% and
+-1.0% together): each window starts with fresh killers and table-cut hints (DDS's
+ResetBestMoves; alone -0.8% / -0.2%), and the root skips a card an earlier window's bound
+settles (alone -0.3% / -0.2%: the table makes the re-search of a refuted card cheap).
+Where the order errs most (seed 3): the root, whose cards searched before the one that cut
+in a window that succeeded hold 14% of the trick starts; 60% are in the root's failing windows,
+where every card is searched. Dropped: at a node where every card failed, the hint stored
+is the card whose search took the most nodes, not the first of the best fail-soft values
+(-2.3% / +1.0%; at the root alone -2.9% / +0.4%, one deal of seed 3 making the gain), or
+the killer (+0.1% / +0.4%); keeping the killer as the second one across windows (-0.7% /
+-0.1%), or resetting the second killer only (-0.2% / +0.1%).
 """
 
 from libc.limits cimport LLONG_MAX
@@ -97,7 +109,10 @@ from levata.engine.solver_state cimport (
     K_EXACT,
     K_POINTS,
     K_TRICKS,
+    KILLER_BITS,
     Ctx,
+    killer_slot,
+    path_step,
     tt_entry,
 )
 from levata.engine.solver_table cimport (
@@ -291,7 +306,7 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
     cdef int seat = tp.leader + tp.count
     cdef int R = 0, lo, hi, a0 = alpha, b0 = beta, best, v, gain, i, k, m, hint = -1, bestm = -1
     cdef int maxim, s, low
-    cdef bint wr = (c.flags & F_WR) != 0, cut = False
+    cdef bint wr = (c.flags & F_WR) != 0, cut = False, root = c.at_root != 0
     cdef mask_t live, legal, moves, wlo = 0, whi = 0, w = 0, wc, wnode = 0
     cdef unsigned long long key = 0, bucket = 0
     cdef tt_entry* e
@@ -300,8 +315,10 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
     cdef int small[TK_SUITS]
     cdef mask_t comp[4]
     cdef tk_squeeze_t sq
+    cdef unsigned int path = c.path
     if seat >= n:
         seat -= n
+    c.at_root = 0
     c.nodes += 1
     if c.nodes > c.limit:  # out of nodes: unwind, storing nothing
         c.stopped = 1
@@ -361,6 +378,10 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
                 if <int>e.b < hi:
                     hi = <int>e.b
                 hint = e.hint
+        if hint >= 0 and (lo >= beta or hi <= alpha or lo == hi):
+            # the entry's best card, for the next lead of this leader at this depth (DDS's
+            # bestMoveTT)
+            c.tt_hint[R][tp.leader] = <short>hint
         if lo >= beta:
             win[0] = wlo
             return lo
@@ -400,8 +421,11 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
                 win[0] = wc
                 return R - v
     moves = searched(c, legal, live, seat)
-    hint = hint_card(c, hint, live, legal) if tp.count == 0 else -1
-    k = order_moves(c, tp, seat, moves, live, hint, mv)
+    if tp.count == 0:
+        hint = hint_card(c, hint, live, legal)
+        k = order_moves(c, tp, seat, moves, live, hint, hint_card(c, c.tt_hint[R][seat], live, legal), mv)
+    else:
+        k = order_moves(c, tp, seat, moves, live, -1, -1, mv)
     best = -1 if maxim else BIG
     for i in range(TK_SUITS):
         small[i] = -1
@@ -411,6 +435,14 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
             # A card of this suit below every rank the searched cards' proofs used was tried
             # already: this one plays the same (one "small" card per suit).
             continue
+        if root and (c.root_hi[m] <= alpha if maxim else c.root_lo[m] >= beta):
+            # an earlier null window's bound on this card settles it in this one
+            v = c.root_hi[m] if maxim else c.root_lo[m]
+            w |= c.root_w[m]
+            if (v > best) if maxim else (v < best):
+                best = v
+                bestm = m
+            continue
         c.hand[seat] ^= bit(m)
         t2 = tp[0]
         tk_play(r, &t2, m)
@@ -418,6 +450,9 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
         if t2.count == n:
             gain = trick_gain(c, &t2)
             tk_start(&t3, t2.win_seat)
+            c.path = path_step(
+                path, r.suit_of[t2.win_card], ((c.side >> tp.leader) ^ (c.side >> t2.win_seat)) & 1
+            )
             if r.duties & TK_SURE_POT:
                 c.pot.won[t2.win_seat] += 1
                 v = gain + ab(c, &t3, alpha - gain, beta - gain, &wc)
@@ -428,10 +463,17 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
                 wc |= rank_win(r, &t2)
         else:
             v = ab(c, &t2, alpha, beta, &wc)
+        c.path = path
         c.hand[seat] ^= bit(m)
         if c.stopped:
             win[0] = 0
             return 0
+        if root:
+            if v <= alpha and v < c.root_hi[m]:
+                c.root_hi[m] = v
+            if v >= beta and v > c.root_lo[m]:
+                c.root_lo[m] = v
+            c.root_w[m] = wc
         w |= wc
         if maxim:
             if v > best:
@@ -449,9 +491,11 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
             # a cut-off rests on the refuting card alone
             w = wc
             cut = True
-            if tp.count == 0 and c.killer[R][seat] != m:
-                c.killer2[R][seat] = c.killer[R][seat]
-                c.killer[R][seat] = m
+            if tp.count == 0:
+                s = killer_slot(c, R, seat)
+                if c.killer[s] != m:
+                    c.killer2[s] = c.killer[s]
+                    c.killer[s] = m
             break
         if wr and small[r.suit_of[m]] < 0:
             # every card of the suit below the lowest rank the proofs so far rely on
@@ -537,7 +581,7 @@ cdef int ex(Ctx* c, const tk_trick* tp, int need) noexcept nogil:
     if r.duties & TK_SURE_POT:
         legal = sure_pot_cards(r, c.hand, tp, seat, &c.pot, legal)
     moves = searched(c, legal, live, seat)
-    k = order_moves(c, tp, seat, moves, live, -1, mv)
+    k = order_moves(c, tp, seat, moves, live, -1, -1, mv)
     maxim = (c.side >> seat) & 1
     res = 0 if maxim else 1
     for i in range(k):
@@ -576,6 +620,9 @@ cdef int solve_value(Ctx* c, const tk_trick* t, int lo, int hi, int guess) noexc
     cdef int g = guess, b
     cdef mask_t w = 0
     cdef bint bisect = (hi - lo) > 16
+    for b in range(64):
+        c.root_lo[b] = -BIG
+        c.root_hi[b] = BIG
     if g < lo:
         g = lo
     if g > hi:
@@ -583,6 +630,12 @@ cdef int solve_value(Ctx* c, const tk_trick* t, int lo, int hi, int guess) noexc
     while lo < hi:
         b = g if g > lo else lo + 1
         c.windows += 1
+        # each window starts with fresh killers, as DDS's ResetBestMoves (a cut-off in the
+        # last window, on the other side of the value, is a poorer guess than none)
+        memset(c.killer, -1, 1 << c.killer_bits)
+        memset(c.killer2, -1, 1 << c.killer_bits)
+        memset(c.tt_hint, -1, sizeof(c.tt_hint))
+        c.at_root = 1
         g = ab(c, t, b - 1, b, &w)
         if c.stopped:
             return 0
@@ -718,7 +771,7 @@ cdef class Solver:
     points count); quick-trick (no trump: the leader's, then its partner's after crossing
     to it), top-trump, lost-lead and (no trump) later-tricks bounds at trick starts, a sure-trick bound inside tricks and, at second hand, the sure trick plus
     its winner's quick tricks; move ordering by static card-play rules plus the table's best card
-    and two killer leads per depth; a transposition table at trick starts keyed by relative
+    and two killer leads per path of tricks; a transposition table at trick starts keyed by relative
     ranks. For the tricks objective under follow/trump duties with at most four seats
     (bridge-like play) the table stores *winning ranks* instead (DDS's idea): each bound holds
     for every position that differs only in cards below the ranks that decided a trick in its
@@ -797,6 +850,7 @@ cdef class Solver:
 
     def __dealloc__(self):
         _spare_put(self.mem, self.bits, self.pristine, self.epoch)
+        free(self.killers)
 
     def clear(self):
         """Forget every transposition-table entry."""
@@ -840,8 +894,13 @@ cdef class Solver:
     ) except -1:
         cdef int bits, cards, side, s
         memset(c, 0, sizeof(Ctx))
-        memset(c.killer, -1, sizeof(c.killer))
-        memset(c.killer2, -1, sizeof(c.killer2))
+        if self.killers == NULL:
+            self.killers = <signed char*>malloc(2 << KILLER_BITS)
+            if self.killers == NULL:
+                raise MemoryError("no memory for the killer leads")
+        c.killer = self.killers
+        c.killer2 = self.killers + (1 << KILLER_BITS)
+        memset(c.tt_hint, -1, sizeof(c.tt_hint))
         c.r = &self.rules.c
         c.n = self.rules.seats
         load_position(self.rules, hands, leader, trick, c.hand, t)
@@ -874,6 +933,11 @@ cdef class Solver:
         cards = 0
         for s in range(c.n):
             cards += popcount(c.hand[s])
+        # killer slots to suit the tree: fewer for a small one, so that emptying them (each
+        # null window) costs next to nothing there
+        c.killer_bits = 6 + cards // 5 if cards < 5 * (KILLER_BITS - 6) else KILLER_BITS
+        memset(c.killer, -1, 1 << c.killer_bits)
+        memset(c.killer2, -1, 1 << c.killer_bits)
         bits = self.tt_bits_set if self.tt_bits_set > 0 else _default_bits(cards)
         if c.flags & F_TT:
             if bits > self.bits:

@@ -11,7 +11,8 @@ from levata.engine.solver_state cimport K_POINTS, Ctx
 
 
 cdef int order_moves(
-    const Ctx* c, const tk_trick* t, int seat, mask_t moves, mask_t live, int hint, int* out
+    const Ctx* c, const tk_trick* t, int seat, mask_t moves, mask_t live, int hint, int tt_hint,
+    int* out,
 ) noexcept nogil
 
 

@@ -9,7 +9,8 @@ these, and the hint's coding, are inline in ``solver_order.pxd``. In what order
 top card or ruff, away from the other side's length and ruffs, through the second hand's top
 to a partner's second best, not into the fourth hand's honours; follow low under a partner's
 winner, else the cheapest card that wins, else force the fourth hand's top out cheaply, else
-discard from length) plus two killer leads per depth and the table's best card (a hint,
+discard from length) plus two killer leads per path of tricks (``killer_slot``: the tricks'
+winning suits and changes of side, tricks left and leader) and the table's best card (a hint,
 stored by its relative rank: ``rel_rank`` writes it, ``hint_card`` reads it back). Alpha-beta
 cuts sooner the better the order, so this is where node counts move without a change of
 value: every order gives the same answers.
@@ -52,12 +53,36 @@ partner's length +-50 (+0.9% / +2.8%, -0.3% / +1.8%) and the leader's own length
 / +0.1%); no-trump-only values of the other scores (to partner 1800/3300, finesse
 1000/3000, into the fourth hand 0/800, killer 1500/3500, their length 100/200, establish
 500/1600): none lower on both seeds (best: establish 1600, -0.3% / +0.1%).
+Then (300 deals of seeds 3 / 11, trick starts), kept with the search's per-window resets
+(solver.pyx): the best card of the last table entry that cut off a look-up at this depth and
+leader, below the hint (DDS's bestMoveTT; alone -0.5% / -0.3% at 300, 800 -0.7% / +0.4%,
+1500 +0.4% / +1.3%). Dropped: a trump-only killer of 1200 / 1800 / 3500 (+0.5% / +2.6%,
++0.1% / +1.5%, +2.8% / +4.1%).
+Then killers per path instead of per depth and leader (solver_state's ``killer_slot``):
+positions reached by tricks won in the same suits by the same sides (the cards that
+followed aside) mostly share their best lead, where positions at one depth at large do not.
+Trick starts -10.8% / -11.4% at the old weights, then killer 2500 -> 6000 (above a cash:
+the killer is right more often now) and second killer 500 -> 2500: -16.2% / -14.8% in all
+(nodes -16.4% / -15.4%), the median deal -16% (nodes). What a trick adds to the path, tried
+(at the old weights): the led suit of the last trick only (no path: -2.8% / -3.0%); the
+winner's suit and seat from the last leader, last trick only (-4.9% / -4.9%); over the path,
+that (-10.5% / -11.0%), with the led suit (-10.4% / -11.6%), the led suit instead of the
+winner's (-10.1% / -11.0%), the winning card itself (-9.4% / -9.9%), the winner's seat alone
+(-3.7% / -4.3%), all four cards (+15.9% / +15.4%: too fine to share). Killer 5000 / 7000
+/ 10000 (-15.5% / -14.4%, -16.0% / -14.6%, -15.9% / -13.7%), killer2 1000 / 1500 with 4000 /
+7000 (within 0.5%), the hint 2500 (+0.2% / +0.6%), the path's killers kept across null
+windows (+0.5% / +0.7%); a killer per depth as the second killer (+6% / +9%), or first with
+the path's as the second (+11% / +11%); a third killer of 800 / 1500 (-0.1% / -0.2%,
+-0.2% / -0.3%); the table-cut hint per path too (+0.2% / +0.7%); a path of the last 2 / 3 /
+4 tricks only (+27% / +28%, +8% / +7%, +1.5% / +1.1%; 5 or 7: within 0.2%); a path blind to
+the tricks' order (a sum over them: +0.3% / +1.5%). Slots: 2^14 and 2^15 +0.8% / +0.6% and
++0.5% / +0.1% against 2^16.
 """
 
 from levata.engine.cardmask cimport below, bit, highest, lowest, mask_t, popcount
 from levata.engine.rules cimport TK_FOLLOW, TK_SUITS, tk_above, tk_beats, tk_rules, tk_trick
 from levata.engine.solver_bounds cimport beaten_by, beaten_later, later_threats
-from levata.engine.solver_state cimport K_POINTS, Ctx, owner
+from levata.engine.solver_state cimport K_POINTS, Ctx, killer_slot, owner
 
 
 cdef enum:
@@ -66,7 +91,7 @@ cdef enum:
     # DDS below: the killer 5000 -> 2500, -5% trick starts; then the hint 2500 -> 1250, the
     # other side's length 120 -> 150 and the DDS rules' weights, -2% and -5% on seeds 3 and
     # 11); the static rules beat history/killer tables everywhere except at leads.
-    O_KILLER = 2500         # the lead that last cut off with as many tricks left, same leader
+    O_KILLER = 6000         # the lead that last cut off with the same path, tricks left, leader
     O_CASH = 4500           # a lead nobody can beat, or a follow that will win the trick
     O_SAFE_LOW = 3000       # a follow under a partner's card that will win
     O_OVERTAKE = 1000       # ... minus this for beating that partner's card anyway
@@ -86,13 +111,15 @@ cdef enum:
     O_FINESSE = 2000        # a lead through the second hand's top to a partner's second best
     O_ESTABLISH = 1000      # a suit whose second and third best our side holds, not the top
     O_SEQ_LEAD = 600        # the card of the leader's run holding those two (KQ, A out)
-    O_KILLER2 = 500         # the lead that cut off before the killer
+    O_KILLER2 = 2500        # the lead that cut off before the killer
     O_FORCE = 300           # third hand: the cheapest card that forces out the fourth's top
     O_NT_PD_LEN = 50        # no trump leads: per card the partner holds in the suit
+    O_TT_HINT = 300         # the best card of the last table entry that cut at this depth
+    # (the killers were 2500 and 500 while they were per depth and leader, not per path)
 
 
 # Tunable copies of the scores above (benchmarks/solver_tune.py tunes them by node counts)
-cdef int OW[26]
+cdef int OW[27]
 OW[0] = O_HINT_ADD
 OW[1] = O_KILLER
 OW[2] = O_CASH
@@ -119,13 +146,14 @@ OW[22] = O_SEQ_LEAD
 OW[23] = O_KILLER2
 OW[24] = O_FORCE
 OW[25] = O_NT_PD_LEN
+OW[26] = O_TT_HINT
 
 _OW_NAMES = (
     'O_HINT', 'O_KILLER', 'O_CASH', 'O_SAFE_LOW', 'O_OVERTAKE', 'O_CONTEST', 'O_LOW',
     'O_TO_PARTNER', 'O_PARTNER_RUFF', 'O_THEY_RUFF', 'O_TRUMP_LEAD', 'O_LENGTH', 'O_KEEP_TRUMP',
     'O_THEIR_LENGTH', 'O_THEIR_VOID', 'O_CONTEST_RANK', 'O_CONTEST2', 'O_LEAD_RANK', 'O_OUR_TOP',
     'O_RHO_HIGH', 'O_FINESSE', 'O_ESTABLISH', 'O_SEQ_LEAD', 'O_KILLER2', 'O_FORCE',
-    'O_NT_PD_LEN',
+    'O_NT_PD_LEN', 'O_TT_HINT',
 )
 
 
@@ -183,13 +211,15 @@ cdef inline void add_move(long long* keys, int k, int sc, int m) noexcept nogil:
 
 
 cdef int order_moves(
-    const Ctx* c, const tk_trick* t, int seat, mask_t moves, mask_t live, int hint, int* out
+    const Ctx* c, const tk_trick* t, int seat, mask_t moves, mask_t live, int hint, int tt_hint,
+    int* out,
 ) noexcept nogil:
     """Write the moves into `out`, most promising first; return how many.
 
     Leads: cash a card nobody can beat; else lead towards a partner's top card or a
     partner's ruff, away from the other side's ruffs and its length (fewer replies), low;
-    the killers and the table's `hint` (leads only) on top. Follows: a partner's card that
+    the killers, the table's `hint` and (below it) `tt_hint`, the best card of the last entry
+    that cut off a look-up at this depth and leader (leads only), on top. Follows: a partner's card that
     will hold -> play low; else the cheapest card that will hold; else (second hand) a card
     that beats for now, (third hand) the one that forces the fourth hand's top out; else
     discard low from length, trumps last."""
@@ -278,8 +308,9 @@ cdef int order_moves(
                         sc += OW[21]
             base[e] = sc
         x = popcount(c.hand[seat])
-        killer = c.killer[x][seat]
-        killer2 = c.killer2[x][seat]
+        p = killer_slot(c, x, seat)
+        killer = c.killer[p]
+        killer2 = c.killer2[p]
         while moves:
             m = lowest(moves)
             moves &= moves - 1
@@ -297,6 +328,8 @@ cdef int order_moves(
                 sc += OW[23]
             if m == hint:
                 sc += OW[0]
+            elif m == tt_hint:
+                sc += OW[26]
             add_move(keys, k, sc, m)
             k += 1
     else:

@@ -23,6 +23,10 @@
 from levata.engine.cardmask cimport mask_t
 from levata.engine.rules cimport TK_MAX_SEATS, tk_pot, tk_rules
 
+cdef enum:
+    KILLER_BITS = 16  # killer leads: at most 2 x 64 KiB of slots (15: trick starts +0.5% / +0.1%)
+
+
 ctypedef struct tt_entry:
     unsigned long long key      # 64-bit position hash; 0 marks an empty slot
     unsigned long long a        # tricks/points: lower bound; exact: targets known reachable
@@ -77,8 +81,16 @@ ctypedef struct Ctx:
     long long limit             # the most nodes a search may visit
     int stopped                 # 1 once the search ran out of nodes: nothing it returns counts
     int guess                   # the first null window's value at the root (-1: the middle)
-    signed char killer[33][TK_MAX_SEATS]  # per tricks left and leader: the last lead that cut off
-    signed char killer2[33][TK_MAX_SEATS]  # ... and the one before it
+    unsigned int path           # a hash of the tricks played since the root (see killer_slot)
+    signed char* killer         # per killer_slot: the last lead that cut off (the Solver's)
+    signed char* killer2        # ... and the one before it
+    int killer_bits             # slots in use: 1 << killer_bits (at most 1 << KILLER_BITS)
+    short tt_hint[33][TK_MAX_SEATS]  # per tricks left and leader: the hint of the last table
+                                     # entry that cut off a look-up
+    int at_root                 # 1 until the root node of a null window starts
+    int root_lo[64]             # per card the root can play: its value's bounds from the
+    int root_hi[64]             # root's earlier null windows (solve_value resets them)
+    mask_t root_w[64]           # ... and the cards its last result rests on
     # The sure-pot duty (rules with TK_SURE_POT; see tk_pot): the tricks each seat has won
     # (moved by the search), the cards out of play each has not seen, their union (cards
     # that part runs of equivalent cards, like live ones) and a hash of them for the keys.
@@ -104,6 +116,22 @@ cdef enum:
     F_PROBE = 32      # winning-ranks look-ups stop at a cut-off and move hits to the front
     F_SETS = 64       # winning-ranks buckets by the suits an entry reads (see wr_sets)
     BIG = 1 << 28     # above any value: an upper bound not known yet
+
+
+
+cdef inline unsigned int path_step(
+    unsigned int path, int win_suit, bint lead_changed_sides
+) noexcept nogil:
+    """The path after one more trick: what it records of a trick is the suit of the card that
+    won it and whether the lead went to the other side."""
+    return path * 0x01000193u + <unsigned int>(win_suit * 2 + lead_changed_sides + 1)
+
+
+cdef inline unsigned int killer_slot(const Ctx* c, int R, int seat) noexcept nogil:
+    """The killer leads' slot of a trick start: its path, tricks left and leader, hashed.
+    Positions that share all three were reached by tricks won in the same suits by the same
+    sides, differing in the cards that followed: their best lead is most often the same."""
+    return ((c.path ^ <unsigned int>(R * 8 + seat)) * 0x9E3779B1u) >> (32 - c.killer_bits)
 
 
 cdef inline int owner(const Ctx* c, int card) noexcept nogil:
