@@ -438,7 +438,7 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
         if root and (c.root_hi[m] <= alpha if maxim else c.root_lo[m] >= beta):
             # an earlier null window's bound on this card settles it in this one
             v = c.root_hi[m] if maxim else c.root_lo[m]
-            w |= c.root_w[m]
+            w |= c.root_whi[m] if maxim else c.root_wlo[m]
             if (v > best) if maxim else (v < best):
                 best = v
                 bestm = m
@@ -471,9 +471,10 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
         if root:
             if v <= alpha and v < c.root_hi[m]:
                 c.root_hi[m] = v
+                c.root_whi[m] = wc
             if v >= beta and v > c.root_lo[m]:
                 c.root_lo[m] = v
-            c.root_w[m] = wc
+                c.root_wlo[m] = wc
         w |= wc
         if maxim:
             if v > best:

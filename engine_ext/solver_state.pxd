@@ -90,7 +90,8 @@ ctypedef struct Ctx:
     int at_root                 # 1 until the root node of a null window starts
     int root_lo[64]             # per card the root can play: its value's bounds from the
     int root_hi[64]             # root's earlier null windows (solve_value resets them)
-    mask_t root_w[64]           # ... and the cards its last result rests on
+    mask_t root_wlo[64]         # ... and the cards each bound rests on (kept apart: a card
+    mask_t root_whi[64]         # skipped by one bound must bring that bound's proof along)
     # The sure-pot duty (rules with TK_SURE_POT; see tk_pot): the tricks each seat has won
     # (moved by the search), the cards out of play each has not seen, their union (cards
     # that part runs of equivalent cards, like live ones) and a hash of them for the keys.
