@@ -231,6 +231,7 @@ def exact(side=None, target=None, *, team=None, int already=0):
 
 
 cdef enum:
+    PROBE_FIRST = 6
     GUESS_PLAYOUTS = 8  # greedy playouts behind the first null window's value
 
 
@@ -305,7 +306,8 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
     cdef int n = c.n
     cdef int seat = tp.leader + tp.count
     cdef int R = 0, lo, hi, a0 = alpha, b0 = beta, best, v, gain, i, k, m, hint = -1, bestm = -1
-    cdef int maxim, s, low
+    cdef int maxim, s, low, l2, h2
+    cdef mask_t wl2 = 0, wh2 = 0
     cdef bint wr = (c.flags & F_WR) != 0, cut = False, root = c.at_root != 0
     cdef mask_t live, legal, moves, wlo = 0, whi = 0, w = 0, wc, wnode = 0
     cdef unsigned long long key = 0, bucket = 0
@@ -342,42 +344,71 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
             key = shape_key(c, tp.leader)
             if c.flags & F_SETS:
                 tk_prefetch(&c.sets[key & c.sets_mask])
-        if c.kind == K_TRICKS:
-            if c.flags & F_QUICK:
-                trick_bounds(c, tp.leader, R, 1, alpha, beta, &lo, &hi, &wlo, &whi)
-            else:
-                lo = 0
-                hi = R
-        else:
+        if wr and R >= PROBE_FIRST and (c.flags & F_SETS) and (c.flags & F_QUICK):
+            # Far from the end the table cuts three starts in five and the bounds one in six:
+            # look it up first, as DDS does from 6 tricks left, and work the bounds out only
+            # where it did not cut (1.6-2% more trick starts, as a cut by the table rests on
+            # more cards than one by a bound would, but 0.94-0.96x CPU time on tuning seeds
+            # 3 and 11; from 5 or 7 tricks left on, 0.94-0.95x and 0.95-0.99x).
             lo = 0
-            hi = points_left(c, live)
-        if lo >= beta:
-            win[0] = wlo
-            return lo
-        if hi <= alpha:
-            win[0] = whi
-            return hi
-        if wr:
+            hi = R
             tk_squeeze_prep(&sq, live)  # one mask for the four hands
             for s in range(n):
                 comp[s] = tk_squeeze(&sq, c.hand[s])
             c.probes += 1
-            if c.flags & F_SETS:
-                wr_probe_sets(c, key, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint)
+            wr_probe_sets(c, key, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint)
+            if lo >= beta:
+                win[0] = wlo
+                return lo
+            if hi <= alpha:
+                win[0] = whi
+                return hi
+            trick_bounds(c, tp.leader, R, 1, alpha, beta, &l2, &h2, &wl2, &wh2)
+            if l2 > lo:
+                lo = l2
+                wlo = wl2
+            if h2 < hi:
+                hi = h2
+                whi = wh2
+        else:
+            if c.kind == K_TRICKS:
+                if c.flags & F_QUICK:
+                    trick_bounds(c, tp.leader, R, 1, alpha, beta, &lo, &hi, &wlo, &whi)
+                else:
+                    lo = 0
+                    hi = R
             else:
-                bucket = wr_bucket(c, key, live)
-                wr_probe(c, key, bucket, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint)
-        elif c.flags & F_TT:
-            key = pos_key(c, tp.leader, live)
-            e = tt_find(c, key)
-            c.probes += 1
-            if e != NULL:
-                c.hits += 1
-                if <int>e.a > lo:
-                    lo = <int>e.a
-                if <int>e.b < hi:
-                    hi = <int>e.b
-                hint = e.hint
+                lo = 0
+                hi = points_left(c, live)
+            if lo >= beta:
+                win[0] = wlo
+                return lo
+            if hi <= alpha:
+                win[0] = whi
+                return hi
+            if wr:
+                tk_squeeze_prep(&sq, live)  # one mask for the four hands
+                for s in range(n):
+                    comp[s] = tk_squeeze(&sq, c.hand[s])
+                c.probes += 1
+                if c.flags & F_SETS:
+                    wr_probe_sets(c, key, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint)
+                else:
+                    bucket = wr_bucket(c, key, live)
+                    wr_probe(
+                        c, key, bucket, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint
+                    )
+            elif c.flags & F_TT:
+                key = pos_key(c, tp.leader, live)
+                e = tt_find(c, key)
+                c.probes += 1
+                if e != NULL:
+                    c.hits += 1
+                    if <int>e.a > lo:
+                        lo = <int>e.a
+                    if <int>e.b < hi:
+                        hi = <int>e.b
+                    hint = e.hint
         if hint >= 0 and (lo >= beta or hi <= alpha or lo == hi):
             # the entry's best card, for the next lead of this leader at this depth (DDS's
             # bestMoveTT)

@@ -21,8 +21,9 @@ them at trick starts, and owns the memory (its size, clearing, freeing).
 Measured and dropped (900-deal benchmark, seeds 1, 5, 7): fixed buckets of 4, 16 or 32
 entries side by side instead of chains (+47%, +6%, +2.5% nodes: a bounded bucket drops
 entries that compete for real); a smaller table (2^17 slots: more nodes and walks, the same
-time: the cache is not the limit); a look-up before the trick-start bounds (+4% nodes, +5%
-time); no table at two or three cards left. A look-up asks for its buckets' memory ahead
+time: the cache is not the limit); a look-up before the trick-start bounds at every trick
+start (+4% nodes, +5% time; from 6 tricks left up it pays, see ``solver.ab``); no table at
+two or three cards left. A look-up asks for its buckets' memory ahead
 (``tk_prefetch``), so the misses overlap: about 2% of CPU. An exact-position cache in front
 of the walk (2 MiB, one line per position: shape and hands in pext space, both bounds with
 their cards) settled 25% of the look-ups alone but cost 10% more time and 2.3% more nodes
