@@ -297,6 +297,28 @@ cdef int last_trick(Ctx* c, int leader, mask_t* win) noexcept nogil:
     return g
 
 
+cdef inline unsigned long long wr_look_up(
+    Ctx* c, unsigned long long key, mask_t live, mask_t* comp, int alpha, int beta,
+    int* lo, int* hi, mask_t* wlo, mask_t* whi, int* hint,
+) noexcept nogil:
+    """Tighten lo/hi with the winning-ranks table at a trick start: squeeze the hands into
+    `comp` (the store at the node's end reads them too) and look the position up; returns
+    its bucket where the table has no suit-set records (wr_store needs it), else 0."""
+    cdef tk_squeeze_t sq
+    cdef unsigned long long bucket = 0
+    cdef int s
+    tk_squeeze_prep(&sq, live)  # one mask for the four hands
+    for s in range(c.n):
+        comp[s] = tk_squeeze(&sq, c.hand[s])
+    c.probes += 1
+    if c.flags & F_SETS:
+        wr_probe_sets(c, key, live, comp, alpha, beta, lo, hi, wlo, whi, hint)
+    else:
+        bucket = wr_bucket(c, key, live)
+        wr_probe(c, key, bucket, live, comp, alpha, beta, lo, hi, wlo, whi, hint)
+    return bucket
+
+
 cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexcept nogil:
     """Fail-soft alpha-beta on the side's value from this node to the end of the deal.
 
@@ -316,7 +338,6 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
     cdef int mv[64]
     cdef int small[TK_SUITS]
     cdef mask_t comp[4]
-    cdef tk_squeeze_t sq
     cdef unsigned int path = c.path
     if seat >= n:
         seat -= n
@@ -352,11 +373,7 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
             # 3 and 11; from 5 or 7 tricks left on, 0.94-0.95x and 0.95-0.99x).
             lo = 0
             hi = R
-            tk_squeeze_prep(&sq, live)  # one mask for the four hands
-            for s in range(n):
-                comp[s] = tk_squeeze(&sq, c.hand[s])
-            c.probes += 1
-            wr_probe_sets(c, key, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint)
+            wr_look_up(c, key, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint)
             if lo >= beta:
                 win[0] = wlo
                 return lo
@@ -387,17 +404,7 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
                 win[0] = whi
                 return hi
             if wr:
-                tk_squeeze_prep(&sq, live)  # one mask for the four hands
-                for s in range(n):
-                    comp[s] = tk_squeeze(&sq, c.hand[s])
-                c.probes += 1
-                if c.flags & F_SETS:
-                    wr_probe_sets(c, key, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint)
-                else:
-                    bucket = wr_bucket(c, key, live)
-                    wr_probe(
-                        c, key, bucket, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint
-                    )
+                bucket = wr_look_up(c, key, live, comp, alpha, beta, &lo, &hi, &wlo, &whi, &hint)
             elif c.flags & F_TT:
                 key = pos_key(c, tp.leader, live)
                 e = tt_find(c, key)
