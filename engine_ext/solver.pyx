@@ -461,7 +461,9 @@ cdef int ab(Ctx* c, const tk_trick* tp, int alpha, int beta, mask_t* win) noexce
     moves = searched(c, legal, live, seat)
     if tp.count == 0:
         hint = hint_card(c, hint, live, legal)
-        k = order_moves(c, tp, seat, moves, live, hint, hint_card(c, c.tt_hint[R][seat], live, legal), mv)
+        k = order_moves(
+            c, tp, seat, moves, live, hint, hint_card(c, c.tt_hint[R][seat], live, legal), mv
+        )
     else:
         k = order_moves(c, tp, seat, moves, live, -1, -1, mv)
     best = -1 if maxim else BIG
